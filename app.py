@@ -1,0 +1,65 @@
+"""NLP Power Explorer — the frame: page config, navigation and the home page.
+
+Run with ``make run`` (or ``streamlit run app.py``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.set_page_config(
+    page_title="NLP Power Explorer",
+    page_icon="📈",
+    layout="wide",
+    initial_sidebar_state="expanded",
+)
+
+#: (file, title, icon, one-line description) of every scenario page.
+SCENARIOS = [
+    (
+        "pages/accuracy.py",
+        "Accuracy (McNemar)",
+        "🎯",
+        "Two classifiers on one test set, unpaired accuracy, or head-to-head preferences: "
+        "power, exaggeration, the smallest detectable gain, and the SQuAD 2.0 leaderboard.",
+    ),
+]
+
+
+def home() -> None:
+    st.title("NLP Power Explorer")
+    st.markdown(
+        "Before you spend a cent on a test set or an annotation campaign, see whether your "
+        "evaluation can detect the difference you care about — and how much a significant "
+        "result would exaggerate it."
+    )
+    col1, col2, col3 = st.columns(3)
+    col1.markdown(
+        "**Power** is the probability that your experiment finds a real difference "
+        "*significant, in the right direction*. Below 80% an experiment is usually called "
+        "under-powered: a real improvement will often go unnoticed."
+    )
+    col2.markdown(
+        "**Type-M error** (exaggeration ratio) is how much, on average, a *significant* "
+        "observed difference overstates the true one. Under-powered studies only reach "
+        "significance when noise inflates the difference, so their published gains are too big."
+    )
+    col3.markdown(
+        "**Type-S error** is the chance that a significant result points the *wrong way*: "
+        "the worse system looks better. It becomes real when power is very low."
+    )
+    st.caption(
+        "Definitions and methods follow Card et al. (2020), *With Little Power Comes Great "
+        "Responsibility* (EMNLP), Figure 2 and appendix B."
+    )
+    st.subheader("Scenarios")
+    for page, (_, title, icon, description) in zip(PAGES, SCENARIOS):
+        st.page_link(page, label=title, icon=icon)
+        st.caption(description)
+
+
+HOME = st.Page(home, title="Home", icon="🏠", default=True, url_path="home")
+PAGES = [st.Page(path, title=title, icon=icon) for path, title, icon, _ in SCENARIOS]
+
+navigation = st.navigation({"": [HOME], "Scenarios": PAGES})
+navigation.run()

@@ -1,0 +1,225 @@
+"""Plotly figure builders shared by the pages.
+
+Every power chart draws the conventional 80% power line (Cohen 1962; Card et
+al. 2020 Figure 3) and a marker at the current design, and carries hover
+values, so the pages stay thin.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+__all__ = [
+    "PALETTE",
+    "curve_figure",
+    "difference_distribution_figure",
+    "leaderboard_figure",
+    "mde_table_figure",
+]
+
+#: Colour-blind-safe palette (Okabe & Ito 2008).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+_DASHES = ("solid", "dash", "dot", "dashdot")
+_LAYOUT = dict(
+    template="plotly_white",
+    margin=dict(l=60, r=20, t=50, b=50),
+    legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+    hovermode="closest",
+    font=dict(size=14),
+)
+
+
+def curve_figure(
+    data: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    color: str,
+    dash: str | None = None,
+    current: tuple[float, float] | None = None,
+    target: float | None = 0.8,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    log_x: bool = True,
+    y_range: Sequence[float] | None = None,
+    color_format: str = "{}",
+    dash_format: str = "{}",
+    hover_format: str = ".3f",
+) -> go.Figure:
+    """Family of curves ``y`` vs ``x``, one per value of ``color`` (× ``dash``).
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy data with columns ``x``, ``y``, ``color`` (and ``dash``).
+    current : (x, y), optional
+        The current design, drawn as a large marker.
+    target : float, optional
+        Horizontal reference line (the 80% power line); None to omit.
+    color_format, dash_format : str
+        ``str.format`` patterns for legend labels.
+    """
+    fig = go.Figure()
+    dash_values = list(dict.fromkeys(data[dash])) if dash else [None]
+    color_values = list(dict.fromkeys(data[color]))
+    for ci, cval in enumerate(color_values):
+        for di, dval in enumerate(dash_values):
+            part = data[data[color] == cval]
+            if dash:
+                part = part[part[dash] == dval]
+            part = part.sort_values(x)
+            if part.empty:
+                continue
+            label = color_format.format(cval)
+            if dash and len(dash_values) > 1:
+                label += ", " + dash_format.format(dval)
+            fig.add_trace(
+                go.Scatter(
+                    x=part[x],
+                    y=part[y],
+                    mode="lines",
+                    name=label,
+                    line=dict(color=PALETTE[ci % len(PALETTE)], dash=_DASHES[di % len(_DASHES)], width=2.5),
+                    hovertemplate=f"{label}<br>{x_title or x}: %{{x:,}}<br>{y_title or y}: %{{y:{hover_format}}}<extra></extra>",
+                )
+            )
+    if target is not None:
+        fig.add_hline(
+            y=target,
+            line=dict(color="#555555", dash="dash", width=1.5),
+            annotation_text=f"{target:.0%} power",
+            annotation_position="bottom right",
+        )
+    if current is not None and all(v is not None and math.isfinite(v) for v in current):
+        fig.add_trace(
+            go.Scatter(
+                x=[current[0]],
+                y=[current[1]],
+                mode="markers",
+                name="current design",
+                marker=dict(size=15, color="#000000", symbol="diamond", line=dict(color="white", width=2)),
+                hovertemplate=f"current design<br>{x_title or x}: %{{x:,}}<br>{y_title or y}: %{{y:{hover_format}}}<extra></extra>",
+            )
+        )
+    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, **_LAYOUT)
+    if log_x:
+        fig.update_xaxes(type="log")
+    if y_range is not None:
+        fig.update_yaxes(range=list(y_range))
+    return fig
+
+
+def difference_distribution_figure(
+    dist: pd.DataFrame,
+    *,
+    true_effect: float,
+    mean_significant: float | None,
+    title: str = "",
+    x_title: str = "Observed difference",
+    scale: float = 100.0,
+    unit: str = " pp",
+) -> go.Figure:
+    """Figure 1 of Card et al.: sampling distribution with significant samples highlighted.
+
+    ``dist`` comes from :func:`core.accuracy.difference_distribution`; values
+    are multiplied by ``scale`` (percentage points by default).
+    """
+    width = float((dist["diff_high"] - dist["diff_low"]).iloc[0]) * scale
+    mids = dist["diff_mid"] * scale
+    fig = go.Figure()
+    fig.add_trace(
+        go.Bar(
+            x=mids,
+            y=dist["prob_not_significant"],
+            width=width,
+            name="not significant",
+            marker_color="#BBBBBB",
+            hovertemplate=f"difference %{{x:.2f}}{unit}<br>P(not significant) %{{y:.4f}}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Bar(
+            x=mids,
+            y=dist["prob_significant"],
+            width=width,
+            name="significant",
+            marker_color=PALETTE[1],
+            hovertemplate=f"difference %{{x:.2f}}{unit}<br>P(significant) %{{y:.4f}}<extra></extra>",
+        )
+    )
+    fig.update_layout(barmode="stack", bargap=0.02)
+    fig.add_vline(x=0.0, line=dict(color="#333333", dash="dash"), annotation_text="no difference",
+                  annotation_position="top left")
+    fig.add_vline(x=true_effect * scale, line=dict(color=PALETTE[0], width=3),
+                  annotation_text="true difference", annotation_position="top right")
+    if mean_significant is not None and math.isfinite(mean_significant):
+        fig.add_vline(x=mean_significant * scale, line=dict(color=PALETTE[1], dash="dot", width=3),
+                      annotation_text="mean of significant results", annotation_position="bottom right")
+    fig.update_layout(title=title, xaxis_title=x_title + f" ({unit.strip()})", yaxis_title="Probability", **_LAYOUT)
+    return fig
+
+
+def leaderboard_figure(board: pd.DataFrame, *, target: float = 0.8) -> go.Figure:
+    """Figure 10 of Card et al.: SQuAD 2.0 submissions over time, coloured by power."""
+    fig = go.Figure()
+    groups = [
+        ("≥ {:.0%} power on dev, significant on test (new SOTA)".format(target), board["new_sota"], PALETTE[2], "star", 14),
+        ("≥ {:.0%} power, not significant".format(target), board["powered"] & ~board["new_sota"], PALETTE[0], "circle", 10),
+        ("under-powered, significant improvement", ~board["powered"] & board["significant_improvement"], PALETTE[1], "x", 11),
+        ("under-powered", ~board["powered"] & ~board["significant_improvement"], "#AAAAAA", "circle-open", 7),
+    ]
+    for name, mask, colour, symbol, size in groups:
+        part = board[mask]
+        fig.add_trace(
+            go.Scatter(
+                x=part["date"],
+                y=part["test_em"],
+                mode="markers",
+                name=name,
+                marker=dict(color=colour, symbol=symbol, size=size),
+                customdata=np.stack(
+                    [part["description"], part["power"], part["delta_dev"] * 100, part["p_test"]], axis=-1
+                ) if len(part) else None,
+                hovertemplate=(
+                    "%{customdata[0]}<br>test EM %{y:.2f}<br>power %{customdata[1]:.2f}"
+                    "<br>dev Δ vs SOTA %{customdata[2]:.2f} pp<br>test p ≈ %{customdata[3]:.3g}<extra></extra>"
+                ),
+            )
+        )
+    sota = board[board["new_sota"]]
+    fig.add_trace(
+        go.Scatter(
+            x=sota["date"], y=sota["test_em"], mode="lines", line=dict(shape="hv", color=PALETTE[2], width=1.5),
+            name="SOTA under the power rule", hoverinfo="skip",
+        )
+    )
+    fig.update_layout(title="SQuAD 2.0 submissions vs the state of the art at the time",
+                      xaxis_title="Submission date", yaxis_title="Test exact match (%)", **_LAYOUT)
+    return fig
+
+
+def mde_table_figure(table: pd.DataFrame, *, current_delta: float | None = None, target: float = 0.8) -> go.Figure:
+    """Table 2 as a chart: each task's MDE next to its mean reported improvement."""
+    tasks = table["task"]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        x=tasks, y=table["mde_regression"] * 100, name="MDE (regression prior)", marker_color=PALETTE[0],
+        hovertemplate="%{x}<br>MDE %{y:.2f} pp<extra></extra>",
+    ))
+    fig.add_trace(go.Scatter(
+        x=tasks, y=table["mean_reported_delta"] * 100, mode="markers", name="mean reported improvement",
+        marker=dict(color=PALETTE[1], size=12, symbol="diamond"),
+        hovertemplate="%{x}<br>mean reported Δ %{y:.2f} pp<extra></extra>",
+    ))
+    if current_delta is not None:
+        fig.add_hline(y=current_delta * 100, line=dict(color="#555555", dash="dot"),
+                      annotation_text="your expected Δ", annotation_position="top left")
+    fig.update_layout(title=f"Minimum detectable effect at {target:.0%} power vs typical improvements",
+                      yaxis_title="Accuracy difference (pp)", yaxis_type="log", **_LAYOUT)
+    return fig

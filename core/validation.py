@@ -1,0 +1,75 @@
+"""Input validation shared by the scenario modules.
+
+Every check raises ``ValueError`` whose message names the parameter in
+backticks and states its valid range, so pages can show it verbatim.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable
+
+__all__ = [
+    "check_int",
+    "check_real",
+    "check_probability",
+    "check_alpha",
+    "check_choice",
+]
+
+
+def check_int(name: str, value, *, low: int, high: int | None = None) -> int:
+    """Return ``value`` as ``int`` if it is a whole number in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"`{name}` must be a whole number, got {value!r}.")
+    if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):
+        raise ValueError(f"`{name}` must be a whole number, got {value!r}.")
+    ivalue = int(value)
+    upper = "∞" if high is None else f"{high:,}"
+    if ivalue < low or (high is not None and ivalue > high):
+        raise ValueError(f"`{name}` must be between {low:,} and {upper}, got {ivalue:,}.")
+    return ivalue
+
+
+def check_real(
+    name: str,
+    value,
+    *,
+    low: float = -math.inf,
+    high: float = math.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
+    """Return ``value`` as ``float`` if it is finite and inside the interval."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"`{name}` must be a number, got {value!r}.")
+    fvalue = float(value)
+    if not math.isfinite(fvalue):
+        raise ValueError(f"`{name}` must be a finite number, got {value!r}.")
+    too_low = fvalue <= low if low_open else fvalue < low
+    too_high = fvalue >= high if high_open else fvalue > high
+    if too_low or too_high:
+        left = "(" if low_open else "["
+        right = ")" if high_open else "]"
+        raise ValueError(f"`{name}` must be in {left}{low:g}, {high:g}{right}, got {fvalue:g}.")
+    return fvalue
+
+
+def check_probability(name: str, value, *, open_low: bool = False, open_high: bool = False) -> float:
+    """A probability in [0, 1] (optionally open at either end)."""
+    return check_real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high)
+
+
+def check_alpha(value) -> float:
+    """Significance level in (0, 0.5]."""
+    return check_real("alpha", value, low=0.0, high=0.5, low_open=True)
+
+
+def check_choice(name: str, value, choices: Iterable[str]) -> str:
+    """One of a fixed set of strings."""
+    options = tuple(choices)
+    if value not in options:
+        listed = ", ".join(repr(c) for c in options)
+        raise ValueError(f"`{name}` must be one of {listed}, got {value!r}.")
+    return value
