@@ -9,7 +9,7 @@ import streamlit as st
 
 st.set_page_config(
     page_title="NLP Power Explorer",
-    page_icon="📈",
+    page_icon=":material/query_stats:",
     layout="wide",
     initial_sidebar_state="expanded",
 )
@@ -19,7 +19,7 @@ SCENARIOS = [
     (
         "pages/accuracy.py",
         "Accuracy (McNemar)",
-        "🎯",
+        ":material/target:",
         "Two classifiers on one test set, unpaired accuracy, or head-to-head preferences: "
         "power, exaggeration, the smallest detectable gain, and the SQuAD 2.0 leaderboard.",
     ),
@@ -58,7 +58,7 @@ def home() -> None:
         st.caption(description)
 
 
-HOME = st.Page(home, title="Home", icon="🏠", default=True, url_path="home")
+HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_path="home")
 PAGES = [st.Page(path, title=title, icon=icon) for path, title, icon, _ in SCENARIOS]
 
 navigation = st.navigation({"": [HOME], "Scenarios": PAGES})

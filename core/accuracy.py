@@ -19,7 +19,7 @@ effect is ``(2B - D) / n`` and the true effect ``p_d (2q - 1)``. Every test
 offered here rejects exactly when ``min(B, D - B) <= k_D`` for a critical
 count ``k_D`` that depends only on ``D``, so power, Type-S and Type-M error are
 finite sums over ``D`` of binomial tail probabilities and partial expectations
-(no Monte Carlo error). Negligible tails of ``D`` (mass < 1e-13 each side) are
+(no Monte Carlo error). Negligible tails of ``D`` (mass < 1e-12 each side) are
 dropped, which keeps ``n = 400,000`` fast.
 """
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -115,7 +116,7 @@ GLUE_TASKS = pd.DataFrame(
     columns=["task", "n", "sota", "paper_mde", "mean_reported_delta", "prior"],
 )
 
-_TAIL_EPS = 1e-13
+_TAIL_EPS = 1e-12
 _N_MAX = 10_000_000
 
 
@@ -252,6 +253,26 @@ def _critical_counts(d: np.ndarray, test: str, alpha: float) -> np.ndarray:
     return k
 
 
+_CRITICAL_TABLES: dict[tuple[str, float], np.ndarray] = {}
+
+
+def _critical_table(test: str, alpha: float, d_max: int) -> np.ndarray:
+    """Critical counts ``k_d`` for d = 0 … >= d_max, memoized per (test, alpha).
+
+    The rejection rule depends on nothing but the discordant count, so one
+    table serves every design, curve and slider move with that test and level.
+    """
+    key = (test, float(alpha))
+    table = _CRITICAL_TABLES.get(key)
+    if table is None or table.size <= d_max:
+        size = max(d_max + 1, 2 * (0 if table is None else table.size), 1024)
+        table = _critical_counts(np.arange(size), test, alpha)
+        if len(_CRITICAL_TABLES) > 64:  # many (test, alpha) pairs: start afresh
+            _CRITICAL_TABLES.clear()
+        _CRITICAL_TABLES[key] = table
+    return table
+
+
 @dataclass(frozen=True)
 class _Moments:
     p_up: np.ndarray  # P(significant, B > D - B)
@@ -277,15 +298,15 @@ def _exact_moments(n, p_disc, q, test, alpha) -> _Moments:
     d = lo[design] + offsets
     nd, pdd, qd = n[design], p_disc[design], q[design]
     weight = stats.binom.pmf(d, nd, pdd)
-    # designs share most discordant counts: settle each critical count once
-    unique_d, inverse = np.unique(d, return_inverse=True)
-    k = _critical_counts(unique_d, test, alpha)[inverse]
+    k = _critical_table(test, alpha, int(d.max()))[d]
     t = d - k  # upper rejection region: B >= t
     up = stats.binom.sf(t - 1, d, qd)
     low = stats.binom.cdf(k, d, qd)
-    # E[B 1{B >= t}] = d q P(Bin(d-1, q) >= t-1); E[B 1{B <= k}] = d q P(Bin(d-1, q) <= k-1)
-    eb_up = d * qd * stats.binom.sf(t - 2, d - 1, qd)
-    eb_low = d * qd * stats.binom.cdf(k - 1, d - 1, qd)
+    # E[B 1{B >= t}] = d q P(Bin(d-1, q) >= t-1); E[B 1{B <= k}] = d q P(Bin(d-1, q) <= k-1).
+    # Splitting off the last trial, P(Bin(d-1) >= t-1) = P(Bin(d) >= t) + (1-q) P(Bin(d-1) = t-1)
+    # and P(Bin(d-1) <= k-1) = P(Bin(d) <= k) - (1-q) P(Bin(d-1) = k): pmfs are cheaper than tails.
+    eb_up = d * qd * (up + (1.0 - qd) * stats.binom.pmf(t - 1, d - 1, qd))
+    eb_low = d * qd * (low - (1.0 - qd) * stats.binom.pmf(k, d - 1, qd))
     abs_up = 2.0 * eb_up - d * up
     abs_low = d * low - 2.0 * eb_low
     size = n.size
@@ -635,7 +656,8 @@ def mcnemar_sample_size(
     Notes
     -----
     Power of exact discrete tests is saw-toothed in n, so a few sizes just
-    above the answer may fall slightly below the target (Chernick & Liu 2002).
+    above the answer may fall slightly below the target (Chernick & Liu 2002);
+    the search returns the first size on the way up where power reaches it.
     The search starts from the normal-approximation size
     ``n = (z_{1-α/2} sqrt(p_d) + z_{power} sqrt(p_d - Δ²))² / Δ²``.
 
@@ -651,33 +673,48 @@ def mcnemar_sample_size(
     if delta == 0:
         raise ValueError("`delta` must be non-zero to size a study, got 0.")
     p_disc, q = _cells(delta, agreement)
-
-    def power_at(n):
-        return _paired_result(int(n), p_disc, q, delta, test, alpha, "exact", 0, None).power
-
+    power_many = partial(_power_many, p_disc=p_disc, q=q, effect=delta, test=test, alpha=alpha)
     z_a, z_b = stats.norm.isf(alpha / 2), stats.norm.ppf(target_power)
     guess = (z_a * math.sqrt(p_disc) + z_b * math.sqrt(max(p_disc - delta**2, 0))) ** 2 / delta**2
-    return _smallest_n(power_at, target_power, guess, n_max, low=1)
+    return _smallest_n(power_many, target_power, guess, n_max, low=1)
 
 
-def _smallest_n(power_at, target_power, guess, n_max, *, low):
-    """Smallest n in [low, n_max] with power_at(n) >= target (bisection), or -1."""
-    if power_at(n_max) < target_power:
-        return -1
+def _power_many(ns, *, p_disc, q, effect, test, alpha) -> np.ndarray:
+    """Power at many sizes for one paired design, in one vectorized pass."""
+    ns = np.asarray(ns, dtype=np.int64)
+    results = _batch_results(ns, np.full(ns.size, p_disc), np.full(ns.size, q), np.full(ns.size, effect),
+                             test, alpha)
+    return np.array([r.power for r in results])
+
+
+def _smallest_n(power_many, target_power, guess, n_max, *, low, grid=48):
+    """Smallest n in [low, n_max] with power >= target, or -1.
+
+    ``power_many`` evaluates many sizes in one vectorized call. The bracket
+    starts around the normal-approximation ``guess`` and is searched on a
+    grid of ``grid`` sizes per round (so a handful of calls, not a bisection
+    of scalar calls).
+    """
     guess = int(min(max(guess, low), n_max))
-    lo, hi = max(guess // 2, low), min(max(guess * 2, low + 1), n_max)
-    while lo > low and power_at(lo) >= target_power:
-        lo = max(lo // 2, low)
-    while power_at(hi) < target_power:
-        lo, hi = hi, min(hi * 2, n_max)
-    if power_at(lo) >= target_power:
+    lo, hi = max(int(guess * 0.7), low), min(int(guess * 1.4) + 2, n_max)
+    while True:  # widen until power(lo) < target <= power(hi)
+        p_lo, p_hi = power_many(np.array([lo, hi]))
+        if p_hi < target_power:
+            if hi == n_max:
+                return -1
+            lo, hi = hi, min(hi * 2, n_max)
+        elif p_lo >= target_power and lo > low:
+            lo, hi = max(lo // 2, low), lo
+        else:
+            break
+    if p_lo >= target_power:
         return lo
     while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if power_at(mid) >= target_power:
-            hi = mid
-        else:
-            lo = mid
+        cand = np.unique(np.linspace(lo, hi, min(grid, hi - lo + 1)).round().astype(np.int64))
+        reached = power_many(cand) >= target_power
+        first = int(np.argmax(reached))  # reached[-1] is True (cand[-1] == hi)
+        hi = int(cand[first])
+        lo = int(cand[first - 1]) if first > 0 else lo
     return hi
 
 
@@ -899,15 +936,16 @@ def unpaired_sample_size(baseline, delta, *, target_power=0.8, alpha=0.05, n_max
     target_power = _validate_power_target(target_power)
     n_max = check_int("n_max", n_max, low=3, high=_N_MAX)
 
-    def power_at(n):
-        return float(power_proportions_2indep(delta, baseline, int(n), alpha=alpha).power)
+    def power_many(ns):
+        return np.asarray(power_proportions_2indep(delta, baseline, np.asarray(ns, dtype=float), alpha=alpha,
+                                                   return_results=False), dtype=float)
 
     p2 = baseline + delta
     pbar = (baseline + p2) / 2
     z_a, z_b = stats.norm.isf(alpha / 2), stats.norm.ppf(target_power)
     guess = (z_a * math.sqrt(2 * pbar * (1 - pbar))
              + z_b * math.sqrt(baseline * (1 - baseline) + p2 * (1 - p2))) ** 2 / delta**2
-    return _smallest_n(power_at, target_power, guess, n_max, low=2)
+    return _smallest_n(power_many, target_power, guess, n_max, low=2)
 
 
 # ---------------------------------------------------------------------------
@@ -1030,13 +1068,10 @@ def preference_sample_size(
         raise ValueError("`p_a` and `p_b` must differ to size a study.")
     p_disc, q = _preference_cells(p_a, p_b, ties)
     effect = p_a - p_b
-
-    def power_at(n):
-        return _paired_result(int(n), p_disc, q, effect, test, alpha, "exact", 0, None).power
-
+    power_many = partial(_power_many, p_disc=p_disc, q=q, effect=effect, test=test, alpha=alpha)
     z_a, z_b = stats.norm.isf(alpha / 2), stats.norm.ppf(target_power)
     guess = (z_a * math.sqrt(p_disc) + z_b * math.sqrt(max(p_disc - effect**2, 0))) ** 2 / effect**2
-    return _smallest_n(power_at, target_power, guess, n_max, low=1)
+    return _smallest_n(power_many, target_power, guess, n_max, low=1)
 
 
 # ---------------------------------------------------------------------------

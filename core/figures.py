@@ -27,8 +27,9 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F
 _DASHES = ("solid", "dash", "dot", "dashdot")
 _LAYOUT = dict(
     template="plotly_white",
-    margin=dict(l=60, r=20, t=50, b=50),
-    legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+    margin=dict(l=60, r=20, t=60, b=40),
+    legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0),
+    height=480,
     hovermode="closest",
     font=dict(size=14),
 )

@@ -12,10 +12,17 @@ import math
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from core import accuracy as acc
 from core import figures
 from core.datasets import SQUAD_TEST_SIZE, squad_models
+
+# A deep link opened before any session ran app.py makes Streamlit fall back to
+# its legacy pages/-folder mode, which skips the frame; hand over to app.py.
+if PagesManager.uses_pages_directory:
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 # ---------------------------------------------------------------------------
 # cached core calls (all arguments hashable; results are frozen/picklable)

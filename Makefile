@@ -1,0 +1,37 @@
+# NLP Power Explorer — `make run` starts the app, `make test` runs every test.
+# Works on a fresh machine with only python3 and make: the virtual environment
+# is built from requirements.txt the first time (and whenever it changes).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT   ?= 8501
+
+.PHONY: run test test-fast bench browser venv clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	@touch $(STAMP)
+
+run: venv
+	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+browser: venv
+	@PYTHON=$(BIN)/python sh scripts/ensure-chromium.sh
+
+test: venv browser
+	$(BIN)/python -m pytest
+
+test-fast: venv
+	$(BIN)/python -m pytest -m "not e2e"
+
+bench: venv
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -1,0 +1,1 @@
+"""Speed benchmarks: `make bench` (python -m benchmarks)."""

@@ -1,0 +1,48 @@
+"""Shared fixtures for AppTest page tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
+
+
+@pytest.fixture(autouse=True)
+def clear_cache():
+    """Each test starts with cold caches, so cached results never hide a bug."""
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+def open_page(page: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
+    """Run the app, switch to ``pages/<page>.py`` (optionally with URL parameters)."""
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    at.run()
+    at.switch_page(f"pages/{page}.py")
+    if query:
+        at.query_params.update(query)
+    at.run()
+    return at
+
+
+def chart(at: AppTest, key: str) -> dict:
+    """The Plotly figure (data + layout) of the chart with the given widget key."""
+    for element in at.get("plotly_chart"):
+        if element.proto.id.endswith(f"-{key}"):
+            return json.loads(element.proto.spec)
+    raise AssertionError(f"no chart with key {key!r}")
+
+
+def chart_data(at: AppTest, key: str) -> list:
+    """Just the traces' x/y data, for before/after comparisons."""
+    return [(t.get("name"), t.get("x"), t.get("y")) for t in chart(at, key)["data"]]
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}

@@ -1,0 +1,159 @@
+"""AppTest tests of the Accuracy page (pages/accuracy.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import accuracy as acc
+
+from .conftest import chart, chart_data, metrics, open_page
+
+
+@pytest.fixture
+def page():
+    at = open_page("accuracy")
+    assert not at.exception, at.exception
+    return at
+
+
+def test_home_page_links_every_scenario():
+    from streamlit.testing.v1 import AppTest
+
+    from .conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=30).run()
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown)
+    for word in ("Power", "Type-M", "Type-S"):
+        assert word in text
+
+
+def test_defaults_show_appendix_c_numbers(page):
+    shown = metrics(page)
+    exact = acc.mcnemar_power(500, 0.02, 0.9)
+    assert shown["Power"] == f"{100 * exact.power:.1f}%"  # 24.9%: appendix C's "approximately 0.25"
+    assert shown["Type-M (exaggeration)"] == f"{exact.type_m:.2f}×"
+    assert shown["n for 80% power"] == f"{acc.mcnemar_sample_size(0.02, 0.9):,}"
+    assert shown["MDE at 80% power"] == f"{100 * acc.mcnemar_mde(500, agreement=0.9, test='exact'):.2f} pp"
+
+
+def test_power_chart_has_target_line_marker_and_hover(page):
+    fig = chart(page, "power_chart")
+    names = [t.get("name") for t in fig["data"]]
+    assert "current design" in names
+    marker = fig["data"][names.index("current design")]
+    assert marker["x"] == [500]
+    assert marker["y"][0] == pytest.approx(acc.mcnemar_power(500, 0.02, 0.9).power)
+    assert any(shape.get("y0") == 0.8 for shape in fig["layout"]["shapes"])
+    assert all("hovertemplate" in t for t in fig["data"])
+
+
+@pytest.mark.parametrize(
+    "kind, key, value",
+    [
+        ("select_slider", "n", 2000),
+        ("slider", "delta", 3.0),
+        ("slider", "agreement", 95.0),
+        ("select_slider", "alpha", 0.01),
+        ("selectbox", "test", "chi2"),
+    ],
+)
+def test_each_control_changes_the_chart(page, kind, key, value):
+    before = chart_data(page, "power_chart")
+    getattr(page, kind)(key=key).set_value(value)
+    page.run()
+    assert not page.exception
+    assert chart_data(page, "power_chart") != before
+
+
+def test_target_power_moves_line_and_mde(page):
+    before = metrics(page)["MDE at 80% power"]
+    page.slider(key="target").set_value(0.9)
+    page.run()
+    shown = metrics(page)
+    assert shown["MDE at 90% power"] != before
+    assert any(s.get("y0") == 0.9 for s in chart(page, "power_chart")["layout"]["shapes"])
+
+
+def test_agreement_prior_drives_agreement(page):
+    page.selectbox(key="source").set_value("glue")
+    page.run()
+    assert not page.exception
+    agree = acc.agreement_prior(0.9, 0.02, "glue")
+    point = acc.mcnemar_power(500, 0.02, agree)
+    assert metrics(page)["Power"] == f"{100 * point.power:.1f}%"
+    assert page.slider(key="agreement").disabled
+
+
+def test_url_parameters_restore_the_view():
+    at = open_page("accuracy", {"n": "2000", "delta": "2.0", "agreement": "90.0", "test": "exact"})
+    assert not at.exception
+    assert at.select_slider(key="n").value == 2000
+    assert metrics(at)["Power"] == f"{100 * acc.mcnemar_power(2000, 0.02, 0.9).power:.1f}%"
+
+
+def test_impossible_combination_is_explained_not_a_traceback(page):
+    page.slider(key="agreement").set_value(99.0)
+    page.slider(key="delta").set_value(5.0)
+    page.run()
+    assert not page.exception
+    messages = " ".join(e.value for e in page.error)
+    assert "Impossible design" in messages and "1 − P_a" in messages
+
+
+def test_null_effect_shows_false_positive_rate(page):
+    page.slider(key="delta").set_value(0.0)
+    page.run()
+    assert not page.exception
+    shown = metrics(page)
+    assert float(shown["False-positive rate"].rstrip("%")) <= 5.0
+
+
+def test_monte_carlo_engine_shows_standard_error(page):
+    page.radio(key="engine").set_value("montecarlo")
+    page.run()
+    assert not page.exception
+    assert "±" in metrics(page)["Power"]
+
+
+def test_unpaired_scenario(page):
+    page.radio(key="scenario").set_value("unpaired")
+    page.run()
+    assert not page.exception
+    res = acc.unpaired_power(500, 0.9, 0.02)
+    assert metrics(page)["Power"] == f"{100 * res.power:.1f}%"
+    before = chart_data(page, "power_chart")
+    page.slider(key="baseline").set_value(80.0)
+    page.run()
+    assert chart_data(page, "power_chart") != before
+
+
+def test_preference_scenario_and_bad_shares(page):
+    page.radio(key="scenario").set_value("preference")
+    page.select_slider(key="n").set_value(100)
+    page.run()
+    assert not page.exception
+    assert metrics(page)["Power"] == f"{100 * acc.preference_power(100, 0.65, 0.35).power:.1f}%"
+    before = chart_data(page, "power_chart")
+    page.slider(key="ties_pct").set_value(20.0)
+    page.run()
+    assert chart_data(page, "power_chart") != before
+    page.slider(key="p_new").set_value(90.0)
+    page.run()
+    assert not page.exception
+    assert any("exceeds 100%" in e.value for e in page.error)
+
+
+def test_downloads_and_explainer_present(page):
+    labels = [b.proto.label for b in page.get("download_button")]
+    assert "Download the plotted curves (CSV)" in labels
+    assert any("Explain" in e.proto.label for e in page.get("expander"))
+
+
+def test_squad_leaderboard_view(page):
+    page.radio(key="squad_size").set_value("dev")
+    page.run()
+    assert not page.exception
+    text = " ".join(m.value for m in page.markdown)
+    assert "**19 of 143**" in text  # appendix D
+

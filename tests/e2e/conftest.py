@@ -1,0 +1,107 @@
+"""Real-browser fixtures: `streamlit run` on 127.0.0.1 at a free port + headless Chromium.
+
+Chromium comes from the system (Debian's `chromium`, installed by `make test`
+when missing) or from Playwright's own download; screenshots go to
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# Chromium must not try to reach the internet (this tool works offline).
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    port = _free_port()
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+         "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited: {proc.stdout.read().decode(errors='replace')}")
+    else:
+        proc.kill()
+        raise RuntimeError("streamlit did not become healthy within 60 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    with sync_playwright() as pw:
+        launch = dict(headless=True, args=CHROMIUM_ARGS)
+        if executable:
+            launch["executable_path"] = executable
+        browser = pw.chromium.launch(**launch)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    yield page
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-final.png"), full_page=True)
+    context.close()
+
+
+def wait_idle(page, timeout: float = 30_000) -> None:
+    """Wait until the app's script has finished running."""
+    page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def plot_data(page, index: int = 0):
+    """The y data of every trace of the ``index``-th Plotly chart on the page."""
+    return page.evaluate(
+        "(i) => { const g = document.querySelectorAll('.js-plotly-plot')[i];"
+        " return g && g.data ? g.data.map(t => Array.from(t.y || [])) : null; }",
+        index,
+    )
