@@ -1059,7 +1059,7 @@ def preference_sample_size(
     Examples
     --------
     >>> preference_sample_size(0.65, 0.35)  # Figure 1: n = 100 is enough, 25 is not
-    92
+    90
     """
     preference_power(1, p_a, p_b, alpha=alpha, ties=ties, test=test)  # validates
     target_power = _validate_power_target(target_power)
@@ -1218,7 +1218,13 @@ def _distribution(n, p_disc, q, test, alpha, bins) -> pd.DataFrame:
     mean = p_disc * (2 * q - 1)
     sd = math.sqrt(max(p_disc - mean**2, 1e-12) / n)
     half = max(5.0 * sd, 3.0 / n)
-    edges = np.linspace(mean - half, mean + half, bins + 1)
+    # observed differences live on a lattice of step 1/n: bins are whole numbers
+    # of lattice steps centred on lattice points, so no bin catches extra points
+    step = 1.0 / n
+    per_bin = max(1, math.ceil(2 * half / (bins * step)))
+    width = per_bin * step
+    start = (math.floor((mean - half) / step) - 0.5) * step
+    edges = start + width * np.arange(bins + 1)
     idx = np.clip(np.digitize(observed, edges) - 1, 0, bins - 1)
     p_sig = np.bincount(idx[valid & sig], weights=w[valid & sig], minlength=bins)
     p_not = np.bincount(idx[valid & ~sig], weights=w[valid & ~sig], minlength=bins)

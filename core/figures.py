@@ -155,13 +155,14 @@ def difference_distribution_figure(
         )
     )
     fig.update_layout(barmode="stack", bargap=0.02)
-    fig.add_vline(x=0.0, line=dict(color="#333333", dash="dash"), annotation_text="no difference",
-                  annotation_position="top left")
-    fig.add_vline(x=true_effect * scale, line=dict(color=PALETTE[0], width=3),
-                  annotation_text="true difference", annotation_position="top right")
+    lines = [(0.0, "no difference", "#333333", "dash", 1.10), (true_effect * scale, "true difference", PALETTE[0],
+                                                                 "solid", 1.04)]
     if mean_significant is not None and math.isfinite(mean_significant):
-        fig.add_vline(x=mean_significant * scale, line=dict(color=PALETTE[1], dash="dot", width=3),
-                      annotation_text="mean of significant results", annotation_position="bottom right")
+        lines.append((mean_significant * scale, "mean of significant results", PALETTE[1], "dot", 0.98))
+    for x_value, label, colour, dash, y_label in lines:
+        fig.add_vline(x=x_value, line=dict(color=colour, dash=dash, width=3 if dash != "dash" else 1.5))
+        fig.add_annotation(x=x_value, y=y_label, yref="paper", text=label, showarrow=False, xanchor="left",
+                           font=dict(color=colour, size=13), bgcolor="rgba(255,255,255,0.8)")
     fig.update_layout(title=title, xaxis_title=x_title + f" ({unit.strip()})", yaxis_title="Probability", **_LAYOUT)
     return fig
 
@@ -218,9 +219,11 @@ def mde_table_figure(table: pd.DataFrame, *, current_delta: float | None = None,
         marker=dict(color=PALETTE[1], size=12, symbol="diamond"),
         hovertemplate="%{x}<br>mean reported Δ %{y:.2f} pp<extra></extra>",
     ))
-    if current_delta is not None:
-        fig.add_hline(y=current_delta * 100, line=dict(color="#555555", dash="dot"),
-                      annotation_text="your expected Δ", annotation_position="top left")
+    if current_delta is not None and current_delta > 0:
+        fig.add_hline(y=current_delta * 100, line=dict(color="#555555", dash="dot"))
+        # on a log axis annotations are placed in log10 units
+        fig.add_annotation(x=0, xref="paper", y=math.log10(current_delta * 100), text="your expected Δ",
+                           showarrow=False, xanchor="left", yanchor="bottom")
     fig.update_layout(title=f"Minimum detectable effect at {target:.0%} power vs typical improvements",
                       yaxis_title="Accuracy difference (pp)", yaxis_type="log", **_LAYOUT)
     return fig

@@ -461,16 +461,22 @@ with tabs[1]:
         current=(n, result.type_m), target=None, title="Type-M error (cf. Figure 7)",
         x_title=x_title, y_title="Exaggeration ratio", hover_format=".2f",
     )
+    fig_m.update_yaxes(type="log")
     fig_m.add_hline(y=1.0, line=dict(color="#555555", dash="dash", width=1), annotation_text="no exaggeration")
-    c1.plotly_chart(fig_m, key="type_m_chart", width="stretch")
     fig_s = figures.curve_figure(
         curves_frame, x="n", y="type_s", color="series", dash=dash_col,
         current=(n, result.type_s), target=None, title="Type-S error (cf. Figure 8)",
         x_title=x_title, y_title="P(wrong sign | significant)", hover_format=".4f",
     )
+    if n_needed is not None and n_needed > 0:
+        for fig_ in (fig_m, fig_s):  # where the current design reaches the target power
+            fig_.add_vline(x=n_needed, line=dict(color="#555555", dash="dash", width=1.5),
+                           annotation_text=f"{target:.0%} power (n = {n_needed:,})",
+                           annotation_position="top right")
+    c1.plotly_chart(fig_m, key="type_m_chart", width="stretch")
     c2.plotly_chart(fig_s, key="type_s_chart", width="stretch")
-    st.caption("The 80% power line does not apply here; these panels show the cost of low power: "
-               "significant results that overstate (Type-M) or reverse (Type-S) the true difference.")
+    st.caption(f"The dashed vertical line marks the size at which the current design reaches {target:.0%} power. "
+               "Left of it, significant results overstate (Type-M) or even reverse (Type-S) the true difference.")
 
 with tabs[2]:
     fig_d = figures.difference_distribution_figure(

@@ -300,6 +300,16 @@ def test_sample_size_is_smallest_reaching_target(test):
     assert acc.mcnemar_power(n - 1, 0.03, 0.9, test=test).power < 0.8
 
 
+def test_sample_size_matches_brute_force_scan():
+    # oracle: scan every size from 1 (exact tests are saw-toothed: 91 raters have less power than 90)
+    powers = [acc.preference_power(m, 0.65, 0.35).power for m in range(1, 120)]
+    first = 1 + next(i for i, p in enumerate(powers) if p >= 0.8)
+    assert acc.preference_sample_size(0.65, 0.35) == first == 90
+    powers = [acc.mcnemar_power(m, 0.05, 0.85, test="exact").power for m in range(1, 800)]
+    first = 1 + next(i for i, p in enumerate(powers) if p >= 0.8)
+    assert acc.mcnemar_sample_size(0.05, 0.85) == first
+
+
 def test_unpaired_and_preference_sample_sizes():
     n = acc.unpaired_sample_size(0.9, 0.02)
     assert acc.unpaired_power(n, 0.9, 0.02).rejection_rate >= 0.8 > acc.unpaired_power(n - 1, 0.9, 0.02).rejection_rate
