@@ -1224,6 +1224,7 @@ def _distribution(n, p_disc, q, test, alpha, bins) -> pd.DataFrame:
     per_bin = max(1, math.ceil(2 * half / (bins * step)))
     width = per_bin * step
     start = (math.floor((mean - half) / step) - 0.5) * step
+    bins = math.ceil(2 * half / width) + 1
     edges = start + width * np.arange(bins + 1)
     idx = np.clip(np.digitize(observed, edges) - 1, 0, bins - 1)
     p_sig = np.bincount(idx[valid & sig], weights=w[valid & sig], minlength=bins)
@@ -1247,7 +1248,8 @@ def difference_distribution(n, delta, agreement, *, alpha=0.05, test="exact", bi
     pandas.DataFrame
         One row per bin of the observed difference ``(b - c)/n``:
         ``diff_low, diff_high, diff_mid, prob_significant, prob_not_significant``.
-        Probabilities sum to 1 up to truncated tails (< 1e-9); above ~300
+        ``bins`` is a target: bins are whole numbers of lattice steps (1/n)
+        wide. Probabilities sum to 1 up to truncated tails (< 1e-9); above ~300
         distinct discordant counts the outer sum is a Riemann sum on a stride.
         For ``test="normal"`` the significance rule is the uncorrected
         asymptotic test the closed form approximates.

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 __all__ = [
     "PALETTE",
+    "add_reference_line",
     "curve_figure",
     "difference_distribution_figure",
     "leaderboard_figure",
@@ -33,6 +34,30 @@ _LAYOUT = dict(
     hovermode="closest",
     font=dict(size=14),
 )
+
+
+def add_reference_line(fig: go.Figure, *, x: float | None = None, y: float | None = None, text: str = "",
+                       log_y: bool = False, color: str = "#555555") -> go.Figure:
+    """Dashed reference line with a readable label (works on log axes too).
+
+    Plotly places annotations on log axes in log10 units, and the shorthand
+    ``add_hline(annotation_text=...)`` gets that wrong; labels are added here
+    explicitly.
+    """
+    line = dict(color=color, dash="dash", width=1.5)
+    if x is not None:
+        fig.add_vline(x=x, line=line)
+        if text:
+            fig.add_annotation(x=math.log10(x) if fig.layout.xaxis.type == "log" else x, y=1.0, yref="paper",
+                               text=text, showarrow=False, xanchor="left", yanchor="top", xshift=4,
+                               font=dict(color=color), bgcolor="rgba(255,255,255,0.85)")
+    if y is not None:
+        fig.add_hline(y=y, line=line)
+        if text:
+            fig.add_annotation(x=1.0, xref="paper", y=math.log10(y) if log_y else y, text=text, showarrow=False,
+                               xanchor="right", yanchor="bottom", font=dict(color=color),
+                               bgcolor="rgba(255,255,255,0.85)")
+    return fig
 
 
 def curve_figure(
@@ -90,13 +115,10 @@ def curve_figure(
                     hovertemplate=f"{label}<br>{x_title or x}: %{{x:,}}<br>{y_title or y}: %{{y:{hover_format}}}<extra></extra>",
                 )
             )
+    if log_x:
+        fig.update_xaxes(type="log")
     if target is not None:
-        fig.add_hline(
-            y=target,
-            line=dict(color="#555555", dash="dash", width=1.5),
-            annotation_text=f"{target:.0%} power",
-            annotation_position="bottom right",
-        )
+        add_reference_line(fig, y=target, text=f"{target:.0%} power")
     if current is not None and all(v is not None and math.isfinite(v) for v in current):
         fig.add_trace(
             go.Scatter(
@@ -109,8 +131,6 @@ def curve_figure(
             )
         )
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, **_LAYOUT)
-    if log_x:
-        fig.update_xaxes(type="log")
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
     return fig
@@ -220,10 +240,7 @@ def mde_table_figure(table: pd.DataFrame, *, current_delta: float | None = None,
         hovertemplate="%{x}<br>mean reported Δ %{y:.2f} pp<extra></extra>",
     ))
     if current_delta is not None and current_delta > 0:
-        fig.add_hline(y=current_delta * 100, line=dict(color="#555555", dash="dot"))
-        # on a log axis annotations are placed in log10 units
-        fig.add_annotation(x=0, xref="paper", y=math.log10(current_delta * 100), text="your expected Δ",
-                           showarrow=False, xanchor="left", yanchor="bottom")
+        add_reference_line(fig, y=current_delta * 100, text="your expected Δ", log_y=True)
     fig.update_layout(title=f"Minimum detectable effect at {target:.0%} power vs typical improvements",
                       yaxis_title="Accuracy difference (pp)", yaxis_type="log", **_LAYOUT)
     return fig

@@ -461,8 +461,9 @@ with tabs[1]:
         current=(n, result.type_m), target=None, title="Type-M error (cf. Figure 7)",
         x_title=x_title, y_title="Exaggeration ratio", hover_format=".2f",
     )
-    fig_m.update_yaxes(type="log")
-    fig_m.add_hline(y=1.0, line=dict(color="#555555", dash="dash", width=1), annotation_text="no exaggeration")
+    fig_m.update_yaxes(type="log", tickvals=[1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 200],
+                       ticktext=["1×", "1.25×", "1.5×", "2×", "3×", "5×", "10×", "20×", "50×", "100×", "200×"])
+    figures.add_reference_line(fig_m, y=1.0, text="no exaggeration", log_y=True)
     fig_s = figures.curve_figure(
         curves_frame, x="n", y="type_s", color="series", dash=dash_col,
         current=(n, result.type_s), target=None, title="Type-S error (cf. Figure 8)",
@@ -470,9 +471,7 @@ with tabs[1]:
     )
     if n_needed is not None and n_needed > 0:
         for fig_ in (fig_m, fig_s):  # where the current design reaches the target power
-            fig_.add_vline(x=n_needed, line=dict(color="#555555", dash="dash", width=1.5),
-                           annotation_text=f"{target:.0%} power (n = {n_needed:,})",
-                           annotation_position="top right")
+            figures.add_reference_line(fig_, x=n_needed, text=f"{target:.0%} power<br>n = {n_needed:,}")
     c1.plotly_chart(fig_m, key="type_m_chart", width="stretch")
     c2.plotly_chart(fig_s, key="type_s_chart", width="stretch")
     st.caption(f"The dashed vertical line marks the size at which the current design reaches {target:.0%} power. "
