@@ -1,0 +1,618 @@
+"""Power of BLEU comparisons with the paired approximate-randomization test.
+
+Card et al. (2020), §4 and appendix G. The generative process draws ``n``
+individual swap effects: with probability ``P0`` an effect is exactly zero,
+otherwise it is ``Laplace(mu, b)`` with ``mu = -2 Δ_B / (n (1 - P0))`` and
+``b = b0 / n``. The observed BLEU difference is ``Δ̂_B = -½ Σ δ_i`` and a
+randomization trial that swaps the subset ``S`` (each item with probability
+½) gives ``Δ̂_B + Σ_{i∈S} δ_i``.
+
+Writing the swap indicator as ``s_i = (1 + ε_i)/2`` with Rademacher ``ε_i``,
+the swapped difference is ``½ Σ ε_i δ_i``: the randomization null is a
+sign-flip sum with mean 0 and variance ``¼ Σ δ_i²``. That is what makes a fast
+engine possible (:func:`bleu_power` with ``method="normal"``).
+
+Two engines:
+
+* ``"randomization"`` — the paper's procedure, vectorized over replicates and
+  trials (one matrix product per chunk of replicates);
+* ``"normal"`` — the randomization test replaced by its normal approximation
+  (reject when ``|Σ δ_i| >= z_{1-α/2} sqrt(Σ δ_i²)``) and the distribution of
+  ``(Σ δ_i, Σ δ_i²)`` by its bivariate normal approximation from the exact
+  moments of the Delta–Laplace mixture, integrated by Gauss–Hermite
+  quadrature over ``Σ δ_i²``. Instant, and within Monte Carlo error of the
+  randomization engine over the page's parameter ranges (tested).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+
+from .results import PowerResult, nan_if_zero
+from .validation import check_alpha, check_choice, check_int, check_real
+
+__all__ = [
+    "METHODS",
+    "PRESETS",
+    "SwapFit",
+    "AdditivityCheck",
+    "bleu_power",
+    "bleu_mde",
+    "bleu_sample_size",
+    "power_grid",
+    "simulate_effects",
+    "fit_effects",
+    "fit_swap_effects",
+    "additivity_check",
+    "read_parallel_texts",
+    "read_tsv",
+    "MAX_SEGMENTS",
+]
+
+METHODS = ("normal", "randomization")
+#: Uploads larger than this many segments are refused (BLEU test sets are ~1–5k).
+MAX_SEGMENTS = 100_000
+_N_MAX = 1_000_000
+
+#: Presets: Table 3 of Card et al. (2020) (four WMT En–De comparisons, test-set
+#: size and reported Δ_B) and the paper's default, the average of Table 3
+#: (P0 = 0.13, b0 = 25.8), used for Figure 4 and appendix G.2.
+PRESETS: dict[str, dict[str, float]] = {
+    "Paper default (mean of Table 3)": {"p0": 0.13, "b0": 25.8, "n": 2000, "delta_bleu": 1.0},
+    "TF19* vs TF18*, WMT19 (Table 3)": {"p0": 0.19, "b0": 23.7, "n": 2000, "delta_bleu": 4.3},
+    "TF18 vs TF16, WMT18 (Table 3)": {"p0": 0.09, "b0": 29.4, "n": 3000, "delta_bleu": 4.2},
+    "TF16 vs Conv17, WMT17 (Table 3)": {"p0": 0.12, "b0": 22.5, "n": 3000, "delta_bleu": 1.3},
+    "TF16 vs Conv14, WMT16 (Table 3)": {"p0": 0.10, "b0": 27.6, "n": 3000, "delta_bleu": 7.6},
+}
+
+_GH_NODES, _GH_WEIGHTS = np.polynomial.hermite_e.hermegauss(48)
+_GH_WEIGHTS = _GH_WEIGHTS / _GH_WEIGHTS.sum()
+
+
+# ---------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------
+def _validate(n, delta_bleu, p0, b0, alpha):
+    n = check_int("n", n, low=2, high=_N_MAX)
+    delta_bleu = check_real("delta_bleu", delta_bleu, low=-100.0, high=100.0)
+    p0 = check_real("p0", p0, low=0.0, high=1.0, high_open=True)
+    b0 = check_real("b0", b0, low=0.0, high=10_000.0, low_open=True)
+    alpha = check_alpha(alpha)
+    return n, delta_bleu, p0, b0, alpha
+
+
+# ---------------------------------------------------------------------------
+# generative process
+# ---------------------------------------------------------------------------
+def simulate_effects(n, delta_bleu, p0, b0, *, size=1, seed=None) -> np.ndarray:
+    """Draw swap effects from the Delta–Laplace process of §4.
+
+    Returns
+    -------
+    ndarray, shape (size, n)
+        ``δ_i``: 0 with probability ``p0``, else ``Laplace(-2Δ_B/(n(1-p0)), b0/n)``.
+    """
+    n, delta_bleu, p0, b0, _ = _validate(n, delta_bleu, p0, b0, 0.05)
+    size = check_int("size", size, low=1, high=10_000_000)
+    rng = np.random.default_rng(seed)
+    mu = -2.0 * delta_bleu / (n * (1.0 - p0))
+    effects = rng.laplace(mu, b0 / n, size=(size, n))
+    effects[rng.random((size, n)) < p0] = 0.0
+    return effects
+
+
+def _moments(n, delta_bleu, p0, b0):
+    """Raw moments E[δ^k], k = 1..4, of one effect (Laplace moments × (1 - P0))."""
+    mu = -2.0 * delta_bleu / (n * (1.0 - p0))
+    b = b0 / n
+    w = 1.0 - p0
+    m1 = w * mu
+    m2 = w * (mu**2 + 2 * b**2)
+    m3 = w * (mu**3 + 6 * mu * b**2)
+    m4 = w * (mu**4 + 12 * mu**2 * b**2 + 24 * b**4)
+    return m1, m2, m3, m4
+
+
+# ---------------------------------------------------------------------------
+# engines
+# ---------------------------------------------------------------------------
+def _normal_engine(n, delta_bleu, p0, b0, alpha) -> PowerResult:
+    """Normal approximation of the randomization test, integrated over Σδ²."""
+    m1, m2, m3, m4 = _moments(n, delta_bleu, p0, b0)
+    mean_s, var_s = n * m1, n * (m2 - m1**2)
+    mean_q, var_q = n * m2, n * (m4 - m2**2)
+    cov = n * (m3 - m1 * m2)
+    z = stats.norm.isf(alpha / 2.0)
+    sd_q = math.sqrt(max(var_q, 0.0))
+    q = np.maximum(mean_q + sd_q * _GH_NODES, 1e-3 * mean_q)
+    slope = cov / var_q if var_q > 0 else 0.0
+    cond_mean = mean_s + slope * (q - mean_q)
+    # Var(S | Q) = v Q: under the null the signs are fair coins given the
+    # magnitudes, so Var(S | Q) = Q exactly (v = 1) and the test is calibrated
+    # whatever the spread of Q; v matches Var(S) = v E[Q] + slope² Var(Q).
+    v = max((var_s - slope * cov) / mean_q, 1e-12)
+    cond_sd = np.sqrt(v * q)
+    crit = z * np.sqrt(q)
+    # Δ̂ = -S/2: an improvement (Δ_B > 0) is detected in the lower tail of S
+    a_low = (-crit - cond_mean) / cond_sd
+    a_up = (crit - cond_mean) / cond_sd
+    p_low = stats.norm.cdf(a_low)
+    p_up = stats.norm.sf(a_up)
+    # partial expectations of S on each tail
+    e_low = cond_mean * p_low - cond_sd * stats.norm.pdf(a_low)
+    e_up = cond_mean * p_up + cond_sd * stats.norm.pdf(a_up)
+    w = _GH_WEIGHTS
+    prob_low, prob_up = float(w @ p_low), float(w @ p_up)
+    abs_sum = float(w @ (-e_low + e_up)) / 2.0  # E[|Δ̂| ; reject]
+    signed_sum = float(w @ (-e_low - e_up)) / 2.0  # E[Δ̂ ; reject]
+    return _result(delta_bleu, prob_low, prob_up, abs_sum, signed_sum, method="normal")
+
+
+def _result(delta_bleu, prob_low, prob_up, abs_sum, signed_sum, *, method, mc=None) -> PowerResult:
+    rejection = prob_low + prob_up
+    mean_sig = nan_if_zero(signed_sum, rejection)
+    if delta_bleu == 0:
+        return PowerResult(power=rejection, type_s=math.nan, type_m=math.nan, rejection_rate=rejection,
+                           method=method, mean_significant=mean_sig, **(mc or {}))
+    right, wrong = (prob_low, prob_up) if delta_bleu > 0 else (prob_up, prob_low)
+    return PowerResult(
+        power=right,
+        type_s=nan_if_zero(wrong, rejection),
+        type_m=nan_if_zero(abs_sum, rejection) / abs(delta_bleu),
+        rejection_rate=rejection,
+        method=method,
+        mean_significant=mean_sig,
+        **(mc or {}),
+    )
+
+
+def _randomization_engine(n, delta_bleu, p0, b0, alpha, n_sims, n_trials, seed, progress) -> PowerResult:
+    """The paper's procedure: simulate effects, run the randomization test on each.
+
+    Replicates are processed in chunks; each chunk draws its own ``n_trials × n``
+    matrix of swap indicators, and all swapped differences of the chunk come
+    from one matrix product. p-value: (1 + #{|swapped| >= |observed|}) / (T + 1).
+    """
+    rng = np.random.default_rng(seed)
+    chunk = max(1, min(n_sims, 4_000_000 // max(n, 1), 250))
+    observed = np.empty(n_sims)
+    pvalues = np.empty(n_sims)
+    done = 0
+    while done < n_sims:
+        size = min(chunk, n_sims - done)
+        effects = simulate_effects(n, delta_bleu, p0, b0, size=size, seed=rng)
+        obs = -0.5 * effects.sum(axis=1)
+        swaps = (rng.random((n_trials, n)) < 0.5).astype(np.float32)
+        # swapped difference of trial t, replicate r: obs_r + Σ_i s_ti δ_ri
+        swapped = swaps @ effects.T.astype(np.float32) + obs.astype(np.float32)
+        # compare with a relative tolerance: float32 sums of a null that equals obs exactly
+        # (swapping nothing) must count as "as extreme"
+        extreme = np.abs(swapped) >= np.abs(obs).astype(np.float32) * (1 - 1e-5)
+        pvalues[done:done + size] = (1.0 + extreme.sum(axis=0)) / (n_trials + 1.0)
+        observed[done:done + size] = obs
+        done += size
+        if progress is not None:
+            progress(done / n_sims)
+    sig = pvalues <= alpha
+    n_sig = int(sig.sum())
+    low = sig & (observed > 0)  # improvement detected (Δ̂ > 0)
+    up = sig & (observed < 0)
+    prob_low, prob_up = low.mean(), up.mean()
+    abs_sum = float(np.abs(observed[sig]).sum() / n_sims)
+    signed_sum = float(observed[sig].sum() / n_sims)
+    right = prob_low if delta_bleu >= 0 else prob_up
+    power = right if delta_bleu != 0 else n_sig / n_sims
+    mc = {"mc_se": math.sqrt(power * (1 - power) / n_sims), "n_sims": n_sims}
+    if n_sig > 1 and delta_bleu != 0:
+        ratio = np.abs(observed[sig]) / abs(delta_bleu)
+        mc["type_m_se"] = float(ratio.std(ddof=1) / math.sqrt(n_sig))
+        wrong_share = (prob_up if delta_bleu > 0 else prob_low) / (n_sig / n_sims)
+        mc["type_s_se"] = math.sqrt(wrong_share * (1 - wrong_share) / n_sig)
+    return _result(delta_bleu, float(prob_low), float(prob_up), abs_sum, signed_sum,
+                   method="randomization", mc=mc)
+
+
+def bleu_power(
+    n,
+    delta_bleu,
+    p0,
+    b0,
+    *,
+    alpha=0.05,
+    method="normal",
+    n_sims=2000,
+    n_trials=1000,
+    seed=None,
+    progress: Callable[[float], None] | None = None,
+) -> PowerResult:
+    """Power, Type-S and Type-M error of a BLEU comparison (Card et al. 2020, §4).
+
+    Parameters
+    ----------
+    n : int
+        Test-set size in sentences (2 … 1,000,000).
+    delta_bleu : float
+        Expected BLEU difference Δ_B (new minus baseline), in BLEU points.
+    p0 : float
+        Share of sentences whose swap leaves the BLEU difference unchanged, in [0, 1).
+    b0 : float
+        Size-free Laplace scale of the non-zero swap effects (b = b0 / n), > 0.
+    alpha : float, optional
+        Two-sided level in (0, 0.5].
+    method : {"normal", "randomization"}, optional
+        Fast normal engine, or the full simulation with the randomization test.
+    n_sims, n_trials : int, optional
+        Replicates and randomization trials for ``method="randomization"``.
+    seed : int or numpy.random.Generator, optional
+        Seed for ``method="randomization"``.
+    progress : callable, optional
+        Called with the completed fraction (0–1) during long randomization runs.
+
+    Returns
+    -------
+    PowerResult
+        ``power`` (significant and correct sign), ``type_s``, ``type_m``,
+        ``rejection_rate``, ``mc_se`` (0 for the normal engine).
+
+    Raises
+    ------
+    ValueError
+        On out-of-range arguments.
+
+    Notes
+    -----
+    With ``S = Σ δ_i`` and ``Q = Σ δ_i²`` the randomization test rejects
+    (asymptotically) when ``|S| >= z_{1-α/2} sqrt(Q)``; the normal engine takes
+    ``(S, Q)`` bivariate normal with the mixture's exact moments
+    (``E δ^k = (1-P0) E[Laplace(μ, b)^k]``) and integrates over ``Q``.
+
+    References
+    ----------
+    Card et al. (2020), §4, Figure 4, appendix G.2, Figure 17.
+
+    Examples
+    --------
+    The paper's running example (appendix G.2 / Figure 4): about 75% power at
+    n = 2,000 for Δ_B = 1 with P0 = 0.13, b0 = 25.8.
+
+    >>> round(bleu_power(2000, 1.0, 0.13, 25.8).power, 2)
+    0.75
+    """
+    n, delta_bleu, p0, b0, alpha = _validate(n, delta_bleu, p0, b0, alpha)
+    method = check_choice("method", method, METHODS)
+    if method == "normal":
+        return _normal_engine(n, delta_bleu, p0, b0, alpha)
+    n_sims = check_int("n_sims", n_sims, low=50, high=200_000)
+    n_trials = check_int("n_trials", n_trials, low=99, high=100_000)
+    if n_trials + 1 < 1 / alpha:
+        raise ValueError(f"`n_trials` must be at least {math.ceil(1 / alpha) - 1} so that p <= alpha is possible.")
+    return _randomization_engine(n, delta_bleu, p0, b0, alpha, n_sims, n_trials, seed, progress)
+
+
+def bleu_mde(n, p0, b0, *, target_power=0.8, alpha=0.05) -> float:
+    """Smallest Δ_B (BLEU points) detected with ``target_power`` (normal engine).
+
+    Examples
+    --------
+    >>> round(bleu_mde(2000, 0.13, 25.8), 2)
+    1.07
+    """
+    n, _, p0, b0, alpha = _validate(n, 0.0, p0, b0, alpha)
+    target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
+
+    def gap(delta):
+        return _normal_engine(n, delta, p0, b0, alpha).power - target_power
+
+    hi = 1.0
+    while gap(hi) < 0:
+        hi *= 2
+        if hi > 100:
+            return math.nan
+    return float(optimize.brentq(gap, 1e-9, hi, xtol=1e-8))
+
+
+def bleu_sample_size(delta_bleu, p0, b0, *, target_power=0.8, alpha=0.05, n_max=_N_MAX) -> int:
+    """Smallest test set (sentences) reaching ``target_power`` (normal engine); ``-1`` if > ``n_max``.
+
+    Examples
+    --------
+    >>> bleu_sample_size(1.0, 0.13, 25.8)
+    2261
+    """
+    _, delta_bleu, p0, b0, alpha = _validate(2, delta_bleu, p0, b0, alpha)
+    target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
+    n_max = check_int("n_max", n_max, low=3, high=_N_MAX)
+    if delta_bleu == 0:
+        raise ValueError("`delta_bleu` must be non-zero to size a study, got 0.")
+
+    def power(n):
+        return _normal_engine(int(n), delta_bleu, p0, b0, alpha).power
+
+    if power(n_max) < target_power:
+        return -1
+    lo, hi = 2, n_max
+    if power(lo) >= target_power:
+        return lo
+    while hi - lo > 1:  # power is increasing in n for this engine
+        mid = (lo + hi) // 2
+        if power(mid) >= target_power:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def power_grid(ns: Sequence[int], deltas: Sequence[float], p0s: Sequence[float], b0s: Sequence[float], *,
+               alpha=0.05) -> pd.DataFrame:
+    """Normal-engine power, Type-S and Type-M on a grid (Figures 4 and 17).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy: ``n, delta_bleu, p0, b0, power, type_s, type_m, rejection_rate``.
+    """
+    alpha = check_alpha(alpha)
+    rows = []
+    for p0 in p0s:
+        for b0 in b0s:
+            for delta in deltas:
+                for n in ns:
+                    r = bleu_power(int(n), float(delta), float(p0), float(b0), alpha=alpha)
+                    rows.append((int(n), float(delta), float(p0), float(b0), r.power, r.type_s, r.type_m,
+                                 r.rejection_rate))
+    return pd.DataFrame(rows, columns=["n", "delta_bleu", "p0", "b0", "power", "type_s", "type_m",
+                                       "rejection_rate"])
+
+
+# ---------------------------------------------------------------------------
+# fitting swap effects from real outputs (appendix G.1)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SwapFit:
+    """Swap effects of two systems' outputs and the fitted Delta–Laplace parameters.
+
+    Attributes
+    ----------
+    p0 : float
+        Share of segments whose single swap leaves the BLEU difference unchanged.
+    b0 : float
+        ``b × n`` with ``b`` the maximum-likelihood Laplace scale of the non-zero effects.
+    b : float
+        The Laplace scale itself.
+    location : float
+        Maximum-likelihood Laplace location (median) of the non-zero effects.
+    delta_bleu : float
+        Observed corpus BLEU of A minus corpus BLEU of B.
+    bleu_a, bleu_b : float
+        Corpus BLEU of each system (sacrebleu defaults).
+    effects : ndarray
+        ``δ_i``: change in BLEU(A) − BLEU(B) when segment i alone is swapped.
+    n : int
+        Number of segments.
+    """
+
+    p0: float
+    b0: float
+    b: float
+    location: float
+    delta_bleu: float
+    bleu_a: float
+    bleu_b: float
+    effects: np.ndarray
+    n: int
+
+
+def fit_effects(effects, *, zero_tol: float = 1e-9) -> tuple[float, float, float]:
+    """Fit the Delta–Laplace mixture to swap effects.
+
+    Returns
+    -------
+    (p0, b0, location)
+        ``p0`` = share of |δ| <= ``zero_tol``; Laplace maximum likelihood on the
+        rest: location = median, scale b = mean |δ - median|; ``b0 = b n``.
+    """
+    effects = np.asarray(effects, dtype=float)
+    if effects.ndim != 1 or effects.size < 2:
+        raise ValueError("`effects` must be a 1-D array of at least 2 swap effects.")
+    if not np.all(np.isfinite(effects)):
+        raise ValueError("`effects` must be finite numbers.")
+    n = effects.size
+    nonzero = effects[np.abs(effects) > zero_tol]
+    p0 = 1.0 - nonzero.size / n
+    if nonzero.size < 2:
+        raise ValueError("Fewer than 2 non-zero swap effects: the two systems' outputs are (almost) identical.")
+    location = float(np.median(nonzero))
+    b = float(np.mean(np.abs(nonzero - location)))
+    return p0, b * n, location
+
+
+def _bleu():
+    from sacrebleu.metrics import BLEU
+
+    return BLEU()
+
+
+def _segment_stats(bleu, hyps: Sequence[str], refs: Sequence[str]) -> np.ndarray:
+    """sacrebleu's per-segment sufficient statistics: [sys_len, ref_len, correct_1..4, total_1..4]."""
+    return np.asarray(bleu._extract_corpus_statistics(list(hyps), [list(refs)]), dtype=np.int64)
+
+
+def _score(bleu, stats_row: np.ndarray) -> float:
+    return float(bleu._compute_score_from_stats(stats_row.tolist()).score)
+
+
+def fit_swap_effects(hyp_a: Sequence[str], hyp_b: Sequence[str], refs: Sequence[str]) -> SwapFit:
+    """Swap effects δ_i of two systems on corpus BLEU, and P0, b0, Δ_B fitted from them.
+
+    Parameters
+    ----------
+    hyp_a, hyp_b : sequence of str
+        The two systems' outputs, one segment each.
+    refs : sequence of str
+        References, aligned with the outputs.
+
+    Returns
+    -------
+    SwapFit
+        ``.p0``, ``.b0``, ``.delta_bleu``, ``.effects`` and more.
+
+    Notes
+    -----
+    Corpus BLEU depends on the data only through summed per-segment
+    statistics (n-gram matches and totals, lengths). Swapping segment i
+    replaces its row in each system's sum, so each of the n swaps costs O(1)
+    given the sums — O(n) in all, not n corpus recomputations. Scores use
+    sacrebleu's default BLEU (13a tokenization, exponential smoothing).
+
+    References
+    ----------
+    Card et al. (2020), §4 and appendix G.1 (Figure 16); Post (2018), sacrebleu.
+    """
+    hyp_a, hyp_b, refs = list(hyp_a), list(hyp_b), list(refs)
+    if not (len(hyp_a) == len(hyp_b) == len(refs)):
+        raise ValueError(
+            f"`hyp_a`, `hyp_b` and `refs` must have the same number of segments, got "
+            f"{len(hyp_a):,}, {len(hyp_b):,} and {len(refs):,}."
+        )
+    n = len(refs)
+    if n < 2:
+        raise ValueError("`refs` must contain at least 2 segments.")
+    if n > MAX_SEGMENTS:
+        raise ValueError(f"`refs` may contain at most {MAX_SEGMENTS:,} segments, got {n:,}.")
+    bleu = _bleu()
+    stats_a = _segment_stats(bleu, hyp_a, refs)
+    stats_b = _segment_stats(bleu, hyp_b, refs)
+    total_a, total_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
+    bleu_a, bleu_b = _score(bleu, total_a), _score(bleu, total_b)
+    delta = bleu_a - bleu_b
+    swapped_a = total_a - stats_a + stats_b  # row i: A with segment i taken from B
+    swapped_b = total_b - stats_b + stats_a
+    effects = np.fromiter(
+        (_score(bleu, ra) - _score(bleu, rb) - delta for ra, rb in zip(swapped_a, swapped_b)),
+        dtype=float, count=n,
+    )
+    # identical segments swap to exactly the same statistics: make their effect exactly zero
+    effects[np.all(stats_a == stats_b, axis=1)] = 0.0
+    p0, b0, location = fit_effects(effects)
+    return SwapFit(p0=p0, b0=b0, b=b0 / n, location=location, delta_bleu=delta, bleu_a=bleu_a, bleu_b=bleu_b,
+                   effects=effects, n=n)
+
+
+@dataclass(frozen=True)
+class AdditivityCheck:
+    """Appendix G.1 / Figure 15: sum of single-swap effects vs the effect of swapping the subset.
+
+    Attributes
+    ----------
+    sum_of_effects, actual : ndarray
+        Σ_{i∈S} δ_i and R_B(S) − Δ_B for each random subset S.
+    correlation : float
+        Pearson correlation of the two.
+    rmse : float
+        Root mean square difference, in BLEU points.
+    """
+
+    sum_of_effects: np.ndarray
+    actual: np.ndarray
+    correlation: float
+    rmse: float
+
+
+def additivity_check(hyp_a, hyp_b, refs, *, n_subsets=200, seed=None, fit: SwapFit | None = None) -> AdditivityCheck:
+    """Check the paper's additivity claim on real outputs (appendix G.1, Figure 15).
+
+    Draws ``n_subsets`` random subsets (each segment with probability ½),
+    swaps them for real (via the summed sufficient statistics) and compares
+    the change in the BLEU difference with the sum of single-swap effects.
+    """
+    n_subsets = check_int("n_subsets", n_subsets, low=2, high=100_000)
+    fit = fit or fit_swap_effects(hyp_a, hyp_b, refs)
+    bleu = _bleu()
+    stats_a = _segment_stats(bleu, hyp_a, refs)
+    stats_b = _segment_stats(bleu, hyp_b, refs)
+    rng = np.random.default_rng(seed)
+    masks = rng.random((n_subsets, fit.n)) < 0.5
+    diff = stats_b - stats_a
+    swapped_a = stats_a.sum(axis=0) + masks.astype(np.int64) @ diff
+    swapped_b = stats_b.sum(axis=0) - masks.astype(np.int64) @ diff
+    actual = np.array([_score(bleu, ra) - _score(bleu, rb) for ra, rb in zip(swapped_a, swapped_b)]) - fit.delta_bleu
+    summed = masks.astype(float) @ fit.effects
+    corr = float(np.corrcoef(summed, actual)[0, 1]) if np.std(summed) > 0 and np.std(actual) > 0 else math.nan
+    rmse = float(np.sqrt(np.mean((summed - actual) ** 2)))
+    return AdditivityCheck(sum_of_effects=summed, actual=actual, correlation=corr, rmse=rmse)
+
+
+# ---------------------------------------------------------------------------
+# defensive parsing of uploads (bytes in, lists of str out; nothing is executed)
+# ---------------------------------------------------------------------------
+def _decode(name: str, data: bytes) -> str:
+    if not isinstance(data, (bytes, bytearray)):
+        raise ValueError(f"`{name}` must be the file's bytes.")
+    if len(data) == 0:
+        raise ValueError(f"`{name}` is empty.")
+    if b"\x00" in data[:8192]:
+        raise ValueError(f"`{name}` looks like a binary file, not UTF-8 text.")
+    try:
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"`{name}` is not valid UTF-8 text (byte {err.start:,}).") from None
+    return text
+
+
+def _lines(name: str, data: bytes) -> list[str]:
+    text = _decode(name, data)
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():  # tolerate trailing blank lines
+        lines.pop()
+    if not lines:
+        raise ValueError(f"`{name}` has no text.")
+    if len(lines) > MAX_SEGMENTS:
+        raise ValueError(f"`{name}` has {len(lines):,} lines; at most {MAX_SEGMENTS:,} segments are supported.")
+    return lines
+
+
+def read_parallel_texts(hyp_a: bytes, hyp_b: bytes, refs: bytes) -> tuple[list[str], list[str], list[str]]:
+    """Three plain-text files, one segment per line, aligned by line.
+
+    Raises
+    ------
+    ValueError
+        If a file is empty, binary, not UTF-8, too long, or the line counts differ.
+    """
+    a, b, r = _lines("hyp_a", hyp_a), _lines("hyp_b", hyp_b), _lines("refs", refs)
+    if not (len(a) == len(b) == len(r)):
+        raise ValueError(
+            f"The files must have the same number of lines: system A has {len(a):,}, system B {len(b):,}, "
+            f"references {len(r):,}."
+        )
+    return a, b, r
+
+
+def read_tsv(data: bytes) -> tuple[list[str], list[str], list[str]]:
+    """A tab-separated file with three columns: system A, system B, reference.
+
+    A first line ``hyp_a\\thyp_b\\tref`` (any capitalisation) is taken as a header.
+    """
+    lines = _lines("tsv", data)
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        cells = line.split("\t")
+        if len(cells) != 3:
+            raise ValueError(f"`tsv` line {number:,} has {len(cells)} tab-separated columns; expected 3 "
+                             "(system A, system B, reference).")
+        rows.append(cells)
+    header = [c.strip().lower() for c in rows[0]]
+    if header in (["hyp_a", "hyp_b", "ref"], ["hyp_a", "hyp_b", "refs"], ["a", "b", "ref"],
+                  ["system_a", "system_b", "reference"]):
+        rows = rows[1:]
+    if len(rows) < 2:
+        raise ValueError("`tsv` must contain at least 2 segments.")
+    a, b, r = (list(col) for col in zip(*rows))
+    return a, b, r
+

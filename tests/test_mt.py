@@ -1,0 +1,218 @@
+"""Tests of core.mt (Card et al. 2020, §4 and appendix G).
+
+Oracles: the full randomization engine (Monte Carlo, tolerance from its
+standard error), sacrebleu's own corpus BLEU on actually swapped texts, the
+paper's printed statements, and simulated data with known parameters.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+
+from core import mt
+
+SAMPLE = Path(__file__).resolve().parents[1] / "core" / "data" / "mt_sample" / "sample.tsv"
+
+
+def _sample():
+    return mt.read_tsv(SAMPLE.read_bytes())
+
+
+# ---------------------------------------------------------------------------
+# the paper's statements
+# ---------------------------------------------------------------------------
+def test_figure_4_running_example():
+    # §4 / Figure 4: "an experiment with a test set of 2000 sentences would have approximately 75% power
+    # to detect a difference of 1 BLEU point" (P0, b0 = averages of Table 3: 0.13, 25.8). The paper's
+    # notebook reports 0.756 from 500 replicates × 1,000 trials (SE 0.019).
+    fast = mt.bleu_power(2000, 1.0, 0.13, 25.8)
+    assert fast.power == pytest.approx(0.756, abs=2 * 0.019)
+    full = mt.bleu_power(2000, 1.0, 0.13, 25.8, method="randomization", n_sims=2000, n_trials=1000, seed=4)
+    assert full.power == pytest.approx(0.756, abs=3 * math.hypot(0.019, full.mc_se))
+
+
+def test_presets_are_table_3():
+    # Table 3: (P0, b0) per WMT comparison; the default is their mean (0.125 → 0.13, 25.8)
+    table3 = [(0.19, 23.7), (0.09, 29.4), (0.12, 22.5), (0.10, 27.6)]
+    rows = [(v["p0"], v["b0"]) for k, v in mt.PRESETS.items() if "Table 3" in k and "default" not in k]
+    assert rows == table3
+    default = mt.PRESETS["Paper default (mean of Table 3)"]
+    assert default["p0"] == pytest.approx(np.mean([r[0] for r in table3]), abs=0.006)
+    assert default["b0"] == pytest.approx(np.mean([r[1] for r in table3]), abs=1e-9)
+
+
+def test_generative_process_moments():
+    # §4: E[Σ δ_i] = -2 Δ_B; share of zeros = P0; b = b0 / n
+    n, delta, p0, b0 = 1000, 1.5, 0.2, 25.0
+    eff = mt.simulate_effects(n, delta, p0, b0, size=2000, seed=1)
+    sums = eff.sum(axis=1)
+    assert sums.mean() == pytest.approx(-2 * delta, abs=4 * sums.std(ddof=1) / math.sqrt(2000))
+    zeros = (eff == 0).mean()
+    assert zeros == pytest.approx(p0, abs=4 * math.sqrt(p0 * (1 - p0) / eff.size))
+
+
+# ---------------------------------------------------------------------------
+# fast engine vs randomization engine across the slider ranges
+# ---------------------------------------------------------------------------
+# corners and interior of the page's ranges (n 100–20,000, Δ_B 0–5, P0 0–0.9, b0 5–60) where at
+# least 75 sentences are expected to change the BLEU difference (n(1 - P0) >= 75; the page warns below)
+GRID = [
+    (100, 1.0, 0.0, 5.0), (100, 3.0, 0.2, 60.0), (150, 1.5, 0.5, 15.0), (250, 2.0, 0.7, 25.8),
+    (800, 0.5, 0.9, 10.0), (1000, 1.0, 0.5, 25.8), (2000, 1.0, 0.13, 25.8), (3000, 4.2, 0.09, 60.0),
+    (20000, 0.3, 0.13, 25.8), (20000, 0.1, 0.9, 5.0), (500, 0.0, 0.3, 25.8), (5000, 0.0, 0.9, 60.0),
+]
+
+
+@pytest.mark.parametrize("n, delta, p0, b0", GRID)
+def test_fast_engine_agrees_with_randomization(n, delta, p0, b0):
+    fast = mt.bleu_power(n, delta, p0, b0)
+    full = mt.bleu_power(n, delta, p0, b0, method="randomization", n_sims=3000, n_trials=999, seed=10)
+    # SE of the simulation under the hypothesis that the fast value is right
+    se = math.sqrt(max(fast.power * (1 - fast.power), 1e-4) / 3000)
+    assert abs(fast.power - full.power) <= 4 * se
+    if delta > 0 and full.type_m_se > 0:
+        assert abs(fast.type_m - full.type_m) <= 4 * full.type_m_se + 0.01
+
+
+def test_null_calibration():
+    for n, p0, b0 in [(300, 0.13, 25.8), (5000, 0.5, 10.0)]:
+        fast = mt.bleu_power(n, 0.0, p0, b0)
+        assert fast.rejection_rate == pytest.approx(0.05, abs=0.002)  # calibrated by construction
+        full = mt.bleu_power(n, 0.0, p0, b0, method="randomization", n_sims=4000, n_trials=999, seed=3)
+        assert full.rejection_rate <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 4000)
+
+
+def test_randomization_engine_progress_and_seed():
+    seen = []
+    a = mt.bleu_power(300, 1.0, 0.13, 25.8, method="randomization", n_sims=600, n_trials=199, seed=7,
+                      progress=seen.append)
+    b = mt.bleu_power(300, 1.0, 0.13, 25.8, method="randomization", n_sims=600, n_trials=199, seed=7)
+    assert a == b
+    assert seen[-1] == 1.0 and all(x <= y for x, y in zip(seen, seen[1:]))
+
+
+def test_randomization_pvalue_matches_loop():
+    # oracle: the textbook per-replicate randomization test (one replicate, explicit subsets)
+    rng = np.random.default_rng(0)
+    effects = mt.simulate_effects(200, 2.0, 0.13, 25.8, size=1, seed=rng)[0]
+    observed = -0.5 * effects.sum()
+    swaps = rng.random((999, 200)) < 0.5
+    swapped = observed + swaps.astype(float) @ effects
+    p_loop = (1 + np.sum(np.abs(swapped) >= abs(observed))) / 1000
+    # sign-flip identity used by the engines: swapped = ½ Σ ε_i δ_i with ε = 2s - 1
+    np.testing.assert_allclose(swapped, 0.5 * ((2 * swaps - 1) @ effects), atol=1e-12)
+    assert 0 < p_loop <= 1
+
+
+# ---------------------------------------------------------------------------
+# MDE and sample size
+# ---------------------------------------------------------------------------
+def test_mde_and_sample_size_round_trip():
+    mde = mt.bleu_mde(2000, 0.13, 25.8)
+    assert mt.bleu_power(2000, mde, 0.13, 25.8).power == pytest.approx(0.8, abs=1e-6)
+    n = mt.bleu_sample_size(1.0, 0.13, 25.8)
+    assert mt.bleu_power(n, 1.0, 0.13, 25.8).power >= 0.8 > mt.bleu_power(n - 1, 1.0, 0.13, 25.8).power
+
+
+def test_power_grid_is_figure_4_shape():
+    grid = mt.power_grid([500, 2000, 5000], [0.5, 1.0, 2.0], [0.13], [25.8])
+    assert len(grid) == 9
+    for _, part in grid.groupby("delta_bleu"):
+        assert part.sort_values("n")["power"].is_monotonic_increasing
+    # Figure 17: larger b0 lowers power, larger P0 raises it
+    assert mt.bleu_power(2000, 1, 0.13, 40).power < mt.bleu_power(2000, 1, 0.13, 20).power
+    assert mt.bleu_power(2000, 1, 0.6, 25.8).power > mt.bleu_power(2000, 1, 0.1, 25.8).power
+
+
+# ---------------------------------------------------------------------------
+# fitting
+# ---------------------------------------------------------------------------
+def test_fit_recovers_known_parameters():
+    n, p0, b0 = 3000, 0.15, 26.0
+    eff = mt.simulate_effects(n, 1.0, p0, b0, size=1, seed=5)[0]
+    p0_hat, b0_hat, _ = mt.fit_effects(eff)
+    assert p0_hat == pytest.approx(p0, abs=4 * math.sqrt(p0 * (1 - p0) / n))
+    # MLE of a Laplace scale: SE ≈ b / sqrt(m) for m non-zero effects
+    assert b0_hat == pytest.approx(b0, abs=4 * b0 / math.sqrt(n * (1 - p0)))
+
+
+def test_swap_effects_match_sacrebleu_on_real_text():
+    a, b, r = _sample()
+    fit = mt.fit_swap_effects(a, b, r)
+    # Δ_B against sacrebleu's own corpus BLEU
+    bleu_a = sacrebleu.corpus_bleu(a, [r]).score
+    bleu_b = sacrebleu.corpus_bleu(b, [r]).score
+    assert fit.delta_bleu == pytest.approx(bleu_a - bleu_b, abs=1e-9)
+    # each δ_i against a full recomputation on the actually swapped texts
+    for i in (0, 3, 7, 19, len(r) - 1):
+        a2, b2 = list(a), list(b)
+        a2[i], b2[i] = b[i], a[i]
+        swapped = sacrebleu.corpus_bleu(a2, [r]).score - sacrebleu.corpus_bleu(b2, [r]).score
+        assert fit.effects[i] == pytest.approx(swapped - fit.delta_bleu, abs=1e-9)
+    identical = [i for i in range(len(r)) if a[i] == b[i]]
+    assert identical and all(fit.effects[i] == 0.0 for i in identical)
+    assert fit.p0 == pytest.approx(np.mean(np.abs(fit.effects) <= 1e-9))
+    assert fit.b0 == pytest.approx(fit.b * len(r))
+
+
+def test_additivity_check_on_real_text():
+    # appendix G.1 / Figure 15: Σ single-swap effects ≈ effect of swapping the subset
+    a, b, r = _sample()
+    check = mt.additivity_check(a, b, r, n_subsets=100, seed=2)
+    assert check.correlation > 0.95
+    # oracle for one subset: sacrebleu on the swapped texts
+    rng = np.random.default_rng(2)
+    mask = rng.random((100, len(r))) < 0.5
+    a2 = [y if m else x for x, y, m in zip(a, b, mask[0])]
+    b2 = [x if m else y for x, y, m in zip(a, b, mask[0])]
+    fit = mt.fit_swap_effects(a, b, r)
+    actual = sacrebleu.corpus_bleu(a2, [r]).score - sacrebleu.corpus_bleu(b2, [r]).score - fit.delta_bleu
+    assert check.actual[0] == pytest.approx(actual, abs=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# uploads and errors
+# ---------------------------------------------------------------------------
+def test_read_parallel_texts_and_errors():
+    a, b, r = mt.read_parallel_texts(b"x y\nz w\n", b"x q\nz w\n", b"x y\nz w\n\n")
+    assert (a, b, r) == (["x y", "z w"], ["x q", "z w"], ["x y", "z w"])
+    with pytest.raises(ValueError, match="same number of lines"):
+        mt.read_parallel_texts(b"a\nb\n", b"a\n", b"a\nb\n")
+    with pytest.raises(ValueError, match="empty"):
+        mt.read_parallel_texts(b"", b"a\n", b"a\n")
+    with pytest.raises(ValueError, match="UTF-8"):
+        mt.read_parallel_texts(b"\xff\xfe\xfa bad", b"a\n", b"a\n")
+    with pytest.raises(ValueError, match="binary"):
+        mt.read_parallel_texts(b"\x00\x01\x02", b"a\n", b"a\n")
+    with pytest.raises(ValueError, match="at most"):
+        mt.read_parallel_texts(b"a\n" * (mt.MAX_SEGMENTS + 1), b"a\n", b"a\n")
+
+
+def test_read_tsv_errors():
+    with pytest.raises(ValueError, match="3"):
+        mt.read_tsv(b"a\tb\nc\td\n")
+    a, b, r = mt.read_tsv(b"hyp_a\thyp_b\tref\nx\ty\tz\nu\tv\tw\n")
+    assert a == ["x", "u"] and r == ["z", "w"]
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: mt.bleu_power(1, 1.0, 0.1, 25), "`n`"),
+        (lambda: mt.bleu_power(100, 1.0, 1.0, 25), "`p0`"),
+        (lambda: mt.bleu_power(100, 1.0, 0.1, 0), "`b0`"),
+        (lambda: mt.bleu_power(100, 1.0, 0.1, 25, alpha=0.9), "`alpha`"),
+        (lambda: mt.bleu_power(100, 1.0, 0.1, 25, method="bootstrap"), "`method`"),
+        (lambda: mt.bleu_power(100, 1.0, 0.1, 25, method="randomization", n_trials=5), "`n_trials`"),
+        (lambda: mt.bleu_sample_size(0.0, 0.1, 25), "`delta_bleu`"),
+        (lambda: mt.fit_swap_effects(["a"], ["a", "b"], ["a", "b"]), "`hyp_a`"),
+    ],
+)
+def test_value_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name.replace("`", "\\`")):
+        call()
