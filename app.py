@@ -23,6 +23,13 @@ SCENARIOS = [
         "Two classifiers on one test set, unpaired accuracy, or head-to-head preferences: "
         "power, exaggeration, the smallest detectable gain, and the SQuAD 2.0 leaderboard.",
     ),
+    (
+        "pages/mt.py",
+        "Machine translation (BLEU)",
+        ":material/translate:",
+        "BLEU differences with the paired randomization test: power vs test-set size, sensitivity to the "
+        "swap-effect distribution, and P0/b0 fitted from your own system outputs.",
+    ),
 ]
 
 

@@ -122,21 +122,21 @@ def _moments(n, delta_bleu, p0, b0):
 # ---------------------------------------------------------------------------
 # engines
 # ---------------------------------------------------------------------------
-def _normal_engine(n, delta_bleu, p0, b0, alpha) -> PowerResult:
-    """Normal approximation of the randomization test, integrated over Σδ²."""
+def _normal_tails(n, delta_bleu, p0, b0, alpha):
+    """Vectorized over designs (arrays of equal shape): P(reject, Δ̂>0), P(reject, Δ̂<0), E|Δ̂|;rej, EΔ̂;rej."""
+    n, delta_bleu, p0, b0 = (np.asarray(v, dtype=float)[..., None] for v in (n, delta_bleu, p0, b0))
     m1, m2, m3, m4 = _moments(n, delta_bleu, p0, b0)
     mean_s, var_s = n * m1, n * (m2 - m1**2)
     mean_q, var_q = n * m2, n * (m4 - m2**2)
     cov = n * (m3 - m1 * m2)
     z = stats.norm.isf(alpha / 2.0)
-    sd_q = math.sqrt(max(var_q, 0.0))
-    q = np.maximum(mean_q + sd_q * _GH_NODES, 1e-3 * mean_q)
-    slope = cov / var_q if var_q > 0 else 0.0
+    q = np.maximum(mean_q + np.sqrt(np.maximum(var_q, 0.0)) * _GH_NODES, 1e-3 * mean_q)
+    slope = np.where(var_q > 0, cov / np.where(var_q > 0, var_q, 1.0), 0.0)
     cond_mean = mean_s + slope * (q - mean_q)
     # Var(S | Q) = v Q: under the null the signs are fair coins given the
     # magnitudes, so Var(S | Q) = Q exactly (v = 1) and the test is calibrated
     # whatever the spread of Q; v matches Var(S) = v E[Q] + slope² Var(Q).
-    v = max((var_s - slope * cov) / mean_q, 1e-12)
+    v = np.maximum((var_s - slope * cov) / mean_q, 1e-12)
     cond_sd = np.sqrt(v * q)
     crit = z * np.sqrt(q)
     # Δ̂ = -S/2: an improvement (Δ_B > 0) is detected in the lower tail of S
@@ -144,13 +144,15 @@ def _normal_engine(n, delta_bleu, p0, b0, alpha) -> PowerResult:
     a_up = (crit - cond_mean) / cond_sd
     p_low = stats.norm.cdf(a_low)
     p_up = stats.norm.sf(a_up)
-    # partial expectations of S on each tail
-    e_low = cond_mean * p_low - cond_sd * stats.norm.pdf(a_low)
+    e_low = cond_mean * p_low - cond_sd * stats.norm.pdf(a_low)  # E[S ; lower tail]
     e_up = cond_mean * p_up + cond_sd * stats.norm.pdf(a_up)
     w = _GH_WEIGHTS
-    prob_low, prob_up = float(w @ p_low), float(w @ p_up)
-    abs_sum = float(w @ (-e_low + e_up)) / 2.0  # E[|Δ̂| ; reject]
-    signed_sum = float(w @ (-e_low - e_up)) / 2.0  # E[Δ̂ ; reject]
+    return p_low @ w, p_up @ w, ((-e_low + e_up) @ w) / 2.0, ((-e_low - e_up) @ w) / 2.0
+
+
+def _normal_engine(n, delta_bleu, p0, b0, alpha) -> PowerResult:
+    """Normal approximation of the randomization test, integrated over Σδ² (Gauss–Hermite)."""
+    prob_low, prob_up, abs_sum, signed_sum = (float(x) for x in _normal_tails(n, delta_bleu, p0, b0, alpha))
     return _result(delta_bleu, prob_low, prob_up, abs_sum, signed_sum, method="normal")
 
 
@@ -323,7 +325,7 @@ def bleu_sample_size(delta_bleu, p0, b0, *, target_power=0.8, alpha=0.05, n_max=
     Examples
     --------
     >>> bleu_sample_size(1.0, 0.13, 25.8)
-    2261
+    2276
     """
     _, delta_bleu, p0, b0, alpha = _validate(2, delta_bleu, p0, b0, alpha)
     target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
@@ -358,16 +360,26 @@ def power_grid(ns: Sequence[int], deltas: Sequence[float], p0s: Sequence[float],
         Tidy: ``n, delta_bleu, p0, b0, power, type_s, type_m, rejection_rate``.
     """
     alpha = check_alpha(alpha)
-    rows = []
-    for p0 in p0s:
-        for b0 in b0s:
-            for delta in deltas:
-                for n in ns:
-                    r = bleu_power(int(n), float(delta), float(p0), float(b0), alpha=alpha)
-                    rows.append((int(n), float(delta), float(p0), float(b0), r.power, r.type_s, r.type_m,
-                                 r.rejection_rate))
-    return pd.DataFrame(rows, columns=["n", "delta_bleu", "p0", "b0", "power", "type_s", "type_m",
-                                       "rejection_rate"])
+    for value in ns:
+        check_int("n", value, low=2, high=_N_MAX)
+    grid = np.array(np.meshgrid(np.asarray(ns, float), np.asarray(deltas, float), np.asarray(p0s, float),
+                                np.asarray(b0s, float), indexing="ij")).reshape(4, -1)
+    for name, values, low, high in (("delta_bleu", grid[1], -100, 100), ("p0", grid[2], 0, 0.999999),
+                                    ("b0", grid[3], 1e-9, 10_000)):
+        if np.any(values < low) or np.any(values > high):
+            raise ValueError(f"`{name}` values must lie in [{low:g}, {high:g}].")
+    prob_low, prob_up, abs_sum, _ = _normal_tails(*grid, alpha)
+    delta = grid[1]
+    rejection = prob_low + prob_up
+    right = np.where(delta > 0, prob_low, prob_up)
+    wrong = rejection - right
+    with np.errstate(divide="ignore", invalid="ignore"):
+        type_s = np.where((delta != 0) & (rejection > 0), wrong / rejection, np.nan)
+        type_m = np.where((delta != 0) & (rejection > 0), abs_sum / rejection / np.abs(delta), np.nan)
+    power = np.where(delta != 0, right, rejection)
+    frame = pd.DataFrame({"n": grid[0].astype(int), "delta_bleu": delta, "p0": grid[2], "b0": grid[3],
+                          "power": power, "type_s": type_s, "type_m": type_m, "rejection_rate": rejection})
+    return frame.sort_values(["p0", "b0", "delta_bleu", "n"], kind="stable").reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,131 @@
+"""AppTest tests of the machine-translation page (pages/mt.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core import mt
+
+from .conftest import chart, chart_data, metrics, open_page
+
+SAMPLE = Path(__file__).resolve().parents[2] / "core" / "data" / "mt_sample" / "sample.tsv"
+
+
+@pytest.fixture
+def page():
+    at = open_page("mt")
+    assert not at.exception, at.exception
+    return at
+
+
+def test_defaults_show_the_papers_example(page):
+    shown = metrics(page)
+    expected = mt.bleu_power(2000, 1.0, 0.13, 25.8)
+    assert shown["Power"] == f"{100 * expected.power:.1f}%"  # ≈ 75% (Figure 4)
+    assert shown["MDE at 80% power"] == f"{mt.bleu_mde(2000, 0.13, 25.8):.2f} BLEU"
+    assert shown["n for 80% power"] == f"{mt.bleu_sample_size(1.0, 0.13, 25.8):,}"
+    fig = chart(page, "power_chart")
+    assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
+    assert "current design" in [t["name"] for t in fig["data"]]
+
+
+@pytest.mark.parametrize(
+    "kind, key, value",
+    [("select_slider", "n", 3000), ("slider", "delta", 2.0), ("slider", "p0", 0.5), ("slider", "b0", 40.0),
+     ("select_slider", "alpha", 0.01)],
+)
+def test_each_slider_changes_the_charts(page, kind, key, value):
+    charts = ("power_chart", "p0_chart", "b0_chart")
+    before = [chart_data(page, c) for c in charts]
+    getattr(page, kind)(key=key).set_value(value)
+    page.run()
+    assert not page.exception
+    after = [chart_data(page, c) for c in charts]
+    assert after != before
+
+
+def test_preset_sets_sliders(page):
+    page.selectbox(key="preset").set_value("TF18 vs TF16, WMT18 (Table 3)")
+    page.run()
+    assert not page.exception
+    assert page.slider(key="p0").value == pytest.approx(0.09)
+    assert page.slider(key="b0").value == pytest.approx(29.4)
+    assert page.slider(key="delta").value == pytest.approx(4.2)
+
+
+def test_url_restores_view():
+    at = open_page("mt", {"n": "3000", "p0": "0.5", "b0": "20.0", "delta": "0.5"})
+    assert not at.exception
+    assert metrics(at)["Power"] == f"{100 * mt.bleu_power(3000, 0.5, 0.5, 20.0).power:.1f}%"
+
+
+def test_randomization_engine_shows_standard_error(page):
+    page.radio(key="engine").set_value("randomization")
+    page.run()
+    page.select_slider(key="sims").set_value(500)
+    page.run()
+    assert not page.exception
+    shown = metrics(page)["Power"]
+    full = mt.bleu_power(2000, 1.0, 0.13, 25.8, method="randomization", n_sims=500, n_trials=999, seed=2020)
+    assert shown == f"{100 * full.power:.1f}% ± {100 * full.mc_se:.1f}%"
+
+
+def test_upload_tsv_fits_and_fills_sliders(page):
+    page.radio(key="upload_mode").set_value("tsv")
+    page.run()
+    page.file_uploader(key="file_tsv").set_value(("sample.tsv", SAMPLE.read_bytes(), "text/tab-separated-values"))
+    page.run()
+    assert not page.exception
+    fitted = mt.fit_swap_effects(*mt.read_tsv(SAMPLE.read_bytes()))
+    shown = metrics(page)
+    assert shown["P0"] == f"{fitted.p0:.3f}"
+    assert shown["b0"] == f"{fitted.b0:.1f}"
+    assert chart_data(page, "additivity_chart")
+    page.button(key="use_fit").click()
+    page.run()
+    assert page.slider(key="p0").value == pytest.approx(round(fitted.p0, 2))
+    assert page.slider(key="b0").value == pytest.approx(min(round(fitted.b0, 1), 100.0))
+
+
+@pytest.mark.parametrize(
+    "files, message",
+    [
+        ((b"a b\nc d\n", b"a b\n", b"a b\nc d\n"), "same number of lines"),
+        ((b"", b"a\n", b"a\n"), "empty"),
+        ((b"\xff\xfe\xfa", b"a\n", b"a\n"), "UTF-8"),
+    ],
+)
+def test_bad_uploads_get_clear_messages(page, files, message):
+    for key, content in zip(("file_a", "file_b", "file_ref"), files):
+        page.file_uploader(key=key).set_value((f"{key}.txt", content, "text/plain"))
+    page.run()
+    assert not page.exception
+    assert any(message in e.value for e in page.error)
+
+
+def test_sample_toggle_and_downloads(page):
+    page.toggle(key="use_sample").set_value(True)
+    page.run()
+    assert not page.exception
+    labels = [b.proto.label for b in page.get("download_button")]
+    assert "Download the plotted curves (CSV)" in labels and "Download the swap effects (CSV)" in labels
+    assert any("Explain" in e.proto.label for e in page.get("expander"))
+
+
+def test_too_few_trials_is_explained(page):
+    page.radio(key="engine").set_value("randomization")
+    page.run()
+    page.select_slider(key="trials").set_value(199)
+    page.select_slider(key="alpha").set_value(0.001)
+    page.run()
+    assert not page.exception
+    assert any("Too few trials" in e.value for e in page.error)
+
+
+def test_small_effective_sample_warns(page):
+    page.select_slider(key="n").set_value(100)
+    page.slider(key="p0").set_value(0.5)
+    page.run()
+    assert any("unreliable" in w.value for w in page.warning)
