@@ -30,6 +30,13 @@ SCENARIOS = [
         "BLEU differences with the paired randomization test: power vs test-set size, sensitivity to the "
         "swap-effect distribution, and P0/b0 fitted from your own system outputs.",
     ),
+    (
+        "pages/sequential.py",
+        "DA campaigns: fixed vs interim",
+        ":material/timer:",
+        "How many Direct Assessment judgments to budget, and whether to peek: Pocock / O'Brien–Fleming interim "
+        "analyses, futility stopping, budget curves and savings.",
+    ),
 ]
 
 

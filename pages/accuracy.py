@@ -167,27 +167,27 @@ def tidy_for_download(frame: pd.DataFrame, scenario: str) -> bytes:
     return out.to_csv(index=False).encode("utf-8")
 
 
+# Bound widgets carry their displayed label in the URL, so labels are short and stable.
 TEST_LABELS = {
-    "exact": "Exact conditional (binomial) — default",
-    "midp": "Mid-p exact (Fagerland et al. 2013)",
-    "chi2": "Asymptotic χ², no continuity correction",
-    "chi2_cc": "Asymptotic χ² with continuity correction",
-    "normal": "Normal approximation, closed form (Connett 1987)",
+    "exact": "exact (default)",
+    "midp": "mid-p",
+    "chi2": "chi-square",
+    "chi2_cc": "chi-square, corrected",
+    "normal": "normal approximation",
 }
 SOURCE_LABELS = {
-    "manual": "I know it (slider)",
-    "glue": "GLUE regression (Table 5)",
-    "squad": "SQuAD 2.0 regression (Table 6)",
-    "lachenbruch_mid": "No prior: Lachenbruch midpoint",
-    "lachenbruch_low": "No prior: least agreement (conservative)",
-    "lachenbruch_high": "No prior: most agreement (generous)",
+    "manual": "my estimate",
+    "glue": "GLUE regression",
+    "squad": "SQuAD 2.0 regression",
+    "lachenbruch_mid": "no prior: midpoint",
+    "lachenbruch_low": "no prior: least agreement",
+    "lachenbruch_high": "no prior: most agreement",
 }
 SCENARIO_LABELS = {
-    "paired": "Paired: two models, one test set (McNemar)",
-    "unpaired": "Unpaired: each model on its own sample",
-    "preference": "Head-to-head preferences (A vs B vs neither)",
+    "paired": "paired (McNemar)",
+    "unpaired": "unpaired",
+    "preference": "preferences",
 }
-
 # ---------------------------------------------------------------------------
 # sidebar: the design
 # ---------------------------------------------------------------------------
@@ -204,6 +204,7 @@ scenario = side.radio(
     format_func=SCENARIO_LABELS.get,
     key="scenario",
     bind="query-params",
+    captions=["two models, one test set", "each model on its own sample", "raters choose A, B or neither"],
     help="Paired: both models scored on the same items (McNemar's test). Unpaired: each model on a "
     "different sample from the same distribution (two-proportion test, appendix E.5). Preferences: "
     "raters choose A, B or neither (Figure 1, appendix H.4).",
@@ -253,8 +254,10 @@ if scenario == "paired":
     )
     test = side.selectbox(
         "Significance test", list(acc.TESTS), format_func=TEST_LABELS.get, key="test", bind="query-params",
-        help="The exact conditional test is statsmodels' `mcnemar(exact=True)`. The normal approximation is "
-        "the closed form used for fast MDE tables (MESS `power_mcnemar_test`, method 'normal').",
+        help="Exact: conditional binomial test on the discordant items (statsmodels `mcnemar(exact=True)`). "
+        "Mid-p: its less conservative mid-p version (Fagerland et al. 2013). Chi-square: the asymptotic test, "
+        "with or without continuity correction. Normal approximation: the closed form used for fast MDE tables "
+        "(Connett et al. 1987; MESS `power_mcnemar_test`, method 'normal').",
     )
 elif scenario == "preference":
     p_new_pct = side.slider(
@@ -318,7 +321,7 @@ try:
         else:
             agreement = acc.design_agreement(source, delta=delta, baseline=baseline)
             mde_prior, mde_agreement, mde_baseline = source, None, baseline
-            side.info(f"P_a from {SOURCE_LABELS[source]}: **{agreement:.2%}** at Δ = {delta_pp:+.1f} pp, "
+            side.info(f"P_a from the {SOURCE_LABELS[source]}: **{agreement:.2%}** at Δ = {delta_pp:+.1f} pp, "
                       f"baseline {baseline_pct:.1f}%.")
         if abs(delta) > 1 - agreement + 1e-12:
             side.error(

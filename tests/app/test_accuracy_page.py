@@ -86,10 +86,12 @@ def test_agreement_prior_drives_agreement(page):
 
 
 def test_url_parameters_restore_the_view():
-    at = open_page("accuracy", {"n": "2000", "delta": "2.0", "agreement": "90.0", "test": "exact"})
+    # bound radios and selectboxes carry their displayed label in the URL
+    at = open_page("accuracy", {"n": "2000", "delta": "2.0", "agreement": "92.0", "test": "mid-p"})
     assert not at.exception
     assert at.select_slider(key="n").value == 2000
-    assert metrics(at)["Power"] == f"{100 * acc.mcnemar_power(2000, 0.02, 0.9).power:.1f}%"
+    assert at.selectbox(key="test").value == "midp"
+    assert metrics(at)["Power"] == f"{100 * acc.mcnemar_power(2000, 0.02, 0.92, test='midp').power:.1f}%"
 
 
 def test_impossible_combination_is_explained_not_a_traceback(page):

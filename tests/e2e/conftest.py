@@ -98,10 +98,34 @@ def wait_idle(page, timeout: float = 30_000) -> None:
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
+_TRACE_Y = ("(t) => t.y === undefined ? null : (t.y.bdata !== undefined ? t.y.bdata : Array.from(t.y))")
+
+
 def plot_data(page, index: int = 0):
-    """The y data of every trace of the ``index``-th Plotly chart on the page."""
+    """The y data of every trace of the ``index``-th Plotly chart on the page.
+
+    Plotly.py sends numpy arrays base64-encoded (``{dtype, bdata}``); the
+    encoded string is compared as is.
+    """
     return page.evaluate(
-        "(i) => { const g = document.querySelectorAll('.js-plotly-plot')[i];"
-        " return g && g.data ? g.data.map(t => Array.from(t.y || [])) : null; }",
+        f"(i) => {{ const g = document.querySelectorAll('.js-plotly-plot')[i];"
+        f" return g && g.data ? g.data.map({_TRACE_Y}) : null; }}",
         index,
     )
+
+
+def wait_for_new_plot(page, before, index: int = 0, timeout: float = 60_000) -> None:
+    """Wait until the script is idle AND the chart's data differ from ``before``.
+
+    A rerun replaces charts in steps, so a single "data changed" event can be
+    a transient; the condition is re-checked on the settled page.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+        state = page.locator('[data-testid="stApp"]').get_attribute("data-test-script-state")
+        if state == "notRunning" and plot_data(page, index) != before:
+            return
+    raise AssertionError("the chart did not change")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ARTIFACTS, plot_data, wait_idle
+from .conftest import ARTIFACTS, plot_data, wait_for_new_plot, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -24,13 +24,7 @@ def test_keyboard_slider_changes_power_chart(page, server_url):
     slider.focus()
     for _ in range(5):  # five 0.1-point steps: 2.0 → 2.5
         page.keyboard.press("ArrowRight")
-    page.wait_for_function(
-        "(old) => { const g = document.querySelector('.js-plotly-plot');"
-        " return g && g.data && JSON.stringify(g.data.map(t => Array.from(t.y || []))) !== old; }",
-        arg=__import__("json").dumps(before),
-        timeout=30_000,
-    )
-    wait_idle(page)
+    wait_for_new_plot(page, before)
     assert plot_data(page) != before
     assert metric.inner_text() != power_before
     assert "delta=2.5" in page.url  # the view is in the URL

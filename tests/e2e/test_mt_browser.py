@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from .conftest import ARTIFACTS, plot_data, wait_idle
+from .conftest import ARTIFACTS, plot_data, wait_for_new_plot, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -21,12 +20,7 @@ def test_keyboard_slider_changes_bleu_chart(page, server_url):
     slider.focus()
     for _ in range(10):  # 0.13 → 0.23
         page.keyboard.press("ArrowRight")
-    page.wait_for_function(
-        "(old) => { const g = document.querySelector('.js-plotly-plot');"
-        " return g && g.data && JSON.stringify(g.data.map(t => Array.from(t.y || []))) !== old; }",
-        arg=json.dumps(before), timeout=30_000,
-    )
-    wait_idle(page)
+    wait_for_new_plot(page, before)
     assert plot_data(page) != before
     assert "p0=0.23" in page.url
     assert not page.errors, page.errors

@@ -1,0 +1,227 @@
+"""Tests of core.sequential (Wei, Kocmi & Federmann 2022, §5–7).
+
+Oracles: published group-sequential constants (Pocock 1977; O'Brien & Fleming
+1979 as tabulated by Jennison & Turnbull 2000, Tables 2.1 and 2.3; gsDesign's
+Lan–DeMets boundaries), the paper's own numbers (p < 0.0221 for K = 3;
+Table 3's WMT21 column), scipy's ``mannwhitneyu``, numerical integration and
+Monte Carlo campaigns (tolerances from their standard errors).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from core import sequential as sq
+
+
+# ---------------------------------------------------------------------------
+# boundaries
+# ---------------------------------------------------------------------------
+# Pocock constants, two-sided α = 0.05 (Jennison & Turnbull 2000, Table 2.1)
+@pytest.mark.parametrize("k, c", [(1, 1.960), (2, 2.178), (3, 2.289), (4, 2.361), (5, 2.413), (10, 2.555)])
+def test_pocock_constants(k, c):
+    assert sq.boundary_z(k)[0] == pytest.approx(c, abs=6e-4)
+
+
+def test_wei_pocock_threshold():
+    # Wei et al. §7.2: "We always plan for 3 peeks, and use the Pocock correction (e.g. is p < 0.0221?)"
+    assert sq.boundary(3) == pytest.approx([0.0221] * 3, abs=5e-5)
+
+
+# O'Brien–Fleming C_B(K, α = 0.05): c_k = C √(K/k) (Jennison & Turnbull 2000, Table 2.3)
+@pytest.mark.parametrize("k, c", [(2, 1.977), (3, 2.004), (4, 2.024), (5, 2.040)])
+def test_obrien_fleming_constants(k, c):
+    z = sq.boundary_z(k, kind="obrien_fleming")
+    assert z[-1] == pytest.approx(c, abs=6e-4)
+    assert z == pytest.approx(c * np.sqrt(k / np.arange(1, k + 1)), abs=2e-3)
+
+
+def test_lan_demets_boundaries_match_gsdesign():
+    # gsDesign (sfLDOF / sfLDPocock, one-sided 0.025 = our two-sided 0.05), K = 5 and K = 3
+    assert sq.boundary_z(5, kind="lan_demets") == pytest.approx([4.877, 3.357, 2.680, 2.290, 2.031], abs=1.5e-3)
+    assert sq.boundary_z(3, kind="lan_demets") == pytest.approx([3.710, 2.511, 1.993], abs=1.5e-3)
+    assert sq.boundary_z(5, kind="lan_demets_pocock") == pytest.approx([2.438, 2.427, 2.410, 2.397, 2.386],
+                                                                       abs=1.5e-3)
+
+
+@pytest.mark.parametrize("kind", sq.BOUNDARIES)
+@pytest.mark.parametrize("k", [2, 4, 7])
+def test_boundaries_spend_exactly_alpha(kind, k):
+    # oracle: the multivariate normal (Genz) probability of staying inside the boundaries
+    z = sq.boundary_z(k, alpha=0.05, kind=kind)
+    t = np.arange(1, k + 1)
+    cov = np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
+    inside = stats.multivariate_normal(mean=np.zeros(k), cov=cov).cdf(z, lower_limit=-z, rng=np.random.default_rng(0))
+    assert 1 - inside == pytest.approx(0.05, abs=1e-3)
+
+
+# ---------------------------------------------------------------------------
+# score model and Mann–Whitney drift
+# ---------------------------------------------------------------------------
+def test_score_distribution_against_simulation_free_integration():
+    # oracle: direct numerical integration of E[max(0, 100 - G)]
+    m = sq.score_distribution(75, 27)
+    g = sq._gamma(75, 27)
+    # the score is 0 beyond G = 100, so the integral stops there
+    mean, _ = integrate.quad(lambda x: (100 - x) * g.pdf(x), 0, 100, limit=400, points=[1e-6, 1, 10])
+    assert m.mean == pytest.approx(mean, abs=1e-6)
+    assert m.p_zero == pytest.approx(g.sf(100))
+
+
+def test_mwu_effect_against_monte_carlo():
+    p = sq.mwu_effect(77.0, 75.0, 27.0)
+    rng = np.random.default_rng(1)
+    a = sq._simulate_scores(rng, 77, 27, 400_000)
+    b = sq._simulate_scores(rng, 75, 27, 400_000)
+    sample = (a > b).mean() + 0.5 * (a == b).mean()
+    se = math.sqrt(0.25 / 400_000)
+    assert p == pytest.approx(sample, abs=4 * se)
+    assert sq.mwu_effect(75.0, 75.0, 27.0) == pytest.approx(0.5, abs=1e-9)
+
+
+def test_vectorized_mwu_matches_scipy():
+    rng = np.random.default_rng(3)
+    a = sq._simulate_scores(rng, 78, 27, (200, 150))
+    b = sq._simulate_scores(rng, 75, 27, (200, 150))
+    assert (a == 0).any()  # ties at the clipped 0 are exercised
+    u, p = sq.mwu_rows(a, b)
+    ref = stats.mannwhitneyu(a, b, axis=1, method="asymptotic")
+    np.testing.assert_allclose(u, ref.statistic)
+    np.testing.assert_allclose(p, ref.pvalue, rtol=1e-10, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# designs: false positives, expected cost, analytic vs Monte Carlo
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", sq.BOUNDARIES)
+@pytest.mark.parametrize("design", ["interim", "interim_futility"])
+def test_corrected_designs_control_false_positives(design, kind):
+    res = sq.campaign_power(design, 1200, 0.0, peeks=4, boundary=kind)
+    assert res.type1 <= 0.05 + 1e-4
+    assert res.power == pytest.approx(res.type1)
+
+
+def test_naive_peeking_inflates_false_positives():
+    # Armitage et al. (1969): five looks at 1.96 give ≈ 0.142
+    res = sq.campaign_power("naive", 1200, 0.0, peeks=5)
+    assert res.type1 == pytest.approx(0.142, abs=0.002)
+    assert sq.campaign_power("naive", 1200, 0.0, peeks=2).type1 > 0.05
+
+
+def test_expected_judgments():
+    fixed = sq.campaign_power("fixed", 1200, 2.0)
+    assert fixed.expected_judgments == 1200 and fixed.stop_probabilities == (1.0,)
+    for design in ("interim", "interim_futility", "naive"):
+        res = sq.campaign_power(design, 1200, 2.0)
+        assert res.expected_judgments < 1200
+        assert sum(res.stop_probabilities) == pytest.approx(1.0)
+    # futility saves judgments on small differences (Figure 5)
+    assert (sq.campaign_power("interim_futility", 1200, 0.5).expected_judgments
+            < sq.campaign_power("interim", 1200, 0.5).expected_judgments)
+
+
+GRID = [
+    ("fixed", 1200, 2.0, 3, "pocock", "mwu"),
+    ("interim", 1200, 2.0, 3, "pocock", "mwu"),
+    ("interim_futility", 1200, 2.0, 3, "pocock", "mwu"),
+    ("naive", 1200, 1.0, 5, "pocock", "mwu"),
+    ("interim", 3000, 1.0, 4, "lan_demets", "mwu"),
+    ("interim_futility", 2400, 3.0, 5, "obrien_fleming", "mwu"),
+    ("interim", 1200, 2.0, 3, "pocock", "t"),
+    ("interim_futility", 600, 0.0, 3, "lan_demets_pocock", "mwu"),
+]
+
+
+@pytest.mark.parametrize("design, budget, delta, peeks, kind, test", GRID)
+def test_analytic_agrees_with_monte_carlo(design, budget, delta, peeks, kind, test):
+    kw = dict(peeks=peeks, boundary=kind, test=test)
+    exact = sq.campaign_power(design, budget, delta, **kw)
+    mc = sq.campaign_power(design, budget, delta, method="montecarlo", n_sims=4000, seed=11, **kw)
+    se = math.sqrt(max(exact.power * (1 - exact.power), 1e-4) / 4000)
+    assert abs(exact.power - mc.power) <= 4 * se
+    se1 = math.sqrt(exact.type1 * (1 - exact.type1) / 4000)
+    assert abs(exact.type1 - mc.type1) <= 4 * se1
+    assert abs(exact.expected_judgments - mc.expected_judgments) <= 4 * mc.judgments_se + 1e-9
+    np.testing.assert_allclose(exact.stop_probabilities, mc.stop_probabilities, atol=0.035)
+
+
+def test_fixed_design_closed_form():
+    # one look: power = Φ(η - z) + Φ(-η - z) with η the Mann–Whitney drift (Noether)
+    res = sq.campaign_power("fixed", 1000, 2.0)
+    eta = float(sq._drifts("mwu", np.array([500]), 75, 27, 2.0)[0])
+    z = stats.norm.isf(0.025)
+    assert res.power == pytest.approx(stats.norm.sf(z - eta), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# budget curves, savings, MDE
+# ---------------------------------------------------------------------------
+def test_population_and_savings():
+    pop = sq.default_population(40)
+    assert np.median(pop) == pytest.approx(1.2, rel=0.05) and (pop < 2).mean() == pytest.approx(0.7, abs=0.05)
+    curves = sq.population_curves([600, 1200, 2400], pop)
+    fixed = curves[curves.design == "fixed"]
+    assert fixed["average_power"].is_monotonic_increasing
+    assert np.allclose(fixed["average_judgments"], fixed["budget"])
+    savings = sq.budget_savings(1200, pop).set_index("design")
+    target = float(fixed.loc[fixed.budget == 1200, "average_power"].iloc[0])
+    for design in ("interim", "interim_futility"):
+        planned = int(savings.loc[design, "planned_budget"])
+        check = sq.population_curves([planned], pop, designs=(design,)).iloc[0]
+        assert check["average_power"] == pytest.approx(target, abs=2e-3)
+        assert savings.loc[design, "expected_judgments"] == pytest.approx(check["average_judgments"])
+    assert savings.loc["interim_futility", "saving"] > 0  # §7.3: interim-futility saves judgments
+
+
+def test_campaign_curves_and_mde_round_trip():
+    curves = sq.campaign_curves(1200, [0.5, 1, 2, 4])
+    assert set(curves.design) == {"fixed", "interim", "interim_futility"}
+    row = curves[(curves.design == "interim") & (curves.delta == 2)].iloc[0]
+    assert row["power"] == pytest.approx(sq.campaign_power("interim", 1200, 2.0).power, abs=1e-9)
+    mde = sq.campaign_mde("fixed", 1200)
+    assert sq.campaign_power("fixed", 1200, mde).power == pytest.approx(0.8, abs=1e-3)
+
+
+def test_parse_differences():
+    assert sq.parse_differences("1.5, -2\n0.3;4") == pytest.approx([1.5, 2, 0.3, 4])
+    with pytest.raises(ValueError, match="not a number"):
+        sq.parse_differences("1, two, 3")
+    with pytest.raises(ValueError, match="No differences"):
+        sq.parse_differences("  ")
+
+
+# ---------------------------------------------------------------------------
+# control variates (§6.2)
+# ---------------------------------------------------------------------------
+def test_control_variates_equation_2_and_table_3():
+    # by hand: r = 0.231 → γ = 0.769/0.231 = 3.329; ρ = 0.5 → 4.329 / 4.079 = 1.0613
+    assert sq.control_variates_efficiency(0.5, 0.231) == pytest.approx((1 + 0.769 / 0.231) / (0.75 + 0.769 / 0.231))
+    # Table 3, WMT21 column (the only one consistent with equation 2 and Table 2)
+    wmt21 = [sq.control_variates_efficiency(r, 0.231) for r in (1.0, 0.5, 0.2)]
+    assert [round(v, 2) for v in wmt21] == [1.30, 1.06, 1.01]
+    assert sq.control_variates_efficiency(0.0, 0.5) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: sq.boundary(0), "`k`"),
+        (lambda: sq.boundary(3, kind="haybittle"), "`kind`"),
+        (lambda: sq.campaign_power("bandit", 1200, 1.0), "`design`"),
+        (lambda: sq.campaign_power("fixed", 5, 1.0), "`budget`"),
+        (lambda: sq.campaign_power("interim", 1200, 1.0, peeks=11), "`peeks`"),
+        (lambda: sq.campaign_power("interim", 1200, 1.0, futility_p=1.5), "`futility_p`"),
+        (lambda: sq.campaign_power("fixed", 1200, 1.0, mean=120), "`mean`"),
+        (lambda: sq.campaign_power("fixed", 1200, 60.0), "`delta`"),
+        (lambda: sq.campaign_power("fixed", 1200, 1.0, test="wilcoxon"), "`test`"),
+        (lambda: sq.control_variates_efficiency(1.2, 0.2), "`rho`"),
+        (lambda: sq.control_variates_efficiency(0.5, 0.0), "`reducible_share`"),
+    ],
+)
+def test_value_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name.replace("`", "\\`")):
+        call()
