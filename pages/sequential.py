@@ -130,6 +130,22 @@ if pop_source == "paste":
     pasted = side.text_area("Past differences (DA points)", value="0.4, 0.8, 1.1, 1.5, 2.0, 3.2, 5.5, 0.2, 0.9, 1.3",
                             key="pop_values", help="Numbers separated by commas, spaces or new lines; signs are "
                             "ignored. Up to 10,000.")
+    uploaded = side.file_uploader("…or upload them (text or one-column CSV)", type=["txt", "csv", "tsv"],
+                                  key="pop_file", help="Replaces the pasted list. Plain UTF-8 text; a header line "
+                                  "is skipped if it is not a number.")
+    if uploaded is not None:
+        raw = uploaded.getvalue()
+        try:
+            text = raw.decode("utf-8-sig")
+            if "\x00" in text:
+                raise UnicodeDecodeError("utf-8", raw, 0, 1, "binary")
+        except UnicodeDecodeError:
+            st.error("**Cannot read the uploaded differences:** the file is not UTF-8 text.")
+            st.stop()
+        lines = text.strip().splitlines()
+        if lines and not lines[0].replace(",", " ").split()[0].lstrip("+-").replace(".", "", 1).isdigit():
+            lines = lines[1:]  # a header such as "difference"
+        pasted = "\n".join(lines)
 
 # ---------------------------------------------------------------------------
 # computation

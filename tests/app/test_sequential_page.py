@@ -109,3 +109,17 @@ def test_control_variates_panel(page):
 def test_download_and_explainer(page):
     assert "Download the plotted curves (CSV)" in [b.proto.label for b in page.get("download_button")]
     assert any("Explain" in e.proto.label for e in page.get("expander"))
+
+
+def test_uploaded_population(page):
+    page.radio(key="pop").set_value("paste")
+    page.run()
+    before = chart_data(page, "budget_chart")
+    page.file_uploader(key="pop_file").set_value(("diffs.csv", b"difference\n0.3\n1.2\n4.5\n", "text/csv"))
+    page.run()
+    assert not page.exception
+    assert chart_data(page, "budget_chart") != before
+    page.file_uploader(key="pop_file").set_value(("bad.csv", b"\xff\xfe\x00\x01", "text/csv"))
+    page.run()
+    assert not page.exception
+    assert any("not UTF-8" in e.value for e in page.error)
