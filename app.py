@@ -37,6 +37,13 @@ SCENARIOS = [
         "How many Direct Assessment judgments to budget, and whether to peek: Pocock / O'Brien–Fleming interim "
         "analyses, futility stopping, budget curves and savings.",
     ),
+    (
+        "pages/analysis.py",
+        "Analyze your results",
+        ":material/analytics:",
+        "Upload per-item results: the right significance test, effect sizes, a Bayesian HDI/ROPE assessment, "
+        "many-system comparisons, and what to write in the paper.",
+    ),
 ]
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "bootstrap_power_curve",
     "pairwise_comparisons",
     "accuracy_design",
+    "paired_t_mde",
 ]
 
 #: Uploads above this size are refused (per-item result files are small).
@@ -698,3 +699,25 @@ def accuracy_design(a, b) -> dict:
         raise ValueError("Both columns must be 0/1 correctness.")
     return {"n": int(a.size), "agreement": float((a == b).mean()), "delta": float(a.mean() - b.mean()),
             "accuracy_a": float(a.mean()), "accuracy_b": float(b.mean())}
+
+
+def paired_t_mde(n, sd_diff, *, power=0.8, alpha=0.05, alternative="two-sided") -> float:
+    """Minimum detectable mean difference of the paired t test with ``n`` pairs (in score units).
+
+    The sensitivity view that replaces post-hoc power: the smallest true
+    difference this sample size detects with ``power`` (statsmodels
+    ``TTestPower`` solved for the effect size, times ``sd_diff``).
+
+    Examples
+    --------
+    >>> round(paired_t_mde(34, 1.0), 3)
+    0.495
+    """
+    n = check_int("n", n, low=3, high=10**8)
+    sd_diff = check_real("sd_diff", sd_diff, low=0.0, high=1e12, low_open=True)
+    power = check_real("power", power, low=0.0, high=1.0, low_open=True, high_open=True)
+    alpha = check_alpha(alpha)
+    alternative = check_choice("alternative", alternative, ALTERNATIVES)
+    alt = {"two-sided": "two-sided", "greater": "larger", "less": "larger"}[alternative]
+    effect = TTestPower().solve_power(nobs=n, power=power, alpha=alpha, alternative=alt)
+    return float(np.asarray(effect).item()) * sd_diff

@@ -1,0 +1,108 @@
+"""AppTest tests of the analyze-your-results page (pages/analysis.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core import analysis as an
+from core import bayes
+
+from .conftest import chart, metrics, open_page
+
+SAMPLES = Path(__file__).resolve().parents[2] / "core" / "data" / "analysis_sample"
+
+
+@pytest.fixture
+def page():
+    at = open_page("analysis", timeout=120)
+    assert not at.exception, at.exception
+    return at
+
+
+def test_sample_scores_end_to_end(page):
+    data = an.parse_results((SAMPLES / "scores.csv").read_bytes(), "scores")
+    d = data.a - data.b
+    post = bayes.compare_means(d, rope=0.01, hdi=0.95)
+    shown = metrics(page)
+    assert shown["95% HDI of A − B"] == f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]"
+    assert shown["MDE of the paired t test at 80% power"] == f"{an.paired_t_mde(300, float(d.std(ddof=1))):.4f}"
+    report = page.code[0].value
+    assert "n = 300" in report and "Paired t test" in report
+    assert chart(page, "posterior_chart")["data"]
+
+
+def test_binary_sample_uses_mcnemar_and_beta_posterior(page):
+    page.selectbox(key="kind").set_value("binary")
+    page.run()
+    assert not page.exception
+    data = an.parse_results((SAMPLES / "correctness.csv").read_bytes(), "binary")
+    post = bayes.compare_accuracies(int(data.a.sum()), data.a.size, int(data.b.sum()), data.b.size)
+    assert metrics(page)["P(A > B)"] == f"{post.p_superior:.3f}"
+    assert metrics(page)["BF01 (ROPE vs not)"] == f"{post.bf01:.3f}"
+    assert "mcnemar" in page.multiselect[0].value
+
+
+def test_many_systems_heatmap(page):
+    page.selectbox(key="kind").set_value("systems")
+    page.run()
+    assert not page.exception
+    heat = chart(page, "pairwise_chart")["data"][0]
+    assert heat["type"] == "heatmap"
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "empty"),
+        (b"a,b\n1,x\n2,3\n4,5\n", "not a number"),
+        (b"a,b\n1,2\n3\n", "unequal"),
+        (b"a\n1\n2\n3\n", "single column"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
+        (b"a,b\n\xff\xfe,1\n", "UTF-8"),
+    ],
+)
+def test_broken_uploads_get_messages(page, content, message):
+    page.radio(key="source").set_value("upload")
+    page.run()
+    page.file_uploader(key="file").set_value(("results.csv", content, "text/csv"))
+    page.run()
+    assert not page.exception
+    assert any(message in e.value for e in page.error)
+
+
+def test_missing_values_reported_with_rows_used(page):
+    page.radio(key="source").set_value("upload")
+    page.run()
+    rows = "\n".join(f"{0.5 + 0.01 * i},{0.45 + 0.012 * i}" for i in range(20))
+    page.file_uploader(key="file").set_value(("r.csv", f"a,b\n{rows}\n,0.3\n0.2,NA\n".encode(), "text/csv"))
+    page.run()
+    assert not page.exception
+    assert any("2 rows with missing values were dropped" in w.value for w in page.warning)
+    assert any("**20** of 22 rows" in s.value for s in page.success)
+
+
+def test_paste_and_units(page):
+    page.radio(key="source").set_value("paste")
+    page.run()
+    rng = np.random.default_rng(0)
+    rows = "\n".join(f"{x:.3f}\t{y:.3f}" for x, y in rng.uniform(0, 1, (40, 2)))
+    page.text_area(key="pasted").set_value("A\tB\n" + rows)
+    page.number_input(key="m").set_value(4)
+    page.run()
+    assert not page.exception
+    assert "n = 10 evaluation units of 4 items" in page.code[0].value
+
+
+def test_url_restores_view():
+    at = open_page("analysis", {"kind": "0/1 correctness", "alpha": "0.01"}, timeout=120)
+    assert not at.exception
+    assert at.selectbox(key="kind").value == "binary"
+    assert "α = 0.01" in at.code[0].value
+
+
+def test_downloads_and_explainer(page):
+    assert "Download all results (CSV)" in [b.proto.label for b in page.get("download_button")]
+    assert any("Explain" in e.proto.label for e in page.get("expander"))
