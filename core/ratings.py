@@ -31,6 +31,7 @@ Var(β̂1) = λ_0 / (4WI).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -145,7 +146,7 @@ def simulate_statistics(workers, items, effect, *, n_sims, seed=None, likert=Non
         lam0 = lam[("D", "W")] + lam[("D", "I")] - lam[("D", "E")]
         mean_d = rng.normal(2 * effect, math.sqrt(lam0 / (workers * items)), size=n_sims)
         return _Stats(mean_d=mean_d, ss=ss)
-    k = check_int("likert", likert, low=2, high=101)
+    k = check_int("likert", likert, low=2, high=1001)
     size = (n_sims, workers, items)
     w0 = rng.normal(0, sigmas["sigma_w0"], (n_sims, workers, 1))
     w1 = rng.normal(0, sigmas["sigma_w1"], (n_sims, workers, 1))
@@ -387,6 +388,8 @@ def likert_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, sigma_
     sig = np.abs(t) > crit
     sign = np.sign(effect) if effect != 0 else 1.0
     right = sig & (np.sign(t) == sign)
+    if effect == 0:  # no direction to get right: report the rule's rejection rate
+        right = (t > crit) if rule == "paper" else sig
     power = float(right.mean())
     n_sig = int(sig.sum())
     type_s = nan_if_zero(float((sig & ~right).sum()), n_sig)
@@ -554,7 +557,9 @@ def fit_pilot(df: pd.DataFrame) -> dict:
     vc = {"w0": "0 + C(worker)", "i0": "0 + C(item)", "w1": "0 + C(worker):x", "i1": "0 + C(item):x"}
     model = smf.mixedlm("y ~ x", data, groups="one", vc_formula=vc)
     try:
-        result = model.fit(reml=True, method=["lbfgs"])
+        with warnings.catch_warnings():  # boundary estimates (a zero component) are expected and fine
+            warnings.simplefilter("ignore")
+            result = model.fit(reml=True, method=["lbfgs"])
     except Exception as err:  # statsmodels raises assorted numerical errors on degenerate pilots
         raise ValueError(f"The mixed model could not be fitted to this pilot ({type(err).__name__}).") from None
     names = list(model.exog_vc.names)

@@ -1,0 +1,225 @@
+"""Tests of core.ratings (Card et al. 2020, §5.2, appendix H.3; Westfall, Kenny & Judd 2014).
+
+Oracles: the paper's own Figure 6 grid (200 replicates per point, from its
+repository), the exact Gaussian log-likelihood of the full data (brute-force
+multivariate normal) and statsmodels ``MixedLM``, the noncentral t, and
+simulated pilots with known components.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from core import ratings as rt
+
+FIGURE6 = Path(__file__).resolve().parents[2] / "shared" / "data" / "card2020" / "human_eval" / \
+    "highvar_lowmer_lmer.csv"
+
+
+def _cells(rng, workers, items, effect, sig, baseline=0.5):
+    w0 = rng.normal(0, sig["sigma_w0"], workers)
+    w1 = rng.normal(0, sig["sigma_w1"], workers)
+    i0 = rng.normal(0, sig["sigma_i0"], items)
+    i1 = rng.normal(0, sig["sigma_i1"], items)
+    rows = []
+    for w in range(workers):
+        for i in range(items):
+            for x in (1.0, -1.0):
+                y = baseline + w0[w] + i0[i] + (effect + w1[w] + i1[i]) * x + rng.normal(0, sig["sigma"])
+                rows.append((f"w{w}", f"i{i}", x, y))
+    return pd.DataFrame(rows, columns=["worker", "item", "x", "y"])
+
+
+def _stats_of(df, workers, items):
+    y = df["y"].to_numpy().reshape(workers, items, 2)
+    return rt._stats_from_cells((y[:, :, 0] - y[:, :, 1])[None], (y[:, :, 0] + y[:, :, 1])[None])
+
+
+# ---------------------------------------------------------------------------
+# the paper's Figure 6
+# ---------------------------------------------------------------------------
+@pytest.mark.skipif(not FIGURE6.exists(), reason="shared/ reference data not present")
+def test_figure_6_reproduced_by_the_paper_rule():
+    grid = pd.read_csv(FIGURE6)
+    # a spread of the 48 points (all would take ~40 s); the paper used 200 replicates per point
+    picks = grid.iloc[[0, 3, 6, 9, 11, 13, 18, 24, 27, 29, 31]]
+    for row in picks.itertuples():
+        preset = rt.PRESETS["high" if row.settings.startswith("High") else "low"]
+        ours = rt.likert_power(int(row._5), int(row.ex), float(row.diff), **preset, rule="paper", n_sims=2000,
+                               seed=7)
+        se = math.hypot(ours.mc_se, math.sqrt(max(row.power * (1 - row.power), 1e-4) / 200))
+        assert abs(ours.power - row.power) <= 4 * se, (row, ours.power)
+
+
+def test_paper_rule_false_positives_with_few_workers():
+    # t > 1.96 on an ML fit with 3 workers rejects far more often than its nominal 2.5%
+    res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="paper", n_sims=4000, seed=2)
+    assert res.false_positive_rate > 0.025 + 4 * math.sqrt(0.025 * 0.975 / 4000)
+    many = rt.likert_power(30, 100, 0.1, **rt.PRESETS["high"], rule="paper", n_sims=4000, seed=2)
+    assert many.false_positive_rate < res.false_positive_rate
+
+
+# ---------------------------------------------------------------------------
+# the fit itself
+# ---------------------------------------------------------------------------
+def _exact_loglik(df, comps):
+    """Oracle: Gaussian log-likelihood of all ratings at given components (GLS fixed effects)."""
+    y, x = df["y"].to_numpy(), df["x"].to_numpy()
+    zw = pd.get_dummies(df["worker"]).to_numpy(float)
+    zi = pd.get_dummies(df["item"]).to_numpy(float)
+    v = (comps["w0"] * zw @ zw.T + comps["w1"] * (zw * x[:, None]) @ (zw * x[:, None]).T
+         + comps["i0"] * zi @ zi.T + comps["i1"] * (zi * x[:, None]) @ (zi * x[:, None]).T
+         + comps["s2"] * np.eye(len(y)))
+    design = np.column_stack([np.ones_like(x), x])
+    vi = np.linalg.inv(v)
+    beta = np.linalg.solve(design.T @ vi @ design, design.T @ vi @ y)
+    return stats.multivariate_normal(design @ beta, v).logpdf(y), beta
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_ml_fit_against_brute_force_and_mixedlm(seed):
+    import statsmodels.formula.api as smf
+
+    workers, items = 4, 12
+    df = _cells(np.random.default_rng(seed), workers, items, 0.1, rt.PRESETS["high"])
+    fit = rt.fit_balanced(_stats_of(df, workers, items), workers, items, ml=True)
+    s, a, b = float(fit["s"][0]), float(fit["a_d"][0]), float(fit["b_d"][0])
+    _, parts = rt._objective(fit["s"], _stats_of(df, workers, items), rt._dfs(workers, items), True)
+    a_s, b_s = float(parts["S"][0][0]), float(parts["S"][1][0])
+    ours = {"w0": (a_s - s) / (4 * items), "w1": (a - s) / (4 * items), "i0": (b_s - s) / (4 * workers),
+            "i1": (b - s) / (4 * workers), "s2": s / 2}
+    ll_ours, beta = _exact_loglik(df, ours)
+    assert float(fit["effect"][0]) == pytest.approx(beta[1], abs=1e-10)
+    # statsmodels MixedLM, ML, crossed variance components
+    df = df.assign(one=1)
+    model = smf.mixedlm("y ~ x", df, groups="one",
+                        vc_formula={"w0": "0 + C(worker)", "i0": "0 + C(item)", "w1": "0 + C(worker):x",
+                                    "i1": "0 + C(item):x"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = model.fit(reml=False, method=["lbfgs"])
+    theirs = dict(zip(model.exog_vc.names, res.vcomp))
+    theirs["s2"] = res.scale
+    ll_theirs, _ = _exact_loglik(df, theirs)
+    assert float(fit["effect"][0]) == pytest.approx(float(res.fe_params["x"]), abs=1e-8)
+    # our maximum is never lower than statsmodels' (which sometimes stops early)
+    assert ll_ours >= ll_theirs - 1e-6
+    if abs(ll_ours - ll_theirs) < 1e-4:  # same optimum → same standard error
+        assert float(fit["se"][0]) == pytest.approx(float(res.bse["x"]), rel=1e-3)
+
+
+def test_sufficient_statistics_match_full_simulation():
+    # the exact χ² shortcut and simulating every rating give the same power (within MC error)
+    sig = rt.PRESETS["low"]
+    quick = rt.likert_power(5, 40, 0.05, **sig, rule="paper", n_sims=4000, seed=1)
+    rng = np.random.default_rng(9)
+    st = rt.simulate_statistics(5, 40, 0.05, n_sims=4000, seed=rng, likert=1000, **sig)  # fine grid ≈ continuous
+    fit = rt.fit_balanced(st, 5, 40, ml=True)
+    full = float(np.mean(fit["effect"] / fit["se"] > 1.96))
+    assert abs(full - quick.power) <= 4 * math.sqrt(quick.power * (1 - quick.power) * 2 / 4000)
+
+
+# ---------------------------------------------------------------------------
+# Satterthwaite rule and the analytic engine
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("workers, items, effect", [(10, 50, 0.1), (20, 20, 0.05), (12, 100, 0.05), (10, 200, 0.0)])
+def test_analytic_agrees_with_satterthwaite_simulation(workers, items, effect):
+    sig = rt.PRESETS["high"]
+    exact = rt.likert_power(workers, items, effect, **sig, rule="satterthwaite", method="analytic")
+    sim = rt.likert_power(workers, items, effect, **sig, rule="satterthwaite", n_sims=6000, seed=3)
+    se = math.sqrt(max(exact.power * (1 - exact.power), 1e-4) / 6000)
+    assert abs(exact.power - sim.power) <= 4 * se
+
+
+def test_satterthwaite_false_positives_calibrated_with_enough_workers():
+    sim = rt.likert_power(10, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", n_sims=8000, seed=4)
+    assert sim.false_positive_rate <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 8000)
+
+
+def test_analytic_closed_form():
+    # WKJ 2014: ncp = 2β1 sqrt(WI/λ0), Satterthwaite df from the true components
+    sig = rt.PRESETS["low"]
+    w, i, e = 6, 80, 0.05
+    lam_e = 2 * sig["sigma"] ** 2
+    lam_w = lam_e + 4 * i * sig["sigma_w1"] ** 2
+    lam_i = lam_e + 4 * w * sig["sigma_i1"] ** 2
+    lam0 = lam_w + lam_i - lam_e
+    dof = lam0**2 / (lam_w**2 / (w - 1) + lam_i**2 / (i - 1) + lam_e**2 / (2 * (w - 1) * (i - 1)))
+    crit = stats.t.isf(0.025, dof)
+    expected = stats.nct.sf(crit, dof, 2 * e * math.sqrt(w * i / lam0))
+    assert rt.likert_power(w, i, e, **sig, rule="satterthwaite", method="analytic").power == pytest.approx(expected)
+
+
+def test_likert_rounding_costs_power():
+    sig = rt.PRESETS["low"]
+    smooth = rt.likert_power(5, 60, 0.05, **sig, rule="paper", n_sims=3000, seed=5)
+    coarse = rt.likert_power(5, 60, 0.05, **sig, rule="paper", n_sims=3000, seed=5, likert=3)
+    assert coarse.power < smooth.power
+
+
+# ---------------------------------------------------------------------------
+# planner, MDE, pilot fit
+# ---------------------------------------------------------------------------
+def test_budget_plans_reach_target_and_are_sorted_by_cost():
+    plans = rt.budget_plans(0.1, cost_per_rating=0.2, cost_per_worker=5, **rt.PRESETS["high"])
+    reachable = plans[plans["reachable"]]
+    assert reachable["cost"].is_monotonic_increasing
+    for row in reachable.itertuples():
+        assert row.cost == pytest.approx(2 * row.workers * row.items * 0.2 + 5 * row.workers)
+        below = rt.likert_power(row.workers, row.items - 1, 0.1, **rt.PRESETS["high"], rule="satterthwaite",
+                                method="analytic").power
+        assert row.power >= 0.8 > below
+
+
+def test_mde_round_trip():
+    mde = rt.likert_mde(10, 100, **rt.PRESETS["high"])
+    power = rt.likert_power(10, 100, mde, **rt.PRESETS["high"], rule="satterthwaite", method="analytic").power
+    assert power == pytest.approx(0.8, abs=1e-4)
+
+
+def test_fit_pilot_recovers_components():
+    sig = {"sigma_w0": 0.08, "sigma_w1": 0.06, "sigma_i0": 0.1, "sigma_i1": 0.07, "sigma": 0.15}
+    df = _cells(np.random.default_rng(11), 25, 40, 0.08, sig)
+    pilot = df.assign(system=np.where(df["x"] > 0, "new", "base"), rating=1 + 4 * df["y"])
+    fit = rt.fit_pilot(pilot.drop(columns=["x", "y"]))
+    # rescaling by the observed range changes units: compare ratios to the residual SD
+    scale = fit["sigma"] / 0.15
+    assert fit["effect"] / scale == pytest.approx(-0.08 if fit["systems"][1] == "base" else 0.08, abs=0.02)
+    for key in ("sigma_w1", "sigma_i0", "sigma_i1"):
+        assert fit[key] / scale == pytest.approx(sig[key], abs=0.04)
+
+
+@pytest.mark.parametrize(
+    "frame, message",
+    [
+        (pd.DataFrame({"worker": [1], "item": [1], "rating": [3]}), "missing: system"),
+        (pd.DataFrame({"worker": [1, 2], "item": [1, 2], "system": ["a", "a"], "rating": [1, 2]}), "exactly 2"),
+        (pd.DataFrame({"worker": [1, 2], "item": [1, 2], "system": ["a", "b"], "rating": ["x", 2]}), "not numbers"),
+    ],
+)
+def test_fit_pilot_bad_input(frame, message):
+    with pytest.raises(ValueError, match=message):
+        rt.fit_pilot(frame)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: rt.likert_power(1, 100, 0.1, **rt.PRESETS["low"]), "`workers`"),
+        (lambda: rt.likert_power(3, 1, 0.1, **rt.PRESETS["low"]), "`items`"),
+        (lambda: rt.likert_power(3, 100, 0.9, **rt.PRESETS["low"]), "`effect`"),
+        (lambda: rt.likert_power(3, 100, 0.1, **{**rt.PRESETS["low"], "sigma": 0}), "`sigma`"),
+        (lambda: rt.likert_power(3, 100, 0.1, **rt.PRESETS["low"], rule="lmer"), "`rule`"),
+        (lambda: rt.likert_power(3, 100, 0.1, **rt.PRESETS["low"], method="analytic"), "`method`"),
+    ],
+)
+def test_value_errors(call, name):
+    with pytest.raises(ValueError, match=name.replace("`", "\\`")):
+        call()
