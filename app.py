@@ -31,6 +31,13 @@ SCENARIOS = [
         "swap-effect distribution, and P0/b0 fitted from your own system outputs.",
     ),
     (
+        "pages/ratings.py",
+        "Human ratings (Likert)",
+        ":material/groups:",
+        "Likert evaluations with crossed worker × item variance: power and false positives of the paper's and the "
+        "Satterthwaite rule, Figure 6, and an annotation-budget planner.",
+    ),
+    (
         "pages/sequential.py",
         "DA campaigns: fixed vs interim",
         ":material/timer:",

@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from benchmarks import accuracy_bench, mt_bench, sequential_bench
+from benchmarks import accuracy_bench, mt_bench, ratings_bench, sequential_bench
 
 
 def timed(fn, *, repeat=5, number=1) -> float:
@@ -32,7 +32,7 @@ def timed(fn, *, repeat=5, number=1) -> float:
 def main() -> int:
     print("NLP Power Explorer benchmarks (median wall time; lower is better)\n")
     ok = True
-    for check in accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS:
+    for check in accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS:
         ok &= check(timed)
     print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
     return 0 if ok else 1

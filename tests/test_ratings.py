@@ -157,6 +157,16 @@ def test_analytic_closed_form():
     assert rt.likert_power(w, i, e, **sig, rule="satterthwaite", method="analytic").power == pytest.approx(expected)
 
 
+def test_analytic_grid_matches_pointwise():
+    grid = rt.analytic_grid([3, 12], [40, 300], [0.0, 0.05, -0.1], **rt.PRESETS["high"])
+    for row in grid.itertuples():
+        point = rt.likert_power(row.workers, row.items, row.effect, **rt.PRESETS["high"], rule="satterthwaite",
+                                method="analytic")
+        assert row.power == pytest.approx(point.power, abs=1e-12)
+        if row.effect:
+            assert row.type_m == pytest.approx(point.type_m, rel=1e-9)
+
+
 def test_likert_rounding_costs_power():
     sig = rt.PRESETS["low"]
     smooth = rt.likert_power(5, 60, 0.05, **sig, rule="paper", n_sims=3000, seed=5)

@@ -1,0 +1,98 @@
+"""AppTest tests of the human-ratings page (pages/ratings.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core import ratings as rt
+
+from .conftest import chart, chart_data, metrics, open_page
+
+
+@pytest.fixture
+def page():
+    at = open_page("ratings", timeout=180)
+    assert not at.exception, at.exception
+    return at
+
+
+def test_defaults_show_paper_rule_and_its_false_positives(page):
+    res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="paper", n_sims=500, seed=2020)
+    shown = metrics(page)
+    assert shown["Power"] == f"{100 * res.power:.1f}% ± {100 * res.mc_se:.1f}%"
+    assert shown["False-positive rate"].startswith(f"{100 * res.false_positive_rate:.1f}%")
+    assert any("not calibrated" in e.value for e in page.error)  # 3 workers: far above 2.5%
+    fig = chart(page, "power_chart")
+    assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
+    assert "current design" in [t["name"] for t in fig["data"]]
+
+
+@pytest.mark.parametrize(
+    "kind, key, value",
+    [("slider", "workers", 10), ("select_slider", "items", 500), ("slider", "sigma_w1", 0.05),
+     ("slider", "sigma_i1", 0.05), ("slider", "sigma", 0.1), ("select_slider", "alpha", 0.01)],
+)
+def test_controls_change_the_curves(page, kind, key, value):
+    before = chart_data(page, "power_chart")
+    getattr(page, kind)(key=key).set_value(value)
+    page.run()
+    assert not page.exception
+    assert chart_data(page, "power_chart") != before
+
+
+def test_analytic_satterthwaite(page):
+    page.radio(key="rule").set_value("satterthwaite")
+    page.radio(key="engine").set_value("analytic")
+    page.run()
+    res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic")
+    assert metrics(page)["Power"] == f"{100 * res.power:.1f}%"
+
+
+def test_preset_sets_the_sliders(page):
+    page.selectbox(key="preset").set_value("low")
+    page.run()
+    assert not page.exception
+    for key, value in rt.PRESETS["low"].items():
+        assert page.slider(key=key).value == pytest.approx(value)
+    page.selectbox(key="preset").set_value("WMT19")
+    page.run()
+    assert page.slider(key="baseline").value == pytest.approx(0.86)
+
+
+def test_url_restores_view():
+    at = open_page("ratings", {"workers": "10", "items": "50", "rule": "REML + Satterthwaite t",
+                               "engine": "analytic"}, timeout=180)
+    assert not at.exception
+    res = rt.likert_power(10, 50, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic")
+    assert metrics(at)["Power"] == f"{100 * res.power:.1f}%"
+
+
+def test_planner_table(page):
+    plans = rt.budget_plans(0.1, cost_per_rating=0.1, **rt.PRESETS["high"])
+    best = plans.iloc[0]
+    assert metrics(page)["Cheapest design"] == f"W = {int(best['workers'])}, I = {int(best['items'])}"
+    assert chart_data(page, "planner_chart")
+
+
+def test_pilot_upload_and_bad_pilot(page):
+    rng = np.random.default_rng(3)
+    rows = [("w%d" % w, "i%d" % i, s, int(np.clip(round(3 + (0.4 if s == "new" else 0) + rng.normal(0, 1)), 1, 5)))
+            for w in range(6) for i in range(20) for s in ("old", "new")]
+    csv = pd.DataFrame(rows, columns=["worker", "item", "system", "rating"]).to_csv(index=False).encode()
+    page.file_uploader(key="pilot").set_value(("pilot.csv", csv, "text/csv"))
+    page.run()
+    assert not page.exception
+    assert metrics(page)["Workers × items"] == "6 × 20"
+    page.button(key="use_pilot").click()
+    page.run()
+    assert not page.exception
+    page.file_uploader(key="pilot").set_value(("bad.csv", b"worker,item,rating\n1,1,3\n2,2,4\n", "text/csv"))
+    page.run()
+    assert any("missing: system" in e.value for e in page.error)
+
+
+def test_download_and_explainer(page):
+    assert "Download the plotted curves (CSV)" in [b.proto.label for b in page.get("download_button")]
+    assert any("Explain" in e.proto.label for e in page.get("expander"))
