@@ -446,24 +446,35 @@ def likert_mde(workers, items, *, target_power=0.8, alpha=0.05, **sigmas) -> flo
     return float(optimize.brentq(gap, 1e-6, 0.5, xtol=1e-6))
 
 
+def _analytic_power(w, i, effect, alpha, sigmas):
+    return likert_power(w, i, effect, **sigmas, alpha=alpha, rule="satterthwaite", method="analytic").power
+
+
+def _fewest_items(w, effect, target_power, alpha, max_items, sigmas):
+    """(items, power) for the fewest items reaching the target with W = w, or (None, ceiling).
+
+    Analytic power increases with the number of items, so bisection finds the smallest.
+    """
+    ceiling = _analytic_power(w, max_items, effect, alpha, sigmas)
+    if ceiling < target_power:
+        return None, ceiling
+    lo, hi = 2, max_items
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _analytic_power(w, mid, effect, alpha, sigmas) >= target_power:
+            hi = mid
+        else:
+            lo = mid
+    return hi, _analytic_power(w, hi, effect, alpha, sigmas)
+
+
 def smallest_design(effect, *, target_power=0.8, alpha=0.05, max_workers=50, max_items=5000, **sigmas):
-    """Fewest ratings (2·W·I) reaching ``target_power`` (analytic engine), or None."""
+    """Fewest ratings (2·W·I) reaching ``target_power`` (analytic engine): ``(W, I, ratings)`` or None."""
     best = None
     for w in range(2, max_workers + 1):
-        lo, hi = 2, max_items
-        if likert_power(w, hi, effect, **sigmas, alpha=alpha, rule="satterthwaite",
-                        method="analytic").power < target_power:
-            continue
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if likert_power(w, mid, effect, **sigmas, alpha=alpha, rule="satterthwaite",
-                            method="analytic").power >= target_power:
-                hi = mid
-            else:
-                lo = mid
-        ratings = 2 * w * hi
-        if best is None or ratings < best[2]:
-            best = (w, hi, ratings)
+        n_items, _ = _fewest_items(w, effect, target_power, alpha, max_items, sigmas)
+        if n_items is not None and (best is None or 2 * w * n_items < best[2]):
+            best = (w, n_items, 2 * w * n_items)
     return best
 
 
@@ -486,22 +497,11 @@ def budget_plans(effect, *, cost_per_rating=0.1, cost_per_worker=0.0, target_pow
     cost_per_worker = check_real("cost_per_worker", cost_per_worker, low=0.0, high=1e9)
     rows = []
     for w in worker_options:
-        ceiling = likert_power(w, max_items, effect, **sigmas, alpha=alpha, rule="satterthwaite",
-                               method="analytic").power
-        if ceiling < target_power:
-            rows.append((w, max_items, 2 * w * max_items, 2 * w * max_items * cost_per_rating + w * cost_per_worker,
-                         ceiling, False))
-            continue
-        lo, hi = 2, max_items
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if likert_power(w, mid, effect, **sigmas, alpha=alpha, rule="satterthwaite",
-                            method="analytic").power >= target_power:
-                hi = mid
-            else:
-                lo = mid
-        power = likert_power(w, hi, effect, **sigmas, alpha=alpha, rule="satterthwaite", method="analytic").power
-        rows.append((w, hi, 2 * w * hi, 2 * w * hi * cost_per_rating + w * cost_per_worker, power, True))
+        n_items, power = _fewest_items(w, effect, target_power, alpha, max_items, sigmas)
+        reachable = n_items is not None
+        n_items = n_items if reachable else max_items
+        rows.append((w, n_items, 2 * w * n_items, 2 * w * n_items * cost_per_rating + w * cost_per_worker, power,
+                     reachable))
     frame = pd.DataFrame(rows, columns=["workers", "items", "ratings", "cost", "power", "reachable"])
     return frame.sort_values(["reachable", "cost"], ascending=[False, True]).reset_index(drop=True)
 

@@ -12,17 +12,13 @@ import math
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from core import accuracy as acc
 from core import figures
 from core.datasets import SQUAD_TEST_SIZE, squad_models
+from pages import ensure_frame, fmt_pct
 
-# A deep link opened before any session ran app.py makes Streamlit fall back to
-# its legacy pages/-folder mode, which skips the frame; hand over to app.py.
-if PagesManager.uses_pages_directory:
-    PagesManager.uses_pages_directory = False
-    st.rerun()
+ensure_frame()
 
 # ---------------------------------------------------------------------------
 # cached core calls (all arguments hashable; results are frozen/picklable)
@@ -138,10 +134,6 @@ N_OPTIONS = sorted(set(N_OPTIONS + [147, 1725, 1821, 3000, 5463, 8862, 9796, 118
 def curve_sizes(n: int) -> list[int]:
     lo, hi = max(10, n // 30), min(2_000_000, max(n * 30, 200))
     return sorted(set(np.unique(np.geomspace(lo, hi, 36).astype(int)).tolist() + [n]))
-
-
-def fmt_pct(x: float, digits: int = 1) -> str:
-    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
 
 
 def fmt_ratio(x: float) -> str:

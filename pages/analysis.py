@@ -13,17 +13,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from core import analysis as an
 from core import bayes
 from core import figures
+from pages import ensure_frame
 
-# A deep link opened before any session ran app.py makes Streamlit fall back to
-# its legacy pages/-folder mode, which skips the frame; hand over to app.py.
-if PagesManager.uses_pages_directory:
-    PagesManager.uses_pages_directory = False
-    st.rerun()
+ensure_frame()
 
 SAMPLES = Path(an.__file__).resolve().parent / "data" / "analysis_sample"
 SAMPLE_FILES = {"scores": "scores.csv", "binary": "correctness.csv", "systems": "systems.csv"}

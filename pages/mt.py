@@ -13,16 +13,12 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from core import figures
 from core import mt
+from pages import apply_values, ensure_frame, fmt_pct
 
-# A deep link opened before any session ran app.py makes Streamlit fall back to
-# its legacy pages/-folder mode, which skips the frame; hand over to app.py.
-if PagesManager.uses_pages_directory:
-    PagesManager.uses_pages_directory = False
-    st.rerun()
+ensure_frame()
 
 SAMPLE = Path(mt.__file__).resolve().parent / "data" / "mt_sample" / "sample.tsv"
 N_OPTIONS = sorted({int(v) for v in np.round(np.geomspace(100, 20000, 40), -1)} | {2000, 3000})
@@ -55,16 +51,6 @@ def fit(hyp_a, hyp_b, refs):
     result = mt.fit_swap_effects(hyp_a, hyp_b, refs)
     check = mt.additivity_check(hyp_a, hyp_b, refs, n_subsets=200, seed=0, fit=result)
     return result, check
-
-
-def fmt_pct(x, digits=1):
-    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
-
-
-def apply_values(values: dict) -> None:
-    """Callback: put a preset or fitted values into the bound sliders."""
-    for key, value in values.items():
-        st.session_state[key] = value
 
 
 def apply_preset() -> None:

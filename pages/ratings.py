@@ -12,17 +12,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from core import analysis as an
 from core import figures
 from core import ratings as rt
+from pages import apply_values, ensure_frame, fmt_pct
 
-# A deep link opened before any session ran app.py makes Streamlit fall back to
-# its legacy pages/-folder mode, which skips the frame; hand over to app.py.
-if PagesManager.uses_pages_directory:
-    PagesManager.uses_pages_directory = False
-    st.rerun()
+ensure_frame()
 
 cache = st.cache_data(show_spinner=False, max_entries=256)
 ITEM_OPTIONS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000]
@@ -90,11 +86,6 @@ def pilot_fit(data: bytes):
     return rt.fit_pilot(table)
 
 
-def apply_values(values: dict) -> None:
-    for key, value in values.items():
-        st.session_state[key] = value
-
-
 def apply_preset() -> None:
     name = st.session_state["preset"]
     values = dict(rt.PRESETS.get(name) or rt.DATASET_PRESETS[name])
@@ -102,10 +93,6 @@ def apply_preset() -> None:
     if "effect" in values:
         st.session_state["effect"] = float(min(max(abs(values["effect"]), 0.0), 0.3))
         st.session_state["baseline"] = float(values["baseline"])
-
-
-def fmt_pct(x, digits=1):
-    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
 
 
 # ---------------------------------------------------------------------------

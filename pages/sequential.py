@@ -11,16 +11,12 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from core import figures
 from core import sequential as sq
+from pages import ensure_frame, fmt_pct
 
-# A deep link opened before any session ran app.py makes Streamlit fall back to
-# its legacy pages/-folder mode, which skips the frame; hand over to app.py.
-if PagesManager.uses_pages_directory:
-    PagesManager.uses_pages_directory = False
-    st.rerun()
+ensure_frame()
 
 cache = st.cache_data(show_spinner=False, max_entries=256)
 DESIGN_LABELS = {"fixed": "fixed", "interim": "interim", "interim_futility": "interim-futility",
@@ -61,10 +57,6 @@ def per_pair(budget_fixed, budget_futility, pop, kw):
     return pd.DataFrame({"delta": fixed["delta"], "power_fixed": fixed["power"],
                          "power_interim_futility": futile["power"],
                          "judgments_interim_futility": futile["expected_judgments"]})
-
-
-def fmt_pct(x, digits=1):
-    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
 
 
 # ---------------------------------------------------------------------------

@@ -129,3 +129,25 @@ def wait_for_new_plot(page, before, index: int = 0, timeout: float = 60_000) -> 
         if state == "notRunning" and plot_data(page, index) != before:
             return
     raise AssertionError("the chart did not change")
+
+
+def slide_and_check(page, server_url, path, slider_name, *, presses, url_fragment, artifact, timeout=90_000):
+    """Open ``path``, press ArrowRight ``presses`` times on a slider, and check chart and URL change.
+
+    Returns the chart data before the change, for further assertions.
+    """
+    page.goto(f"{server_url}{path}", wait_until="domcontentloaded")
+    wait_idle(page, timeout=timeout)
+    page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); return g && g.data; }",
+                           timeout=timeout)
+    before = plot_data(page)
+    assert before, "the first chart has no data"
+    page.get_by_role("slider", name=slider_name).focus()
+    for _ in range(presses):
+        page.keyboard.press("ArrowRight")
+    wait_for_new_plot(page, before, timeout=timeout)
+    assert url_fragment in page.url  # the view is in the URL
+    assert not page.errors, page.errors
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / artifact), full_page=True)
+    return before

@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ARTIFACTS, plot_data, wait_for_new_plot, wait_idle
+from .conftest import slide_and_check
 
 pytestmark = pytest.mark.e2e
 
 
 def test_keyboard_slider_changes_ratings_chart(page, server_url):
-    page.goto(f"{server_url}/ratings", wait_until="domcontentloaded")
-    wait_idle(page, timeout=90_000)
-    page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); return g && g.data; }",
-                           timeout=90_000)
-    before = plot_data(page)
-    slider = page.get_by_role("slider", name="Workers W (each rates every item)")
-    slider.focus()
-    page.keyboard.press("ArrowRight")  # 3 → 4 workers
-    wait_for_new_plot(page, before, timeout=90_000)
-    assert "workers=4" in page.url
-    assert not page.errors, page.errors
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "ratings-after-slider.png"), full_page=True)
+    slide_and_check(page, server_url, "/ratings", "Workers W (each rates every item)", presses=1,
+                    url_fragment="workers=4", artifact="ratings-after-slider.png")
