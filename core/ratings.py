@@ -55,6 +55,7 @@ __all__ = [
     "simulate_statistics",
     "fit_balanced",
     "analytic_grid",
+    "crowd_power",
 ]
 
 RULES = ("paper", "satterthwaite")
@@ -613,3 +614,114 @@ def analytic_grid(workers, items, effects, *, alpha=0.05, **sigmas) -> pd.DataFr
         type_s = np.where(e != 0, wrong / (up + low), np.nan)
     return pd.DataFrame({"workers": w.astype(int), "items": i.astype(int), "effect": e, "power": power,
                          "type_s": type_s, "type_m": type_m})
+
+
+# ---------------------------------------------------------------------------
+# crowdsourcing design: each item rated by k workers drawn from a pool of W
+# ---------------------------------------------------------------------------
+def _crowd_fit(d, workers_of, pool):
+    """Method-of-moments analysis of the per-cell differences D (shape R × I × k).
+
+    With ``D = 2β1 + a_w + b_i + ε`` (a: worker slopes ×2, b: item slopes ×2),
+    halved mean squared differences of cell pairs estimate
+    ``A + E`` (same item), ``B + E`` (same worker) and ``A + B + E`` (neither),
+    with A = Var(a), B = Var(b), E = Var(ε) = 2σ²; so
+    ``E = Q_item + Q_worker − Q_cross``, ``A = Q_cross − Q_worker``,
+    ``B = Q_cross − Q_item`` (negative estimates set to 0). The estimator
+    β̂1 = mean(D)/2 has ``Var = (A Σ_w n_w² + B k² I + E k I) / (2kI)²``;
+    its Satterthwaite df uses W − 1, I − 1 and kI − W − I + 1 degrees of
+    freedom for A, B and E.
+    """
+    reps, items, k = d.shape
+    n_cells = items * k
+    flat = d.reshape(reps, n_cells)
+    s1, s2 = flat.sum(axis=1), (flat**2).sum(axis=1)
+    pairs_all = n_cells * s2 - s1**2
+    item_sum, item_sq = d.sum(axis=2), (d**2).sum(axis=2)
+    pairs_item = (k * item_sq - item_sum**2).sum(axis=1)
+    count_item = items * k * (k - 1) / 2
+    index = (np.arange(reps)[:, None] * pool + workers_of.reshape(reps, n_cells)).ravel()
+    n_w = np.bincount(index, minlength=reps * pool).reshape(reps, pool).astype(float)
+    w_sum = np.bincount(index, weights=flat.ravel(), minlength=reps * pool).reshape(reps, pool)
+    w_sq = np.bincount(index, weights=(flat**2).ravel(), minlength=reps * pool).reshape(reps, pool)
+    pairs_worker = (n_w * w_sq - w_sum**2).sum(axis=1)
+    count_worker = (n_w * (n_w - 1) / 2).sum(axis=1)
+    count_cross = n_cells * (n_cells - 1) / 2 - count_item - count_worker
+    q_item = pairs_item / (2 * count_item)
+    q_worker = pairs_worker / (2 * np.maximum(count_worker, 1))
+    q_cross = (pairs_all - pairs_item - pairs_worker) / (2 * np.maximum(count_cross, 1))
+    e_hat = np.maximum(q_item + q_worker - q_cross, 1e-12)
+    a_hat = np.maximum(q_cross - q_worker, 0.0)
+    b_hat = np.maximum(q_cross - q_item, 0.0)
+    sum_nw2 = (n_w**2).sum(axis=1)
+    c_a, c_b, c_e = sum_nw2 / n_cells**2, 1.0 / items, 1.0 / n_cells
+    var_mean = c_a * a_hat + c_b * b_hat + c_e * e_hat
+    df_e = max(n_cells - pool - items + 1, 1)
+    dof = var_mean**2 / ((c_a * a_hat) ** 2 / max(pool - 1, 1) + (c_b * b_hat) ** 2 / (items - 1)
+                         + (c_e * e_hat) ** 2 / df_e)
+    return {"effect": flat.mean(axis=1) / 2, "se": 0.5 * np.sqrt(var_mean), "df": dof}
+
+
+def crowd_power(pool, items, per_item, effect, *, sigma_w0, sigma_w1, sigma_i0, sigma_i1, sigma, baseline=0.5,
+                alpha=0.05, rule="satterthwaite", n_sims=500, seed=None, likert=None) -> RatingsResult:
+    """Power of a crowdsourcing design: each item rated by ``per_item`` workers drawn from a pool.
+
+    Every chosen worker rates both systems' outputs for the item (2·k·I
+    ratings). The analysis is the method-of-moments fit of :func:`_crowd_fit`
+    (the unbalanced design has no cheap maximum-likelihood solution): the
+    Satterthwaite rule tests two-sided at α with the approximate df; the
+    paper-style rule counts t > 1.96.
+
+    Parameters
+    ----------
+    pool : int
+        Workers available (W >= k).
+    items : int
+        Items I.
+    per_item : int
+        Workers per item k (2 … W).
+    effect, sigma_*, baseline, alpha, rule, n_sims, seed, likert
+        As in :func:`likert_power`.
+    """
+    sigmas = dict(sigma_w0=sigma_w0, sigma_w1=sigma_w1, sigma_i0=sigma_i0, sigma_i1=sigma_i1, sigma=sigma)
+    pool, items, effect, sigmas, baseline, alpha, rule, _ = _validate(pool, items, effect, sigmas, baseline, alpha,
+                                                                     rule, "simulate")
+    per_item = check_int("per_item", per_item, low=2, high=pool)
+    n_sims = check_int("n_sims", n_sims, low=50, high=100_000)
+    if n_sims * items * pool > 60_000_000:
+        raise ValueError("`n_sims` × `items` × `pool` is too large for one simulation (at most 60 million).")
+    rng = np.random.default_rng(seed)
+
+    def simulate(eff):
+        workers_of = np.argsort(rng.random((n_sims, items, pool)), axis=2)[:, :, :per_item]
+        w0 = rng.normal(0, sigmas["sigma_w0"], (n_sims, pool))
+        w1 = rng.normal(0, sigmas["sigma_w1"], (n_sims, pool))
+        i0 = rng.normal(0, sigmas["sigma_i0"], (n_sims, items, 1))
+        i1 = rng.normal(0, sigmas["sigma_i1"], (n_sims, items, 1))
+        rows = np.arange(n_sims)[:, None, None]
+        centre = baseline + w0[rows, workers_of] + i0
+        slope = eff + w1[rows, workers_of] + i1
+        y_plus = centre + slope + rng.normal(0, sigmas["sigma"], workers_of.shape)
+        y_minus = centre - slope + rng.normal(0, sigmas["sigma"], workers_of.shape)
+        if likert is not None:
+            scale = check_int("likert", likert, low=2, high=1001) - 1
+            y_plus = np.clip(np.rint(y_plus * scale), 0, scale) / scale
+            y_minus = np.clip(np.rint(y_minus * scale), 0, scale) / scale
+        return _crowd_fit(y_plus - y_minus, workers_of, pool)
+
+    fit, fit0 = simulate(effect), simulate(0.0)
+    t, crit = _detect(fit, rule, alpha)
+    t0, crit0 = _detect(fit0, rule, alpha)
+    fpr = float(np.mean(t0 > crit0)) if rule == "paper" else float(np.mean(np.abs(t0) > crit0))
+    sig = np.abs(t) > crit
+    right = sig & (np.sign(t) == (np.sign(effect) if effect else 1.0))
+    if effect == 0:
+        right = (t > crit) if rule == "paper" else sig
+    power = float(right.mean())
+    n_sig = int(sig.sum())
+    return RatingsResult(
+        power=power, type_s=nan_if_zero(float((sig & ~right).sum()), n_sig),
+        type_m=float(np.abs(fit["effect"][sig]).mean() / abs(effect)) if n_sig and effect else math.nan,
+        false_positive_rate=fpr, mc_se=math.sqrt(power * (1 - power) / n_sims),
+        fpr_se=math.sqrt(fpr * (1 - fpr) / n_sims), mean_difference=2 * effect, rule=rule, method="simulate",
+        n_sims=n_sims)

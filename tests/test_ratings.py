@@ -233,3 +233,42 @@ def test_fit_pilot_bad_input(frame, message):
 def test_value_errors(call, name):
     with pytest.raises(ValueError, match=name.replace("`", "\\`")):
         call()
+
+
+# ---------------------------------------------------------------------------
+# crowdsourcing design (k workers per item from a pool)
+# ---------------------------------------------------------------------------
+def test_crowd_design_with_everyone_matches_the_crossed_design():
+    sig = rt.PRESETS["high"]
+    crowd = rt.crowd_power(10, 100, 10, 0.1, **sig, rule="satterthwaite", n_sims=3000, seed=1)
+    crossed = rt.likert_power(10, 100, 0.1, **sig, rule="satterthwaite", method="analytic")
+    assert abs(crowd.power - crossed.power) <= 4 * math.sqrt(crossed.power * (1 - crossed.power) / 3000)
+
+
+def test_crowd_moment_estimates_are_unbiased():
+    # oracle: the simulated components — E[Â] = 4σ_w1², E[B̂] = 4σ_i1², E[Ê] = 2σ² for the difference layout
+    sig = {"sigma_w0": 0.05, "sigma_w1": 0.1, "sigma_i0": 0.05, "sigma_i1": 0.12, "sigma": 0.2}
+    rng = np.random.default_rng(3)
+    reps, pool, items, k = 3000, 15, 60, 4
+    workers_of = np.argsort(rng.random((reps, items, pool)), axis=2)[:, :, :k]
+    a = rng.normal(0, 2 * sig["sigma_w1"], (reps, pool))
+    b = rng.normal(0, 2 * sig["sigma_i1"], (reps, items, 1))
+    d = 0.2 + a[np.arange(reps)[:, None, None], workers_of] + b + rng.normal(0, math.sqrt(2) * sig["sigma"],
+                                                                            workers_of.shape)
+    fit = rt._crowd_fit(d, workers_of, pool)
+    n_w = np.array([np.bincount(w.ravel(), minlength=pool) for w in workers_of[:200]])
+    expected_var = ((n_w**2).sum(axis=1).mean() * 4 * sig["sigma_w1"] ** 2 + k**2 * items * 4 * sig["sigma_i1"] ** 2
+                    + k * items * 2 * sig["sigma"] ** 2) / (k * items) ** 2
+    # the variance of β̂1 = mean(D)/2 from the estimates matches its actual sampling variance
+    assert np.mean(fit["se"] ** 2) == pytest.approx(expected_var / 4, rel=0.05)
+    assert np.var(fit["effect"]) == pytest.approx(expected_var / 4, rel=0.08)
+
+
+def test_crowd_false_positives_near_nominal_and_larger_pool_helps():
+    sig = rt.PRESETS["high"]
+    null = rt.crowd_power(20, 100, 5, 0.0, **sig, rule="satterthwaite", n_sims=3000, seed=2)
+    # approximate analysis: within 1.5 points of α (documented on the page)
+    assert null.false_positive_rate <= 0.065
+    small_pool = rt.crowd_power(5, 100, 3, 0.1, **sig, rule="satterthwaite", n_sims=2000, seed=3)
+    big_pool = rt.crowd_power(30, 100, 3, 0.1, **sig, rule="satterthwaite", n_sims=2000, seed=3)
+    assert big_pool.power > small_pool.power  # same ratings, spread over more workers

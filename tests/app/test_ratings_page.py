@@ -96,3 +96,16 @@ def test_pilot_upload_and_bad_pilot(page):
 def test_download_and_explainer(page):
     assert "Download the plotted curves (CSV)" in [b.proto.label for b in page.get("download_button")]
     assert any("Explain" in e.proto.label for e in page.get("expander"))
+
+
+def test_crowdsourcing_layout(page):
+    page.radio(key="layout").set_value("crowd")
+    page.slider(key="workers").set_value(20)
+    page.run()
+    page.slider(key="per_item").set_value(5)
+    page.run()
+    assert not page.exception
+    res = rt.crowd_power(20, 100, 5, 0.1, **rt.PRESETS["high"], rule="paper", n_sims=500, seed=2020)
+    assert metrics(page)["Power"] == f"{100 * res.power:.1f}% ± {100 * res.mc_se:.1f}%"
+    names = [t["name"] for t in chart(page, "power_chart")["data"]]
+    assert any("k = 5 of 20" in n for n in names)
