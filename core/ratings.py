@@ -56,6 +56,8 @@ __all__ = [
     "fit_balanced",
     "analytic_grid",
     "crowd_power",
+    "crowd_analytic",
+    "crowd_plans",
 ]
 
 RULES = ("paper", "satterthwaite")
@@ -725,3 +727,64 @@ def crowd_power(pool, items, per_item, effect, *, sigma_w0, sigma_w1, sigma_i0, 
         false_positive_rate=fpr, mc_se=math.sqrt(power * (1 - power) / n_sims),
         fpr_se=math.sqrt(fpr * (1 - fpr) / n_sims), mean_difference=2 * effect, rule=rule, method="simulate",
         n_sims=n_sims)
+
+
+def crowd_analytic(pool, items, per_item, effects, *, alpha=0.05, **sigmas) -> pd.DataFrame:
+    """Approximate analytic power of the crowdsourcing design (vectorized over ``items`` and ``effects``).
+
+    Uses the moment analysis' variance with its expectation over the random
+    assignment, ``E[Σ_w n_w²] = W (I p (1 − p) + I² p²)`` with p = k/W, a
+    Satterthwaite df from the true components (W − 1, I − 1, kI − W − I + 1),
+    and the noncentral t — the analogue of :func:`analytic_grid`; checked
+    against :func:`crowd_power` in the tests.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``pool, per_item, items, effect, power``.
+    """
+    alpha = check_alpha(alpha)
+    sigmas = {k: check_real(k, sigmas[k], low=0.0, high=2.0) for k in _SIGMAS}
+    pool = check_int("pool", pool, low=2, high=10_000)
+    per_item = check_int("per_item", per_item, low=2, high=pool)
+    i, e = (a.ravel() for a in np.meshgrid(np.asarray(items, float), np.asarray(effects, float), indexing="ij"))
+    p = per_item / pool
+    n_cells = per_item * i
+    sum_nw2 = pool * (i * p * (1 - p) + (i * p) ** 2)
+    big_a, big_b, big_e = 4 * sigmas["sigma_w1"] ** 2, 4 * sigmas["sigma_i1"] ** 2, 2 * sigmas["sigma"] ** 2
+    c_a, c_b, c_e = sum_nw2 / n_cells**2, 1.0 / i, 1.0 / n_cells
+    var_mean = c_a * big_a + c_b * big_b + c_e * big_e
+    df_e = np.maximum(n_cells - pool - i + 1, 1)
+    dof = var_mean**2 / ((c_a * big_a) ** 2 / max(pool - 1, 1) + (c_b * big_b) ** 2 / (i - 1)
+                         + (c_e * big_e) ** 2 / df_e)
+    ncp = 2 * e / np.sqrt(var_mean)
+    crit = stats.t.isf(alpha / 2, dof)
+    up, low = stats.nct.sf(crit, dof, ncp), stats.nct.cdf(-crit, dof, ncp)
+    power = np.where(e > 0, up, np.where(e < 0, low, up + low))
+    return pd.DataFrame({"pool": pool, "per_item": per_item, "items": i.astype(int), "effect": e, "power": power})
+
+
+def crowd_plans(effect, *, pool, cost_per_rating=0.1, target_power=0.8, alpha=0.05, max_items=5000,
+                **sigmas) -> pd.DataFrame:
+    """Cheapest (k, I) crowdsourcing designs from a pool of W workers reaching the target (approximate analytic).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``per_item, items, ratings, cost, power, reachable`` sorted by cost.
+    """
+    cost_per_rating = check_real("cost_per_rating", cost_per_rating, low=0.0, high=1e6)
+    grid_items = np.unique(np.round(np.geomspace(2, max_items, 400)).astype(int))
+    rows = []
+    for k in range(2, pool + 1):
+        frame = crowd_analytic(pool, grid_items, k, [effect], alpha=alpha, **sigmas)
+        ok = frame[frame["power"] >= target_power]
+        if ok.empty:
+            last = frame.iloc[-1]
+            rows.append((k, int(last["items"]), 2 * k * int(last["items"]),
+                         2 * k * int(last["items"]) * cost_per_rating, float(last["power"]), False))
+            continue
+        n_items = int(ok["items"].iloc[0])
+        rows.append((k, n_items, 2 * k * n_items, 2 * k * n_items * cost_per_rating, float(ok["power"].iloc[0]), True))
+    table = pd.DataFrame(rows, columns=["per_item", "items", "ratings", "cost", "power", "reachable"])
+    return table.sort_values(["reachable", "cost"], ascending=[False, True]).reset_index(drop=True)

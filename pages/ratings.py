@@ -82,6 +82,12 @@ def plans(effect, cost_rating, cost_worker, target, alpha, sig):
 
 
 @cache
+def crowd_plan_table(effect, pool, cost_rating, target, alpha, sig):
+    return rt.crowd_plans(effect, pool=pool, cost_per_rating=cost_rating, target_power=target, alpha=alpha,
+                          **dict(sig))
+
+
+@cache
 def mde(w, i, target, alpha, sig):
     return rt.likert_mde(w, i, target_power=target, alpha=alpha, **dict(sig))
 
@@ -250,6 +256,13 @@ with tabs[1]:
         st.plotly_chart(fig_items, key="items_chart", width="stretch")
         st.caption("With few workers power hits a ceiling: more items cannot average away how much the workers "
                    "themselves disagree about the systems (the worker-slope variance).")
+        by_workers = analytic_grid(tuple(range(2, 51)), tuple(sorted({50, items, 500})), (effect,), sig_key, alpha)
+        by_workers = by_workers.assign(series=[f"I = {i}" for i in by_workers["items"]])
+        fig_w = figures.curve_figure(by_workers, x="workers", y="power", color="series",
+                                     current=(workers, result.power), target=target, log_x=False, y_range=(0, 1.02),
+                                     title=f"Power vs workers (effect {effect:g}, analytic)", x_title="Workers W",
+                                     y_title="Power")
+        st.plotly_chart(fig_w, key="workers_chart", width="stretch")
 with tabs[2]:
     fpr = fpr_by_rule((2, 3, 5, 10, 20), items, sig_key, alpha, 1000, seed)
     bars = go.Figure()
@@ -283,6 +296,27 @@ with tabs[4]:
                                   help="Recruiting/qualification cost per worker, if any.")
     if effect <= 0:
         st.info("Set a non-zero effect to plan a budget.")
+    elif layout == "crowd":
+        plan = crowd_plan_table(effect, workers, cost_rating, target, alpha, sig_key)
+        ok = plan[plan["reachable"]]
+        if len(ok):
+            best = ok.iloc[0]
+            c3.metric("Cheapest design", f"k = {int(best['per_item'])}, I = {int(best['items'])}",
+                      help=f"{int(best['ratings']):,} ratings, cost {best['cost']:,.2f}, from a pool of {workers}")
+        scatter = go.Figure(go.Scatter(
+            x=plan["cost"], y=plan["power"], mode="markers+text", text=[f"k={k}" for k in plan["per_item"]],
+            textposition="top center", marker=dict(size=11, color=np.where(plan["reachable"], figures.PALETTE[2],
+                                                                           "#AAAAAA")),
+            customdata=np.stack([plan["per_item"], plan["items"], plan["ratings"]], axis=-1),
+            hovertemplate="k = %{customdata[0]}, I = %{customdata[1]}<br>%{customdata[2]:,} ratings<br>cost %{x:,.2f}"
+                          "<br>power %{y:.3f}<extra></extra>", name="designs"))
+        figures.add_reference_line(scatter, y=target, text=f"{target:.0%} power")
+        scatter.update_layout(title=f"Cheapest design per k (pool of {workers}; approximate analytic power)",
+                              xaxis_title="Total cost", yaxis_title="Power", template="plotly_white", height=440)
+        st.plotly_chart(scatter, key="planner_chart", width="stretch")
+        st.dataframe(plan, hide_index=True, width="stretch")
+        st.download_button("Download the plans (CSV)", plan.to_csv(index=False).encode(), file_name="crowd_plans.csv",
+                           mime="text/csv", key="download_plans")
     else:
         plan = plans(effect, cost_rating, cost_worker, target, alpha, sig_key)
         ok = plan[plan["reachable"]]

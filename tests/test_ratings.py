@@ -272,3 +272,17 @@ def test_crowd_false_positives_near_nominal_and_larger_pool_helps():
     small_pool = rt.crowd_power(5, 100, 3, 0.1, **sig, rule="satterthwaite", n_sims=2000, seed=3)
     big_pool = rt.crowd_power(30, 100, 3, 0.1, **sig, rule="satterthwaite", n_sims=2000, seed=3)
     assert big_pool.power > small_pool.power  # same ratings, spread over more workers
+
+
+@pytest.mark.parametrize("pool, items, k, effect", [(20, 100, 5, 0.1), (30, 100, 3, 0.1), (20, 50, 4, 0.15)])
+def test_crowd_analytic_agrees_with_simulation(pool, items, k, effect):
+    sig = rt.PRESETS["high"]
+    exact = float(rt.crowd_analytic(pool, [items], k, [effect], **sig)["power"].iloc[0])
+    sim = rt.crowd_power(pool, items, k, effect, **sig, rule="satterthwaite", n_sims=3000, seed=5)
+    assert abs(exact - sim.power) <= 4 * math.sqrt(exact * (1 - exact) / 3000)
+
+
+def test_crowd_plans_reach_target():
+    table = rt.crowd_plans(0.1, pool=20, **rt.PRESETS["high"])
+    ok = table[table["reachable"]]
+    assert ok["cost"].is_monotonic_increasing and (ok["power"] >= 0.8).all()

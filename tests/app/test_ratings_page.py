@@ -109,3 +109,12 @@ def test_crowdsourcing_layout(page):
     assert metrics(page)["Power"] == f"{100 * res.power:.1f}% ± {100 * res.mc_se:.1f}%"
     names = [t["name"] for t in chart(page, "power_chart")["data"]]
     assert any("k = 5 of 20" in n for n in names)
+
+
+def test_crowd_planner(page):
+    page.radio(key="layout").set_value("crowd")
+    page.slider(key="workers").set_value(20)
+    page.run()
+    assert not page.exception
+    best = rt.crowd_plans(0.1, pool=20, **rt.PRESETS["high"]).iloc[0]
+    assert metrics(page)["Cheapest design"] == f"k = {int(best['per_item'])}, I = {int(best['items'])}"
