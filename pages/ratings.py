@@ -255,7 +255,9 @@ with tabs[1]:
                                          x_title="Items I", y_title="Power", y_range=(0, 1.02))
         st.plotly_chart(fig_items, key="items_chart", width="stretch")
         st.caption("With few workers power hits a ceiling: more items cannot average away how much the workers "
-                   "themselves disagree about the systems (the worker-slope variance).")
+                   "themselves disagree about the systems (the worker-slope variance)."
+                   + (" Curves are fully crossed designs for comparison; the diamond is your crowdsourcing design."
+                      if layout == "crowd" else ""))
         by_workers = analytic_grid(tuple(range(2, 51)), tuple(sorted({50, items, 500})), (effect,), sig_key, alpha)
         by_workers = by_workers.assign(series=[f"I = {i}" for i in by_workers["items"]])
         fig_w = figures.curve_figure(by_workers, x="workers", y="power", color="series",
