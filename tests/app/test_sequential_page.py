@@ -123,3 +123,13 @@ def test_uploaded_population(page):
     page.run()
     assert not page.exception
     assert any("not UTF-8" in e.value for e in page.error)
+
+
+def test_savings_table_has_current_and_triple_budget(page):
+    tables = [d.value for d in page.dataframe if "saving" in d.value.columns]
+    assert tables, "no savings table"
+    table = tables[0]
+    assert set(table["budget"]) == {"1,200 (current)", "3,600 (3×)"}
+    triple = sq.budget_savings(3600, sq.default_population(30)).set_index("design")
+    row = table[(table["budget"] == "3,600 (3×)") & (table["design"] == "interim-futility")].iloc[0]
+    assert row["saving"] == pytest.approx(triple.loc["interim_futility", "saving"])
