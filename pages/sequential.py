@@ -270,7 +270,8 @@ with tabs[2]:
         scatter.add_vline(x=target, line=dict(color="#999", dash="dot"))
         scatter.update_layout(title=f"Fixed at {budget:,} vs interim-futility planned at {int(futility_budget):,} "
                                     "(same average cost)", xaxis_title="Power, fixed",
-                              yaxis_title="Power, interim-futility", template="plotly_white", height=480)
+                              yaxis_title="Power, interim-futility", template="plotly_white", height=480,
+                              showlegend=False)  # the colour bar (true difference) explains the points
         st.plotly_chart(scatter, key="pairs_chart", width="stretch")
         st.caption("Above the diagonal: pairs that gain power. Futility stopping boosts moderate and large "
                    "differences and gives up on the smallest ones (cf. Figure 4).")
