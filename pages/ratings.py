@@ -298,51 +298,36 @@ with tabs[4]:
                                   help="Recruiting/qualification cost per worker, if any.")
     if effect <= 0:
         st.info("Set a non-zero effect to plan a budget.")
-    elif layout == "crowd":
-        plan = crowd_plan_table(effect, workers, cost_rating, target, alpha, sig_key)
-        ok = plan[plan["reachable"]]
-        if len(ok):
-            best = ok.iloc[0]
-            c3.metric("Cheapest design", f"k = {int(best['per_item'])}, I = {int(best['items'])}",
-                      help=f"{int(best['ratings']):,} ratings, cost {best['cost']:,.2f}, from a pool of {workers}")
-        scatter = go.Figure(go.Scatter(
-            x=plan["cost"], y=plan["power"], mode="markers+text", text=[f"k={k}" for k in plan["per_item"]],
-            textposition="top center", marker=dict(size=11, color=np.where(plan["reachable"], figures.PALETTE[2],
-                                                                           "#AAAAAA")),
-            customdata=np.stack([plan["per_item"], plan["items"], plan["ratings"]], axis=-1),
-            hovertemplate="k = %{customdata[0]}, I = %{customdata[1]}<br>%{customdata[2]:,} ratings<br>cost %{x:,.2f}"
-                          "<br>power %{y:.3f}<extra></extra>", name="designs"))
-        figures.add_reference_line(scatter, y=target, text=f"{target:.0%} power")
-        scatter.update_layout(title=f"Cheapest design per k (pool of {workers}; approximate analytic power)",
-                              xaxis_title="Total cost", yaxis_title="Power", template="plotly_white", height=440)
-        st.plotly_chart(scatter, key="planner_chart", width="stretch")
-        st.dataframe(plan, hide_index=True, width="stretch")
-        st.download_button("Download the plans (CSV)", plan.to_csv(index=False).encode(), file_name="crowd_plans.csv",
-                           mime="text/csv", key="download_plans")
     else:
-        plan = plans(effect, cost_rating, cost_worker, target, alpha, sig_key)
+        if layout == "crowd":
+            plan = crowd_plan_table(effect, workers, cost_rating, target, alpha, sig_key)
+            knob, symbol = "per_item", "k"
+            title = f"Cheapest design per k (pool of {workers}; approximate analytic power)"
+        else:
+            plan = plans(effect, cost_rating, cost_worker, target, alpha, sig_key)
+            knob, symbol = "workers", "W"
+            title = "Cheapest design per number of workers (grey: never reaches the target, shown at 5,000 items)"
         ok = plan[plan["reachable"]]
         if len(ok):
             best = ok.iloc[0]
-            c3.metric("Cheapest design", f"W = {int(best['workers'])}, I = {int(best['items'])}",
-                      help=f"{int(best.ratings):,} ratings, cost {best.cost:,.2f}")
+            c3.metric("Cheapest design", f"{symbol} = {int(best[knob])}, I = {int(best['items'])}",
+                      help=f"{int(best['ratings']):,} ratings, cost {best['cost']:,.2f}")
         scatter = go.Figure(go.Scatter(
-            x=plan["cost"], y=plan["power"], mode="markers+text", text=[f"W={w}" for w in plan["workers"]],
+            x=plan["cost"], y=plan["power"], mode="markers+text", text=[f"{symbol}={v}" for v in plan[knob]],
             textposition="top center", marker=dict(size=11, color=np.where(plan["reachable"], figures.PALETTE[2],
                                                                            "#AAAAAA")),
-            customdata=np.stack([plan["workers"], plan["items"], plan["ratings"]], axis=-1),
-            hovertemplate="W = %{customdata[0]}, I = %{customdata[1]}<br>%{customdata[2]:,} ratings<br>cost %{x:,.2f}"
-                          "<br>power %{y:.3f}<extra></extra>", name="designs"))
+            customdata=np.stack([plan[knob], plan["items"], plan["ratings"]], axis=-1),
+            hovertemplate=f"{symbol} = %{{customdata[0]}}, I = %{{customdata[1]}}<br>%{{customdata[2]:,}} ratings"
+                          "<br>cost %{x:,.2f}<br>power %{y:.3f}<extra></extra>", name="designs"))
         figures.add_reference_line(scatter, y=target, text=f"{target:.0%} power")
-        scatter.update_layout(title="Cheapest design per number of workers (grey: never reaches the target, shown at "
-                                    "5,000 items)", xaxis_title="Total cost", yaxis_title="Power", xaxis_type="log",
+        scatter.update_layout(title=title, xaxis_title="Total cost", yaxis_title="Power", xaxis_type="log",
                               template="plotly_white", height=440)
         st.plotly_chart(scatter, key="planner_chart", width="stretch")
         st.dataframe(plan, hide_index=True, width="stretch", column_config={
             "cost": st.column_config.NumberColumn("Cost", format="%.2f"),
             "power": st.column_config.NumberColumn("Power", format="%.3f")})
-        st.download_button("Download the plans (CSV)", plan.to_csv(index=False).encode(), file_name="rating_plans.csv",
-                           mime="text/csv", key="download_plans")
+        st.download_button("Download the plans (CSV)", plan.to_csv(index=False).encode(),
+                           file_name=f"{layout}_rating_plans.csv", mime="text/csv", key="download_plans")
 with tabs[5]:
     st.markdown("Upload pilot ratings with columns **worker, item, system, rating** (two systems; any Likert range — "
                 "rescaled to [0, 1]). The crossed mixed model is fitted by REML with statsmodels.")
