@@ -19,7 +19,10 @@ def test_upload_file_shows_results(page, server_url, tmp_path):
     page.get_by_text("Using 120 of 120 rows").wait_for(timeout=60_000)
     wait_idle(page, timeout=60_000)
     page.get_by_text("Comparison of mine (A) and baseline (B)").first.wait_for(timeout=60_000)
-    assert page.locator(".js-plotly-plot").count() >= 3
+    # histograms, power curve and posterior: Plotly draws each chart when it is mounted, so wait for all four
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stPlotlyChart\"]').length >= 4",
+                           timeout=60_000)
+    page.get_by_text("Posterior of the difference").first.wait_for(timeout=60_000)
     assert not page.errors, page.errors
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "analysis-after-upload.png"), full_page=True)
