@@ -7,7 +7,7 @@ import math
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-__all__ = ["ensure_frame", "apply_values", "fmt_pct"]
+__all__ = ["ensure_frame", "apply_values", "fmt_pct", "metric"]
 
 
 def ensure_frame() -> None:
@@ -31,3 +31,10 @@ def apply_values(values: dict) -> None:
 def fmt_pct(x, digits: int = 1) -> str:
     """A probability as a percentage, or an em dash when undefined."""
     return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def metric(column, label: str, value: str, *, se: str | None = None, help: str | None = None) -> None:
+    """A metric whose Monte Carlo standard error sits on its own line (keeps the value readable on a projector)."""
+    column.metric(label, value, help=help)
+    if se:
+        column.caption(f"± {se} (Monte Carlo standard error)")

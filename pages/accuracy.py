@@ -16,7 +16,7 @@ import streamlit as st
 from core import accuracy as acc
 from core import figures
 from core.datasets import SQUAD_TEST_SIZE, squad_models
-from pages import ensure_frame, fmt_pct
+from pages import ensure_frame, fmt_pct, metric
 
 ensure_frame()
 
@@ -142,10 +142,6 @@ def fmt_ratio(x: float) -> str:
 
 def fmt_n(x: int) -> str:
     return "not reachable" if x is None or x < 0 else f"{x:,}"
-
-
-def with_se(value: str, se: float, scale: float = 100.0, unit: str = "%") -> str:
-    return value if not se else f"{value} ± {scale * se:.1f}{unit}"
 
 
 def show_error(err: Exception) -> None:
@@ -397,11 +393,10 @@ except ValueError as err:
 unit = "preference gap" if scenario == "preference" else "accuracy gain"
 cols = st.columns(5)
 power_label = "Power" if effect != 0 else "False-positive rate"
-cols[0].metric(
-    power_label, with_se(fmt_pct(result.power), result.mc_se),
+metric(
+    cols[0], power_label, fmt_pct(result.power), se=f"{100 * result.mc_se:.1f}%" if result.mc_se else None,
     help="P(significant and in the right direction). At Δ = 0 this is the rate of false positives, which "
-    "should not exceed α." + (f" Monte Carlo: {result.n_sims:,} simulated experiments; ± is one standard "
-    "error." if result.mc_se else ""),
+    "should not exceed α." + (f" Monte Carlo: {result.n_sims:,} simulated experiments." if result.mc_se else ""),
 )
 cols[1].metric(
     "Type-M (exaggeration)", fmt_ratio(result.type_m),

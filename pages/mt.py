@@ -16,7 +16,7 @@ import streamlit as st
 
 from core import figures
 from core import mt
-from pages import apply_values, ensure_frame, fmt_pct
+from pages import apply_values, ensure_frame, fmt_pct, metric
 
 ensure_frame()
 
@@ -149,11 +149,9 @@ except ValueError as err:
 # ---------------------------------------------------------------------------
 cols = st.columns(5)
 label = "Power" if delta != 0 else "False-positive rate"
-value = fmt_pct(result.power if delta != 0 else result.rejection_rate)
-if result.mc_se:
-    value += f" ± {100 * result.mc_se:.1f}%"
-cols[0].metric(label, value, help="P(significant and in the right direction); at Δ_B = 0 the rate of false "
-               "positives (≤ α)." + (" ± is one Monte Carlo standard error." if result.mc_se else ""))
+metric(cols[0], label, fmt_pct(result.power if delta != 0 else result.rejection_rate),
+       se=f"{100 * result.mc_se:.1f}%" if result.mc_se else None,
+       help="P(significant and in the right direction); at Δ_B = 0 the rate of false positives (≤ α).")
 cols[1].metric("Type-M (exaggeration)", "—" if not math.isfinite(result.type_m) else f"{result.type_m:.2f}×",
                help="Average |observed Δ_B| / |true Δ_B| among significant results.")
 cols[2].metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2), help="Share of significant results with the "

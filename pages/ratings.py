@@ -16,7 +16,7 @@ import streamlit as st
 from core import analysis as an
 from core import figures
 from core import ratings as rt
-from pages import apply_values, ensure_frame, fmt_pct
+from pages import apply_values, ensure_frame, fmt_pct, metric
 
 ensure_frame()
 
@@ -203,13 +203,13 @@ except ValueError as err:
 # metrics
 # ---------------------------------------------------------------------------
 cols = st.columns(5)
-power_text = fmt_pct(result.power) + (f" ± {100 * result.mc_se:.1f}%" if result.mc_se else "")
-cols[0].metric("Power" if effect else "Detection rate", power_text,
-               help="P(a detection in the right direction) under the chosen rule.")
+metric(cols[0], "Power" if effect else "Detection rate", fmt_pct(result.power),
+       se=f"{100 * result.mc_se:.1f}%" if result.mc_se else None,
+       help="P(a detection in the right direction) under the chosen rule.")
 nominal = 0.025 if rule == "paper" else alpha
-cols[1].metric("False-positive rate", fmt_pct(result.false_positive_rate) +
-               (f" ± {100 * result.fpr_se:.1f}%" if result.fpr_se else ""),
-               help=f"How often the rule declares a difference when the systems are equal; nominally {nominal:.1%}.")
+metric(cols[1], "False-positive rate", fmt_pct(result.false_positive_rate),
+       se=f"{100 * result.fpr_se:.1f}%" if result.fpr_se else None,
+       help=f"How often the rule declares a difference when the systems are equal; nominally {nominal:.1%}.")
 cols[2].metric("Type-M (exaggeration)", "—" if not math.isfinite(result.type_m) else f"{result.type_m:.2f}×",
                help="Mean |estimated effect| / true effect among significant results.")
 cols[3].metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2), help="Share of significant results with the "

@@ -14,7 +14,7 @@ import streamlit as st
 
 from core import figures
 from core import sequential as sq
-from pages import ensure_frame, fmt_pct
+from pages import ensure_frame, fmt_pct, metric
 
 ensure_frame()
 
@@ -169,16 +169,16 @@ except ValueError as err:
 # metrics
 # ---------------------------------------------------------------------------
 cols = st.columns(5)
-power_text = fmt_pct(result.power) + (f" ± {100 * result.mc_se:.1f}%" if result.mc_se else "")
-cols[0].metric("Power" if delta else "False-positive rate", power_text,
-               help="P(a significant result in the right direction) for this design and true difference.")
-cols[1].metric("False-positive rate (Δ = 0)", fmt_pct(result.type1, 2) +
-               (f" ± {100 * result.type1_se:.1f}%" if result.type1_se else ""),
-               help="How often this design declares a winner when the systems are equal. Corrected designs stay "
-               "≤ α; naive peeking does not.")
-cols[2].metric("Expected judgments", f"{result.expected_judgments:,.0f}" +
-               (f" ± {result.judgments_se:,.0f}" if result.judgments_se else ""),
-               help="Average number of judgments actually collected (interim designs stop early).")
+metric(cols[0], "Power" if delta else "False-positive rate", fmt_pct(result.power),
+       se=f"{100 * result.mc_se:.1f}%" if result.mc_se else None,
+       help="P(a significant result in the right direction) for this design and true difference.")
+metric(cols[1], "False-positive rate (Δ = 0)", fmt_pct(result.type1, 2),
+       se=f"{100 * result.type1_se:.1f}%" if result.type1_se else None,
+       help="How often this design declares a winner when the systems are equal. Corrected designs stay ≤ α; naive "
+       "peeking does not.")
+metric(cols[2], "Expected judgments", f"{result.expected_judgments:,.0f}",
+       se=f"{result.judgments_se:,.0f}" if result.judgments_se else None,
+       help="Average number of judgments actually collected (interim designs stop early).")
 cols[3].metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else
                f"{mde_value:.2f} DA", help="Smallest true difference this design detects with the target power "
                "(the sensitivity view of §5).")

@@ -46,3 +46,8 @@ def chart_data(at: AppTest, key: str) -> list:
 
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
+
+
+def captions(at: AppTest) -> list[str]:
+    """Texts of every st.caption on the page (standard errors are shown there)."""
+    return [c.value for c in at.caption]

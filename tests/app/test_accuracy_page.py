@@ -6,7 +6,7 @@ import pytest
 
 from core import accuracy as acc
 
-from .conftest import chart, chart_data, metrics, open_page
+from .conftest import captions, chart, chart_data, metrics, open_page
 
 
 @pytest.fixture
@@ -115,7 +115,9 @@ def test_monte_carlo_engine_shows_standard_error(page):
     page.radio(key="engine").set_value("montecarlo")
     page.run()
     assert not page.exception
-    assert "±" in metrics(page)["Power"]
+    mc = acc.mcnemar_power(500, 0.02, 0.9, method="montecarlo", n_sims=10_000, seed=2020)
+    assert metrics(page)["Power"] == f"{100 * mc.power:.1f}%"
+    assert f"± {100 * mc.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
 
 
 def test_unpaired_scenario(page):

@@ -6,7 +6,7 @@ import pytest
 
 from core import sequential as sq
 
-from .conftest import chart, chart_data, metrics, open_page
+from .conftest import captions, chart, chart_data, metrics, open_page
 
 
 @pytest.fixture
@@ -74,7 +74,9 @@ def test_monte_carlo_engine(page):
     page.select_slider(key="sims").set_value(500)
     page.run()
     assert not page.exception
-    assert "±" in metrics(page)["Power"]
+    mc = sq.campaign_power("fixed", 1200, 2.0, method="montecarlo", n_sims=500, seed=2022)
+    assert metrics(page)["Power"] == f"{100 * mc.power:.1f}%"
+    assert f"± {100 * mc.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
 
 
 def test_pasted_population_and_bad_paste(page):
