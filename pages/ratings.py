@@ -214,10 +214,10 @@ cols[2].metric("Type-M (exaggeration)", "—" if not math.isfinite(result.type_m
                help="Mean |estimated effect| / true effect among significant results.")
 cols[3].metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2), help="Share of significant results with the "
                "wrong sign.")
-cols[4].metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else
-               f"{mde_value:.3f} (Δ {2 * mde_value:.3f})",
-               help="Smallest β1 this design detects with the target power (analytic Satterthwaite engine); in "
-               "brackets the difference in mean rating.")
+cols[4].metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.3f}",
+               help="Smallest β1 this design detects with the target power (analytic Satterthwaite engine).")
+if math.isfinite(mde_value):
+    cols[4].caption(f"= a difference of {2 * mde_value:.3f} in mean rating")
 if result.false_positive_rate > nominal + 3 * max(result.fpr_se, 1e-9) and result.fpr_se:
     st.error(f"**This rule is not calibrated here:** with {workers} workers it declares a difference in "
              f"{fmt_pct(result.false_positive_rate)} of experiments where there is none (nominal {nominal:.1%}). With "
