@@ -286,8 +286,10 @@ except ValueError as err:
     st.error(f"**Bayesian assessment not possible:** {err}")
     post = None
 if post is not None:
-    cols = st.columns(5)
-    cols[0].metric(f"{hdi_mass:.0%} HDI of A − B", f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]")
+    cols = st.columns([2, 1, 1, 1, 1])  # the interval needs room for two numbers
+    cols[0].metric(f"{hdi_mass:.0%} HDI of A − B", f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]",
+                   help="Highest-density interval: the most credible differences, holding this share of the "
+                   "posterior.")
     cols[1].metric("P(A > B)", f"{post.p_superior:.3f}")
     cols[2].metric("P(inside ROPE)", f"{post.p_rope:.3f}", help=f"P(|A − B| < {rope:g}).")
     cols[3].metric(f"P(A − B > {rope:g})", f"{post.p_above_margin:.3f}")
