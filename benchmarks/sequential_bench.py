@@ -28,7 +28,7 @@ def page_curves(kw=KW):
 
 
 def mc_point():
-    return sq.campaign_power("interim", 1200, 2.0, method="montecarlo", n_sims=2000, seed=1)
+    return sq.campaign_power("interim", 1200, 2.0, method="simulate", n_sims=2000, seed=1)
 
 
 def loop_campaigns(n_campaigns, seed=1):

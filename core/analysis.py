@@ -13,8 +13,6 @@ file is ever executed or evaluated.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -26,6 +24,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import TTestPower
 
+from . import uploads
 from .validation import check_alpha, check_choice, check_int, check_real
 
 __all__ = [
@@ -48,11 +47,12 @@ __all__ = [
     "bootstrap_power_curve",
     "pairwise_comparisons",
     "accuracy_design",
+    "AccuracyDesign",
     "paired_t_mde",
 ]
 
 #: Uploads above this size are refused (per-item result files are small).
-MAX_BYTES = 20 * 1024 * 1024
+MAX_BYTES = uploads.MAX_BYTES
 MAX_ROWS = 1_000_000
 #: Input layouts: two columns of paired scores; two 0/1 correctness columns;
 #: predictions of A and B plus gold labels; one column per system.
@@ -73,73 +73,15 @@ _TEST_NAMES = {
 # defensive parsing
 # ---------------------------------------------------------------------------
 def read_table(data: bytes) -> pd.DataFrame:
-    """Parse CSV/TSV/semicolon/whitespace-separated text into a table of strings.
-
-    A first row with any non-numeric cell is taken as a header. Every row must
-    have the same number of fields.
+    """A results file as a table of strings (:func:`core.uploads.read_table`, at least two columns).
 
     Raises
     ------
     ValueError
-        For an empty, binary, non-UTF-8, oversized or ragged file, or a file
-        with a single column.
+        For an empty, binary, non-UTF-8, oversized, malformed or ragged file,
+        or a file with a single column.
     """
-    if not isinstance(data, (bytes, bytearray)):
-        raise ValueError("The upload must be the file's bytes.")
-    if len(data) == 0:
-        raise ValueError("The file is empty.")
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"The file is {len(data) / 2**20:.1f} MB; at most {MAX_BYTES // 2**20} MB is accepted.")
-    if b"\x00" in data[:65536]:
-        raise ValueError("This looks like a binary file; upload a CSV or TSV text file.")
-    try:
-        text = bytes(data).decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ValueError(f"The file is not UTF-8 text (invalid byte at position {err.start:,}).") from None
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
-        raise ValueError("The file has no data rows.")
-    if len(lines) > MAX_ROWS + 1:
-        raise ValueError(f"The file has {len(lines):,} rows; at most {MAX_ROWS:,} are accepted.")
-    sample = "\n".join(lines[:50])
-    if "\t" in sample:
-        delimiter = "\t"
-    elif "," in sample:
-        delimiter = ","
-    elif ";" in sample:
-        delimiter = ";"
-    else:
-        delimiter = None  # whitespace
-    if delimiter is None:
-        rows = [line.split() for line in lines]
-    else:
-        rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
-    width = len(rows[0])
-    for number, row in enumerate(rows, start=1):
-        if len(row) != width:
-            raise ValueError(f"Row {number} has {len(row)} fields but row 1 has {width}: the columns are unequal.")
-    if width < 2:
-        raise ValueError("The file has a single column; it needs at least two (system A and system B).")
-
-    def numeric(cell):
-        try:
-            float(cell)
-            return True
-        except ValueError:
-            return False
-
-    header = rows[0]
-    if all(numeric(c) or not c.strip() for c in header):
-        names = [f"column {i + 1}" for i in range(width)]
-        body = rows
-    else:
-        names = [c.strip() or f"column {i + 1}" for i, c in enumerate(header)]
-        if len(set(names)) != len(names):
-            raise ValueError("The header has repeated column names.")
-        body = rows[1:]
-    if not body:
-        raise ValueError("The file has a header but no data rows.")
-    return pd.DataFrame([[c.strip() for c in row] for row in body], columns=names, dtype=object)
+    return uploads.read_table(data, name="The file", min_columns=2, max_rows=MAX_ROWS, max_bytes=MAX_BYTES)
 
 
 def _to_numbers(frame: pd.DataFrame, columns) -> tuple[pd.DataFrame, int]:
@@ -594,11 +536,14 @@ def effect_sizes(a, b, *, confidence=0.95) -> EffectSizes:
 # ---------------------------------------------------------------------------
 # power
 # ---------------------------------------------------------------------------
-def prospective_sample_size(mean_diff, sd_diff, *, power=0.8, alpha=0.05, alternative="two-sided") -> int:
-    """Pairs needed for the paired t test to reach ``power`` (NLPStatTest §3.4.1).
+def prospective_sample_size(mean_diff, sd_diff, *, target_power=0.8, alpha=0.05, alternative="two-sided",
+                            conservative=False) -> int:
+    """Pairs needed for the paired t test to reach ``target_power`` (NLPStatTest §3.4.1).
 
     Solves the noncentral-t power equation (statsmodels ``TTestPower``) for
-    effect size ``mean_diff / sd_diff`` and rounds up.
+    effect size ``mean_diff / sd_diff`` and rounds up. That power is monotone
+    in n, so the first and the conservative sample size coincide;
+    ``conservative`` is accepted for the package's uniform API.
 
     Examples
     --------
@@ -607,7 +552,7 @@ def prospective_sample_size(mean_diff, sd_diff, *, power=0.8, alpha=0.05, altern
     """
     mean_diff = check_real("mean_diff", mean_diff, low=-1e12, high=1e12)
     sd_diff = check_real("sd_diff", sd_diff, low=0.0, high=1e12, low_open=True)
-    power = check_real("power", power, low=0.0, high=1.0, low_open=True, high_open=True)
+    target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
     alpha = check_alpha(alpha)
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
     if mean_diff == 0:
@@ -616,8 +561,8 @@ def prospective_sample_size(mean_diff, sd_diff, *, power=0.8, alpha=0.05, altern
     alt = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}[alternative]
     if alternative != "two-sided" and (effect > 0) != (alternative == "greater"):
         raise ValueError("`mean_diff` points the other way from the one-sided `alternative`.")
-    n = TTestPower().solve_power(effect_size=abs(effect) if alternative == "two-sided" else effect, power=power,
-                                 alpha=alpha, alternative=alt)
+    n = TTestPower().solve_power(effect_size=abs(effect) if alternative == "two-sided" else effect,
+                                 power=target_power, alpha=alpha, alternative=alt)
     return int(math.ceil(float(np.asarray(n).item()) - 1e-9))
 
 
@@ -692,20 +637,49 @@ def pairwise_comparisons(systems: pd.DataFrame, *, test="t", alpha=0.05, seed=No
     return table
 
 
-def accuracy_design(a, b) -> dict:
-    """Agreement rate and accuracy difference of two 0/1 columns (bridge to the Accuracy page)."""
+@dataclass(frozen=True)
+class AccuracyDesign:
+    """A measured paired accuracy comparison, the bridge to the Accuracy page.
+
+    Attributes
+    ----------
+    n : int
+        Items.
+    agreement : float
+        Share of items both systems get right or both get wrong (P_a).
+    delta : float
+        Accuracy of A minus accuracy of B.
+    accuracy_a, accuracy_b : float
+        The two accuracies.
+    """
+
+    n: int
+    agreement: float
+    delta: float
+    accuracy_a: float
+    accuracy_b: float
+
+
+def accuracy_design(a, b) -> AccuracyDesign:
+    """Agreement rate and accuracy difference of two 0/1 columns (bridge to the Accuracy page).
+
+    Examples
+    --------
+    >>> accuracy_design([1, 1, 0, 1], [1, 0, 0, 0])
+    AccuracyDesign(n=4, agreement=0.5, delta=0.5, accuracy_a=0.75, accuracy_b=0.25)
+    """
     a, b = np.asarray(a, float), np.asarray(b, float)
     if not np.all(np.isin(np.concatenate([a, b]), (0.0, 1.0))):
         raise ValueError("Both columns must be 0/1 correctness.")
-    return {"n": int(a.size), "agreement": float((a == b).mean()), "delta": float(a.mean() - b.mean()),
-            "accuracy_a": float(a.mean()), "accuracy_b": float(b.mean())}
+    return AccuracyDesign(n=int(a.size), agreement=float((a == b).mean()), delta=float(a.mean() - b.mean()),
+                          accuracy_a=float(a.mean()), accuracy_b=float(b.mean()))
 
 
-def paired_t_mde(n, sd_diff, *, power=0.8, alpha=0.05, alternative="two-sided") -> float:
+def paired_t_mde(n, sd_diff, *, target_power=0.8, alpha=0.05, alternative="two-sided") -> float:
     """Minimum detectable mean difference of the paired t test with ``n`` pairs (in score units).
 
     The sensitivity view that replaces post-hoc power: the smallest true
-    difference this sample size detects with ``power`` (statsmodels
+    difference this sample size detects with ``target_power`` (statsmodels
     ``TTestPower`` solved for the effect size, times ``sd_diff``).
 
     Examples
@@ -715,9 +689,9 @@ def paired_t_mde(n, sd_diff, *, power=0.8, alpha=0.05, alternative="two-sided") 
     """
     n = check_int("n", n, low=3, high=10**8)
     sd_diff = check_real("sd_diff", sd_diff, low=0.0, high=1e12, low_open=True)
-    power = check_real("power", power, low=0.0, high=1.0, low_open=True, high_open=True)
+    target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
     alpha = check_alpha(alpha)
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
     alt = {"two-sided": "two-sided", "greater": "larger", "less": "larger"}[alternative]
-    effect = TTestPower().solve_power(nobs=n, power=power, alpha=alpha, alternative=alt)
+    effect = TTestPower().solve_power(nobs=n, power=target_power, alpha=alpha, alternative=alt)
     return float(np.asarray(effect).item()) * sd_diff

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
+from . import uploads
 from .results import PowerResult, nan_if_zero
 from .validation import check_alpha, check_choice, check_int, check_real
 
@@ -563,30 +564,8 @@ def additivity_check(hyp_a, hyp_b, refs, *, n_subsets=200, seed=None, fit: SwapF
 # ---------------------------------------------------------------------------
 # defensive parsing of uploads (bytes in, lists of str out; nothing is executed)
 # ---------------------------------------------------------------------------
-def _decode(name: str, data: bytes) -> str:
-    if not isinstance(data, (bytes, bytearray)):
-        raise ValueError(f"`{name}` must be the file's bytes.")
-    if len(data) == 0:
-        raise ValueError(f"`{name}` is empty.")
-    if b"\x00" in data[:8192]:
-        raise ValueError(f"`{name}` looks like a binary file, not UTF-8 text.")
-    try:
-        text = bytes(data).decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ValueError(f"`{name}` is not valid UTF-8 text (byte {err.start:,}).") from None
-    return text
-
-
 def _lines(name: str, data: bytes) -> list[str]:
-    text = _decode(name, data)
-    lines = text.splitlines()
-    while lines and not lines[-1].strip():  # tolerate trailing blank lines
-        lines.pop()
-    if not lines:
-        raise ValueError(f"`{name}` has no text.")
-    if len(lines) > MAX_SEGMENTS:
-        raise ValueError(f"`{name}` has {len(lines):,} lines; at most {MAX_SEGMENTS:,} segments are supported.")
-    return lines
+    return uploads.text_lines(data, name=f"`{name}`", max_lines=MAX_SEGMENTS)
 
 
 def read_parallel_texts(hyp_a: bytes, hyp_b: bytes, refs: bytes) -> tuple[list[str], list[str], list[str]]:

@@ -52,6 +52,7 @@ __all__ = [
     "smallest_design",
     "budget_plans",
     "fit_pilot",
+    "PilotFit",
     "simulate_statistics",
     "fit_balanced",
     "analytic_grid",
@@ -294,7 +295,7 @@ class RatingsResult:
     false_positive_rate : float
         Share of replicates at effect 0 that the rule counts as a detection
         (paper: t > 1.96, nominally 2.5%; Satterthwaite: |t| > t_crit, nominally α).
-    mc_se, fpr_se : float
+    mc_se, false_positive_rate_se : float
         Monte Carlo standard errors (0 for the analytic engine).
     mean_difference : float
         Difference in mean rating between the systems (2 × effect).
@@ -306,7 +307,7 @@ class RatingsResult:
     type_m: float
     false_positive_rate: float
     mc_se: float
-    fpr_se: float
+    false_positive_rate_se: float
     mean_difference: float
     rule: str
     method: str
@@ -399,7 +400,7 @@ def likert_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, sigma_
     type_s = nan_if_zero(float((sig & ~right).sum()), n_sig)
     type_m = float(np.abs(fit["effect"][sig]).mean() / abs(effect)) if n_sig and effect != 0 else math.nan
     return RatingsResult(power=power, type_s=type_s, type_m=type_m, false_positive_rate=fpr,
-                         mc_se=math.sqrt(power * (1 - power) / n_sims), fpr_se=math.sqrt(fpr * (1 - fpr) / n_sims),
+                         mc_se=math.sqrt(power * (1 - power) / n_sims), false_positive_rate_se=math.sqrt(fpr * (1 - fpr) / n_sims),
                          mean_difference=2 * effect, rule=rule, method="simulate", n_sims=n_sims)
 
 
@@ -417,7 +418,7 @@ def _analytic(workers, items, effect, sigmas, alpha) -> RatingsResult:
     power = float(right) if effect != 0 else float(up + low)
     return RatingsResult(power=power, type_s=nan_if_zero(float(wrong), float(up + low)) if effect else math.nan,
                          type_m=_analytic_type_m(effect, lam0, workers, items, crit, dof),
-                         false_positive_rate=float(alpha), mc_se=0.0, fpr_se=0.0, mean_difference=2 * effect,
+                         false_positive_rate=float(alpha), mc_se=0.0, false_positive_rate_se=0.0, mean_difference=2 * effect,
                          rule="satterthwaite", method="analytic")
 
 
@@ -512,7 +513,42 @@ def budget_plans(effect, *, cost_per_rating=0.1, cost_per_worker=0.0, target_pow
 # ---------------------------------------------------------------------------
 # pilot data
 # ---------------------------------------------------------------------------
-def fit_pilot(df: pd.DataFrame) -> dict:
+@dataclass(frozen=True)
+class PilotFit:
+    """Variance components and effect fitted to pilot ratings (:func:`fit_pilot`).
+
+    Attributes
+    ----------
+    effect, baseline : float
+        β1 of the ±1-coded system (the second system in sorted order is +1)
+        and β0, on the [0, 1]-rescaled ratings.
+    sigma_w0, sigma_w1, sigma_i0, sigma_i1, sigma : float
+        The five standard deviations, keyed as :func:`likert_power`'s arguments.
+    n_ratings, workers, items : int
+        Size of the pilot.
+    systems : tuple of str
+        The two systems, in the order coded -1, +1.
+    """
+
+    effect: float
+    baseline: float
+    sigma_w0: float
+    sigma_w1: float
+    sigma_i0: float
+    sigma_i1: float
+    sigma: float
+    n_ratings: int
+    workers: int
+    items: int
+    systems: tuple
+
+    @property
+    def sigmas(self) -> dict:
+        """The five SDs as keyword arguments of :func:`likert_power`."""
+        return {k: getattr(self, k) for k in _SIGMAS}
+
+
+def fit_pilot(df: pd.DataFrame) -> PilotFit:
     """Fit the crossed model to pilot ratings with statsmodels (REML) and return slider values.
 
     Parameters
@@ -524,7 +560,7 @@ def fit_pilot(df: pd.DataFrame) -> dict:
 
     Returns
     -------
-    dict
+    PilotFit
         ``effect`` (β1 of the ±1-coded system, second system = +1), ``baseline``
         and the five SDs, keyed as :func:`likert_power`'s arguments, plus
         ``n_ratings``, ``workers``, ``items`` and ``systems``.
@@ -568,13 +604,13 @@ def fit_pilot(df: pd.DataFrame) -> dict:
         raise ValueError(f"The mixed model could not be fitted to this pilot ({type(err).__name__}).") from None
     names = list(model.exog_vc.names)
     vcomp = dict(zip(names, np.sqrt(np.maximum(result.vcomp, 0.0))))
-    return {
-        "effect": float(result.fe_params["x"]), "baseline": float(result.fe_params["Intercept"]),
-        "sigma_w0": float(vcomp.get("w0", 0.0)), "sigma_w1": float(vcomp.get("w1", 0.0)),
-        "sigma_i0": float(vcomp.get("i0", 0.0)), "sigma_i1": float(vcomp.get("i1", 0.0)),
-        "sigma": float(math.sqrt(result.scale)), "n_ratings": int(len(data)),
-        "workers": int(data["worker"].nunique()), "items": int(data["item"].nunique()), "systems": tuple(systems),
-    }
+    return PilotFit(
+        effect=float(result.fe_params["x"]), baseline=float(result.fe_params["Intercept"]),
+        sigma_w0=float(vcomp.get("w0", 0.0)), sigma_w1=float(vcomp.get("w1", 0.0)),
+        sigma_i0=float(vcomp.get("i0", 0.0)), sigma_i1=float(vcomp.get("i1", 0.0)),
+        sigma=float(math.sqrt(result.scale)), n_ratings=int(len(data)),
+        workers=int(data["worker"].nunique()), items=int(data["item"].nunique()), systems=tuple(systems),
+    )
 
 
 def analytic_grid(workers, items, effects, *, alpha=0.05, **sigmas) -> pd.DataFrame:
@@ -725,7 +761,7 @@ def crowd_power(pool, items, per_item, effect, *, sigma_w0, sigma_w1, sigma_i0, 
         power=power, type_s=nan_if_zero(float((sig & ~right).sum()), n_sig),
         type_m=float(np.abs(fit["effect"][sig]).mean() / abs(effect)) if n_sig and effect else math.nan,
         false_positive_rate=fpr, mc_se=math.sqrt(power * (1 - power) / n_sims),
-        fpr_se=math.sqrt(fpr * (1 - fpr) / n_sims), mean_difference=2 * effect, rule=rule, method="simulate",
+        false_positive_rate_se=math.sqrt(fpr * (1 - fpr) / n_sims), mean_difference=2 * effect, rule=rule, method="simulate",
         n_sims=n_sims)
 
 

@@ -29,14 +29,14 @@ Two engines:
   on a fine grid (Armitage, McPherson & Rowe 1969), batched over designs with
   FFT convolutions. The Mann–Whitney drift is ``(p - ½)/sd₀(U/n²)`` with
   ``p = P(X > Y) + ½ P(X = Y)`` integrated exactly under the Gamma model.
-* ``"montecarlo"`` — simulated campaigns, vectorized over replicates
+* ``"simulate"`` — simulated campaigns, vectorized over replicates
   (scipy's ``mannwhitneyu``/``ttest_ind`` along an axis), with standard errors.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -75,7 +75,7 @@ DESIGNS = ("fixed", "interim", "interim_futility", "naive")
 #: O'Brien–Fleming-type (``"lan_demets"``) or Pocock-type spending function.
 BOUNDARIES = ("pocock", "obrien_fleming", "lan_demets", "lan_demets_pocock")
 TESTS = ("mwu", "t")
-METHODS = ("analytic", "montecarlo")
+METHODS = ("analytic", "simulate")
 #: Table 2 of Wei et al. (2022): share of the total annotation variance that a
 #: metric could explain (the "reducible variance").
 REDUCIBLE_SHARE = {"WMT21 *-en (crowd)": 0.231, "pSQM zh-en (professional)": 0.098,
@@ -370,7 +370,7 @@ class CampaignResult:
     power : float
         P(stopping with a significant result in the right direction); at
         ``delta = 0``, the false-positive rate.
-    type1 : float
+    false_positive_rate : float
         False-positive rate of the same design at ``delta = 0``.
     expected_judgments : float
         Expected number of judgments spent for the pair.
@@ -379,32 +379,33 @@ class CampaignResult:
     efficacy_probabilities, futility_probabilities : tuple of float
         The same split by reason (significant / futile); the rest of the last
         analysis is "not significant at the end".
-    wrong_sign : float
-        P(significant in the wrong direction).
+    type_s : float
+        P(wrong sign | significant): the share of significant results that
+        point the wrong way (``nan`` when nothing can be significant or the
+        true difference is 0).
     nominal_p : tuple of float
         The nominal p-value threshold at each analysis.
     mc_se : float
         Monte Carlo standard error of ``power`` (0 for the analytic engine).
-    type1_se, judgments_se : float
-        Monte Carlo standard errors of ``type1`` and ``expected_judgments``.
+    false_positive_rate_se, judgments_se : float
+        Monte Carlo standard errors of ``false_positive_rate`` and ``expected_judgments``.
     """
 
     power: float
-    type1: float
+    false_positive_rate: float
     expected_judgments: float
     stop_probabilities: tuple
     efficacy_probabilities: tuple
     futility_probabilities: tuple
-    wrong_sign: float
+    type_s: float
     nominal_p: tuple
     budget: int
     looks: int
     mc_se: float = 0.0
-    type1_se: float = 0.0
+    false_positive_rate_se: float = 0.0
     judgments_se: float = 0.0
     n_sims: int = 0
     method: str = "analytic"
-    extra: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def _look_sizes(budget, peeks):
@@ -484,17 +485,17 @@ def campaign_power(
         Overall two-sided level.
     test : {"mwu", "t"}, optional
         Mann–Whitney U (the MT standard) or Student's t test.
-    method : {"analytic", "montecarlo"}, optional
+    method : {"analytic", "simulate"}, optional
         Recursive integration, or simulated campaigns.
     n_sims : int, optional
-        Campaigns per value of delta for ``"montecarlo"``.
+        Campaigns per value of delta for ``"simulate"``.
     seed : int or numpy.random.Generator, optional
-        Seed for ``"montecarlo"``.
+        Seed for ``"simulate"``.
 
     Returns
     -------
     CampaignResult
-        ``.power``, ``.expected_judgments``, ``.type1``, ``.mc_se`` and the
+        ``.power``, ``.expected_judgments``, ``.false_positive_rate``, ``.type_s``, ``.mc_se`` and the
         distribution of the stopping analysis.
 
     References
@@ -504,7 +505,7 @@ def campaign_power(
     Examples
     --------
     >>> r = campaign_power("fixed", 1200, 0.0)
-    >>> round(r.type1, 3)
+    >>> round(r.false_positive_rate, 3)
     0.05
     """
     design, budget, peeks, kind, futility_p, alpha = _validate_design(design, budget, peeks, boundary, futility_p,
@@ -515,18 +516,20 @@ def campaign_power(
     sizes = _look_sizes(budget, peeks)
     eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha)
     nominal = tuple(float(v) for v in 2 * stats.norm.sf(eff_z))
-    if method == "montecarlo":
+    if method == "simulate":
         n_sims = check_int("n_sims", n_sims, low=100, high=200_000)
-        return _montecarlo(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal)
+        return _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal)
     drift = _drifts(test, sizes, mean, sd, delta)
     null = np.zeros(peeks)
     up, low, fut = _sequential_probs(_thetas(np.vstack([drift, null])), eff_z, fut_z)
     power, wrong, judgments, stop, eff, futp, looks = _summaries(up[:1], low[:1], fut[:1], sizes, delta)
-    type1 = float(up[1].sum() + low[1].sum())
+    false_positive_rate = float(up[1].sum() + low[1].sum())
+    significant = float(up[0].sum() + low[0].sum())
+    type_s = float(wrong[0]) / significant if delta != 0 and significant > 0 else math.nan
     return CampaignResult(
-        power=float(power[0]), type1=type1, expected_judgments=float(judgments[0]),
+        power=float(power[0]), false_positive_rate=false_positive_rate, expected_judgments=float(judgments[0]),
         stop_probabilities=tuple(stop[0]), efficacy_probabilities=tuple(eff[0]),
-        futility_probabilities=tuple(futp[0]), wrong_sign=float(wrong[0]), nominal_p=nominal, budget=budget,
+        futility_probabilities=tuple(futp[0]), type_s=type_s, nominal_p=nominal, budget=budget,
         looks=looks,
     )
 
@@ -604,7 +607,7 @@ def _run_campaigns(pvals, signs, eff_p, fut_p):
     return stop_look, reason, sign
 
 
-def _montecarlo(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal):
+def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal):
     rng = np.random.default_rng(seed)
     looks = sizes.size
     eff_p = 2 * stats.norm.sf(eff_z)
@@ -622,18 +625,19 @@ def _montecarlo(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed
     else:
         right = significant
     power = right.mean()
-    wrong = (significant & ~right).mean() if delta != 0 else 0.0
+    n_significant = int(significant.sum())
+    type_s = float((significant & ~right).sum() / n_significant) if delta != 0 and n_significant else math.nan
     spent = 2 * sizes[stop_look]
     stop = np.bincount(stop_look, minlength=looks) / n_sims
     eff = np.bincount(stop_look[significant], minlength=looks) / n_sims
     fut = np.bincount(stop_look[reason == -1], minlength=looks) / n_sims
-    type1 = (out["null"][1] == 1).mean()
+    fpr = (out["null"][1] == 1).mean()
     return CampaignResult(
-        power=float(power), type1=float(type1), expected_judgments=float(spent.mean()),
+        power=float(power), false_positive_rate=float(fpr), expected_judgments=float(spent.mean()),
         stop_probabilities=tuple(stop), efficacy_probabilities=tuple(eff), futility_probabilities=tuple(fut),
-        wrong_sign=float(wrong), nominal_p=nominal, budget=budget, looks=looks,
-        mc_se=math.sqrt(power * (1 - power) / n_sims), type1_se=math.sqrt(type1 * (1 - type1) / n_sims),
-        judgments_se=float(spent.std(ddof=1) / math.sqrt(n_sims)), n_sims=n_sims, method="montecarlo",
+        type_s=type_s, nominal_p=nominal, budget=budget, looks=looks,
+        mc_se=math.sqrt(power * (1 - power) / n_sims), false_positive_rate_se=math.sqrt(fpr * (1 - fpr) / n_sims),
+        judgments_se=float(spent.std(ddof=1) / math.sqrt(n_sims)), n_sims=n_sims, method="simulate",
     )
 
 

@@ -271,11 +271,11 @@ elif scenario == "preference":
 if scenario in ("paired", "preference"):
     engine = side.radio(
         "Engine", list(acc.METHODS), key="engine", bind="query-params", horizontal=True,
-        format_func={"exact": "exact", "montecarlo": "Monte Carlo (Figure 2)"}.get,
+        format_func={"exact": "exact", "simulate": "Monte Carlo (Figure 2)"}.get,
         help="Exact summation has no simulation error. Monte Carlo runs the paper's simulation (Figure 2) for "
         "the current design and reports its standard error; the curves always use the exact engine.",
     )
-    if engine == "montecarlo":
+    if engine == "simulate":
         n_sims = side.select_slider(
             "Simulated experiments", options=[1000, 2000, 5000, 10000, 20000, 50000, 100000], value=10000,
             key="sims", bind="query-params", help="More replicates, smaller Monte Carlo error.",
@@ -535,19 +535,19 @@ with tabs[4]:
     pair = acc.squad_pair(base_id, new_id) if base_id != new_id else None
     if pair is None:
         st.warning("Pick two different submissions.")
-    elif pair["delta_dev"] == 0:
+    elif pair.delta_dev == 0:
         st.info("These two submissions have the same dev accuracy: there is no expected difference to detect.")
     else:
-        pair_power = paired_point(SQUAD_TEST_SIZE, pair["delta_dev"], pair["agreement_dev"],
+        pair_power = paired_point(SQUAD_TEST_SIZE, pair.delta_dev, pair.agreement_dev,
                                   alpha, "exact", "exact", 10000, 0)
         m1, m2, m3, m4 = st.columns(4)
-        m1.metric("Dev Δ accuracy", f"{100 * pair['delta_dev']:+.2f} pp",
+        m1.metric("Dev Δ accuracy", f"{100 * pair.delta_dev:+.2f} pp",
                   help="New minus baseline exact match on the 11,873 dev questions.")
-        m2.metric("Dev agreement P_a", f"{pair['agreement_dev']:.2%}",
+        m2.metric("Dev agreement P_a", f"{pair.agreement_dev:.2%}",
                   help="Share of dev questions both answer right or both wrong.")
         m3.metric(f"Power on the test set (n = {SQUAD_TEST_SIZE:,})", fmt_pct(pair_power.power),
                   help="Exact McNemar test, dev Δ and P_a assumed to carry over to test (§3.2).")
-        m4.metric("Observed test Δ", f"{100 * pair['delta_test']:+.2f} pp",
+        m4.metric("Observed test Δ", f"{100 * pair.delta_test:+.2f} pp",
                   help="What the leaderboard reported on the hidden test set.")
 
     st.markdown("**Which leaderboard submissions were well powered?** (Figure 10)")

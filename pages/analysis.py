@@ -233,15 +233,15 @@ with c1:
     target = st.slider("Target power", 0.5, 0.99, 0.8, 0.01, key="target", help="Used for the MDE and the planner.")
     if binary:
         design = an.accuracy_design(u, v)
-        st.markdown(f"Agreement P_a = **{design['agreement']:.1%}**, accuracy difference Δ = "
-                    f"**{100 * design['delta']:+.2f} pp** on n = {design['n']:,} items.")
+        st.markdown(f"Agreement P_a = **{design.agreement:.1%}**, accuracy difference Δ = "
+                    f"**{100 * design.delta:+.2f} pp** on n = {design.n:,} items.")
         st.page_link("pages/accuracy.py", label="Open the Accuracy page with this design",
                      icon=":material/arrow_forward:",
-                     query_params={"n": str(design["n"]), "agreement": f"{100 * min(design['agreement'], 0.999):.1f}",
-                                   "delta": f"{100 * design['delta']:.1f}"},
+                     query_params={"n": str(design.n), "agreement": f"{100 * min(design.agreement, 0.999):.1f}",
+                                   "delta": f"{100 * design.delta:.1f}"},
                      help="Power, Type-M and the MDE of McNemar's test for a test set like this one.")
     elif sd_d > 0:
-        mde = an.paired_t_mde(u.size, sd_d, power=target, alpha=alpha, alternative=alternative)
+        mde = an.paired_t_mde(u.size, sd_d, target_power=target, alpha=alpha, alternative=alternative)
         st.metric(f"MDE of the paired t test at {target:.0%} power", f"{mde:.4f}",
                   help=f"Smallest true mean difference {u.size:,} units detect with the target power, given the "
                   f"observed SD of the differences ({sd_d:.4f}).")
@@ -251,7 +251,7 @@ with c1:
     exp_sd = st.number_input("Standard deviation of differences", min_value=1e-6, value=float(round(sd_d, 4)) or 1.0,
                              format="%.4f", key="exp_sd", help="From this data (pilot) by default.")
     try:
-        need = an.prospective_sample_size(exp_mean, exp_sd, power=target, alpha=alpha,
+        need = an.prospective_sample_size(exp_mean, exp_sd, target_power=target, alpha=alpha,
                                           alternative="two-sided" if alternative == "two-sided" else
                                           ("greater" if exp_mean > 0 else "less"))
         st.metric(f"Pairs needed for {target:.0%} power (paired t)", f"{need:,}")

@@ -71,7 +71,7 @@ def fpr_by_rule(workers_list, i, sig, alpha, n_sims, seed):
         for rule in rt.RULES:
             r = rt.likert_power(w, i, 0.0, **dict(sig), alpha=alpha, rule=rule, n_sims=n_sims, seed=seed)
             nominal = 0.025 if rule == "paper" else alpha
-            rows.append((w, rule, r.false_positive_rate, r.fpr_se, nominal))
+            rows.append((w, rule, r.false_positive_rate, r.false_positive_rate_se, nominal))
     return pd.DataFrame(rows, columns=["workers", "rule", "false_positive_rate", "mc_se", "nominal"])
 
 
@@ -208,7 +208,7 @@ metric(cols[0], "Power" if effect else "Detection rate", fmt_pct(result.power),
        help="P(a detection in the right direction) under the chosen rule.")
 nominal = 0.025 if rule == "paper" else alpha
 metric(cols[1], "False-positive rate", fmt_pct(result.false_positive_rate),
-       se=f"{100 * result.fpr_se:.1f}%" if result.fpr_se else None,
+       se=f"{100 * result.false_positive_rate_se:.1f}%" if result.false_positive_rate_se else None,
        help=f"How often the rule declares a difference when the systems are equal; nominally {nominal:.1%}.")
 cols[2].metric("Type-M (exaggeration)", "—" if not math.isfinite(result.type_m) else f"{result.type_m:.2f}×",
                help="Mean |estimated effect| / true effect among significant results.")
@@ -218,7 +218,7 @@ cols[4].metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinit
                help="Smallest β1 this design detects with the target power (analytic Satterthwaite engine).")
 if math.isfinite(mde_value):
     cols[4].caption(f"= a difference of {2 * mde_value:.3f} in mean rating")
-if result.false_positive_rate > nominal + 3 * max(result.fpr_se, 1e-9) and result.fpr_se:
+if result.false_positive_rate > nominal + 3 * max(result.false_positive_rate_se, 1e-9) and result.false_positive_rate_se:
     st.error(f"**This rule is not calibrated here:** with {workers} workers it declares a difference in "
              f"{fmt_pct(result.false_positive_rate)} of experiments where there is none (nominal {nominal:.1%}). With "
              "few workers the worker-slope variance is estimated from W − 1 degrees of freedom, and a test that "
@@ -340,14 +340,14 @@ with tabs[5]:
             st.error(f"**Cannot fit this pilot:** {err}")
         else:
             c = st.columns(4)
-            c[0].metric("Ratings", f"{fitted['n_ratings']:,}")
-            c[1].metric("Workers × items", f"{fitted['workers']} × {fitted['items']}")
-            c[2].metric("Effect β1", f"{fitted['effect']:+.3f}", help=f"{fitted['systems'][1]} coded +1.")
-            c[3].metric("Residual SD", f"{fitted['sigma']:.3f}")
-            st.dataframe(pd.DataFrame([{k: fitted[k] for k in SIGMA_KEYS}]), hide_index=True)
-            values = {k: float(min(max(round(fitted[k], 3), 0.0), 0.4)) for k in SIGMA_KEYS}
-            values["effect"] = float(min(max(round(abs(fitted["effect"]) / 0.005) * 0.005, 0.0), 0.3))
-            values["baseline"] = float(min(max(round(fitted["baseline"], 2), 0.1), 0.9))
+            c[0].metric("Ratings", f"{fitted.n_ratings:,}")
+            c[1].metric("Workers × items", f"{fitted.workers} × {fitted.items}")
+            c[2].metric("Effect β1", f"{fitted.effect:+.3f}", help=f"{fitted.systems[1]} coded +1.")
+            c[3].metric("Residual SD", f"{fitted.sigma:.3f}")
+            st.dataframe(pd.DataFrame([{k: getattr(fitted, k) for k in SIGMA_KEYS}]), hide_index=True)
+            values = {k: float(min(max(round(getattr(fitted, k), 3), 0.0), 0.4)) for k in SIGMA_KEYS}
+            values["effect"] = float(min(max(round(abs(fitted.effect) / 0.005) * 0.005, 0.0), 0.3))
+            values["baseline"] = float(min(max(round(fitted.baseline, 2), 0.1), 0.9))
             st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_pilot",
                       type="primary", help="Effect (as a magnitude), mean rating and the five SDs.")
 

@@ -103,10 +103,10 @@ test = side.radio("Test", list(sq.TESTS), horizontal=True, key="test", bind="que
 target = side.slider("Target power", min_value=0.5, max_value=0.99, value=0.8, step=0.01, key="target",
                      bind="query-params", help="Used for the minimum detectable effect.")
 engine = side.radio("Engine", list(sq.METHODS), horizontal=True, key="engine", bind="query-params",
-                    format_func={"analytic": "analytic", "montecarlo": "Monte Carlo"}.get,
+                    format_func={"analytic": "analytic", "simulate": "Monte Carlo"}.get,
                     help="Analytic: exact recursive integration of the sequential z statistics (instant; used for "
                     "all curves). Monte Carlo: simulated campaigns for the current design, with standard errors.")
-if engine == "montecarlo":
+if engine == "simulate":
     n_sims = side.select_slider("Simulated campaigns", options=[500, 1000, 2000, 5000], value=2000, key="sims",
                                 bind="query-params", help="Per scenario (true difference and zero difference).")
     seed = int(side.number_input("Random seed", min_value=0, max_value=2**31 - 1, value=2022, step=1, key="seed",
@@ -172,8 +172,8 @@ cols = st.columns(5)
 metric(cols[0], "Power" if delta else "False-positive rate", fmt_pct(result.power),
        se=f"{100 * result.mc_se:.1f}%" if result.mc_se else None,
        help="P(a significant result in the right direction) for this design and true difference.")
-metric(cols[1], "False-positive rate (Δ = 0)", fmt_pct(result.type1, 2),
-       se=f"{100 * result.type1_se:.1f}%" if result.type1_se else None,
+metric(cols[1], "False-positive rate (Δ = 0)", fmt_pct(result.false_positive_rate, 2),
+       se=f"{100 * result.false_positive_rate_se:.1f}%" if result.false_positive_rate_se else None,
        help="How often this design declares a winner when the systems are equal. Corrected designs stay ≤ α; naive "
        "peeking does not.")
 metric(cols[2], "Expected judgments", f"{result.expected_judgments:,.0f}",
@@ -187,8 +187,8 @@ cols[4].metric("Saving of interim-futility", "—" if not math.isfinite(fut_row[
                f"{100 * fut_row['saving']:.0f}%",
                help=f"Judgments saved while matching the fixed design's average power at {budget:,} judgments over "
                f"the population of pairs (the paper: 18% at 1,200, 27% at 3×).")
-if result.type1 > alpha + 1e-3:
-    st.error(f"**Uncorrected peeking:** this design declares false winners {fmt_pct(result.type1)} of the time, "
+if result.false_positive_rate > alpha + 1e-3:
+    st.error(f"**Uncorrected peeking:** this design declares false winners {fmt_pct(result.false_positive_rate)} of the time, "
              f"not {alpha:.0%}. Use a boundary (Pocock, O'Brien–Fleming) instead.")
 elif delta and result.power < target:
     st.warning(f"**Under-powered:** {fmt_pct(result.power)} power for a {delta:g}-point difference with "
@@ -204,7 +204,7 @@ tabs = st.tabs(["Power and cost vs difference (Figure 5)", "Budget curves (Figur
 fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
 with tabs[0]:
     c1, c2 = st.columns(2)
-    current = (delta, result.power if delta else result.type1)
+    current = (delta, result.power if delta else result.false_positive_rate)
     c1.plotly_chart(
         figures.curve_figure(fig5, x="delta", y="power", color="label", current=current, target=target,
                              title=f"Power vs true difference ({budget:,} judgments planned)",

@@ -90,9 +90,9 @@ def test_pvalues_match_statsmodels_on_simulated_tables(test):
     "n, delta, agreement, test",
     [(500, 0.02, 0.9, "exact"), (200, -0.03, 0.85, "midp"), (1000, 0.01, 0.95, "chi2_cc"), (80, 0.04, 0.8, "chi2")],
 )
-def test_montecarlo_agrees_with_exact(n, delta, agreement, test):
+def test_simulate_agrees_with_exact(n, delta, agreement, test):
     exact = acc.mcnemar_power(n, delta, agreement, test=test)
-    mc = acc.mcnemar_power(n, delta, agreement, test=test, method="montecarlo", n_sims=20_000, seed=11)
+    mc = acc.mcnemar_power(n, delta, agreement, test=test, method="simulate", n_sims=20_000, seed=11)
     assert mc.n_sims == 20_000 and mc.mc_se > 0
     # 4 standard errors: a false alarm has probability ~6e-5 per comparison
     assert abs(mc.power - exact.power) <= 4 * mc.mc_se
@@ -101,16 +101,16 @@ def test_montecarlo_agrees_with_exact(n, delta, agreement, test):
     assert mc.mc_se == pytest.approx(math.sqrt(mc.power * (1 - mc.power) / 20_000))
 
 
-def test_montecarlo_is_reproducible_with_seed():
-    a = acc.mcnemar_power(300, 0.03, 0.9, method="montecarlo", n_sims=1000, seed=5)
-    b = acc.mcnemar_power(300, 0.03, 0.9, method="montecarlo", n_sims=1000, seed=5)
+def test_simulate_is_reproducible_with_seed():
+    a = acc.mcnemar_power(300, 0.03, 0.9, method="simulate", n_sims=1000, seed=5)
+    b = acc.mcnemar_power(300, 0.03, 0.9, method="simulate", n_sims=1000, seed=5)
     assert a == b
 
 
 def test_normal_closed_form_agrees_with_simulated_asymptotic_test():
     # the closed form approximates the uncorrected asymptotic test
     closed = acc.mcnemar_power(3000, 0.01, 0.93, test="normal")
-    mc = acc.mcnemar_power(3000, 0.01, 0.93, test="chi2", method="montecarlo", n_sims=40_000, seed=3)
+    mc = acc.mcnemar_power(3000, 0.01, 0.93, test="chi2", method="simulate", n_sims=40_000, seed=3)
     assert abs(closed.power - mc.power) <= 4 * mc.mc_se
     assert abs(closed.type_m - mc.type_m) <= 4 * mc.type_m_se
 
@@ -131,7 +131,9 @@ def test_appendix_c_numerical_example():
 
 def test_appendix_c_cells():
     # Table 4: P_a = 0.9, Δ = 0.02 → p10 = 0.06, p01 = 0.04
-    p_disc, q = acc._cells(0.02, 0.9)
+    from core.accuracy.paired import _cells
+
+    p_disc, q = _cells(0.02, 0.9)
     assert p_disc * q == pytest.approx(0.06)
     assert p_disc * (1 - q) == pytest.approx(0.04)
 
@@ -268,7 +270,7 @@ def test_null_calibration_exact(test, n, agreement):
 
 
 def test_null_calibration_montecarlo():
-    res = acc.mcnemar_power(400, 0.0, 0.85, method="montecarlo", n_sims=20_000, seed=9)
+    res = acc.mcnemar_power(400, 0.0, 0.85, method="simulate", n_sims=20_000, seed=9)
     assert res.rejection_rate <= 0.05 + 3 * res.mc_se
 
 
@@ -367,10 +369,10 @@ def test_unpaired_distribution_mass():
 def test_squad_pair_statistics():
     # models 0 and 1: dev EM 59.800 vs 61.787 → 236 more correct of 11,873; 3,058 disagreements
     pair = acc.squad_pair(0, 1)
-    assert pair["delta_dev"] == pytest.approx((61.787248378674306 - 59.79954518655774) / 100, abs=1e-4)
-    assert pair["agreement_dev"] == pytest.approx(1 - 3058 / 11873)
+    assert pair.delta_dev == pytest.approx((61.787248378674306 - 59.79954518655774) / 100, abs=1e-4)
+    assert pair.agreement_dev == pytest.approx(1 - 3058 / 11873)
     reverse = acc.squad_pair(1, 0)
-    assert reverse["delta_dev"] == pytest.approx(-pair["delta_dev"])
+    assert reverse.delta_dev == pytest.approx(-pair.delta_dev)
 
 
 def test_squad_leaderboard_reproduces_appendix_d():
@@ -397,7 +399,7 @@ def test_squad_leaderboard_reproduces_appendix_d():
         (lambda: acc.mcnemar_power(100, 0.01, 0.9, alpha=0.7), "`alpha`"),
         (lambda: acc.mcnemar_power(100, 0.01, 0.9, test="fisher"), "`test`"),
         (lambda: acc.mcnemar_power(100, 0.01, 0.9, method="bootstrap"), "`method`"),
-        (lambda: acc.mcnemar_power(100, 0.01, 0.9, method="montecarlo", n_sims=5), "`n_sims`"),
+        (lambda: acc.mcnemar_power(100, 0.01, 0.9, method="simulate", n_sims=5), "`n_sims`"),
         (lambda: acc.mcnemar_mde(100), "`agreement`"),
         (lambda: acc.mcnemar_mde(100, prior="glue"), "`baseline`"),
         (lambda: acc.mcnemar_mde(100, prior="imagenet", baseline=0.9), "`prior`"),
@@ -412,3 +414,45 @@ def test_squad_leaderboard_reproduces_appendix_d():
 def test_value_errors_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=name.replace("`", "\\`")):
         call()
+
+
+def test_chi2_cc_table_without_difference_is_never_significant_in_a_direction():
+    # issue 9 §6; oracle: enumeration of every (b, c) table with statsmodels' p-value
+    from scipy import stats
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    n, delta, agreement, alpha = 9, 0.05, 0.3, 0.5
+    p_disc = 1 - agreement
+    q = (p_disc + delta) / (2 * p_disc)
+    probs = [p_disc * q, p_disc * (1 - q), agreement]
+    right = reject = wrong = 0.0
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            if b + c == 0:
+                continue
+            if mcnemar([[0, b], [c, 0]], exact=False, correction=True).pvalue <= alpha:
+                mass = stats.multinomial.pmf([b, c, n - b - c], n, probs)
+                reject += mass
+                right += mass if b > c else 0.0
+                wrong += mass if b < c else 0.0
+    res = acc.mcnemar_power(n, delta, agreement, alpha=alpha, test="chi2_cc")
+    assert res.power == pytest.approx(0.202872, abs=5e-7) and res.power == pytest.approx(right, abs=1e-9)
+    assert res.rejection_rate == pytest.approx(0.321689, abs=5e-7) and res.rejection_rate == pytest.approx(reject)
+    assert res.type_s == pytest.approx(wrong / (right + wrong))
+    sim = acc.mcnemar_power(n, delta, agreement, alpha=alpha, test="chi2_cc", method="simulate", n_sims=100_000,
+                            seed=4)
+    assert abs(sim.power - res.power) <= 4 * sim.mc_se
+    se_rej = (reject * (1 - reject) / 100_000) ** 0.5
+    assert abs(sim.rejection_rate - res.rejection_rate) <= 4 * se_rej
+
+
+def test_paired_design_resolves_and_checks_agreement():
+    d = acc.paired_design("squad", delta=0.01, baseline=0.9)
+    assert d.agreement == pytest.approx(acc.agreement_prior(0.9, 0.01, "squad"))
+    assert d.mde_kwargs == {"baseline": 0.9, "prior": "squad"}
+    manual = acc.paired_design("manual", delta=0.02, agreement=0.9)
+    assert manual.family() == [(0.01, 0.9), (0.01, 0.85), (0.02, 0.9), (0.02, 0.85), (0.04, 0.9), (0.04, 0.85)]
+    with pytest.raises(ValueError, match="`delta` must satisfy"):
+        acc.paired_design("manual", delta=0.2, agreement=0.9)
+    with pytest.raises(ValueError, match="`baseline`"):
+        acc.paired_design("glue", delta=0.01)

@@ -170,7 +170,7 @@ def test_effect_sizes_by_hand():
 # power (§3.4)
 # ---------------------------------------------------------------------------
 def test_prospective_sample_size_against_noncentral_t():
-    n = an.prospective_sample_size(0.3, 1.0, power=0.9, alpha=0.05)
+    n = an.prospective_sample_size(0.3, 1.0, target_power=0.9, alpha=0.05)
 
     def power(m):  # oracle: scipy's noncentral t
         crit = stats.t.isf(0.025, m - 1)
@@ -205,7 +205,7 @@ def test_pairwise_holm_and_bonferroni():
 
 def test_accuracy_bridge():
     design = an.accuracy_design([1, 1, 0, 1, 0], [1, 0, 0, 1, 1])
-    assert design["agreement"] == pytest.approx(0.6) and design["delta"] == pytest.approx(0.0)
+    assert design.agreement == pytest.approx(0.6) and design.delta == pytest.approx(0.0)
     with pytest.raises(ValueError, match="0/1"):
         an.accuracy_design([0.5, 1], [1, 0])
 

@@ -200,10 +200,10 @@ def test_fit_pilot_recovers_components():
     pilot = df.assign(system=np.where(df["x"] > 0, "new", "base"), rating=1 + 4 * df["y"])
     fit = rt.fit_pilot(pilot.drop(columns=["x", "y"]))
     # rescaling by the observed range changes units: compare ratios to the residual SD
-    scale = fit["sigma"] / 0.15
-    assert fit["effect"] / scale == pytest.approx(-0.08 if fit["systems"][1] == "base" else 0.08, abs=0.02)
+    scale = fit.sigma / 0.15
+    assert fit.effect / scale == pytest.approx(-0.08 if fit.systems[1] == "base" else 0.08, abs=0.02)
     for key in ("sigma_w1", "sigma_i0", "sigma_i1"):
-        assert fit[key] / scale == pytest.approx(sig[key], abs=0.04)
+        assert getattr(fit, key) / scale == pytest.approx(sig[key], abs=0.04)
 
 
 @pytest.mark.parametrize(

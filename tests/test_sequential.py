@@ -101,15 +101,15 @@ def test_vectorized_mwu_matches_scipy():
 @pytest.mark.parametrize("design", ["interim", "interim_futility"])
 def test_corrected_designs_control_false_positives(design, kind):
     res = sq.campaign_power(design, 1200, 0.0, peeks=4, boundary=kind)
-    assert res.type1 <= 0.05 + 1e-4
-    assert res.power == pytest.approx(res.type1)
+    assert res.false_positive_rate <= 0.05 + 1e-4
+    assert res.power == pytest.approx(res.false_positive_rate)
 
 
 def test_naive_peeking_inflates_false_positives():
     # Armitage et al. (1969): five looks at 1.96 give ≈ 0.142
     res = sq.campaign_power("naive", 1200, 0.0, peeks=5)
-    assert res.type1 == pytest.approx(0.142, abs=0.002)
-    assert sq.campaign_power("naive", 1200, 0.0, peeks=2).type1 > 0.05
+    assert res.false_positive_rate == pytest.approx(0.142, abs=0.002)
+    assert sq.campaign_power("naive", 1200, 0.0, peeks=2).false_positive_rate > 0.05
 
 
 def test_expected_judgments():
@@ -140,11 +140,11 @@ GRID = [
 def test_analytic_agrees_with_monte_carlo(design, budget, delta, peeks, kind, test):
     kw = dict(peeks=peeks, boundary=kind, test=test)
     exact = sq.campaign_power(design, budget, delta, **kw)
-    mc = sq.campaign_power(design, budget, delta, method="montecarlo", n_sims=4000, seed=11, **kw)
+    mc = sq.campaign_power(design, budget, delta, method="simulate", n_sims=4000, seed=11, **kw)
     se = math.sqrt(max(exact.power * (1 - exact.power), 1e-4) / 4000)
     assert abs(exact.power - mc.power) <= 4 * se
-    se1 = math.sqrt(exact.type1 * (1 - exact.type1) / 4000)
-    assert abs(exact.type1 - mc.type1) <= 4 * se1
+    se1 = math.sqrt(exact.false_positive_rate * (1 - exact.false_positive_rate) / 4000)
+    assert abs(exact.false_positive_rate - mc.false_positive_rate) <= 4 * se1
     assert abs(exact.expected_judgments - mc.expected_judgments) <= 4 * mc.judgments_se + 1e-9
     np.testing.assert_allclose(exact.stop_probabilities, mc.stop_probabilities, atol=0.035)
 

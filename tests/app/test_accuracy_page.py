@@ -112,10 +112,10 @@ def test_null_effect_shows_false_positive_rate(page):
 
 
 def test_monte_carlo_engine_shows_standard_error(page):
-    page.radio(key="engine").set_value("montecarlo")
+    page.radio(key="engine").set_value("simulate")
     page.run()
     assert not page.exception
-    mc = acc.mcnemar_power(500, 0.02, 0.9, method="montecarlo", n_sims=10_000, seed=2020)
+    mc = acc.mcnemar_power(500, 0.02, 0.9, method="simulate", n_sims=10_000, seed=2020)
     assert metrics(page)["Power"] == f"{100 * mc.power:.1f}%"
     assert f"± {100 * mc.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
 

@@ -69,12 +69,12 @@ def test_naive_peeking_is_flagged(page):
 
 
 def test_monte_carlo_engine(page):
-    page.radio(key="engine").set_value("montecarlo")
+    page.radio(key="engine").set_value("simulate")
     page.run()
     page.select_slider(key="sims").set_value(500)
     page.run()
     assert not page.exception
-    mc = sq.campaign_power("fixed", 1200, 2.0, method="montecarlo", n_sims=500, seed=2022)
+    mc = sq.campaign_power("fixed", 1200, 2.0, method="simulate", n_sims=500, seed=2022)
     assert metrics(page)["Power"] == f"{100 * mc.power:.1f}%"
     assert f"± {100 * mc.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
 

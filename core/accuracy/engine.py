@@ -1,0 +1,385 @@
+"""The shared exact engine of the paired designs (McNemar and preference tests).
+
+Let ``D`` be the number of discordant items (or non-tied raters), ``D ~
+Binomial(n, p_d)``, and ``B | D ~ Binomial(D, q)`` the number of those in
+favour of the new system. The observed effect is ``(2B - D) / n`` and the
+true effect ``p_d (2q - 1)``. Every test offered here rejects exactly when
+``min(B, D - B) <= k_D`` for a critical count ``k_D < D / 2`` that depends
+only on ``D`` (a table with ``B = D - B`` has no observed difference and is
+never a significant result in either direction), so power, Type-S and Type-M
+error are finite sums over ``D`` of binomial tail probabilities and partial
+expectations — no Monte Carlo error (Card et al. 2020, appendix B). Negligible
+tails of ``D`` (mass < 1e-12 each side) are dropped, which keeps
+``n = 400,000`` fast. ``method="simulate"`` runs the paper's Figure 2
+simulation instead, vectorized over replicates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+
+from ..results import PowerResult, nan_if_zero
+from ..validation import check_real
+
+TESTS = ("exact", "midp", "chi2", "chi2_cc", "normal")
+#: Engines: exact summation, or the Monte Carlo simulation of Card et al. Figure 2.
+METHODS = ("exact", "simulate")
+
+_TAIL_EPS = 1e-12
+_N_MAX = 10_000_000
+
+
+def _validate_power_target(target_power):
+    return check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+
+def pvalue_from_counts(k, d, test: str):
+    """Two-sided p-value of the paired tests from the discordant counts.
+
+    Parameters
+    ----------
+    k : array_like of int
+        ``min(b, c)``, the smaller discordant count.
+    d : array_like of int
+        ``b + c``, the number of discordant pairs.
+    test : {"exact", "midp", "chi2", "chi2_cc", "normal"}
+        ``"normal"`` is the uncorrected asymptotic test (same as ``"chi2"``).
+
+    Returns
+    -------
+    ndarray
+        p-values (1 where ``d == 0``). ``"exact"``, ``"chi2"`` and ``"chi2_cc"``
+        agree with statsmodels ``mcnemar``.
+    """
+    k = np.asarray(k, dtype=float)
+    d = np.asarray(d, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if test == "exact":
+            p = 2.0 * stats.binom.cdf(k, d, 0.5)
+        elif test == "midp":
+            p = 2.0 * stats.binom.cdf(k, d, 0.5) - stats.binom.pmf(k, d, 0.5)
+        elif test in ("chi2", "normal"):
+            p = stats.chi2.sf((d - 2.0 * k) ** 2 / d, 1)
+        elif test == "chi2_cc":
+            p = stats.chi2.sf((np.abs(d - 2.0 * k) - 1.0) ** 2 / d, 1)
+        else:  # pragma: no cover - validated upstream
+            raise ValueError(f"`test` must be one of {TESTS}, got {test!r}.")
+    p = np.where(d > 0, np.minimum(p, 1.0), 1.0)
+    return p
+
+
+def _critical_counts(d: np.ndarray, test: str, alpha: float) -> np.ndarray:
+    """Largest ``k < d / 2`` with p-value(k, d) <= alpha (``-1`` when none).
+
+    ``k`` stays below ``d / 2``: a table with ``b = c`` shows no difference and
+    is never significant, even where a test's p-value for it is <= alpha (the
+    continuity-corrected chi-square gives p = 0.4795 at b = c = 1).
+    """
+    d = np.asarray(d, dtype=np.int64)
+    if test == "exact" or test == "midp":
+        k = stats.binom.ppf(alpha / 2.0, d, 0.5) - 1.0
+    elif test in ("chi2", "normal"):
+        crit = stats.chi2.ppf(1.0 - alpha, 1)
+        k = np.floor((d - np.sqrt(crit * d)) / 2.0)
+    else:  # chi2_cc
+        crit = stats.chi2.ppf(1.0 - alpha, 1)
+        k = np.floor((d - 1.0 - np.sqrt(crit * d)) / 2.0)
+    k = np.clip(np.nan_to_num(k, nan=-1.0), -1, np.floor((d - 1) / 2.0)).astype(np.int64)
+    # Settle the candidate on the p-value itself so that the exact engine and
+    # the Monte Carlo engine use the very same rejection rule.
+    for _ in range(3):
+        nxt = k + 1
+        grow = (2 * nxt < d) & (pvalue_from_counts(nxt, d, test) <= alpha)
+        k = np.where(grow, nxt, k)
+    for _ in range(3):
+        shrink = (k >= 0) & (pvalue_from_counts(np.maximum(k, 0), d, test) > alpha)
+        k = np.where(shrink, k - 1, k)
+    return k
+
+
+_CRITICAL_TABLES: dict[tuple[str, float], np.ndarray] = {}
+_TIE_TABLES: dict[tuple[str, float], np.ndarray] = {}
+
+
+def _critical_table(test: str, alpha: float, d_max: int) -> np.ndarray:
+    """Critical counts ``k_d`` for d = 0 … >= d_max, memoized per (test, alpha).
+
+    The rejection rule depends on nothing but the discordant count, so one
+    table serves every design, curve and slider move with that test and level.
+    """
+    key = (test, float(alpha))
+    table = _CRITICAL_TABLES.get(key)
+    if table is None or table.size <= d_max:
+        size = max(d_max + 1, 2 * (0 if table is None else table.size), 1024)
+        table = _critical_counts(np.arange(size), test, alpha)
+        if len(_CRITICAL_TABLES) > 64:  # many (test, alpha) pairs: start afresh
+            _CRITICAL_TABLES.clear()
+        _CRITICAL_TABLES[key] = table
+    return table
+
+
+def _tie_table(test: str, alpha: float, d_max: int) -> np.ndarray:
+    """For d = 0 … >= d_max: does the test reject a table with b = c = d/2?
+
+    Such a table rejects the null hypothesis without pointing either way; it
+    counts in the rejection rate but never as a significant result in a
+    direction. Only the continuity-corrected chi-square at α >= 0.4795 does
+    this (p = 0.4795 at b = c = 1).
+    """
+    key = (test, float(alpha))
+    table = _TIE_TABLES.get(key)
+    if table is None or table.size <= d_max:
+        size = max(d_max + 1, 2 * (0 if table is None else table.size), 1024)
+        d = np.arange(size)
+        table = (d > 0) & (d % 2 == 0) & (pvalue_from_counts(d // 2, d, test) <= alpha)
+        if len(_TIE_TABLES) > 64:
+            _TIE_TABLES.clear()
+        _TIE_TABLES[key] = table
+    return table
+
+
+@dataclass(frozen=True)
+class _Moments:
+    p_up: np.ndarray  # P(significant, B > D - B)
+    p_low: np.ndarray  # P(significant, B < D - B)
+    abs_up: np.ndarray  # E[2B - D ; significant, B > D - B]
+    abs_low: np.ndarray  # E[D - 2B ; significant, B < D - B]
+    p_tie: np.ndarray  # P(p <= alpha, B = D - B): rejects, in no direction
+
+
+def _exact_moments(n, p_disc, q, test, alpha) -> _Moments:
+    """Vectorized over designs: arrays ``n``, ``p_disc``, ``q`` of equal shape."""
+    n = np.atleast_1d(np.asarray(n, dtype=np.int64))
+    p_disc = np.atleast_1d(np.asarray(p_disc, dtype=float))
+    q = np.atleast_1d(np.asarray(q, dtype=float))
+    n, p_disc, q = np.broadcast_arrays(n, p_disc, q)
+    n, p_disc, q = n.ravel(), p_disc.ravel(), q.ravel()
+    lo = np.where(p_disc > 0, stats.binom.ppf(_TAIL_EPS, n, p_disc), 0)
+    hi = np.where(p_disc > 0, stats.binom.isf(_TAIL_EPS, n, p_disc), 0)
+    lo = np.maximum(np.nan_to_num(lo, nan=0.0), 1).astype(np.int64)
+    hi = np.minimum(np.nan_to_num(hi, nan=0.0), n).astype(np.int64)
+    widths = np.maximum(hi - lo + 1, 0)
+    design = np.repeat(np.arange(n.size), widths)
+    offsets = np.arange(widths.sum()) - np.repeat(np.cumsum(widths) - widths, widths)
+    d = lo[design] + offsets
+    nd, pdd, qd = n[design], p_disc[design], q[design]
+    weight = stats.binom.pmf(d, nd, pdd)
+    k = _critical_table(test, alpha, int(d.max()))[d]
+    t = d - k  # upper rejection region: B >= t
+    up = stats.binom.sf(t - 1, d, qd)
+    low = stats.binom.cdf(k, d, qd)
+    # E[B 1{B >= t}] = d q P(Bin(d-1, q) >= t-1); E[B 1{B <= k}] = d q P(Bin(d-1, q) <= k-1).
+    # Splitting off the last trial, P(Bin(d-1) >= t-1) = P(Bin(d) >= t) + (1-q) P(Bin(d-1) = t-1)
+    # and P(Bin(d-1) <= k-1) = P(Bin(d) <= k) - (1-q) P(Bin(d-1) = k): pmfs are cheaper than tails.
+    eb_up = d * qd * (up + (1.0 - qd) * stats.binom.pmf(t - 1, d - 1, qd))
+    eb_low = d * qd * (low - (1.0 - qd) * stats.binom.pmf(k, d - 1, qd))
+    abs_up = 2.0 * eb_up - d * up
+    abs_low = d * low - 2.0 * eb_low
+    size = n.size
+    p_up = np.bincount(design, weights=weight * up, minlength=size)
+    p_low = np.bincount(design, weights=weight * low, minlength=size)
+    sum_up = np.bincount(design, weights=weight * abs_up, minlength=size)
+    sum_low = np.bincount(design, weights=weight * abs_low, minlength=size)
+    ties = _tie_table(test, alpha, int(d.max()))[d]
+    if ties.any():
+        tie_mass = np.where(ties, stats.binom.pmf(d // 2, d, qd), 0.0)
+        p_tie = np.bincount(design, weights=weight * tie_mass, minlength=size)
+    else:
+        p_tie = np.zeros(size)
+    return _Moments(p_up=p_up, p_low=p_low, abs_up=sum_up, abs_low=sum_low, p_tie=p_tie)
+
+
+def _result_from_moments(m: _Moments, i: int, n: int, effect: float) -> PowerResult:
+    p_up, p_low = float(m.p_up[i]), float(m.p_low[i])
+    abs_up, abs_low = float(m.abs_up[i]), float(m.abs_low[i])
+    directed = p_up + p_low  # significant with a sign
+    rejection = min(directed + float(m.p_tie[i]), 1.0)
+    mean_sig = nan_if_zero((abs_up - abs_low) / n, directed)
+    if effect == 0.0:
+        return PowerResult(power=rejection, type_s=math.nan, type_m=math.nan, rejection_rate=rejection,
+                           mean_significant=mean_sig)
+    right, wrong = (p_up, p_low) if effect > 0 else (p_low, p_up)
+    return PowerResult(
+        power=min(right, 1.0),
+        type_s=nan_if_zero(wrong, directed),
+        type_m=nan_if_zero((abs_up + abs_low) / n, directed) / abs(effect),
+        rejection_rate=rejection,
+        mean_significant=mean_sig,
+    )
+
+
+def _normal_result(n, p_disc, effect, alpha) -> PowerResult:
+    """Closed form for the asymptotic test (Connett et al. 1987; MESS "normal").
+
+    Observed effect ~ N(Δ, (p_d - Δ²)/n); reject when |effect| >= z_{1-α/2} sqrt(p_d/n).
+    """
+    z = stats.norm.isf(alpha / 2.0)
+    crit = z * math.sqrt(p_disc / n)
+    sd = math.sqrt(max(p_disc - effect**2, 1e-300) / n)
+    mu = abs(effect)
+    right = stats.norm.sf((crit - mu) / sd)
+    wrong = stats.norm.cdf((-crit - mu) / sd)
+    rejection = right + wrong
+    if effect == 0.0:
+        return PowerResult(power=rejection, type_s=math.nan, type_m=math.nan,
+                           rejection_rate=rejection, method="normal")
+    # partial expectations of |X| over the two tails of N(mu, sd^2)
+    a, b = (crit - mu) / sd, (-crit - mu) / sd
+    e_right = mu * stats.norm.sf(a) + sd * stats.norm.pdf(a)
+    e_wrong = -(mu * stats.norm.cdf(b) - sd * stats.norm.pdf(b))
+    return PowerResult(
+        power=right,
+        type_s=nan_if_zero(wrong, rejection),
+        type_m=nan_if_zero(e_right + e_wrong, rejection) / mu,
+        rejection_rate=rejection,
+        method="normal",
+        mean_significant=math.copysign(nan_if_zero(e_right - e_wrong, rejection), effect),
+    )
+
+
+def _simulate_result(n, p_disc, q, effect, test, alpha, n_sims, seed) -> PowerResult:
+    """Card et al. Figure 2 (+ appendix B steps 3–4), vectorized over replicates."""
+    rng = np.random.default_rng(seed)
+    p_b = p_disc * q
+    p_c = p_disc * (1.0 - q)
+    probs = np.array([p_b, p_c, max(1.0 - p_b - p_c, 0.0)])
+    counts = rng.multinomial(n, probs / probs.sum(), size=n_sims)
+    b, c = counts[:, 0], counts[:, 1]
+    p = pvalue_from_counts(np.minimum(b, c), b + c, test)
+    rejects = p <= alpha
+    sig = rejects & (b != c)  # a table with no observed difference is significant in no direction
+    observed = (b - c) / n
+    n_sig = int(sig.sum())
+    rejection = float(rejects.mean())
+    if effect == 0.0:
+        return PowerResult(power=rejection, type_s=math.nan, type_m=math.nan,
+                           rejection_rate=rejection,
+                           mc_se=math.sqrt(rejection * (1 - rejection) / n_sims),
+                           n_sims=n_sims, method="simulate")
+    right = sig & (np.sign(observed) == np.sign(effect))
+    power = right.sum() / n_sims
+    if n_sig:
+        wrong_share = 1.0 - right.sum() / n_sig
+        ratio = np.abs(observed[sig]) / abs(effect)
+        type_m = float(ratio.mean())
+        type_m_se = float(ratio.std(ddof=1) / math.sqrt(n_sig)) if n_sig > 1 else math.nan
+        type_s_se = math.sqrt(wrong_share * (1 - wrong_share) / n_sig)
+    else:
+        wrong_share = type_m = type_m_se = type_s_se = math.nan
+    return PowerResult(
+        power=float(power),
+        type_s=float(wrong_share),
+        type_m=type_m,
+        rejection_rate=rejection,
+        mc_se=math.sqrt(power * (1 - power) / n_sims),
+        type_s_se=type_s_se,
+        type_m_se=type_m_se,
+        n_sims=n_sims,
+        method="simulate",
+        mean_significant=float(observed[sig].mean()) if n_sig else math.nan,
+    )
+
+
+def _paired_result(n, p_disc, q, effect, test, alpha, method, n_sims, seed) -> PowerResult:
+    if test == "normal":
+        return _normal_result(n, p_disc, effect, alpha)
+    if method == "simulate":
+        return _simulate_result(n, p_disc, q, effect, test, alpha, n_sims, seed)
+    if p_disc <= 0.0:
+        return PowerResult(power=0.0, type_s=math.nan, type_m=math.nan, rejection_rate=0.0)
+    moments = _exact_moments(n, p_disc, q, test, alpha)
+    return _result_from_moments(moments, 0, n, effect)
+
+
+
+
+def _bisect_increasing(f, lo, hi, *, xtol):
+    """Root of an increasing function with f(lo) < 0 <= f(hi)."""
+    return optimize.brentq(f, lo, hi, xtol=xtol, rtol=1e-10, maxiter=200)
+
+
+
+def _power_many(ns, *, p_disc, q, effect, test, alpha) -> np.ndarray:
+    """Power at many sizes for one paired design, in one vectorized pass."""
+    ns = np.asarray(ns, dtype=np.int64)
+    results = _batch_results(ns, np.full(ns.size, p_disc), np.full(ns.size, q), np.full(ns.size, effect),
+                             test, alpha)
+    return np.array([r.power for r in results])
+
+
+
+
+def _batch_results(n_arr, p_disc, q, effects, test, alpha) -> list[PowerResult]:
+    """Exact (or closed-form) results for many designs in one vectorized pass."""
+    if test == "normal":
+        return [_normal_result(int(n), pdc, e, alpha) for n, pdc, e in zip(n_arr, p_disc, effects)]
+    results = [None] * len(n_arr)
+    live = [i for i, pdc in enumerate(p_disc) if pdc > 0]
+    for i, pdc in enumerate(p_disc):
+        if pdc <= 0:
+            results[i] = PowerResult(power=0.0, type_s=math.nan, type_m=math.nan, rejection_rate=0.0)
+    if live:
+        idx = np.array(live)
+        moments = _exact_moments(np.asarray(n_arr)[idx], np.asarray(p_disc)[idx], np.asarray(q)[idx], test, alpha)
+        for j, i in enumerate(live):
+            results[i] = _result_from_moments(moments, j, int(n_arr[i]), float(effects[i]))
+    return results
+
+
+
+
+def _distribution(n, p_disc, q, test, alpha, bins) -> pd.DataFrame:
+    if p_disc <= 0:
+        return pd.DataFrame(
+            {"diff_low": [-0.5 / n], "diff_high": [0.5 / n], "diff_mid": [0.0],
+             "prob_significant": [0.0], "prob_not_significant": [1.0]}
+        )
+    d_lo = int(max(stats.binom.ppf(1e-10, n, p_disc), 0))
+    d_hi = int(min(stats.binom.isf(1e-10, n, p_disc), n))
+    # Above ~300 distinct discordant counts the pmf of D is smooth on the scale of
+    # the bins, so D is visited on a stride (a Riemann sum over its pmf); below
+    # that every count is summed exactly.
+    stride = max(1, (d_hi - d_lo + 1) // 300)
+    d = np.arange(d_lo, d_hi + 1, stride)
+    w_d = stats.binom.pmf(d, n, p_disc) * stride
+    spread = int(math.ceil(7 * math.sqrt(max(d_hi * q * (1 - q), 1.0)))) + 2
+    centre = np.rint(d * q).astype(np.int64)
+    offsets = np.arange(-spread, spread + 1)
+    b = centre[:, None] + offsets[None, :]
+    valid = (b >= 0) & (b <= d[:, None])
+    b_safe = np.clip(b, 0, d[:, None])
+    w = w_d[:, None] * np.where(valid, stats.binom.pmf(b_safe, d[:, None], q), 0.0)
+    k = _critical_counts(d, "chi2" if test == "normal" else test, alpha)
+    sig = np.minimum(b_safe, d[:, None] - b_safe) <= k[:, None]
+    observed = (2 * b_safe - d[:, None]) / n
+    mean = p_disc * (2 * q - 1)
+    sd = math.sqrt(max(p_disc - mean**2, 1e-12) / n)
+    half = max(5.0 * sd, 3.0 / n)
+    # observed differences live on a lattice of step 1/n: bins are whole numbers
+    # of lattice steps centred on lattice points, so no bin catches extra points
+    step = 1.0 / n
+    per_bin = max(1, math.ceil(2 * half / (bins * step)))
+    width = per_bin * step
+    start = (math.floor((mean - half) / step) - 0.5) * step
+    bins = math.ceil(2 * half / width) + 1
+    edges = start + width * np.arange(bins + 1)
+    idx = np.clip(np.digitize(observed, edges) - 1, 0, bins - 1)
+    p_sig = np.bincount(idx[valid & sig], weights=w[valid & sig], minlength=bins)
+    p_not = np.bincount(idx[valid & ~sig], weights=w[valid & ~sig], minlength=bins)
+    return pd.DataFrame(
+        {
+            "diff_low": edges[:-1],
+            "diff_high": edges[1:],
+            "diff_mid": (edges[:-1] + edges[1:]) / 2,
+            "prob_significant": p_sig,
+            "prob_not_significant": p_not,
+        }
+    )
+
+

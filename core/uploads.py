@@ -1,0 +1,286 @@
+"""Defensive decoding of uploaded and pasted files, shared by every page.
+
+Bytes in, text or a table of strings out. Nothing in a file is ever executed
+or evaluated: text is decoded as UTF-8, tables are split by the :mod:`csv`
+module, JSON lines by :func:`json.loads`. Every failure is a ``ValueError``
+whose message says what is wrong and where (line, column), so pages can show
+it verbatim. Cost is linear in the file size; the size is capped at
+:data:`MAX_BYTES` (the server's ``maxUploadSize``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import pandas as pd
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_ROWS",
+    "decode_text",
+    "text_lines",
+    "read_table",
+    "read_jsonl",
+    "looks_like_json",
+]
+
+#: Largest accepted upload (the ``server.maxUploadSize`` of ``.streamlit/config.toml``).
+MAX_BYTES = 20 * 1024 * 1024
+#: Largest number of data rows read from a table.
+MAX_ROWS = 1_000_000
+
+# A single CSV field may be as long as the whole upload (long segments in MT
+# files, long answers in LLM logs); the csv module's default is 128 KB.
+csv.field_size_limit(MAX_BYTES + 1)
+
+_MISSING = frozenset({"", "NA", "NaN", "nan", "N/A", "null", "None"})
+
+
+def decode_text(data, *, name: str = "The file", max_bytes: int = MAX_BYTES) -> str:
+    """UTF-8 text of an upload (a leading byte-order mark is dropped).
+
+    Parameters
+    ----------
+    data : bytes
+        The uploaded file's content.
+    name : str, optional
+        How the message calls the file (e.g. ``"System A outputs"``).
+    max_bytes : int, optional
+        Size limit.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        For a non-bytes object, an empty, oversized or binary file, or a file
+        that is not UTF-8 (the message gives the byte offset).
+
+    Examples
+    --------
+    >>> decode_text(b"\\xef\\xbb\\xbfa,b\\n1,2\\n")
+    'a,b\\n1,2\\n'
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ValueError(f"{name} must be given as the file's bytes.")
+    data = bytes(data)
+    if len(data) == 0:
+        raise ValueError(f"{name} is empty.")
+    if len(data) > max_bytes:
+        raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {max_bytes / 2**20:g} MB is accepted.")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise ValueError(f"{name} is UTF-16 text; save it as UTF-8 and upload it again.")
+    if b"\x00" in data[:65536]:
+        raise ValueError(f"{name} looks like a binary file; upload a plain-text (CSV, TSV, JSONL or TXT) file.")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ValueError(f"{name} is not UTF-8 text (invalid byte at position {err.start:,}, line {line:,}).") from None
+
+
+def text_lines(data, *, name: str = "The file", max_lines: int = MAX_ROWS) -> list[str]:
+    """Lines of an uploaded text file; trailing blank lines are dropped.
+
+    Raises
+    ------
+    ValueError
+        As :func:`decode_text`, or when the file has no text or more than
+        ``max_lines`` lines.
+    """
+    lines = decode_text(data, name=name).splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise ValueError(f"{name} has no text.")
+    if len(lines) > max_lines:
+        raise ValueError(f"{name} has {len(lines):,} lines; at most {max_lines:,} are supported.")
+    return lines
+
+
+def _numeric(cell: str) -> bool:
+    try:
+        return math.isfinite(float(cell)) or cell.strip().lower() in ("nan", "inf", "-inf", "+inf")
+    except ValueError:
+        return False
+
+
+def _delimiter(sample: str) -> str | None:
+    for candidate in ("\t", ",", ";"):
+        if candidate in sample:
+            return candidate
+    return None  # runs of whitespace
+
+
+def read_table(
+    data,
+    *,
+    name: str = "The file",
+    min_columns: int = 2,
+    max_rows: int = MAX_ROWS,
+    max_bytes: int = MAX_BYTES,
+    header: str = "auto",
+) -> pd.DataFrame:
+    """Parse CSV, TSV, semicolon- or whitespace-separated text into a table of strings.
+
+    Parameters
+    ----------
+    data : bytes
+        The file.
+    name : str, optional
+        How messages call the file.
+    min_columns : int, optional
+        Fewest columns accepted.
+    max_rows : int, optional
+        Most data rows accepted.
+    max_bytes : int, optional
+        Size limit.
+    header : {"auto", "yes", "no"}, optional
+        ``"auto"``: the first row is a header when any of its cells is not a
+        number.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Stripped string cells (dtype ``object``); column names from the header
+        or ``"column 1"``, ``"column 2"``, ….
+
+    Raises
+    ------
+    ValueError
+        For an unreadable file (see :func:`decode_text`), a malformed CSV line,
+        unequal row lengths (the message names the first offending row), too
+        few columns, too many rows, repeated header names, or no data rows.
+
+    Examples
+    --------
+    >>> read_table(b"a,b\\n1,2\\n3,4\\n")
+       a  b
+    0  1  2
+    1  3  4
+    """
+    text = decode_text(data, name=name, max_bytes=max_bytes)
+    sample = "\n".join(text[:65536].splitlines()[:50])
+    delimiter = _delimiter(sample)
+    rows: list[list[str]] = []
+    try:
+        if delimiter is None:
+            source = (line.split() for line in text.splitlines())
+        else:
+            source = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        for row in source:
+            if not row or all(not cell.strip() for cell in row):
+                continue
+            rows.append(row)
+            if len(rows) > max_rows + 1:
+                raise ValueError(f"{name} has more than {max_rows:,} rows; at most {max_rows:,} are accepted.")
+    except csv.Error as err:
+        line = getattr(source, "line_num", len(rows) + 1)
+        raise ValueError(f"{name}, line {line:,}: the CSV is malformed ({err}).") from None
+    if not rows:
+        raise ValueError(f"{name} has no data rows.")
+    width = len(rows[0])
+    for number, row in enumerate(rows, start=1):
+        if len(row) != width:
+            raise ValueError(f"{name}: row {number:,} has {len(row)} fields but row 1 has {width}; the columns are "
+                             "unequal.")
+    if width < min_columns:
+        shape = "a single column" if width == 1 else f"{width} columns"
+        raise ValueError(f"{name} has {shape}; at least {min_columns} are needed.")
+    first = [cell.strip() for cell in rows[0]]
+    if header == "auto":
+        has_header = not all(_numeric(c) or not c for c in first)
+    else:
+        has_header = header == "yes"
+    if has_header:
+        names = [c or f"column {i + 1}" for i, c in enumerate(first)]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{name}: the header has repeated column names.")
+        body = rows[1:]
+    else:
+        names = [f"column {i + 1}" for i in range(width)]
+        body = rows
+    if not body:
+        raise ValueError(f"{name} has a header but no data rows.")
+    frame = pd.DataFrame(body, columns=names, dtype=object)
+    return frame.apply(lambda col: col.str.strip())
+
+
+def looks_like_json(data) -> bool:
+    """True when the upload's first non-blank character opens a JSON object or array."""
+    head = bytes(data[:4096]).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head[:1] in (b"{", b"[")
+
+
+def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> list[dict]:
+    """JSON Lines (one object per line) or a JSON array of objects.
+
+    Parameters
+    ----------
+    data : bytes
+        The file.
+    name : str, optional
+        How messages call the file.
+    max_records : int, optional
+        Most records accepted.
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    ValueError
+        For an unreadable file, a line that is not valid JSON or not an object
+        (the message names the line), or too many records.
+
+    Examples
+    --------
+    >>> read_jsonl(b'{"doc_id": 0, "acc": 1.0}\\n{"doc_id": 1, "acc": 0.0}\\n')
+    [{'doc_id': 0, 'acc': 1.0}, {'doc_id': 1, 'acc': 0.0}]
+    """
+    text = decode_text(data, name=name)
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            records = json.loads(stripped)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{name}: not valid JSON (line {err.lineno:,}, column {err.colno}: {err.msg}).") from None
+        except RecursionError:
+            raise ValueError(f"{name}: the JSON is nested too deeply.") from None
+        if not isinstance(records, list):
+            raise ValueError(f"{name}: expected a list of objects.")
+        if len(records) > max_records:
+            raise ValueError(f"{name} has {len(records):,} records; at most {max_records:,} are accepted.")
+        for number, record in enumerate(records, start=1):
+            if not isinstance(record, dict):
+                raise ValueError(f"{name}: record {number:,} is not an object.")
+        return records
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{name}, line {number:,}: not valid JSON (column {err.colno}: {err.msg}).") from None
+        except RecursionError:
+            raise ValueError(f"{name}, line {number:,}: the JSON is nested too deeply.") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"{name}, line {number:,}: expected a JSON object ({{…}}), got {type(record).__name__}.")
+        records.append(record)
+        if len(records) > max_records:
+            raise ValueError(f"{name} has more than {max_records:,} records; at most {max_records:,} are accepted.")
+    if not records:
+        raise ValueError(f"{name} has no records.")
+    return records
+
+
+def is_missing(cell: str) -> bool:
+    """True for the spellings of a missing value in uploaded tables (empty, NA, NaN, null, …)."""
+    return cell in _MISSING

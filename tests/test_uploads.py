@@ -1,0 +1,76 @@
+"""Defensive decoding of uploads (core.uploads): every failure is a clear ValueError."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import uploads
+
+
+def test_long_field_is_accepted():
+    # the csv module's default field limit is 128 KB (issue 14 §2)
+    long = "x" * 300_000
+    table = uploads.read_table(f"a\tb\n{long}\t1\n".encode(), min_columns=2)
+    assert len(table.loc[0, "a"]) == 300_000
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"", "empty"),
+        ("a,b\n1,2\n".encode("utf-16"), "UTF-16"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"),
+        (b"a,b\n\xff,1\n", r"not UTF-8 .*line 2"),
+        (b"a,b\n1,2\n3\n", "row 3 has 1 fields"),
+        (b"a\n1\n", "single column"),
+        (b"a,b\n", "header but no data"),
+        (b"a,a\n1,2\n", "repeated column names"),
+        (b'a,b\n"1,2\n', "malformed|unequal"),
+    ],
+)
+def test_bad_tables(data, message):
+    with pytest.raises(ValueError, match=message):
+        uploads.read_table(data)
+
+
+def test_header_detection_keeps_numeric_first_rows():
+    # "1e-1" and "-2" are numbers, so the first row is data (issue 14 §2, DA upload)
+    table = uploads.read_table(b"1e-1,-2\n3,4\n", min_columns=2)
+    assert list(table.columns) == ["column 1", "column 2"] and table.iloc[0, 0] == "1e-1"
+    assert list(uploads.read_table(b"x,y\n1,2\n").columns) == ["x", "y"]
+
+
+def test_size_limit():
+    with pytest.raises(ValueError, match="at most"):
+        uploads.decode_text(b"a" * 101, max_bytes=100)
+    with pytest.raises(ValueError, match="bytes"):
+        uploads.decode_text("text")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b'{"a": 1}\n{"a": \n', "line 2"),
+        (b'{"a": 1}\n[1, 2]\n', r"line 2: expected a JSON object"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply|not valid JSON"),
+        (b'[{"a": 1}, 2]', "record 2 is not an object"),
+        (b"\n\n", "no text|no records|empty"),
+    ],
+)
+def test_bad_json(data, message):
+    with pytest.raises(ValueError, match=message):
+        uploads.read_jsonl(data)
+
+
+def test_json_array_and_lines():
+    assert uploads.read_jsonl(b'[{"a": 1}, {"a": 2}]') == [{"a": 1}, {"a": 2}]
+    assert uploads.looks_like_json(b'\xef\xbb\xbf  {"a": 1}') and not uploads.looks_like_json(b"a,b\n")
+
+
+def test_large_table():
+    # 200,000 rows (≈ 2.6 MB); the row limit is enforced while reading
+    body = "a,b\n" + "".join(f"{i % 97 / 97:.4f},{i % 89 / 89:.4f}\n" for i in range(200_000))
+    table = uploads.read_table(body.encode())
+    assert len(table) == 200_000 and table.iloc[-1, 0] == f"{199_999 % 97 / 97:.4f}"
+    with pytest.raises(ValueError, match="more than 1,000 rows"):
+        uploads.read_table(body.encode(), max_rows=1000)
