@@ -7,6 +7,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8501
+# Listen on this machine only; `make run ADDRESS=0.0.0.0` serves a lab network on purpose.
+ADDRESS ?= 127.0.0.1
 
 .PHONY: run test test-fast bench browser venv clean
 
@@ -19,7 +21,7 @@ $(STAMP): requirements.txt
 	@touch $(STAMP)
 
 run: venv
-	$(BIN)/streamlit run app.py --server.port $(PORT)
+	$(BIN)/python scripts/serve.py --server.address $(ADDRESS) --server.port $(PORT)
 
 browser: venv
 	@PYTHON=$(BIN)/python sh scripts/ensure-chromium.sh

@@ -5,11 +5,15 @@ Run with ``make run`` (or ``streamlit run app.py``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
+# A local image: a Material-icon favicon would be fetched from the internet on every page.
+ICON = Path(__file__).resolve().parent / ".streamlit" / "favicon.png"
 st.set_page_config(
     page_title="NLP Power Explorer",
-    page_icon=":material/query_stats:",
+    page_icon=str(ICON),
     layout="wide",
     initial_sidebar_state="expanded",
 )
@@ -90,4 +94,24 @@ HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_pat
 PAGES = [st.Page(path, title=title, icon=icon) for path, title, icon, _ in SCENARIOS]
 
 navigation = st.navigation({"": [HOME], "Scenarios": PAGES})
-navigation.run()
+# Before the page runs, so the page reads the mode of this very run.
+st.sidebar.toggle(
+    "Presentation mode", key="present", bind="query-params",
+    help="For a projector: larger fonts and lines, fewer captions; the link keeps the mode.",
+)
+# The browser loads Plotly's ≈ 5 MB chart code only when a first chart arrives, and compiling it
+# takes seconds on a small machine. On a session's first run, a tiny placeholder chart at the
+# bottom of the sidebar starts that download while the page is still being computed; it is
+# removed when the page has run.
+preload = st.sidebar.empty() if not st.session_state.get("_plotly_loaded") else None
+if preload is not None:
+    st.session_state["_plotly_loaded"] = True
+    preload.plotly_chart({"data": [{"type": "scatter", "x": [0], "y": [0], "hoverinfo": "skip"}],
+                          "layout": {"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0},
+                                     "xaxis": {"visible": False}, "yaxis": {"visible": False}}},
+                         key="plotly_preload", config={"staticPlot": True})
+try:
+    navigation.run()
+finally:
+    if preload is not None:
+        preload.empty()

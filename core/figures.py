@@ -1,14 +1,29 @@
-"""Plotly figure builders shared by the pages.
+"""Plotly figure builders shared by every page (one layout, one palette).
 
 Every power chart draws the conventional 80% power line (Cohen 1962; Card et
-al. 2020 Figure 3) and a marker at the current design, and carries hover
-values, so the pages stay thin.
+al. 2020 Figure 3), a marker at the current design and hover values, so the
+pages stay thin: they pick a builder and pass tidy data.
+
+Speed. Building a ``plotly.graph_objects.Figure`` the usual way validates
+every property and deep-copies the template: ≈ 30 ms per chart, most of a
+slider move's server time. The builders here assemble plain dictionaries —
+traces, shapes, annotations and a template resolved once — and wrap them with
+validation switched off (``go.Figure(spec, _validate=False)``), ≈ 1 ms per
+chart. ``tests/test_figures.py`` validates the output of every builder with
+the full schema, so nothing invalid reaches the browser.
+
+Styles. :data:`STYLE` is the normal look; :data:`PRESENTATION` enlarges
+fonts, thickens lines and fixes the height to fit a 1280 × 720 projector
+(lab-meeting mode). Colours are the colour-blind-safe Okabe–Ito palette;
+legends sit below the plot so they never cover data.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -16,50 +31,165 @@ import plotly.graph_objects as go
 
 __all__ = [
     "PALETTE",
-    "add_reference_line",
+    "Style",
+    "STYLE",
+    "PRESENTATION",
+    "Line",
+    "figure",
     "curve_figure",
+    "type_m_figure",
+    "bar_figure",
+    "histogram_figure",
+    "scatter_figure",
+    "density_figure",
+    "heatmap_figure",
     "difference_distribution_figure",
     "leaderboard_figure",
     "mde_table_figure",
+    "interval_figure",
+    "with_style",
 ]
 
 #: Colour-blind-safe palette (Okabe & Ito 2008).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 _DASHES = ("solid", "dash", "dot", "dashdot")
-_LAYOUT = dict(
-    template="plotly_white",
-    margin=dict(l=60, r=20, t=60, b=40),
-    legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0),
-    height=480,
-    hovermode="closest",
-    font=dict(size=14),
-)
+_GREY = "#555555"
+TYPE_M_TICKS = (1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 200)
 
 
-def add_reference_line(fig: go.Figure, *, x: float | None = None, y: float | None = None, text: str = "",
-                       log_y: bool = False, color: str = "#555555") -> go.Figure:
-    """Dashed reference line with a readable label (works on log axes too).
+@dataclass(frozen=True)
+class Style:
+    """Sizes shared by every chart."""
 
-    Plotly places annotations on log axes in log10 units, and the shorthand
-    ``add_hline(annotation_text=...)`` gets that wrong; labels are added here
-    explicitly.
-    """
-    line = dict(color=color, dash="dash", width=1.5)
-    if x is not None:
-        fig.add_vline(x=x, line=line)
-        if text:
-            fig.add_annotation(x=math.log10(x) if fig.layout.xaxis.type == "log" else x, y=1.0, yref="paper",
-                               text=text, showarrow=False, xanchor="left", yanchor="top", xshift=4,
-                               font=dict(color=color), bgcolor="rgba(255,255,255,0.85)")
-    if y is not None:
-        fig.add_hline(y=y, line=line)
-        if text:
-            fig.add_annotation(x=1.0, xref="paper", y=math.log10(y) if log_y else y, text=text, showarrow=False,
-                               xanchor="right", yanchor="bottom", font=dict(color=color),
-                               bgcolor="rgba(255,255,255,0.85)")
-    return fig
+    font_size: int = 14
+    title_size: int = 16
+    line_width: float = 2.5
+    marker_size: int = 15
+    height: int = 460
+    annotation_size: int = 13
 
 
+#: The normal look.
+STYLE = Style()
+#: Lab-meeting mode: large fonts and lines, one chart fits a 1280 × 720 screen.
+PRESENTATION = Style(font_size=20, title_size=24, line_width=4.5, marker_size=22, height=540, annotation_size=18)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A dashed reference line at ``x`` (vertical) or ``y`` (horizontal), with a label."""
+
+    x: float | None = None
+    y: float | None = None
+    text: str = ""
+    color: str = _GREY
+    dash: str = "dash"
+
+
+# ---------------------------------------------------------------------------
+# the low-level pieces
+# ---------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _template() -> dict:
+    """The ``plotly_white`` template as a plain dict (resolved once per process)."""
+    import plotly.io as pio
+
+    return pio.templates["plotly_white"].to_plotly_json()
+
+
+def _array(values) -> np.ndarray | list:
+    """Numbers as a float array (sent base64-encoded); anything else as a list."""
+    if isinstance(values, (pd.Series, pd.Index)):
+        values = values.to_numpy()
+    arr = np.asarray(values)
+    if arr.dtype.kind in "biuf":
+        return arr.astype(float)
+    if arr.dtype.kind == "M":
+        return [pd.Timestamp(v).isoformat() for v in arr]
+    return [v.item() if isinstance(v, np.generic) else v for v in arr.tolist()]
+
+
+def _axis(title: str, *, log: bool = False, rng=None, ticks: Sequence[float] | None = None,
+          tick_text: Sequence[str] | None = None, **extra) -> dict:
+    axis = {"title": {"text": title}, **extra}
+    if log:
+        axis["type"] = "log"
+    if rng is not None:
+        axis["range"] = [math.log10(v) for v in rng] if log else list(rng)
+    if ticks is not None:
+        axis["tickvals"] = list(ticks)
+        axis["ticktext"] = list(tick_text) if tick_text is not None else [str(t) for t in ticks]
+    return axis
+
+
+def _lines(lines: Iterable[Line], *, log_x: bool, log_y: bool, style: Style) -> tuple[list, list]:
+    """Shapes and annotations for reference lines (annotations on log axes take log10 positions)."""
+    shapes, notes = [], []
+    for ln in lines:
+        line = {"color": ln.color, "dash": ln.dash, "width": 1.5}
+        if ln.x is not None and math.isfinite(ln.x) and not (log_x and ln.x <= 0):
+            shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": ln.x, "x1": ln.x, "y0": 0, "y1": 1,
+                           "line": line, "layer": "above"})
+            if ln.text:
+                notes.append({"x": math.log10(ln.x) if log_x else ln.x, "y": 1.0, "yref": "paper", "xref": "x",
+                              "text": ln.text, "showarrow": False, "xanchor": "left", "yanchor": "top", "xshift": 4,
+                              "font": {"color": ln.color, "size": style.annotation_size},
+                              "bgcolor": "rgba(255,255,255,0.85)"})
+        if ln.y is not None and math.isfinite(ln.y) and not (log_y and ln.y <= 0):
+            shapes.append({"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": ln.y, "y1": ln.y,
+                           "line": line, "layer": "above"})
+            if ln.text:
+                notes.append({"x": 1.0, "xref": "paper", "y": math.log10(ln.y) if log_y else ln.y, "yref": "y",
+                              "text": ln.text, "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                              "font": {"color": ln.color, "size": style.annotation_size},
+                              "bgcolor": "rgba(255,255,255,0.85)"})
+    return shapes, notes
+
+
+def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iterable[Line] = (),
+            legend: bool = True, **extra) -> dict:
+    shapes, notes = _lines(lines, log_x=x_axis.get("type") == "log", log_y=y_axis.get("type") == "log",
+                           style=style)
+    layout = {
+        "template": _template(),
+        "title": {"text": title, "font": {"size": style.title_size}},
+        "font": {"size": style.font_size},
+        "height": style.height,
+        "margin": {"l": 70, "r": 20, "t": 60, "b": 40},
+        "hovermode": "closest",
+        "showlegend": legend,
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
+        "xaxis": x_axis,
+        "yaxis": y_axis,
+        "shapes": shapes + list(extra.pop("shapes", [])),
+        "annotations": notes + list(extra.pop("annotations", [])),
+    }
+    layout.update(extra)
+    return layout
+
+
+def figure(traces: list[dict], layout: dict) -> go.Figure:
+    """A figure from plain trace and layout dictionaries, without per-property validation."""
+    return go.Figure({"data": traces, "layout": layout}, _validate=False)
+
+
+def _current_marker(x, y, *, x_title, y_title, hover_format, x_hover_format, style, name="current design"):
+    return {
+        "type": "scatter", "x": [x], "y": [y], "mode": "markers", "name": name,
+        "marker": {"size": style.marker_size, "color": "#000000", "symbol": "diamond",
+                   "line": {"color": "white", "width": 2}},
+        "hovertemplate": f"{name}<br>{x_title}: %{{x:{x_hover_format}}}<br>{y_title}: %{{y:{hover_format}}}"
+                         "<extra></extra>",
+    }
+
+
+def _finite(*values) -> bool:
+    return all(v is not None and isinstance(v, (int, float, np.number)) and math.isfinite(float(v)) for v in values)
+
+
+# ---------------------------------------------------------------------------
+# curves
+# ---------------------------------------------------------------------------
 def curve_figure(
     data: pd.DataFrame,
     *,
@@ -73,69 +203,271 @@ def curve_figure(
     x_title: str = "",
     y_title: str = "",
     log_x: bool = True,
+    log_y: bool = False,
     y_range: Sequence[float] | None = None,
+    x_range: Sequence[float] | None = None,
     color_format: str = "{}",
     dash_format: str = "{}",
     hover_format: str = ".3f",
+    x_hover_format: str = ",",
+    points: pd.DataFrame | None = None,
+    lines: Iterable[Line] = (),
+    pins: pd.DataFrame | None = None,
+    y_ticks: Sequence[float] | None = None,
+    y_tick_text: Sequence[str] | None = None,
+    mode: str = "lines",
+    style: Style = STYLE,
 ) -> go.Figure:
-    """Family of curves ``y`` vs ``x``, one per value of ``color`` (× ``dash``).
+    """A family of curves ``y`` vs ``x``, one per value of ``color`` (× ``dash``).
 
     Parameters
     ----------
     data : DataFrame
         Tidy data with columns ``x``, ``y``, ``color`` (and ``dash``).
     current : (x, y), optional
-        The current design, drawn as a large marker.
+        The current design, drawn as a large diamond.
     target : float, optional
-        Horizontal reference line (the 80% power line); None to omit.
+        Horizontal target-power line; None to omit.
+    points : DataFrame, optional
+        Simulated points with columns ``x``, ``y``, ``se`` and ``name``, drawn
+        as squares with ± 2 standard-error bars.
+    lines : iterable of Line
+        Further reference lines.
+    pins : DataFrame, optional
+        Pinned designs (columns ``x``, ``y``, ``pin``), drawn as grey dashed
+        curves for comparison.
     color_format, dash_format : str
         ``str.format`` patterns for legend labels.
     """
-    fig = go.Figure()
+    traces = []
     dash_values = list(dict.fromkeys(data[dash])) if dash else [None]
-    color_values = list(dict.fromkeys(data[color]))
+    color_values = list(dict.fromkeys(data[color])) if len(data) else []
+    hover_x = x_title or x
+    hover_y = y_title or y
     for ci, cval in enumerate(color_values):
+        part_c = data[data[color] == cval]
         for di, dval in enumerate(dash_values):
-            part = data[data[color] == cval]
-            if dash:
-                part = part[part[dash] == dval]
-            part = part.sort_values(x)
+            part = part_c[part_c[dash] == dval] if dash else part_c
             if part.empty:
                 continue
+            part = part.sort_values(x)
             label = color_format.format(cval)
             if dash and len(dash_values) > 1:
                 label += ", " + dash_format.format(dval)
-            fig.add_trace(
-                go.Scatter(
-                    x=part[x],
-                    y=part[y],
-                    mode="lines",
-                    name=label,
-                    line=dict(color=PALETTE[ci % len(PALETTE)], dash=_DASHES[di % len(_DASHES)], width=2.5),
-                    hovertemplate=f"{label}<br>{x_title or x}: %{{x:,}}<br>{y_title or y}: %{{y:{hover_format}}}<extra></extra>",
-                )
-            )
-    if log_x:
-        fig.update_xaxes(type="log")
+            traces.append({
+                "type": "scatter", "x": _array(part[x]), "y": _array(part[y]), "mode": mode, "name": label,
+                "line": {"color": PALETTE[ci % len(PALETTE)], "dash": _DASHES[di % len(_DASHES)],
+                         "width": style.line_width},
+                "marker": {"size": max(6, style.marker_size // 2), "color": PALETTE[ci % len(PALETTE)]},
+                "hovertemplate": f"{label}<br>{hover_x}: %{{x:{x_hover_format}}}<br>{hover_y}: "
+                                 f"%{{y:{hover_format}}}<extra></extra>",
+            })
+    if pins is not None and len(pins):
+        for pi, (name, part) in enumerate(pins.groupby("pin", sort=False)):
+            part = part.sort_values("x")
+            traces.append({
+                "type": "scatter", "x": _array(part["x"]), "y": _array(part["y"]), "mode": "lines",
+                "name": f"pinned: {name}",
+                "line": {"color": ("#777777", "#AAAAAA", "#444444")[pi % 3], "dash": "dash",
+                         "width": style.line_width * 0.8},
+                "hovertemplate": f"pinned: {name}<br>{hover_x}: %{{x:{x_hover_format}}}<br>{hover_y}: "
+                                 f"%{{y:{hover_format}}}<extra></extra>",
+            })
+    if points is not None and len(points):
+        for name, part in points.groupby("name", sort=False):
+            traces.append({
+                "type": "scatter", "x": _array(part["x"]), "y": _array(part["y"]), "mode": "markers",
+                "name": str(name),
+                "marker": {"size": max(9, style.marker_size - 4), "color": PALETTE[3], "symbol": "square"},
+                "error_y": {"type": "data", "array": _array(2 * part["se"]), "visible": True},
+                "hovertemplate": f"{name}<br>{hover_x}: %{{x:{x_hover_format}}}<br>{hover_y}: %{{y:{hover_format}}}"
+                                 "<extra>simulated ± 2 SE</extra>",
+            })
+    if current is not None and _finite(*current) and not (log_x and current[0] <= 0):
+        traces.append(_current_marker(current[0], current[1], x_title=hover_x, y_title=hover_y,
+                                      hover_format=hover_format, x_hover_format=x_hover_format, style=style))
+    refs = list(lines)
     if target is not None:
-        add_reference_line(fig, y=target, text=f"{target:.0%} power")
-    if current is not None and all(v is not None and math.isfinite(v) for v in current):
-        fig.add_trace(
-            go.Scatter(
-                x=[current[0]],
-                y=[current[1]],
-                mode="markers",
-                name="current design",
-                marker=dict(size=15, color="#000000", symbol="diamond", line=dict(color="white", width=2)),
-                hovertemplate=f"current design<br>{x_title or x}: %{{x:,}}<br>{y_title or y}: %{{y:{hover_format}}}<extra></extra>",
-            )
-        )
-    fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, **_LAYOUT)
-    if y_range is not None:
-        fig.update_yaxes(range=list(y_range))
-    return fig
+        refs.append(Line(y=target, text=f"{target:.0%} power"))
+    layout = _layout(
+        style, title=title,
+        x_axis=_axis(x_title, log=log_x, rng=x_range),
+        y_axis=_axis(y_title, log=log_y, rng=y_range, ticks=y_ticks, tick_text=y_tick_text),
+        lines=refs,
+    )
+    return figure(traces, layout)
 
 
+def type_m_figure(data: pd.DataFrame, *, x: str, color: str, current: tuple[float, float] | None = None,
+                  needed: float | None = None, needed_text: str = "", title: str = "Type-M error (exaggeration)",
+                  x_title: str = "", dash: str | None = None, log_x: bool = True, pins=None,
+                  style: Style = STYLE, **kwargs) -> go.Figure:
+    """Exaggeration ratio vs ``x`` on a log axis with readable ticks and a 'no exaggeration' line.
+
+    ``needed`` draws a vertical line where the current design reaches the
+    target power (Card et al. Figure 7).
+    """
+    frame = data[np.isfinite(data["type_m"].to_numpy(float))] if len(data) else data
+    top = float(frame["type_m"].max()) if len(frame) else 2.0
+    ticks = [t for t in TYPE_M_TICKS if t <= max(top * 1.5, 2)]
+    lines = [Line(y=1.0, text="no exaggeration")]
+    if needed is not None and _finite(needed) and needed > 0:
+        lines.append(Line(x=needed, text=needed_text))
+    return curve_figure(frame, x=x, y="type_m", color=color, dash=dash, current=current, target=None, title=title,
+                        x_title=x_title, y_title="Exaggeration ratio", log_x=log_x, log_y=True,
+                        hover_format=".2f", lines=lines, y_ticks=ticks,
+                        y_tick_text=[f"{t:g}×" for t in ticks], pins=pins, style=style, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# bars, histograms, scatters, densities, heatmaps
+# ---------------------------------------------------------------------------
+def bar_figure(categories: Sequence, series: Mapping[str, Sequence[float]], *, errors: Mapping | None = None,
+               title: str = "", x_title: str = "", y_title: str = "", barmode: str = "group",
+               lines: Iterable[Line] = (), hover_format: str = ".3f", colors: Sequence[str] | None = None,
+               log_y: bool = False, y_range=None, style: Style = STYLE) -> go.Figure:
+    """Grouped or stacked bars: one trace per entry of ``series`` over ``categories``.
+
+    ``errors`` maps a series name to the half-widths of its error bars.
+    """
+    cats = [str(c) for c in categories]
+    traces = []
+    for i, (name, values) in enumerate(series.items()):
+        trace = {"type": "bar", "x": cats, "y": _array(values), "name": name,
+                 "marker": {"color": (colors or PALETTE)[i % len(colors or PALETTE)]},
+                 "hovertemplate": f"{name}<br>{x_title or 'x'}: %{{x}}<br>{y_title or 'y'}: %{{y:{hover_format}}}"
+                                  "<extra></extra>"}
+        if errors and name in errors:
+            trace["error_y"] = {"type": "data", "array": _array(errors[name]), "visible": True}
+        traces.append(trace)
+    layout = _layout(style, title=title, x_axis=_axis(x_title, type="category"),
+                     y_axis=_axis(y_title, log=log_y, rng=y_range), lines=lines, barmode=barmode)
+    return figure(traces, layout)
+
+
+def histogram_figure(samples: Mapping[str, Sequence[float]], *, title: str = "", x_title: str = "",
+                     y_title: str = "Count", nbins: int = 40, density: tuple | None = None,
+                     lines: Iterable[Line] = (), normalize: bool = False, style: Style = STYLE) -> go.Figure:
+    """Overlaid histograms (one per entry of ``samples``), optionally with a fitted density curve.
+
+    ``density`` is ``(name, x, y)``; with it (or ``normalize``) the bars are
+    probability densities.
+    """
+    traces = []
+    for i, (name, values) in enumerate(samples.items()):
+        trace = {"type": "histogram", "x": _array(values), "name": name, "nbinsx": nbins,
+                 "marker": {"color": PALETTE[i % len(PALETTE)]}, "opacity": 0.65 if len(samples) > 1 else 1.0,
+                 "hovertemplate": f"{name}<br>{x_title or 'x'}: %{{x}}<br>{y_title}: %{{y}}<extra></extra>"}
+        if density is not None or normalize:
+            trace["histnorm"] = "probability density"
+        traces.append(trace)
+    if density is not None:
+        name, dx, dy = density
+        traces.append({"type": "scatter", "x": _array(dx), "y": _array(dy), "mode": "lines", "name": name,
+                       "line": {"color": PALETTE[1], "width": style.line_width + 0.5},
+                       "hovertemplate": f"{name}<br>%{{x:.3f}}<br>density %{{y:.3f}}<extra></extra>"})
+    layout = _layout(style, title=title, x_axis=_axis(x_title),
+                     y_axis=_axis("Density" if density is not None or normalize else y_title), lines=lines,
+                     barmode="overlay", legend=len(traces) > 1)
+    return figure(traces, layout)
+
+
+def scatter_figure(x, y, *, title: str = "", x_title: str = "", y_title: str = "", text=None,
+                   color_values=None, color_title: str = "", colors=None, hover: str | None = None,
+                   customdata=None, identity: bool = False, lines: Iterable[Line] = (), log_x: bool = False,
+                   log_y: bool = False, name: str = "", current: tuple | None = None, x_range=None, y_range=None,
+                   style: Style = STYLE) -> go.Figure:
+    """Points ``(x, y)``; optionally coloured by a continuous value (with a colour bar), labelled, and with y = x."""
+    marker = {"size": max(8, style.marker_size - 5), "color": PALETTE[0]}
+    if color_values is not None:
+        marker.update(color=_array(color_values), colorscale="Viridis", showscale=True,
+                      colorbar={"title": {"text": color_title}})
+    elif colors is not None:
+        marker["color"] = list(colors)
+    trace = {"type": "scatter", "x": _array(x), "y": _array(y), "mode": "markers+text" if text is not None else
+             "markers", "marker": marker, "name": name or "points",
+             "hovertemplate": hover or f"{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>"}
+    if text is not None:
+        trace.update(text=list(text), textposition="top center")
+    if customdata is not None:
+        trace["customdata"] = np.asarray(customdata).tolist() if np.asarray(customdata).dtype.kind not in "biuf" \
+            else np.asarray(customdata, dtype=float)
+    traces = [trace]
+    if identity:
+        both = np.concatenate([np.asarray(x, float), np.asarray(y, float)])
+        both = both[np.isfinite(both)]
+        lim = [float(both.min()), float(both.max())] if both.size else [0.0, 1.0]
+        traces.append({"type": "scatter", "x": lim, "y": lim, "mode": "lines", "name": "y = x",
+                       "line": {"color": _GREY, "dash": "dash", "width": 1.5}, "hoverinfo": "skip"})
+    if current is not None and _finite(*current):
+        traces.append(_current_marker(current[0], current[1], x_title=x_title, y_title=y_title, hover_format=".3f",
+                                      x_hover_format=",.2f", style=style))
+    layout = _layout(style, title=title, x_axis=_axis(x_title, log=log_x, rng=x_range),
+                     y_axis=_axis(y_title, log=log_y, rng=y_range), lines=lines,
+                     legend=identity or current is not None)
+    return figure(traces, layout)
+
+
+def density_figure(grid, density, *, interval: tuple[float, float] | None = None, interval_name: str = "",
+                   band: tuple[float, float] | None = None, band_name: str = "", title: str = "",
+                   x_title: str = "", lines: Iterable[Line] = (), style: Style = STYLE) -> go.Figure:
+    """A density curve, its credible interval shaded, and an optional band (e.g. a ROPE)."""
+    grid, density = np.asarray(grid, float), np.asarray(density, float)
+    traces = [{"type": "scatter", "x": grid, "y": density, "mode": "lines", "name": "posterior",
+               "line": {"color": PALETTE[0], "width": style.line_width + 0.5},
+               "hovertemplate": f"{x_title or 'x'} %{{x:.4f}}<br>density %{{y:.2f}}<extra></extra>"}]
+    if interval is not None:
+        inside = (grid >= interval[0]) & (grid <= interval[1])
+        traces.append({"type": "scatter", "x": grid[inside], "y": density[inside], "fill": "tozeroy", "mode": "none",
+                       "name": interval_name, "fillcolor": "rgba(0,114,178,0.25)", "hoverinfo": "skip"})
+    shapes, notes = [], []
+    if band is not None:
+        shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": band[0], "x1": band[1], "y0": 0, "y1": 1,
+                       "fillcolor": "rgba(213,94,0,0.15)", "line": {"width": 0}, "layer": "below"})
+        notes.append({"x": band[0], "xref": "x", "y": 1.0, "yref": "paper", "text": band_name, "showarrow": False,
+                      "xanchor": "left", "yanchor": "bottom", "font": {"color": PALETTE[1]}})
+    layout = _layout(style, title=title, x_axis=_axis(x_title), y_axis=_axis("Density"), lines=lines,
+                     shapes=shapes, annotations=notes)
+    return figure(traces, layout)
+
+
+def heatmap_figure(matrix, labels: Sequence[str], *, text=None, title: str = "", colorbar_title: str = "",
+                   zmin: float = 0.0, zmax: float = 1.0, colorscale: str = "Viridis_r", hover: str = "",
+                   style: Style = STYLE) -> go.Figure:
+    """A square matrix over ``labels`` (e.g. adjusted p-values of all pairs)."""
+    z = np.asarray(matrix, dtype=float)
+    trace = {"type": "heatmap", "z": [[None if not math.isfinite(v) else v for v in row] for row in z.tolist()],
+             "x": list(labels), "y": list(labels), "colorscale": colorscale, "zmin": zmin, "zmax": zmax,
+             "colorbar": {"title": {"text": colorbar_title}},
+             "hovertemplate": hover or "%{y} vs %{x}<br>%{z:.4f}<extra></extra>"}
+    if text is not None:
+        trace.update(text=[list(r) for r in text], texttemplate="%{text}")
+    layout = _layout(style, title=title, x_axis=_axis("", type="category"), y_axis=_axis("", type="category"),
+                     legend=False)
+    return figure([trace], layout)
+
+
+def interval_figure(names: Sequence[str], estimates, low, high, *, title: str = "", x_title: str = "",
+                    lines: Iterable[Line] = (), hover_format: str = ".0f", color: str = PALETTE[0],
+                    style: Style = STYLE) -> go.Figure:
+    """A ranked list with intervals (an arena-style leaderboard): names on y, estimates with error bars on x."""
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (estimates, low, high))
+    trace = {"type": "scatter", "x": est, "y": list(names), "mode": "markers", "name": "estimate",
+             "marker": {"size": max(9, style.marker_size - 3), "color": color},
+             "error_x": {"type": "data", "symmetric": False, "array": hi - est, "arrayminus": est - lo,
+                         "visible": True, "thickness": max(1.5, style.line_width / 1.5)},
+             "customdata": np.stack([lo, hi], axis=-1),
+             "hovertemplate": f"%{{y}}<br>%{{x:{hover_format}}} [%{{customdata[0]:{hover_format}}}, "
+                              f"%{{customdata[1]:{hover_format}}}]<extra></extra>"}
+    layout = _layout(style, title=title, x_axis=_axis(x_title),
+                     y_axis=_axis("", type="category", autorange="reversed"), lines=lines, legend=False)
+    layout["height"] = max(style.height, 28 * len(names) + 120)
+    return figure([trace], layout)
+
+
+# ---------------------------------------------------------------------------
+# figures of the papers
+# ---------------------------------------------------------------------------
 def difference_distribution_figure(
     dist: pd.DataFrame,
     *,
@@ -145,6 +477,7 @@ def difference_distribution_figure(
     x_title: str = "Observed difference",
     scale: float = 100.0,
     unit: str = " pp",
+    style: Style = STYLE,
 ) -> go.Figure:
     """Figure 1 of Card et al.: sampling distribution with significant samples highlighted.
 
@@ -152,95 +485,78 @@ def difference_distribution_figure(
     are multiplied by ``scale`` (percentage points by default).
     """
     width = float((dist["diff_high"] - dist["diff_low"]).iloc[0]) * scale
-    mids = dist["diff_mid"] * scale
-    fig = go.Figure()
-    fig.add_trace(
-        go.Bar(
-            x=mids,
-            y=dist["prob_not_significant"],
-            width=width,
-            name="not significant",
-            marker_color="#BBBBBB",
-            hovertemplate=f"difference %{{x:.2f}}{unit}<br>P(not significant) %{{y:.4f}}<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Bar(
-            x=mids,
-            y=dist["prob_significant"],
-            width=width,
-            name="significant",
-            marker_color=PALETTE[1],
-            hovertemplate=f"difference %{{x:.2f}}{unit}<br>P(significant) %{{y:.4f}}<extra></extra>",
-        )
-    )
-    fig.update_layout(barmode="stack", bargap=0.02)
-    lines = [(0.0, "no difference", "#333333", "dash", 1.10), (true_effect * scale, "true difference", PALETTE[0],
+    mids = _array(dist["diff_mid"] * scale)
+    traces = [
+        {"type": "bar", "x": mids, "y": _array(dist["prob_not_significant"]), "width": width,
+         "name": "not significant", "marker": {"color": "#BBBBBB"},
+         "hovertemplate": f"difference %{{x:.2f}}{unit}<br>P(not significant) %{{y:.4f}}<extra></extra>"},
+        {"type": "bar", "x": mids, "y": _array(dist["prob_significant"]), "width": width, "name": "significant",
+         "marker": {"color": PALETTE[1]},
+         "hovertemplate": f"difference %{{x:.2f}}{unit}<br>P(significant) %{{y:.4f}}<extra></extra>"},
+    ]
+    marks = [(0.0, "no difference", "#333333", "dash", 1.10), (true_effect * scale, "true difference", PALETTE[0],
                                                                  "solid", 1.04)]
-    if mean_significant is not None and math.isfinite(mean_significant):
-        lines.append((mean_significant * scale, "mean of significant results", PALETTE[1], "dot", 0.98))
-    for x_value, label, colour, dash, y_label in lines:
-        fig.add_vline(x=x_value, line=dict(color=colour, dash=dash, width=3 if dash != "dash" else 1.5))
-        fig.add_annotation(x=x_value, y=y_label, yref="paper", text=label, showarrow=False, xanchor="left",
-                           font=dict(color=colour, size=13), bgcolor="rgba(255,255,255,0.8)")
-    fig.update_layout(title=title, xaxis_title=x_title + f" ({unit.strip()})", yaxis_title="Probability", **_LAYOUT)
-    return fig
+    if mean_significant is not None and _finite(mean_significant):
+        marks.append((mean_significant * scale, "mean of significant results", PALETTE[1], "dot", 0.98))
+    shapes, notes = [], []
+    for x_value, label, colour, dash, y_label in marks:
+        shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": x_value, "x1": x_value, "y0": 0, "y1": 1,
+                       "line": {"color": colour, "dash": dash, "width": 3 if dash != "dash" else 1.5}})
+        notes.append({"x": x_value, "xref": "x", "y": y_label, "yref": "paper", "text": label, "showarrow": False,
+                      "xanchor": "left", "font": {"color": colour, "size": style.annotation_size},
+                      "bgcolor": "rgba(255,255,255,0.8)"})
+    layout = _layout(style, title=title, x_axis=_axis(x_title + f" ({unit.strip()})"), y_axis=_axis("Probability"),
+                     shapes=shapes, annotations=notes, barmode="stack", bargap=0.02)
+    return figure(traces, layout)
 
 
-def leaderboard_figure(board: pd.DataFrame, *, target: float = 0.8) -> go.Figure:
+def leaderboard_figure(board: pd.DataFrame, *, target: float = 0.8, style: Style = STYLE) -> go.Figure:
     """Figure 10 of Card et al.: SQuAD 2.0 submissions over time, coloured by power."""
-    fig = go.Figure()
     groups = [
-        ("≥ {:.0%} power on dev, significant on test (new SOTA)".format(target), board["new_sota"], PALETTE[2], "star", 14),
-        ("≥ {:.0%} power, not significant".format(target), board["powered"] & ~board["new_sota"], PALETTE[0], "circle", 10),
-        ("under-powered, significant improvement", ~board["powered"] & board["significant_improvement"], PALETTE[1], "x", 11),
+        (f"≥ {target:.0%} power on dev, significant on test (new SOTA)", board["new_sota"], PALETTE[2], "star", 14),
+        (f"≥ {target:.0%} power, not significant", board["powered"] & ~board["new_sota"], PALETTE[0], "circle", 10),
+        ("under-powered, significant improvement", ~board["powered"] & board["significant_improvement"], PALETTE[1],
+         "x", 11),
         ("under-powered", ~board["powered"] & ~board["significant_improvement"], "#AAAAAA", "circle-open", 7),
     ]
+    traces = []
     for name, mask, colour, symbol, size in groups:
         part = board[mask]
-        fig.add_trace(
-            go.Scatter(
-                x=part["date"],
-                y=part["test_em"],
-                mode="markers",
-                name=name,
-                marker=dict(color=colour, symbol=symbol, size=size),
-                customdata=np.stack(
-                    [part["description"], part["power"], part["delta_dev"] * 100, part["p_test"]], axis=-1
-                ) if len(part) else None,
-                hovertemplate=(
-                    "%{customdata[0]}<br>test EM %{y:.2f}<br>power %{customdata[1]:.2f}"
-                    "<br>dev Δ vs SOTA %{customdata[2]:.2f} pp<br>test p ≈ %{customdata[3]:.3g}<extra></extra>"
-                ),
-            )
-        )
+        traces.append({
+            "type": "scatter", "x": _array(part["date"]), "y": _array(part["test_em"]), "mode": "markers", "name": name,
+            "marker": {"color": colour, "symbol": symbol, "size": size},
+            "customdata": [[str(r.description), float(r.power), float(r.delta_dev) * 100, float(r.p_test)]
+                           for r in part.itertuples()],
+            "hovertemplate": "%{customdata[0]}<br>test EM %{y:.2f}<br>power %{customdata[1]:.2f}"
+                             "<br>dev Δ vs SOTA %{customdata[2]:.2f} pp<br>test p ≈ %{customdata[3]:.3g}<extra></extra>",
+        })
     sota = board[board["new_sota"]]
-    fig.add_trace(
-        go.Scatter(
-            x=sota["date"], y=sota["test_em"], mode="lines", line=dict(shape="hv", color=PALETTE[2], width=1.5),
-            name="SOTA under the power rule", hoverinfo="skip",
-        )
-    )
-    fig.update_layout(title="SQuAD 2.0 submissions vs the state of the art at the time",
-                      xaxis_title="Submission date", yaxis_title="Test exact match (%)", **_LAYOUT)
-    return fig
+    traces.append({"type": "scatter", "x": _array(sota["date"]), "y": _array(sota["test_em"]), "mode": "lines",
+                   "line": {"shape": "hv", "color": PALETTE[2], "width": 1.5}, "name": "SOTA under the power rule",
+                   "hoverinfo": "skip"})
+    layout = _layout(style, title="SQuAD 2.0 submissions vs the state of the art at the time",
+                     x_axis=_axis("Submission date", type="date"), y_axis=_axis("Test exact match (%)"))
+    return figure(traces, layout)
 
 
-def mde_table_figure(table: pd.DataFrame, *, current_delta: float | None = None, target: float = 0.8) -> go.Figure:
-    """Table 2 as a chart: each task's MDE next to its mean reported improvement."""
-    tasks = table["task"]
-    fig = go.Figure()
-    fig.add_trace(go.Bar(
-        x=tasks, y=table["mde_regression"] * 100, name="MDE (regression prior)", marker_color=PALETTE[0],
-        hovertemplate="%{x}<br>MDE %{y:.2f} pp<extra></extra>",
-    ))
-    fig.add_trace(go.Scatter(
-        x=tasks, y=table["mean_reported_delta"] * 100, mode="markers", name="mean reported improvement",
-        marker=dict(color=PALETTE[1], size=12, symbol="diamond"),
-        hovertemplate="%{x}<br>mean reported Δ %{y:.2f} pp<extra></extra>",
-    ))
-    if current_delta is not None and current_delta > 0:
-        add_reference_line(fig, y=current_delta * 100, text="your expected Δ", log_y=True)
-    fig.update_layout(title=f"Minimum detectable effect at {target:.0%} power vs typical improvements",
-                      yaxis_title="Accuracy difference (pp)", yaxis_type="log", **_LAYOUT)
-    return fig
+def mde_table_figure(table: pd.DataFrame, *, current_delta: float | None = None, target: float = 0.8,
+                     style: Style = STYLE) -> go.Figure:
+    """Table 2 as a chart: each task's MDE next to its mean reported improvement (log scale)."""
+    tasks = list(table["task"])
+    traces = [
+        {"type": "bar", "x": tasks, "y": _array(table["mde_regression"] * 100), "name": "MDE (regression prior)",
+         "marker": {"color": PALETTE[0]}, "hovertemplate": "%{x}<br>MDE %{y:.2f} pp<extra></extra>"},
+        {"type": "scatter", "x": tasks, "y": _array(table["mean_reported_delta"] * 100), "mode": "markers",
+         "name": "mean reported improvement", "marker": {"color": PALETTE[1], "size": 12, "symbol": "diamond"},
+         "hovertemplate": "%{x}<br>mean reported Δ %{y:.2f} pp<extra></extra>"},
+    ]
+    lines = [Line(y=current_delta * 100, text="your expected Δ")] if current_delta else []
+    layout = _layout(style, title=f"Minimum detectable effect at {target:.0%} power vs typical improvements",
+                     x_axis=_axis("", type="category"), y_axis=_axis("Accuracy difference (pp)", log=True),
+                     lines=lines)
+    return figure(traces, layout)
+
+
+def with_style(style: Style, **changes) -> Style:
+    """A copy of ``style`` with some sizes changed."""
+    return replace(style, **changes)

@@ -2,76 +2,110 @@
 
 NLPStatTest (Zhu et al. 2020, §3) and HyBayes (Azer et al. 2020, §2.3–2.4).
 UI only: widgets → cached calls into ``core.analysis`` / ``core.bayes``.
+Uploaded names are shown escaped (code spans in Markdown, escaped HTML in charts).
 """
 
 from __future__ import annotations
 
+import html
 import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from core import analysis as an
-from core import bayes
-from core import figures
-from pages import ensure_frame
-
-ensure_frame()
+from core import bayes, figures
+from pages._scaffold import (
+    Metric,
+    cached,
+    chart,
+    download_csv,
+    explain,
+    guard,
+    list_of,
+    metrics_row,
+    safe_message,
+    start,
+    style,
+)
 
 SAMPLES = Path(an.__file__).resolve().parent / "data" / "analysis_sample"
 SAMPLE_FILES = {"scores": "scores.csv", "binary": "correctness.csv", "systems": "systems.csv"}
 KIND_LABELS = {"scores": "paired scores", "binary": "0/1 correctness", "predictions": "predictions + gold",
                "systems": "one column per system"}
-cache = st.cache_data(show_spinner=False, max_entries=64)
 
 
-@cache
+@cached
 def parse(data: bytes, kind: str):
     return an.parse_results(data, kind)
 
 
-@cache
+@cached
+def units(a, b, m, how, seed):
+    return an.evaluation_units(np.array(a), np.array(b), m, how=how, seed=seed)
+
+
+@cached
 def run_tests(a, b, alpha, alternative, seed, tests, statistic):
     return an.paired_tests(np.array(a), np.array(b), alpha=alpha, alternative=alternative, seed=seed,
                            tests=list(tests), statistic=statistic, n_resamples=5000)
 
 
-@cache
+@cached
+def effect_sizes(a, b):
+    return an.effect_sizes(np.array(a), np.array(b))
+
+
+@cached
+def recommend(d, alpha, binary):
+    return an.recommend_tests(np.array(d), alpha=alpha, binary=binary)
+
+
+@cached
 def power_curve(d, alpha, test, seed):
     return an.bootstrap_power_curve(np.array(d), alpha=alpha, test=test, n_iter=400, seed=seed)
 
 
-@cache
+@cached
 def pairwise(systems: pd.DataFrame, test, alpha, seed):
     return an.pairwise_comparisons(systems, test=test, alpha=alpha, seed=seed)
 
 
-@cache
+@cached
 def bayes_accuracy(ca, na, cb, nb, prior, rope, hdi):
     return bayes.compare_accuracies(ca, na, cb, nb, prior=prior, rope=rope, hdi=hdi)
+
+
+@cached
+def bayes_means(d, rope, hdi):
+    return bayes.compare_means(np.array(d), rope=rope, hdi=hdi)
 
 
 def fmt_p(p):
     return "—" if p is None or not math.isfinite(p) else (f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}")
 
 
+def plot_text(name: str) -> str:
+    """A user-supplied name inside a chart: HTML-escaped (Plotly renders tags such as <a href> in labels)."""
+    return html.escape(str(name)[:60])
+
+
 # ---------------------------------------------------------------------------
-# sidebar
+# controls
 # ---------------------------------------------------------------------------
-st.title("Analyze your results")
-st.caption("Upload per-item results of two (or more) systems: data checks, the right significance test, effect "
-           "sizes with intervals, a Bayesian HDI/ROPE assessment, and what to write in the paper. NLPStatTest "
-           "(Zhu et al. 2020) and HyBayes (Azer et al. 2020).")
+start("Analyze your results",
+      "Upload per-item results of two (or more) systems: data checks, the right significance test, effect sizes with "
+      "intervals, a Bayesian HDI/ROPE assessment, and what to write in the paper. NLPStatTest (Zhu et al. 2020) and "
+      "HyBayes (Azer et al. 2020).")
 side = st.sidebar
-source = side.radio("Data", ["sample", "upload", "paste"], key="source", bind="query-params", horizontal=True,
+source = side.radio("Data", ["sample", "upload", "paste"], key="data", bind="query-params", horizontal=True,
                     help="Try the bundled sample data, upload a CSV/TSV file, or paste the rows.")
 kind = side.selectbox("Layout", list(an.KINDS), format_func=KIND_LABELS.get, key="kind", bind="query-params",
-                      help="Paired scores: two numeric columns (A, B). 0/1 correctness: two columns of 0/1. "
-                      "Predictions + gold: three columns (A's prediction, B's prediction, gold label). One column "
-                      "per system: compare many systems pairwise.")
+                      help="Paired scores: two numeric columns (A, B). 0/1 correctness: two columns of 0/1. Predictions "
+                      "+ gold: three columns (A's prediction, B's prediction, gold label). One column per system: "
+                      "compare many systems pairwise.")
 side.subheader("Evaluation units (§3.1.1)")
 m = int(side.number_input("Items per evaluation unit m", min_value=1, max_value=1000, value=1, step=1, key="m",
                           bind="query-params",
@@ -105,49 +139,47 @@ prior_b = side.number_input("Beta prior β (accuracies)", min_value=0.1, max_val
 # ---------------------------------------------------------------------------
 raw = None
 if source == "sample":
-    sample_kind = kind if kind in SAMPLE_FILES else "scores"
     if kind not in SAMPLE_FILES:
         st.info("The sample has no predictions file; showing the paired-scores sample.")
         kind = "scores"
-    raw = (SAMPLES / SAMPLE_FILES[sample_kind]).read_bytes()
-    st.caption(f"Sample data: `{SAMPLE_FILES[sample_kind]}` (synthetic, shipped with the app).")
+    raw = (SAMPLES / SAMPLE_FILES[kind]).read_bytes()
+    st.caption(f"Sample data: `{SAMPLE_FILES[kind]}` (synthetic, shipped with the app).")
 elif source == "upload":
     uploaded = st.file_uploader("Results file (CSV or TSV)", type=["csv", "tsv", "txt"], key="file",
-                                help="One row per test item; a header row is optional. At most 20 MB.")
+                                help="One row per test item; a header row is optional. At most 20 MB. Nothing in the "
+                                "file is executed.")
     raw = uploaded.getvalue() if uploaded is not None else None
 else:
     pasted = st.text_area("Paste rows (comma- or tab-separated)", key="pasted", height=150,
-                          placeholder="system_a,system_b\n0.61,0.58\n0.72,0.70\n…",
-                          help="The same format as a file.")
+                          placeholder="system_a,system_b\n0.61,0.58\n0.72,0.70\n…", help="The same format as a file.")
     raw = pasted.encode("utf-8") if pasted.strip() else None
 if raw is None:
     st.info("Upload a file or paste rows to start (or choose the sample data).")
     st.stop()
-try:
+with guard("Cannot use this data"):
     data = parse(raw, kind)
-except ValueError as err:
-    st.error(f"**Cannot use this data:** {err}")
-    st.stop()
 for note in data.notes:
-    st.warning(note)
+    st.warning(safe_message(note))
 st.success(f"Using **{data.rows_used:,}** of {data.rows_total:,} rows · layout: {KIND_LABELS[kind]} · systems: "
-           + ", ".join(f"`{n}`" for n in data.names))
+           + list_of(data.names))
 
-try:
+with guard("Cannot form evaluation units"):
     if m > 1 or shuffle:
-        u, v = an.evaluation_units(data.a, data.b, m, how=how, seed=shuffle or None)
+        u, v = units(tuple(data.a), tuple(data.b), m, how, shuffle or None)
         if data.a.size % m:
             st.caption(f"{data.a.size % m} items that do not fill a last unit of {m} were left out.")
     else:
         u, v = data.a, data.b
-    if u.size < 3:
-        raise ValueError(f"Only {u.size} evaluation units; use a smaller m.")
-except ValueError as err:
-    st.error(f"**Cannot form evaluation units:** {err}")
-    st.stop()
+    if u.size < 5:
+        raise ValueError(f"Only {u.size} evaluation units; at least 5 are needed for the tests, effect sizes and "
+                         "power curve. Use a smaller m (items per unit) or more rows.")
 binary = kind in ("binary", "predictions") and m == 1
 names = (str(data.names[0]), str(data.names[1]))
 d = u - v
+if not np.all(np.isfinite(d)):
+    st.error("**Cannot compare these scores:** some differences are too large to represent (the scores overflow). "
+             "Rescale the scores (e.g. divide by 1,000) and upload again.")
+    st.stop()
 
 # ---------------------------------------------------------------------------
 # 1. description and recommendation
@@ -155,37 +187,32 @@ d = u - v
 st.header("1 · Data")
 summary = an.summarize(u, v, names)
 st.dataframe(summary.round(4), hide_index=True, width="stretch")
-hist = go.Figure()
-for label, values, colour in ((names[0], u, figures.PALETTE[0]), (names[1], v, figures.PALETTE[1])):
-    hist.add_trace(go.Histogram(x=values, name=label, opacity=0.6, marker_color=colour, nbinsx=40,
-                                hovertemplate=f"{label}<br>%{{x}}<br>count %{{y}}<extra></extra>"))
-hist.update_layout(barmode="overlay", title="Scores per evaluation unit", template="plotly_white", height=360)
-diff_hist = go.Figure(go.Histogram(x=d, nbinsx=40, marker_color=figures.PALETTE[2], name="A − B",
-                                   hovertemplate="A − B %{x}<br>count %{y}<extra></extra>"))
-diff_hist.add_vline(x=0, line=dict(color="#333", dash="dash"))
-diff_hist.update_layout(title=f"Differences {names[0]} − {names[1]}", template="plotly_white", height=360)
 c1, c2 = st.columns(2)
-c1.plotly_chart(hist, key="scores_chart", width="stretch")
-c2.plotly_chart(diff_hist, key="differences_chart", width="stretch")
+with c1:
+    chart(figures.histogram_figure({plot_text(names[0]): u, plot_text(names[1]): v}, title="Scores per evaluation unit",
+                                   x_title="Score", style=style()), "scores_chart")
+with c2:
+    chart(figures.histogram_figure({"A − B": d}, title="Differences A − B", x_title="Difference",
+                                   lines=[figures.Line(x=0.0, color="#333333")], style=style()), "differences_chart")
 
 st.header("2 · Which test?")
 if np.all(d == d[0]):
     st.error("All differences are identical: there is nothing to test.")
     st.stop()
-rec = an.recommend_tests(d, alpha=alpha, binary=binary)
+with guard("Cannot check these differences"):
+    rec = recommend(tuple(d), alpha, binary)
 st.markdown(
     f"Skewness of the differences γ = **{rec.skewness:.2f}** → {rec.symmetry}, so the test statistic is the "
     f"**{rec.statistic}** (NLPStatTest §3.1.3). " + (
         f"Shapiro–Wilk: W = {rec.shapiro_w:.3f}, p = {fmt_p(rec.shapiro_p)} → "
         f"{'normality is plausible' if rec.normal else 'not normal'}." if math.isfinite(rec.shapiro_p) else
-        "No normality test: skewed or 0/1 data are not normal.")
-)
+        "No normality test: skewed or 0/1 data are not normal."))
 st.dataframe(rec.tests[["name", "verdict", "reason"]], hide_index=True, width="stretch",
-             column_config={"name": "Test", "verdict": "Verdict", "reason": st.column_config.TextColumn("Why",
-                                                                                                     width="large")})
+             column_config={"name": "Test", "verdict": "Verdict",
+                            "reason": st.column_config.TextColumn("Why", width="large")})
 
 # ---------------------------------------------------------------------------
-# 2. tests and effect sizes
+# 3. tests and effect sizes
 # ---------------------------------------------------------------------------
 st.header("3 · Significance tests")
 available = [t for t in an.TESTS if t != "mcnemar" or binary]
@@ -195,22 +222,26 @@ chosen = st.multiselect("Tests to run", available, default=recommended,
                         key=f"tests_{'binary' if binary else rec.statistic}_{rec.normal}",
                         format_func=lambda t: rec.tests.set_index("test").loc[t, "name"],
                         help="The recommended tests are preselected; add others to compare.")
-results = run_tests(tuple(u), tuple(v), alpha, alternative, seed, tuple(chosen), rec.statistic) if chosen else None
+results = None
+if chosen:
+    with guard("Cannot run these tests"):
+        results = run_tests(tuple(u), tuple(v), alpha, alternative, seed, tuple(chosen), rec.statistic)
 if results is not None:
     shown = results.assign(p_value=results["p_value"].map(fmt_p))
+    number = st.column_config.NumberColumn
     st.dataframe(shown[["name", "estimate", "statistic", "p_value", "ci_low", "ci_high", "significant"]],
                  hide_index=True, width="stretch",
-                 column_config={"name": "Test", "estimate": st.column_config.NumberColumn("Estimate", format="%.4f"),
-                                "statistic": st.column_config.NumberColumn("Statistic", format="%.4f"),
-                                "p_value": "p-value",
-                                "ci_low": st.column_config.NumberColumn(f"{1 - alpha:.0%} CI low", format="%.4f"),
-                                "ci_high": st.column_config.NumberColumn(f"{1 - alpha:.0%} CI high", format="%.4f"),
+                 column_config={"name": "Test", "estimate": number("Estimate", format="%.4f"),
+                                "statistic": number("Statistic", format="%.4f"), "p_value": "p-value",
+                                "ci_low": number(f"{1 - alpha:.0%} CI low", format="%.4f"),
+                                "ci_high": number(f"{1 - alpha:.0%} CI high", format="%.4f"),
                                 "significant": st.column_config.CheckboxColumn(f"p ≤ {alpha}")})
     st.caption("Estimates: mean difference (t, McNemar), Hodges–Lehmann (Wilcoxon), median (sign), and the "
-               f"{rec.statistic} for the permutation and bootstrap tests ({5000:,} resamples).")
+               f"{rec.statistic} for the permutation and bootstrap tests.")
 
 st.header("4 · Effect size")
-eff = an.effect_sizes(u, v)
+with guard("Cannot compute effect sizes"):
+    eff = effect_sizes(tuple(u), tuple(v))
 effects = pd.DataFrame([
     ("Cohen's d", eff.cohen_d, *eff.cohen_d_ci, "mean(d) / sd(d) — eq. 2"),
     ("Hedges' g", eff.hedges_g, *eff.hedges_g_ci, "small-sample corrected d — eq. 3"),
@@ -223,121 +254,119 @@ st.dataframe(effects, hide_index=True, width="stretch",
                             "ci_high": st.column_config.NumberColumn("95% CI high", format="%.4f")})
 
 # ---------------------------------------------------------------------------
-# 3. power and sensitivity
+# 5. power and sensitivity
 # ---------------------------------------------------------------------------
 st.header("5 · Power and sensitivity")
 sd_d = float(d.std(ddof=1))
+curve = None
 c1, c2 = st.columns(2)
 with c1:
     st.markdown("**Sensitivity of this evaluation** (what a reviewer should see instead of post-hoc power)")
-    target = st.slider("Target power", 0.5, 0.99, 0.8, 0.01, key="target", help="Used for the MDE and the planner.")
+    target = st.slider("Target power", 0.5, 0.99, 0.8, 0.01, key="target", bind="query-params",
+                       help="Used for the MDE and the planner.")
     if binary:
         design = an.accuracy_design(u, v)
-        st.markdown(f"Agreement P_a = **{design.agreement:.1%}**, accuracy difference Δ = "
-                    f"**{100 * design.delta:+.2f} pp** on n = {design.n:,} items.")
-        st.page_link("pages/accuracy.py", label="Open the Accuracy page with this design",
-                     icon=":material/arrow_forward:",
-                     query_params={"n": str(design.n), "agreement": f"{100 * min(design.agreement, 0.999):.1f}",
-                                   "delta": f"{100 * design.delta:.1f}"},
-                     help="Power, Type-M and the MDE of McNemar's test for a test set like this one.")
+        st.markdown(f"Agreement P_a = **{design.agreement:.1%}**, accuracy difference Δ = **{100 * design.delta:+.2f} "
+                    f"pp** on n = {design.n:,} items.")
+        if design.n >= 10:
+            delta_pp = float(np.clip(round(100 * design.delta, 1), -20.0, 20.0))
+            base_pct = float(np.clip(round(100 * design.accuracy_b, 1), 50.0, 99.9))
+            agree_pct = float(np.clip(round(100 * design.agreement, 1), 10.0, 99.9))
+            st.page_link("pages/accuracy.py", label="Open the Accuracy page with this design",
+                         icon=":material/arrow_forward:",
+                         query_params={"scenario": "paired (McNemar)", "n": str(min(design.n, 2_000_000)),
+                                       "prior": "my estimate", "agreement": f"{agree_pct:.1f}",
+                                       "delta": f"{delta_pp:.1f}", "baseline": f"{base_pct:.1f}"},
+                         help="Power, Type-M and the MDE of McNemar's test for a test set like this one (A is the new "
+                         "system, B the baseline; values outside the sliders' ranges are clipped).")
     elif sd_d > 0:
-        mde = an.paired_t_mde(u.size, sd_d, target_power=target, alpha=alpha, alternative=alternative)
-        st.metric(f"MDE of the paired t test at {target:.0%} power", f"{mde:.4f}",
-                  help=f"Smallest true mean difference {u.size:,} units detect with the target power, given the "
-                  f"observed SD of the differences ({sd_d:.4f}).")
+        with guard("Cannot compute the MDE"):
+            mde = an.paired_t_mde(u.size, sd_d, target_power=target, alpha=alpha, alternative=alternative)
+        metrics_row(Metric(f"MDE of the paired t test at {target:.0%} power", f"{mde:.4f}",
+                           help=f"Smallest true mean difference {u.size:,} units detect with the target power, given "
+                           f"the observed SD of the differences ({sd_d:.4f})."))
     st.markdown("**Plan the next evaluation** (prospective, §3.4.1)")
     exp_mean = st.number_input("Expected mean difference", value=float(round(max(abs(float(d.mean())), 1e-4), 4)),
                                format="%.4f", key="exp_mean", help="What you expect, ideally not this sample's value.")
     exp_sd = st.number_input("Standard deviation of differences", min_value=1e-6, value=float(round(sd_d, 4)) or 1.0,
                              format="%.4f", key="exp_sd", help="From this data (pilot) by default.")
-    try:
+    with guard("Cannot size the next evaluation", stop=False):
         need = an.prospective_sample_size(exp_mean, exp_sd, target_power=target, alpha=alpha,
                                           alternative="two-sided" if alternative == "two-sided" else
                                           ("greater" if exp_mean > 0 else "less"))
-        st.metric(f"Pairs needed for {target:.0%} power (paired t)", f"{need:,}")
-    except ValueError as err:
-        st.error(str(err))
+        metrics_row(Metric(f"Pairs needed for {target:.0%} power (paired t)", f"{need:,}"))
 with c2:
     st.markdown("**Bootstrap power curve of this sample** (retrospective, §3.4.2)")
     curve_test = "t" if rec.statistic == "mean" and not binary else "sign"
-    curve = power_curve(tuple(d), alpha, curve_test, seed)
-    fig = figures.curve_figure(curve.assign(series=f"{curve_test} test"), x="n", y="power", color="series",
-                               current=(int(u.size), float(curve["power"].iloc[-1])), target=target,
-                               title="Resampled power vs number of units", x_title="Evaluation units",
-                               y_title="Share significant", log_x=False, y_range=(0, 1.02))
-    st.plotly_chart(fig, key="power_curve_chart", width="stretch")
+    with guard("Cannot resample this sample", stop=False):
+        curve = power_curve(tuple(d), alpha, curve_test, seed)
+        chart(figures.curve_figure(curve.assign(series=f"{curve_test} test"), x="n", y="power", color="series",
+                                   current=(int(u.size), float(curve["power"].iloc[-1])), target=target,
+                                   title="Resampled power vs number of units", x_title="Evaluation units",
+                                   y_title="Share significant", log_x=False, y_range=(0, 1.02), style=style()),
+              "power_curve_chart")
     st.warning("This curve treats the effect observed in this sample as the truth. Power computed from the observed "
-               "effect is a restatement of the p-value, not evidence (Card et al. 2020, appendix A). Use the MDE "
-               "and the planner instead.")
+               "effect is a restatement of the p-value, not evidence (Card et al. 2020, appendix A). Use the MDE and "
+               "the planner instead.")
 
 # ---------------------------------------------------------------------------
-# 4. Bayesian assessment
+# 6. Bayesian assessment
 # ---------------------------------------------------------------------------
 st.header("6 · Bayesian assessment (HyBayes)")
-try:
+post = None
+with guard("Bayesian assessment not possible", stop=False):
     if binary:
         post = bayes_accuracy(int(u.sum()), int(u.size), int(v.sum()), int(v.size), (prior_a, prior_b), rope,
                               hdi_mass)
         model = f"Beta({prior_a:g}, {prior_b:g}) priors on each accuracy, binomial likelihood (HyBayes appendix A.3)"
     else:
-        post = bayes.compare_means(d, rope=rope, hdi=hdi_mass)
+        post = bayes_means(tuple(d), rope, hdi_mass)
         model = "mean difference, reference prior p(μ, σ²) ∝ 1/σ² (Student-t posterior)"
-except ValueError as err:
-    st.error(f"**Bayesian assessment not possible:** {err}")
-    post = None
 if post is not None:
     cols = st.columns([2, 1, 1, 1, 1])  # the interval needs room for two numbers
     cols[0].metric(f"{hdi_mass:.0%} HDI of A − B", f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]",
-                   help="Highest-density interval: the most credible differences, holding this share of the "
-                   "posterior.")
+                   help="Highest-density interval: the most credible differences, holding this share of the posterior.")
     cols[1].metric("P(A > B)", f"{post.p_superior:.3f}")
     cols[2].metric("P(inside ROPE)", f"{post.p_rope:.3f}", help=f"P(|A − B| < {rope:g}).")
     cols[3].metric(f"P(A − B > {rope:g})", f"{post.p_above_margin:.3f}")
     cols[4].metric("BF01 (ROPE vs not)", "—" if not math.isfinite(post.bf01) else f"{post.bf01:.3f}",
-                   help="Bayes factor for 'practically equivalent' against 'different' (HyBayes §2.4). Sensitive to "
-                   "the prior; not defined for the improper prior of continuous scores.")
-    dens = go.Figure()
-    dens.add_trace(go.Scatter(x=post.grid, y=post.density, mode="lines", name="posterior of A − B",
-                              line=dict(color=figures.PALETTE[0], width=3),
-                              hovertemplate="A − B %{x:.4f}<br>density %{y:.2f}<extra></extra>"))
-    inside = (post.grid >= post.hdi[0]) & (post.grid <= post.hdi[1])
-    dens.add_trace(go.Scatter(x=post.grid[inside], y=post.density[inside], fill="tozeroy", mode="none",
-                              name=f"{hdi_mass:.0%} HDI", fillcolor="rgba(0,114,178,0.25)", hoverinfo="skip"))
-    dens.add_vrect(x0=-rope, x1=rope, fillcolor="rgba(213,94,0,0.15)", line_width=0,
-                   annotation_text="ROPE", annotation_position="top left")
-    dens.add_vline(x=0, line=dict(color="#333", dash="dash"))
-    dens.update_layout(title=f"Posterior of the difference — decision: {post.decision}", xaxis_title="A − B",
-                       yaxis_title="Density", template="plotly_white", height=420)
-    st.plotly_chart(dens, key="posterior_chart", width="stretch")
+                   help="Bayes factor for 'practically equivalent' against 'different' (HyBayes §2.4). Sensitive to the "
+                   "prior; not defined for the improper prior of continuous scores.")
+    chart(figures.density_figure(post.grid, post.density, interval=post.hdi, interval_name=f"{hdi_mass:.0%} HDI",
+                                 band=(-rope, rope), band_name="ROPE", lines=[figures.Line(x=0.0, color="#333333")],
+                                 title=f"Posterior of the difference — decision: {post.decision}", x_title="A − B",
+                                 style=style()), "posterior_chart")
     st.caption(f"Model: {model}. Decision rule (Kruschke 2018): HDI inside the ROPE → practically equivalent; HDI "
                "entirely outside → a practical difference; otherwise undecided.")
 
 # ---------------------------------------------------------------------------
-# 5. many systems
+# 7. many systems
 # ---------------------------------------------------------------------------
 table = None
 if kind == "systems":
     st.header("7 · Many systems: all pairs")
     multi_test = st.selectbox("Test for every pair", ["t", "wilcoxon", "sign", "permutation", "bootstrap"],
                               key="multi_test", help="Applied to each pair of columns; p-values corrected below.")
-    table = pairwise(data.systems, multi_test, alpha, seed)
     correction = st.radio("Correction", ["holm", "bonferroni"], horizontal=True, key="correction",
                           help="Holm is uniformly more powerful than Bonferroni and controls the same error rate.")
-    systems = list(data.systems.columns)
-    matrix = pd.DataFrame(np.nan, index=systems, columns=systems)
-    for row in table.itertuples():
-        matrix.loc[row.system_a, row.system_b] = matrix.loc[row.system_b, row.system_a] = getattr(row, f"p_{correction}")
-    heat = go.Figure(go.Heatmap(z=matrix.to_numpy(), x=systems, y=systems, colorscale="Viridis_r", zmin=0, zmax=1,
-                                text=[[fmt_p(x) if math.isfinite(x) else "" for x in r] for r in matrix.to_numpy()],
-                                texttemplate="%{text}", hovertemplate="%{y} vs %{x}<br>adjusted p %{text}<extra></extra>",
-                                colorbar=dict(title="adj. p")))
-    heat.update_layout(title=f"{correction.capitalize()}-adjusted p-values ({multi_test} test)",
-                       template="plotly_white", height=460)
-    st.plotly_chart(heat, key="pairwise_chart", width="stretch")
-    st.dataframe(table, hide_index=True, width="stretch")
+    with guard("Cannot compare every pair", stop=False):
+        table = pairwise(data.systems, multi_test, alpha, seed)
+    if table is not None:
+        systems = list(data.systems.columns)
+        matrix = pd.DataFrame(np.nan, index=systems, columns=systems)
+        for row in table.itertuples():
+            value = getattr(row, f"p_{correction}")
+            matrix.loc[row.system_a, row.system_b] = matrix.loc[row.system_b, row.system_a] = value
+        values = matrix.to_numpy()
+        chart(figures.heatmap_figure(values, [plot_text(s) for s in systems],
+                                     text=[[fmt_p(x) if math.isfinite(x) else "" for x in r] for r in values],
+                                     colorbar_title="adj. p", hover="%{y} vs %{x}<br>adjusted p %{text}<extra></extra>",
+                                     title=f"{correction.capitalize()}-adjusted p-values ({multi_test} test)",
+                                     style=style()), "pairwise_chart")
+        st.dataframe(table, hide_index=True, width="stretch")
 
 # ---------------------------------------------------------------------------
-# 6. report and downloads
+# report and downloads
 # ---------------------------------------------------------------------------
 st.header("What to report")
 main = None
@@ -347,8 +376,7 @@ if results is not None and len(results):
 lines = [f"Comparison of {names[0]} (A) and {names[1]} (B) on n = {u.size:,} evaluation units"
          + (f" of {m} items ({how})" if m > 1 else "") + "."]
 if main is not None:
-    ci = (f", {1 - alpha:.0%} CI [{main['ci_low']:.4f}, {main['ci_high']:.4f}]"
-          if math.isfinite(main["ci_low"]) else "")
+    ci = (f", {1 - alpha:.0%} CI [{main['ci_low']:.4f}, {main['ci_high']:.4f}]" if math.isfinite(main["ci_low"]) else "")
     lines.append(f"{main['name'][0].upper() + main['name'][1:]} ({alternative}, α = {alpha}): estimate "
                  f"{main['estimate']:.4f}{ci}, p = {fmt_p(main['p_value'])}.")
 lines.append(f"Effect size: Cohen's d = {eff.cohen_d:.3f} (95% CI [{eff.cohen_d_ci[0]:.3f}, {eff.cohen_d_ci[1]:.3f}]), "
@@ -357,37 +385,31 @@ if post is not None:
     lines.append(f"Bayesian: {hdi_mass:.0%} HDI of A − B [{post.hdi[0]:.4f}, {post.hdi[1]:.4f}] with ROPE ±{rope:g}: "
                  f"{post.decision}; P(A > B) = {post.p_superior:.3f}.")
 lines.append(f"Test choice: differences {rec.symmetry} (γ = {rec.skewness:.2f}); test statistic: {rec.statistic}.")
-report = " ".join(lines)
-st.code(report, language=None, wrap_lines=True)
-downloads = {"tests": results, "effect_sizes": effects, "summary": summary, "power_curve": curve,
-             "pairwise": table}
-frames = [frame.assign(table=name) for name, frame in downloads.items() if frame is not None]
-st.download_button("Download all results (CSV)", pd.concat(frames, ignore_index=True).to_csv(index=False).encode(),
-                   file_name="analysis_results.csv", mime="text/csv", key="download_results",
-                   help="Summary, tests, effect sizes, the power curve and pairwise comparisons in one tidy file.")
+st.code(" ".join(lines), language=None, wrap_lines=True)  # a code block shows user text literally
+download_csv({"tests": results, "effect_sizes": effects, "summary": summary, "power_curve": curve, "pairwise": table},
+             "analysis_results.csv", key="download_results", label="Download all results (CSV)", column="table",
+             help="Summary, tests, effect sizes, the power curve and pairwise comparisons in one tidy file.")
+explain(
+    """
+**What the page does.** You give it the per-item results of two systems on the same test items. It checks the shape of
+the differences, recommends significance tests that fit that shape, runs them, and reports effect sizes with intervals
+and a Bayesian reading of the same data.
 
-with st.expander("Explain this page in plain language"):
-    st.markdown(
-        """
-**What the page does.** You give it the per-item results of two systems on the same test items. It checks the
-shape of the differences, recommends significance tests that fit that shape, runs them, and reports effect sizes
-with intervals and a Bayesian reading of the same data.
+**Why the shape matters.** If the differences are symmetric and roughly normal, the t test is best. If they are skewed,
+the mean is a poor summary, so the median-based sign and bootstrap tests are recommended instead (NLPStatTest's rule:
+|skewness| ≥ 0.5 counts as skewed).
 
-**Why the shape matters.** If the differences are symmetric and roughly normal, the t test is best. If they are
-skewed, the mean is a poor summary, so the median-based sign and bootstrap tests are recommended instead
-(NLPStatTest's rule: |skewness| ≥ 0.5 counts as skewed).
-
-**p-values are not the whole story.** A p-value says how surprising the data would be if the systems were equal.
-The effect size and its interval say how big the difference is. The Bayesian panel says how probable a
-*practically meaningful* difference is: if the 95% highest-density interval lies inside the ROPE (differences too
-small to matter), the systems are practically equivalent; if it lies outside, the difference is practically real;
-otherwise the data cannot tell.
+**p-values are not the whole story.** A p-value says how surprising the data would be if the systems were equal. The
+effect size and its interval say how big the difference is. The Bayesian panel says how probable a *practically
+meaningful* difference is: if the 95% highest-density interval lies inside the ROPE (differences too small to matter),
+the systems are practically equivalent; if it lies outside, the difference is practically real; otherwise the data
+cannot tell.
 
 **About power.** Power computed from the effect you observed is just the p-value in disguise (Card et al. 2020,
 appendix A). The page therefore shows the *minimum detectable effect* of your evaluation and a planner for the next
 one; the bootstrap curve is labelled for what it is.
 
-**Many systems.** Testing every pair of K systems makes K(K−1)/2 tests; Holm's and Bonferroni's corrections keep
-the chance of any false claim at α.
+**Many systems.** Testing every pair of K systems makes K(K−1)/2 tests; Holm's and Bonferroni's corrections keep the
+chance of any false claim at α.
 """
-    )
+)

@@ -614,7 +614,7 @@ def paired_design(source, *, delta, agreement=None, baseline=None) -> PairedDesi
     >>> paired_design("manual", delta=0.2, agreement=0.9)
     Traceback (most recent call last):
     ...
-    ValueError: `delta` must satisfy |delta| <= 1 - agreement = 0.1 (two models can only differ in accuracy on items where they disagree), got 0.2.
+    ValueError: `delta` must satisfy |delta| ≤ 1 − P_a = 0.1: two models can only differ in accuracy on items where they disagree; got 0.2.
     """
     source = check_choice("source", source, AGREEMENT_SOURCES)
     delta = check_real("delta", delta, low=-1.0, high=1.0)
@@ -623,7 +623,7 @@ def paired_design(source, *, delta, agreement=None, baseline=None) -> PairedDesi
     agree = design_agreement(source, delta=delta, agreement=agreement, baseline=baseline)
     if abs(delta) > 1.0 - agree + 1e-12:
         raise ValueError(
-            f"`delta` must satisfy |delta| <= 1 - agreement = {1.0 - agree:.4g} (two models can only differ in "
-            f"accuracy on items where they disagree), got {delta:g}."
+            f"`delta` must satisfy |delta| ≤ 1 − P_a = {1.0 - agree:.4g}: two models can only differ in accuracy on "
+            f"items where they disagree; got {delta:g}."
         )
     return PairedDesign(delta=delta, agreement=agree, source=source, baseline=baseline)

@@ -15,9 +15,13 @@ APP = Path(__file__).resolve().parents[2] / "app.py"
 @pytest.fixture(autouse=True)
 def clear_cache():
     """Each test starts with cold caches, so cached results never hide a bug."""
+    from pages._scaffold import clear_simulations
+
     st.cache_data.clear()
+    clear_simulations()
     yield
     st.cache_data.clear()
+    clear_simulations()
 
 
 def open_page(page: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
@@ -42,6 +46,17 @@ def chart(at: AppTest, key: str) -> dict:
 def chart_data(at: AppTest, key: str) -> list:
     """Just the traces' x/y data, for before/after comparisons."""
     return [(t.get("name"), t.get("x"), t.get("y")) for t in chart(at, key)["data"]]
+
+
+def decode(values) -> list:
+    """A trace's data array as a list: Plotly sends numeric arrays base64-encoded (``{dtype, bdata}``)."""
+    if isinstance(values, dict) and "bdata" in values:
+        import base64
+
+        import numpy as np
+
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
+    return list(values)
 
 
 def metrics(at: AppTest) -> dict[str, str]:

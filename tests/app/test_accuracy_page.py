@@ -76,7 +76,7 @@ def test_target_power_moves_line_and_mde(page):
 
 
 def test_agreement_prior_drives_agreement(page):
-    page.selectbox(key="source").set_value("glue")
+    page.selectbox(key="prior").set_value("glue")
     page.run()
     assert not page.exception
     agree = acc.agreement_prior(0.9, 0.02, "glue")
@@ -100,7 +100,7 @@ def test_impossible_combination_is_explained_not_a_traceback(page):
     page.run()
     assert not page.exception
     messages = " ".join(e.value for e in page.error)
-    assert "Impossible design" in messages and "1 − P_a" in messages
+    assert "Impossible design" in messages and "1 − P\\_a" in messages
 
 
 def test_null_effect_shows_false_positive_rate(page):
@@ -111,13 +111,17 @@ def test_null_effect_shows_false_positive_rate(page):
     assert float(shown["False-positive rate"].rstrip("%")) <= 5.0
 
 
-def test_monte_carlo_engine_shows_standard_error(page):
-    page.radio(key="engine").set_value("simulate")
+def test_simulation_check_on_demand_shows_standard_error(page):
+    exact = metrics(page)["Power"]
+    page.toggle(key="simulate").set_value(True)
     page.run()
     assert not page.exception
     mc = acc.mcnemar_power(500, 0.02, 0.9, method="simulate", n_sims=10_000, seed=2020)
-    assert metrics(page)["Power"] == f"{100 * mc.power:.1f}%"
+    shown = metrics(page)
+    assert shown["Power"] == exact  # the exact number stays; the simulation is shown next to it
+    assert shown["Simulated power"] == f"{100 * mc.power:.1f}%"
     assert f"± {100 * mc.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
+    assert any("agrees with the exact engine" in c for c in captions(page))
 
 
 def test_unpaired_scenario(page):
@@ -150,11 +154,12 @@ def test_preference_scenario_and_bad_shares(page):
 
 def test_downloads_and_explainer_present(page):
     labels = [b.proto.label for b in page.get("download_button")]
-    assert "Download the plotted curves (CSV)" in labels
+    assert "Download the plotted data (CSV)" in labels
     assert any("Explain" in e.proto.label for e in page.get("expander"))
 
 
-def test_squad_leaderboard_view(page):
+def test_squad_leaderboard_view():
+    page = open_page("accuracy", {"view": "SQuAD 2.0 leaderboard"})
     page.radio(key="squad_size").set_value("dev")
     page.run()
     assert not page.exception

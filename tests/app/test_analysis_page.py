@@ -65,7 +65,7 @@ def test_many_systems_heatmap(page):
     ],
 )
 def test_broken_uploads_get_messages(page, content, message):
-    page.radio(key="source").set_value("upload")
+    page.radio(key="data").set_value("upload")
     page.run()
     page.file_uploader(key="file").set_value(("results.csv", content, "text/csv"))
     page.run()
@@ -74,7 +74,7 @@ def test_broken_uploads_get_messages(page, content, message):
 
 
 def test_missing_values_reported_with_rows_used(page):
-    page.radio(key="source").set_value("upload")
+    page.radio(key="data").set_value("upload")
     page.run()
     rows = "\n".join(f"{0.5 + 0.01 * i},{0.45 + 0.012 * i}" for i in range(20))
     page.file_uploader(key="file").set_value(("r.csv", f"a,b\n{rows}\n,0.3\n0.2,NA\n".encode(), "text/csv"))
@@ -85,7 +85,7 @@ def test_missing_values_reported_with_rows_used(page):
 
 
 def test_paste_and_units(page):
-    page.radio(key="source").set_value("paste")
+    page.radio(key="data").set_value("paste")
     page.run()
     rng = np.random.default_rng(0)
     rows = "\n".join(f"{x:.3f}\t{y:.3f}" for x, y in rng.uniform(0, 1, (40, 2)))

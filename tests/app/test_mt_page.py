@@ -37,13 +37,19 @@ def test_defaults_show_the_papers_example(page):
      ("select_slider", "alpha", 0.01)],
 )
 def test_each_slider_changes_the_charts(page, kind, key, value):
-    charts = ("power_chart", "p0_chart", "b0_chart")
-    before = [chart_data(page, c) for c in charts]
+    before = chart_data(page, "power_chart")
     getattr(page, kind)(key=key).set_value(value)
     page.run()
     assert not page.exception
-    after = [chart_data(page, c) for c in charts]
-    assert after != before
+    assert chart_data(page, "power_chart") != before
+
+
+def test_sensitivity_view_draws_both_families():
+    page = open_page("mt", {"view": "Sensitivity to P0 and b0 (Figure 17)"})
+    assert not page.exception
+    names = [t["name"] for t in chart(page, "p0_chart")["data"]]
+    assert "P0 = 0.13" in names and "current design" in names
+    assert "b0 = 25.8" in [t["name"] for t in chart(page, "b0_chart")["data"]]
 
 
 def test_preset_sets_sliders(page):
@@ -61,19 +67,37 @@ def test_url_restores_view():
     assert metrics(at)["Power"] == f"{100 * mt.bleu_power(3000, 0.5, 0.5, 20.0).power:.1f}%"
 
 
-def test_randomization_engine_shows_standard_error(page):
-    page.radio(key="engine").set_value("randomization")
+def test_randomization_test_on_demand_shows_standard_error(page):
+    fast = metrics(page)["Power"]
+    page.toggle(key="simulate").set_value(True)
     page.run()
     page.select_slider(key="sims").set_value(500)
     page.run()
     assert not page.exception
-    shown = metrics(page)["Power"]
+    shown = metrics(page)
     full = mt.bleu_power(2000, 1.0, 0.13, 25.8, method="randomization", n_sims=500, n_trials=999, seed=2020)
-    assert shown == f"{100 * full.power:.1f}%"
+    assert shown["Power"] == fast
+    assert shown["Simulated power"] == f"{100 * full.power:.1f}%"
     assert f"± {100 * full.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
 
 
-def test_upload_tsv_fits_and_fills_sliders(page):
+def test_cached_randomization_run_replays_without_error(page):
+    # issue 14 §2: a second run of a cached design (a rerun, or a second user) must not raise
+    page.toggle(key="simulate").set_value(True)
+    page.run()
+    page.select_slider(key="sims").set_value(500)
+    page.run()
+    first = metrics(page)["Simulated power"]
+    again = open_page("mt", {"simulate": "true", "sims": "500"})
+    assert not again.exception
+    assert metrics(again)["Simulated power"] == first
+
+
+FIT_VIEW = {"view": "Fit P0 and b0 from your outputs"}
+
+
+def test_upload_tsv_fits_and_fills_sliders():
+    page = open_page("mt", FIT_VIEW)
     page.radio(key="upload_mode").set_value("tsv")
     page.run()
     page.file_uploader(key="file_tsv").set_value(("sample.tsv", SAMPLE.read_bytes(), "text/tab-separated-values"))
@@ -98,7 +122,8 @@ def test_upload_tsv_fits_and_fills_sliders(page):
         ((b"\xff\xfe\xfa", b"a\n", b"a\n"), "UTF-8"),
     ],
 )
-def test_bad_uploads_get_clear_messages(page, files, message):
+def test_bad_uploads_get_clear_messages(files, message):
+    page = open_page("mt", FIT_VIEW)
     for key, content in zip(("file_a", "file_b", "file_ref"), files):
         page.file_uploader(key=key).set_value((f"{key}.txt", content, "text/plain"))
     page.run()
@@ -106,17 +131,18 @@ def test_bad_uploads_get_clear_messages(page, files, message):
     assert any(message in e.value for e in page.error)
 
 
-def test_sample_toggle_and_downloads(page):
+def test_sample_toggle_and_downloads():
+    page = open_page("mt", FIT_VIEW)
     page.toggle(key="use_sample").set_value(True)
     page.run()
     assert not page.exception
     labels = [b.proto.label for b in page.get("download_button")]
-    assert "Download the plotted curves (CSV)" in labels and "Download the swap effects (CSV)" in labels
+    assert "Download the plotted data (CSV)" in labels
     assert any("Explain" in e.proto.label for e in page.get("expander"))
 
 
 def test_too_few_trials_is_explained(page):
-    page.radio(key="engine").set_value("randomization")
+    page.toggle(key="simulate").set_value(True)
     page.run()
     page.select_slider(key="trials").set_value(199)
     page.select_slider(key="alpha").set_value(0.001)

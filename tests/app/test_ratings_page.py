@@ -18,7 +18,20 @@ def page():
     return at
 
 
-def test_defaults_show_paper_rule_and_its_false_positives(page):
+def test_default_is_analytic_and_instant(page):
+    # the default view runs no simulation at all (issue 9 §1)
+    res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic")
+    shown = metrics(page)
+    assert shown["Power"] == f"{100 * res.power:.1f}%"
+    assert not [c for c in captions(page) if "Monte Carlo" in c]
+    assert not page.get("progress")
+    fig = chart(page, "power_chart")
+    assert "current design" in [t["name"] for t in fig["data"]]
+
+
+def test_paper_rule_is_simulated_with_its_false_positives():
+    page = open_page("ratings", {"rule": "paper: ML fit, t > 1.96"}, timeout=180)
+    assert not page.exception
     res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="paper", n_sims=500, seed=2020)
     shown = metrics(page)
     assert shown["Power"] == f"{100 * res.power:.1f}%"
@@ -43,12 +56,15 @@ def test_controls_change_the_curves(page, kind, key, value):
     assert chart_data(page, "power_chart") != before
 
 
-def test_analytic_satterthwaite(page):
-    page.radio(key="rule").set_value("satterthwaite")
-    page.radio(key="engine").set_value("analytic")
+def test_simulation_check_of_the_analytic_rule(page):
+    page.toggle(key="simulate").set_value(True)
     page.run()
-    res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic")
+    assert not page.exception
+    res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", n_sims=500, seed=2020)
     assert metrics(page)["Power"] == f"{100 * res.power:.1f}%"
+    assert f"± {100 * res.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
+    names = [t["name"] for t in chart(page, "power_chart")["data"]]
+    assert any("(simulated)" in n for n in names)
 
 
 def test_preset_sets_the_sliders(page):
@@ -63,21 +79,25 @@ def test_preset_sets_the_sliders(page):
 
 
 def test_url_restores_view():
-    at = open_page("ratings", {"workers": "10", "items": "50", "rule": "REML + Satterthwaite t",
-                               "engine": "analytic"}, timeout=180)
+    at = open_page("ratings", {"workers": "10", "items": "50", "rule": "REML + Satterthwaite t"}, timeout=180)
     assert not at.exception
     res = rt.likert_power(10, 50, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic")
     assert metrics(at)["Power"] == f"{100 * res.power:.1f}%"
 
 
-def test_planner_table(page):
+PLAN = {"view": "Budget planner"}
+
+
+def test_planner_table():
+    page = open_page("ratings", PLAN, timeout=180)
     plans = rt.budget_plans(0.1, cost_per_rating=0.1, **rt.PRESETS["high"])
     best = plans.iloc[0]
     assert metrics(page)["Cheapest design"] == f"W = {int(best['workers'])}, I = {int(best['items'])}"
     assert chart_data(page, "planner_chart")
 
 
-def test_pilot_upload_and_bad_pilot(page):
+def test_pilot_upload_and_bad_pilot():
+    page = open_page("ratings", {"view": "Fit a pilot"}, timeout=180)
     rng = np.random.default_rng(3)
     rows = [("w%d" % w, "i%d" % i, s, int(np.clip(round(3 + (0.4 if s == "new" else 0) + rng.normal(0, 1)), 1, 5)))
             for w in range(6) for i in range(20) for s in ("old", "new")]
@@ -95,7 +115,7 @@ def test_pilot_upload_and_bad_pilot(page):
 
 
 def test_download_and_explainer(page):
-    assert "Download the plotted curves (CSV)" in [b.proto.label for b in page.get("download_button")]
+    assert "Download the plotted data (CSV)" in [b.proto.label for b in page.get("download_button")]
     assert any("Explain" in e.proto.label for e in page.get("expander"))
 
 
@@ -106,16 +126,31 @@ def test_crowdsourcing_layout(page):
     page.slider(key="per_item").set_value(5)
     page.run()
     assert not page.exception
-    res = rt.crowd_power(20, 100, 5, 0.1, **rt.PRESETS["high"], rule="paper", n_sims=500, seed=2020)
+    res = rt.crowd_power(20, 100, 5, 0.1, **rt.PRESETS["high"], rule="satterthwaite", n_sims=500, seed=2020)
     assert metrics(page)["Power"] == f"{100 * res.power:.1f}%"
     names = [t["name"] for t in chart(page, "power_chart")["data"]]
     assert any("k = 5 of 20" in n for n in names)
 
 
-def test_crowd_planner(page):
+def test_crowd_planner():
+    page = open_page("ratings", PLAN, timeout=180)
     page.radio(key="layout").set_value("crowd")
     page.slider(key="workers").set_value(20)
     page.run()
     assert not page.exception
     best = rt.crowd_plans(0.1, pool=20, **rt.PRESETS["high"]).iloc[0]
     assert metrics(page)["Cheapest design"] == f"k = {int(best['per_item'])}, I = {int(best['items'])}"
+
+
+def test_pool_of_two_workers_is_not_an_error():
+    # issue 14 §2: k workers per item with a pool of 2 (by dragging or by link)
+    page = open_page("ratings", {"layout": "k workers per item", "workers": "2"}, timeout=180)
+    assert not page.exception
+    assert metrics(page)["Power"].endswith("%")
+
+
+def test_false_positive_view_is_simulated_on_open():
+    page = open_page("ratings", {"view": "False positives by rule", "items": "50"}, timeout=180)
+    assert not page.exception
+    fig = chart(page, "fpr_chart")
+    assert len(fig["data"]) == 2 and any(s.get("y0") == 0.025 for s in fig["layout"]["shapes"])

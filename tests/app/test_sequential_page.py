@@ -6,12 +6,22 @@ import pytest
 
 from core import sequential as sq
 
-from .conftest import captions, chart, chart_data, metrics, open_page
+from .conftest import captions, chart, chart_data, decode, metrics, open_page
 
 
 @pytest.fixture
 def page():
     at = open_page("sequential", timeout=120)
+    assert not at.exception, at.exception
+    return at
+
+
+BUDGET = {"view": "Budget curves (Figure 6)"}
+
+
+@pytest.fixture
+def budget_page():
+    at = open_page("sequential", BUDGET, timeout=120)
     assert not at.exception, at.exception
     return at
 
@@ -29,21 +39,23 @@ def test_defaults_match_core(page):
     assert "current design" in [t["name"] for t in fig["data"]]
 
 
-@pytest.mark.parametrize(
-    "kind, key, value, charts",
-    [
-        ("select_slider", "budget", 2400, ("power_chart", "judgments_chart")),
-        ("slider", "peeks", 5, ("power_chart", "budget_chart")),
-        ("selectbox", "boundary", "obrien_fleming", ("power_chart", "budget_chart")),
-        ("slider", "futility", 0.3, ("power_chart", "budget_chart")),
-        ("slider", "mean", 85.0, ("power_chart", "budget_chart")),
-        ("slider", "sd", 20.0, ("power_chart", "budget_chart")),
-        ("select_slider", "alpha", 0.01, ("power_chart", "budget_chart")),
-        ("radio", "test", "t", ("power_chart",)),
-        ("slider", "delta", 4.0, ("power_chart",)),  # moves the current-design marker
-    ],
-)
-def test_each_control_changes_the_charts(page, kind, key, value, charts):
+CONTROLS = [
+    ("select_slider", "budget", 2400),
+    ("slider", "peeks", 5),
+    ("selectbox", "boundary", "obrien_fleming"),
+    ("slider", "futility", 0.3),
+    ("slider", "mean", 85.0),
+    ("slider", "sd", 20.0),
+    ("select_slider", "alpha", 0.01),
+    ("radio", "test", "t"),
+    ("slider", "delta", 4.0),  # moves the current-design marker
+]
+
+
+@pytest.mark.parametrize("kind, key, value", CONTROLS)
+def test_each_control_changes_the_power_chart(page, kind, key, value):
+    charts = ("power_chart",) if key in ("test", "delta", "peeks", "boundary", "futility") else \
+        ("power_chart", "judgments_chart")
     before = [chart_data(page, c) for c in charts]
     getattr(page, kind)(key=key).set_value(value)
     page.run()
@@ -51,7 +63,17 @@ def test_each_control_changes_the_charts(page, kind, key, value, charts):
     assert [chart_data(page, c) for c in charts] != before
 
 
-def test_interim_design_and_stopping_distribution(page):
+@pytest.mark.parametrize("kind, key, value", [c for c in CONTROLS if c[1] not in ("test", "delta")])
+def test_each_control_changes_the_budget_curves(budget_page, kind, key, value):
+    before = chart_data(budget_page, "budget_chart")
+    getattr(budget_page, kind)(key=key).set_value(value)
+    budget_page.run()
+    assert not budget_page.exception
+    assert chart_data(budget_page, "budget_chart") != before
+
+
+def test_interim_design_and_stopping_distribution():
+    page = open_page("sequential", {"view": "When does it stop?"}, timeout=120)
     page.radio(key="design").set_value("interim")
     page.run()
     res = sq.campaign_power("interim", 1200, 2.0)
@@ -59,7 +81,8 @@ def test_interim_design_and_stopping_distribution(page):
     assert shown["Power"] == f"{100 * res.power:.1f}%"
     assert shown["Expected judgments"] == f"{res.expected_judgments:,.0f}"
     bars = chart(page, "stops_chart")["data"]
-    assert len(bars[0]["y"]) == 3 and sum(bars[0]["y"]) == pytest.approx(sum(res.efficacy_probabilities))
+    heights = decode(bars[0]["y"])
+    assert len(heights) == 3 and sum(heights) == pytest.approx(sum(res.efficacy_probabilities))
 
 
 def test_naive_peeking_is_flagged(page):
@@ -68,18 +91,21 @@ def test_naive_peeking_is_flagged(page):
     assert any("Uncorrected peeking" in e.value for e in page.error)
 
 
-def test_monte_carlo_engine(page):
-    page.radio(key="engine").set_value("simulate")
+def test_simulated_campaigns_on_demand(page):
+    analytic = metrics(page)["Power"]
+    page.toggle(key="simulate").set_value(True)
     page.run()
     page.select_slider(key="sims").set_value(500)
     page.run()
     assert not page.exception
     mc = sq.campaign_power("fixed", 1200, 2.0, method="simulate", n_sims=500, seed=2022)
-    assert metrics(page)["Power"] == f"{100 * mc.power:.1f}%"
+    assert metrics(page)["Power"] == analytic
+    assert metrics(page)["Simulated power"] == f"{100 * mc.power:.1f}%"
     assert f"± {100 * mc.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
 
 
-def test_pasted_population_and_bad_paste(page):
+def test_pasted_population_and_bad_paste(budget_page):
+    page = budget_page
     page.radio(key="pop").set_value("paste")
     page.run()
     before = chart_data(page, "budget_chart")
@@ -101,7 +127,8 @@ def test_url_restores_view():
     assert metrics(at)["Power"] == f"{100 * res.power:.1f}%"
 
 
-def test_control_variates_panel(page):
+def test_control_variates_panel():
+    page = open_page("sequential", {"view": "Control variates (§6.2)"}, timeout=120)
     assert metrics(page)["Effective budget multiplier"] == f"{sq.control_variates_efficiency(0.5, 0.231):.2f}×"
     page.slider(key="cv_rho").set_value(1.0)
     page.run()
@@ -109,11 +136,12 @@ def test_control_variates_panel(page):
 
 
 def test_download_and_explainer(page):
-    assert "Download the plotted curves (CSV)" in [b.proto.label for b in page.get("download_button")]
+    assert "Download the plotted data (CSV)" in [b.proto.label for b in page.get("download_button")]
     assert any("Explain" in e.proto.label for e in page.get("expander"))
 
 
-def test_uploaded_population(page):
+def test_uploaded_population(budget_page):
+    page = budget_page
     page.radio(key="pop").set_value("paste")
     page.run()
     before = chart_data(page, "budget_chart")
@@ -121,13 +149,14 @@ def test_uploaded_population(page):
     page.run()
     assert not page.exception
     assert chart_data(page, "budget_chart") != before
-    page.file_uploader(key="pop_file").set_value(("bad.csv", b"\xff\xfe\x00\x01", "text/csv"))
+    page.file_uploader(key="pop_file").set_value(("bad.csv", b"0.5\n\x80\x81\n", "text/csv"))
     page.run()
     assert not page.exception
     assert any("not UTF-8" in e.value for e in page.error)
 
 
-def test_savings_table_has_current_and_triple_budget(page):
+def test_savings_table_has_current_and_triple_budget(budget_page):
+    page = budget_page
     tables = [d.value for d in page.dataframe if "saving" in d.value.columns]
     assert tables, "no savings table"
     table = tables[0]

@@ -13,11 +13,15 @@ def test_keyboard_slider_changes_power_chart(page, server_url):
     slide_and_check(page, server_url, "/accuracy", "Expected accuracy difference Δ (percentage points)",
                     presses=5, url_fragment="delta=2.5", artifact="accuracy-after-slider.png")
     # 2.5 points at n = 500, P_a = 90%: the metric follows the slider
-    assert page.locator('[data-testid="stMetricValue"]').first.inner_text() == "37.6%"
+    from playwright.sync_api import expect
+
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("37.6%", timeout=30_000)
 
 
 def test_link_reproduces_the_view(page, server_url):
+    from playwright.sync_api import expect
+
     page.goto(f"{server_url}/accuracy?n=2000&delta=2.0&agreement=90.0", wait_until="domcontentloaded")
     wait_idle(page)
-    page.wait_for_selector('[data-testid="stMetricValue"]', timeout=30_000)
-    assert page.locator('[data-testid="stMetricValue"]').first.inner_text() == "79.1%"
+    # the script may still be starting when the app first reports idle: wait for the value itself
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("79.1%", timeout=30_000)

@@ -13,7 +13,7 @@ def test_upload_file_shows_results(page, server_url, tmp_path):
     rows = "\n".join(f"{0.60 + 0.003 * (i % 17):.3f},{0.57 + 0.0025 * (i % 13):.3f}" for i in range(120))
     csv_file = tmp_path / "results.csv"
     csv_file.write_text("mine,baseline\n" + rows + "\n")
-    page.goto(f"{server_url}/analysis?source=upload", wait_until="domcontentloaded")
+    page.goto(f"{server_url}/analysis?data=upload", wait_until="domcontentloaded")
     wait_idle(page, timeout=60_000)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv_file))
     page.get_by_text("Using 120 of 120 rows").wait_for(timeout=60_000)

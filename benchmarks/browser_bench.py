@@ -1,0 +1,206 @@
+"""Browser benchmark: how live the sliders feel (issue #9 §1).
+
+Starts the app the way ``make run`` does (``scripts/serve.py``) on a free port
+of 127.0.0.1, drives headless Chromium with Playwright and, for each page,
+moves its first sidebar slider with the keyboard three times. For each move
+it records, from the key press:
+
+* **first change** — the first moment any chart's data differs;
+* **stable** — the moment after which no chart data changes for 0.3 s and the
+  script is idle.
+
+It prints the medians next to the targets (first change ≤ 0.5 s, stable ≤
+1.0 s, on every page at its defaults) and the time from opening the first
+page after the server starts (fresh browser profile) to its first chart
+(target ≤ 3 s).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+#: (page path, accessible name of the slider moved — the first one of the page's sidebar)
+PAGES = [
+    ("/accuracy", None),
+    ("/mt", None),
+    ("/ratings", None),
+    ("/sequential", None),
+    ("/llm", None),
+    ("/leaderboard", None),
+]
+TARGET_FIRST, TARGET_STABLE, TARGET_VISIT = 0.5, 1.0, 3.0
+QUIET = 0.3
+
+# A signature of every chart's data; changes whenever a chart is redrawn with new data.
+_SIGNATURE = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
+  if (!g.data) return '';
+  let s = '';
+  for (const t of g.data) {
+    for (const k of ['x', 'y', 'z']) {
+      const v = t[k];
+      if (v === undefined) continue;
+      s += (v.bdata !== undefined ? v.bdata : JSON.stringify(Array.from(v))) + '|';
+    }
+  }
+  return s.length + ':' + s.slice(0, 200) + s.slice(-200);
+}).join('#')"""
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start_server(port: int) -> subprocess.Popen:
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--server.address", "127.0.0.1", "--server.port",
+         str(port), "--server.headless", "true", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("streamlit did not start within 90 s")
+
+
+def _wait_chart(page, timeout_ms: float = 60_000) -> None:
+    page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); "
+                           "return g && g.data && g.data.length; }", timeout=timeout_ms, polling=20)
+
+
+def _existing_pages(base: str) -> list[tuple[str, str | None]]:
+    """The benchmark's pages that this version of the app has."""
+    out = []
+    for path, slider in PAGES:
+        page_file = ROOT / "pages" / f"{path.strip('/')}.py"
+        if page_file.exists():
+            out.append((path, slider))
+    return out
+
+
+def _move(page, slider) -> tuple[float, float]:
+    """Press ArrowRight once on ``slider``; seconds to the first chart change and to a stable page."""
+    before = page.evaluate(_SIGNATURE)
+    slider.focus()
+    start = time.perf_counter()
+    page.keyboard.press("ArrowRight")
+    first = None
+    last_change, current = start, before
+    deadline = start + 60
+    while time.perf_counter() < deadline:
+        sig = page.evaluate(_SIGNATURE)
+        now = time.perf_counter()
+        if sig != current:
+            current, last_change = sig, now
+            if first is None:
+                first = now - start
+        idle = page.locator(IDLE).count() > 0
+        if first is not None and idle and now - last_change >= QUIET:
+            return first, last_change - start
+        page.wait_for_timeout(15)
+    raise RuntimeError("the charts did not settle within 60 s")
+
+
+def measure() -> dict:
+    """Run the browser benchmark; returns the medians per page and the first-visit time."""
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = _start_server(port)
+    results: dict = {"pages": {}}
+    try:
+        with sync_playwright() as pw:
+            executable = shutil.which("chromium") or shutil.which("chromium-browser")
+            launch = dict(headless=True, args=CHROMIUM_ARGS)
+            if executable:
+                launch["executable_path"] = executable
+            browser = pw.chromium.launch(**launch)
+            pages = _existing_pages(base)
+            # first page visit after start, fresh profile
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
+            start = time.perf_counter()
+            page.goto(base + pages[0][0], wait_until="commit")
+            _wait_chart(page)
+            results["first_visit"] = time.perf_counter() - start
+            print(f"  first visit measured ({results['first_visit']:.2f} s)", flush=True)
+            context.close()
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
+            for path, name in pages:
+                print(f"  measuring {path} …", flush=True)
+                try:
+                    page.goto(base + path, wait_until="domcontentloaded")
+                    page.wait_for_selector(IDLE, timeout=120_000)
+                    _wait_chart(page)
+                    page.wait_for_timeout(500)
+                    sidebar = page.locator('[data-testid="stSidebar"]')
+                    slider = sidebar.get_by_role("slider", name=name) if name else sidebar.get_by_role("slider").first
+                    moves = [_move(page, slider) for _ in range(3)]
+                    results["pages"][path] = (statistics.median(m[0] for m in moves),
+                                              statistics.median(m[1] for m in moves))
+                except Exception as err:  # report and go on with the other pages
+                    results["pages"][path] = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
+            browser.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return results
+
+
+def check_browser(timed=None) -> bool:
+    """Print the browser figures next to their targets."""
+    try:
+        results = measure()
+    except Exception as err:  # no Chromium, no Playwright: say so, do not hide it
+        print(f"browser benchmark could not run: {type(err).__name__}: {err}")
+        return False
+    ok = True
+    visit = results["first_visit"]
+    ok &= visit <= TARGET_VISIT
+    print(f"first page visit after start (fresh browser) → first chart: {visit:5.2f} s   (target ≤ {TARGET_VISIT:.0f} s) "
+          f"{'OK' if visit <= TARGET_VISIT else 'MISSED'}")
+    print(f"{'page':<14}{'first chart change':>20}{'page stable':>14}   (targets ≤ {TARGET_FIRST} s, ≤ {TARGET_STABLE} s; "
+          "median of 3 keyboard moves)")
+    for path, measured in results["pages"].items():
+        if isinstance(measured, str):
+            ok = False
+            print(f"{path:<14}   could not be measured: {measured}")
+            continue
+        first, stable = measured
+        good = first <= TARGET_FIRST and stable <= TARGET_STABLE
+        ok &= good
+        print(f"{path:<14}{first:>18.2f} s{stable:>12.2f} s   {'OK' if good else 'MISSED'}")
+    return ok
+
+
+CHECKS = [check_browser]
+
+if __name__ == "__main__":
+    sys.exit(0 if check_browser() else 1)

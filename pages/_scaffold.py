@@ -1,0 +1,413 @@
+"""The page scaffold: the blocks every scenario page shares (Streamlit only; no statistics here).
+
+A page reads "controls → compute → show":
+
+>>> start("Title", "Source")                              # doctest: +SKIP
+>>> alpha, target = decision_controls()                   # doctest: +SKIP
+>>> with guard():                                         # doctest: +SKIP
+...     result = cached_call(...)
+>>> metrics_row(Metric("Power", fmt_pct(result.power)), …) # doctest: +SKIP
+>>> view = views({"power": "Power vs n", …})              # doctest: +SKIP
+>>> if view.open("power"): chart(figures.curve_figure(…), "power_chart")
+
+Speed rules the page follows: only the open view's charts are computed and
+sent (lazy tabs), figures come from :mod:`core.figures` (no per-property
+validation), exact/analytic numbers appear at once, and simulations run on
+demand after the charts (:func:`simulation`), in chunks with a progress bar,
+outside ``st.cache_data`` (a progress bar inside a cached function cannot be
+replayed), so a slider move interrupts them between chunks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import math
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+from core import figures
+from core.export import csv_bytes
+from core.sizing import SampleSize
+
+__all__ = [
+    "cached",
+    "ensure_frame",
+    "start",
+    "presentation",
+    "style",
+    "decision_controls",
+    "SimulationSettings",
+    "simulation_controls",
+    "simulation",
+    "guard",
+    "Metric",
+    "metrics_row",
+    "verdict",
+    "sample_size_metric",
+    "chart",
+    "Views",
+    "views",
+    "explain",
+    "download_csv",
+    "apply_values",
+    "fmt_pct",
+    "fmt_ratio",
+    "fmt_n",
+    "md_escape",
+    "safe_message",
+    "code",
+]
+
+#: Cache wrapper for every page's calls into ``core``.
+cached = st.cache_data(show_spinner=False, max_entries=256)
+
+#: Plotly config: no logo, no links to plotly's cloud; PNG export stays (it works offline).
+CHART_CONFIG = {"displaylogo": False, "showLink": False, "modeBarButtonsToRemove": ["sendDataToCloud", "lasso2d",
+                                                                                    "select2d"]}
+
+
+# ---------------------------------------------------------------------------
+# frame, header and presentation mode
+# ---------------------------------------------------------------------------
+def ensure_frame() -> None:
+    """Run the page inside app.py's frame even when a deep link is the first request.
+
+    Before any session has run app.py, Streamlit falls back to its legacy
+    pages/-folder mode for a URL such as /accuracy, which would skip the
+    frame (page config, navigation); hand over to app.py instead.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def presentation() -> bool:
+    """True in lab-meeting mode (the frame's "Presentation mode" toggle, ``?present=true`` in the URL)."""
+    return bool(st.session_state.get("present", False))
+
+
+def style() -> figures.Style:
+    """Chart sizes for the current mode."""
+    return figures.PRESENTATION if presentation() else figures.STYLE
+
+
+def start(title: str, caption: str) -> None:
+    """Frame check, title and source line of a page."""
+    ensure_frame()
+    st.title(title)
+    if not presentation():
+        st.caption(caption)
+
+
+# ---------------------------------------------------------------------------
+# controls
+# ---------------------------------------------------------------------------
+def decision_controls(
+    *,
+    alphas=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1),
+    alpha_default: float = 0.05,
+    alpha_label: str = "Significance level α (two-sided)",
+    alpha_help: str = "Reject 'no difference' when p ≤ α.",
+    target_help: str = "80% is the common minimum (Cohen 1962). Used for the MDE and the required size.",
+    container=None,
+) -> tuple[float, float]:
+    """The α and target-power controls (URL keys ``alpha`` and ``target``)."""
+    side = container or st.sidebar
+    side.subheader("Decision rule")
+    alpha = side.select_slider(alpha_label, options=list(alphas), value=alpha_default, key="alpha",
+                               bind="query-params", help=alpha_help)
+    target = side.slider("Target power", min_value=0.5, max_value=0.99, value=0.8, step=0.01, key="target",
+                         bind="query-params", help=target_help)
+    return float(alpha), float(target)
+
+
+@dataclass(frozen=True)
+class SimulationSettings:
+    """Whether to run the simulation check, with how many replicates and which seed."""
+
+    run: bool
+    n_sims: int
+    seed: int
+
+
+def simulation_controls(
+    *,
+    options=(1000, 2000, 5000, 10000, 20000, 50000, 100000),
+    default: int = 10000,
+    seed_default: int = 2020,
+    label: str = "Check by simulation",
+    help: str = "Runs the simulation of Card et al. (Figure 2) for the current design after the charts, and shows "
+    "its estimates with their Monte Carlo standard errors next to the exact numbers.",
+    unit: str = "Simulated experiments",
+    container=None,
+) -> SimulationSettings:
+    """Sidebar controls of the on-demand simulation (URL keys ``simulate``, ``sims``, ``seed``)."""
+    side = container or st.sidebar
+    side.subheader("Simulation")
+    run = side.toggle(label, key="simulate", bind="query-params", help=help)
+    if not run:
+        return SimulationSettings(False, int(default), int(seed_default))
+    n_sims = side.select_slider(unit, options=list(options), value=default, key="sims", bind="query-params",
+                                help="More replicates, smaller Monte Carlo error (it shrinks as 1/√replicates).")
+    seed = side.number_input("Random seed", min_value=0, max_value=2**31 - 1, value=seed_default, step=1,
+                             key="seed", bind="query-params", help="Fixes the simulation, so a link reproduces it.")
+    return SimulationSettings(True, int(n_sims), int(seed))
+
+
+def apply_values(values: Mapping) -> None:
+    """Callback: put preset or fitted values into bound widgets (via session state)."""
+    for key, value in values.items():
+        st.session_state[key] = value
+
+
+# ---------------------------------------------------------------------------
+# simulations on demand (outside st.cache_data, with progress)
+# ---------------------------------------------------------------------------
+_SIM_CACHE: OrderedDict = OrderedDict()
+_SIM_LOCK = threading.Lock()
+_SIM_MAX = 256
+
+
+def simulation(key: tuple, run: Callable[[Callable[[float], None]], object], *, text: str = "Simulating…"):
+    """Result of ``run(progress)``, computed once per ``key`` with a progress bar, then served from memory.
+
+    ``run`` receives a callback taking the finished fraction; the engines call
+    it between chunks of replicates, which is also where a slider move
+    interrupts the script. Results are shared across sessions (bounded LRU).
+    """
+    with _SIM_LOCK:
+        if key in _SIM_CACHE:
+            _SIM_CACHE.move_to_end(key)
+            return _SIM_CACHE[key]
+    bar = st.progress(0.0, text=text)
+
+    def progress(fraction: float) -> None:
+        fraction = min(max(float(fraction), 0.0), 1.0)
+        bar.progress(fraction, text=f"{text} {fraction:.0%}")
+
+    try:
+        result = run(progress)
+    finally:
+        bar.empty()
+    with _SIM_LOCK:
+        _SIM_CACHE[key] = result
+        while len(_SIM_CACHE) > _SIM_MAX:
+            _SIM_CACHE.popitem(last=False)
+    return result
+
+
+def clear_simulations() -> None:
+    """Forget cached simulations (tests)."""
+    with _SIM_LOCK:
+        _SIM_CACHE.clear()
+
+
+# ---------------------------------------------------------------------------
+# errors
+# ---------------------------------------------------------------------------
+@contextlib.contextmanager
+def guard(what: str = "Cannot compute this design", *, stop: bool = True):
+    """Turn a ``ValueError`` from ``core`` into a clear message (never a traceback).
+
+    With ``stop=True`` the page stops there (nothing below can be computed);
+    with ``stop=False`` the rest of the page goes on (e.g. after a bad upload).
+    """
+    try:
+        yield
+    except ValueError as err:
+        st.error(f"**{what}.** {safe_message(str(err))}")
+        if stop:
+            st.stop()
+
+
+# ---------------------------------------------------------------------------
+# metrics and verdicts
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Metric:
+    """One metric of the metrics row."""
+
+    label: str
+    value: str
+    help: str | None = None
+    se: str | None = None
+    caption: str | None = None
+
+
+def metrics_row(*items: Metric, container=None) -> list:
+    """The metrics row; a Monte Carlo standard error goes on its own line under the value."""
+    cols = (container or st).columns(len(items))
+    for col, item in zip(cols, items):
+        col.metric(item.label, item.value, help=item.help)
+        if item.se:
+            col.caption(f"± {item.se} (Monte Carlo standard error)")
+        if item.caption and not presentation():
+            col.caption(item.caption)
+    return cols
+
+
+def verdict(power: float, target: float, *, effect: float, type_m: float | None = None, what: str = "") -> None:
+    """Under- or adequately powered, in one sentence."""
+    if effect == 0 or power is None or not math.isfinite(power):
+        return
+    if power < target:
+        tail = (f" Significant results would overstate the difference by {fmt_ratio(type_m)} on average."
+                if type_m is not None and math.isfinite(type_m) else "")
+        st.warning(f"**Under-powered:** only {fmt_pct(power)} of experiments like this would find "
+                   f"{what or 'the difference'}.{tail}")
+    else:
+        st.success(f"**Adequately powered** ({fmt_pct(power)} ≥ {target:.0%}).")
+
+
+def sample_size_metric(sizes: SampleSize | None, target: float, *, unit: str = "n",
+                       help: str = "", limit: int | None = None) -> Metric:
+    """The 'n for the target power' metric: first n, and the conservative n when power zigzags."""
+    label = f"{unit} for {target:.0%} power"
+    if sizes is None:
+        return Metric(label, "—", help=help or "Set a non-zero difference to size a study.")
+    if sizes.first < 0:
+        return Metric(label, f"> {limit:,}" if limit else "not reachable", help=help)
+    caption = None
+    if sizes.differ:
+        stays = "not within the search range" if sizes.conservative < 0 else f"{sizes.conservative:,}"
+        caption = (f"Power zigzags (exact test): it first reaches {target:.0%} at {sizes.first:,} but stays above "
+                   f"it only from {stays}.")
+    return Metric(label, f"{sizes.first:,}", help=(help + " " if help else "") +
+                  "The first size whose power reaches the target; when power zigzags the caption gives the size "
+                  "from which it stays above the target.", caption=caption)
+
+
+# ---------------------------------------------------------------------------
+# charts and lazy views
+# ---------------------------------------------------------------------------
+def chart(fig, key: str | None, container=None) -> None:
+    """A Plotly chart at full width with the shared (offline) config.
+
+    ``key=None`` for a provisional chart that is redrawn later in the same run
+    (a key may appear only once per run).
+    """
+    (container or st).plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG)
+
+
+class Views:
+    """Lazily filled tabs: only the open one's content is computed and sent."""
+
+    def __init__(self, tabs, keys: list[str]):
+        self._tabs = dict(zip(keys, tabs))
+
+    def open(self, key: str) -> bool:
+        """True when the tab ``key`` is the one shown (its content must be rendered)."""
+        tab = self._tabs[key]
+        return tab.open is None or bool(tab.open)
+
+    def __getitem__(self, key: str):
+        return self._tabs[key]
+
+    @property
+    def current(self) -> str:
+        """Key of the open tab."""
+        for key, tab in self._tabs.items():
+            if tab.open:
+                return key
+        return next(iter(self._tabs))
+
+
+def views(labels: Mapping[str, str], *, key: str = "view") -> Views:
+    """Tabs whose choice is in the URL (``?view=…``) and whose hidden content is never computed."""
+    tabs = st.tabs(list(labels.values()), key=key, bind="query-params", on_change="rerun")
+    return Views(tabs, list(labels))
+
+
+def explain(text: str) -> None:
+    """The "explain this page in plain language" expander."""
+    with st.expander("Explain this page in plain language"):
+        st.markdown(text)
+
+
+def download_csv(frame: pd.DataFrame | Mapping[str, pd.DataFrame], file_name: str, *, key: str,
+                 label: str = "Download the plotted data (CSV)", help: str | None = None,
+                 column: str = "chart", container=None) -> None:
+    """A CSV download of tidy data; several frames are stacked with a ``chart`` column naming each.
+
+    Text cells are neutralized so a spreadsheet never evaluates them as formulas (:mod:`core.export`).
+    """
+    if isinstance(frame, Mapping):
+        parts = [f.assign(**{column: name}) for name, f in frame.items() if f is not None and len(f)]
+        frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    (container or st).download_button(label, csv_bytes(frame), file_name=file_name, mime="text/csv", key=key,
+                                      help=help or "Tidy table of every point in the charts shown.",
+                                      on_click="ignore")
+
+
+# ---------------------------------------------------------------------------
+# formatting
+# ---------------------------------------------------------------------------
+def fmt_pct(x, digits: int = 1) -> str:
+    """A probability as a percentage, or an em dash when undefined."""
+    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def fmt_ratio(x) -> str:
+    """An exaggeration ratio such as ``1.90×``."""
+    return "—" if x is None or not math.isfinite(x) else f"{x:.2f}×"
+
+
+def fmt_n(x) -> str:
+    """A whole number with thousands separators, or 'not reachable' for -1."""
+    return "not reachable" if x is None or x < 0 else f"{int(x):,}"
+
+
+# Characters that can start markup in Streamlit's Markdown (GitHub-flavoured, with LaTeX): links and images,
+# emphasis, code, HTML, tables, strikethrough, math, e-mail autolinks. URL and "www." autolinks are broken
+# separately, so ordinary colons and full stops stay readable.
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#!|<>~$@"})
+_AUTOLINK = re.compile(r"(://)|(www)\.", re.IGNORECASE)
+
+
+def md_escape(text) -> str:
+    """User text made inert inside Markdown: entities escaped, line breaks flattened, markup characters backslashed."""
+    flat = " ".join(str(text).splitlines())
+    escaped = html.escape(flat, quote=False).translate(_MD_SPECIAL)
+    return _AUTOLINK.sub(lambda m: "\\:\\/\\/" if m.group(1) else m.group(2) + "\\.", escaped)
+
+
+def safe_message(text: str) -> str:
+    """A message from ``core`` made safe for Markdown while keeping its `code spans`.
+
+    Text outside backticks is escaped (:func:`md_escape`); text inside a pair
+    of backticks stays a code span, where Markdown, HTML and LaTeX are inert.
+    A stray backtick (from user data) is escaped.
+    """
+    parts = str(text).split("`")
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2 == 1 and i < len(parts) - 1:
+            out.append("`" + part.replace("\n", " ") + "`")
+        elif i % 2 == 1:
+            out.append("\\`" + md_escape(part))
+        else:
+            out.append(md_escape(part))
+    return "".join(out)
+
+
+def code(text, limit: int = 80) -> str:
+    """User text as an inline code span that cannot be broken out of (backticks removed, length capped)."""
+    clean = str(text).replace("`", "'").replace("\n", " ")
+    if len(clean) > limit:
+        clean = clean[: limit - 1] + "…"
+    return f"`{clean}`"
+
+
+def list_of(texts: Iterable, limit: int = 12) -> str:
+    """Several user strings as code spans, comma-separated, at most ``limit`` shown."""
+    texts = list(texts)
+    shown = ", ".join(code(t) for t in texts[:limit])
+    return shown + (f" and {len(texts) - limit} more" if len(texts) > limit else "")
