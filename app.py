@@ -28,6 +28,13 @@ SCENARIOS = [
         "power, exaggeration, the smallest detectable gain, and the SQuAD 2.0 leaderboard.",
     ),
     (
+        "pages/llm.py",
+        "LLM benchmarks",
+        ":material/smart_toy:",
+        "Two language models on one benchmark: how many questions, how many sampled answers per question, clustered "
+        "questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from your logs.",
+    ),
+    (
         "pages/mt.py",
         "Machine translation (BLEU)",
         ":material/translate:",

@@ -325,10 +325,11 @@ def type_m_figure(data: pd.DataFrame, *, x: str, color: str, current: tuple[floa
 def bar_figure(categories: Sequence, series: Mapping[str, Sequence[float]], *, errors: Mapping | None = None,
                title: str = "", x_title: str = "", y_title: str = "", barmode: str = "group",
                lines: Iterable[Line] = (), hover_format: str = ".3f", colors: Sequence[str] | None = None,
-               log_y: bool = False, y_range=None, style: Style = STYLE) -> go.Figure:
+               log_y: bool = False, y_range=None, current: tuple | None = None, style: Style = STYLE) -> go.Figure:
     """Grouped or stacked bars: one trace per entry of ``series`` over ``categories``.
 
-    ``errors`` maps a series name to the half-widths of its error bars.
+    ``errors`` maps a series name to the half-widths of its error bars;
+    ``current`` = (category, height) marks the current design with a diamond.
     """
     cats = [str(c) for c in categories]
     traces = []
@@ -340,6 +341,10 @@ def bar_figure(categories: Sequence, series: Mapping[str, Sequence[float]], *, e
         if errors and name in errors:
             trace["error_y"] = {"type": "data", "array": _array(errors[name]), "visible": True}
         traces.append(trace)
+    if current is not None and current[1] is not None:
+        traces.append(_current_marker(str(current[0]), float(current[1]), x_title=x_title or "x",
+                                      y_title=y_title or "y", hover_format=hover_format, x_hover_format="",
+                                      style=style))
     layout = _layout(style, title=title, x_axis=_axis(x_title, type="category"),
                      y_axis=_axis(y_title, log=log_y, rng=y_range), lines=lines, barmode=barmode)
     return figure(traces, layout)

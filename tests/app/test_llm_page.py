@@ -1,0 +1,166 @@
+"""AppTest tests of the LLM benchmark page (pages/llm.py); oracle: core.llm called directly."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import llm
+
+from .conftest import captions, chart, chart_data, decode, metrics, open_page
+
+DEFAULT = dict(accuracy_a=0.70, accuracy_b=0.73, difficulty_sd=0.25, correlation=0.6, samples=1, cluster_size=1,
+               icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0, alpha=0.05)
+
+
+@pytest.fixture
+def page():
+    at = open_page("llm")
+    assert not at.exception, at.exception
+    return at
+
+
+def test_defaults_match_core(page):
+    shown = metrics(page)
+    res = llm.benchmark_power(1000, **DEFAULT)
+    assert shown["Power"] == f"{100 * res.power:.1f}%"
+    assert shown["Type-M (exaggeration)"] == f"{res.type_m:.2f}×"
+    assert shown["MDE at 80% power"] == \
+        f"{100 * llm.benchmark_mde(1000, **{k: v for k, v in DEFAULT.items() if k != 'accuracy_b'}):.2f} pts"
+    assert shown["n for 80% power"] == f"{llm.benchmark_sample_size(**DEFAULT):,}"
+    plan = llm.benchmark_plan(**{k: v for k, v in DEFAULT.items() if k != "samples"}, cost_question=0.5,
+                              cost_sample=0.01)
+    assert shown["Cheapest n × K"] == f"{plan.n_questions:,} × {plan.samples}"
+
+
+def test_power_chart_has_line_marker_and_one_curve_per_k(page):
+    fig = chart(page, "power_chart")
+    names = [t["name"] for t in fig["data"]]
+    assert {"K = 1 (current)", "K = 2", "K = 5", "K = 10", "current design"} <= set(names)
+    marker = fig["data"][names.index("current design")]
+    assert marker["x"] == [1000] and marker["y"][0] == pytest.approx(llm.benchmark_power(1000, **DEFAULT).power)
+    assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
+    assert all("hovertemplate" in t for t in fig["data"])
+
+
+@pytest.mark.parametrize(
+    "kind, key, value",
+    [("select_slider", "n", 2000), ("slider", "acc_a", 60.0), ("slider", "gain", 5.0), ("slider", "sd", 0.1),
+     ("slider", "rho", 0.2), ("select_slider", "k", 5), ("select_slider", "m", 10), ("select_slider", "alpha", 0.01)],
+)
+def test_each_control_changes_the_chart(page, kind, key, value):
+    before = chart_data(page, "power_chart")
+    getattr(page, kind)(key=key).set_value(value)
+    page.run()
+    assert not page.exception
+    assert chart_data(page, "power_chart") != before
+
+
+def test_clusters_and_judge_change_the_numbers(page):
+    page.select_slider(key="m").set_value(10)
+    page.toggle(key="judge").set_value(True)
+    page.run()
+    page.slider(key="icc").set_value(0.3)
+    page.slider(key="se").set_value(85.0)
+    page.run()
+    assert not page.exception
+    res = llm.benchmark_power(1000, **{**DEFAULT, "cluster_size": 10, "icc": 0.3, "judge_sensitivity": 0.85,
+                                       "judge_specificity": 0.9})
+    assert metrics(page)["Power"] == f"{100 * res.power:.1f}%"
+
+
+def test_impossible_designs_are_explained(page):
+    page.slider(key="acc_a").set_value(95.0)
+    page.slider(key="sd").set_value(0.5)  # σ² = 0.25 > μ(1 − μ) = 0.0475
+    page.run()
+    assert not page.exception
+    assert any("difficulty\\_sd" in e.value or "difficulty_sd" in e.value for e in page.error)
+    page.slider(key="acc_a").set_value(99.0)
+    page.slider(key="sd").set_value(0.05)
+    page.run()
+    assert any("Lower the gain" in e.value for e in page.error)
+
+
+def test_variance_budget_view():
+    page = open_page("llm", {"view": "Variance budget", "k": "5"})
+    assert not page.exception
+    fig = chart(page, "budget_chart")
+    parts = llm.variance_budget(0.7, 0.73, difficulty_sd=0.25, correlation=0.6, max_samples=20)
+    noise = parts[parts["component"] == "sampling noise"].sort_values("samples")["variance"].to_numpy()
+    trace = [t for t in fig["data"] if t["name"] == "sampling noise"][0]
+    assert decode(trace["y"]) == pytest.approx(noise.tolist())
+    assert "current design" in [t["name"] for t in fig["data"]]
+    assert fig["layout"]["barmode"] == "stack"
+
+
+def test_cost_and_judge_views():
+    page = open_page("llm", {"view": "Cost vs samples"})
+    assert not page.exception
+    fig = chart(page, "cost_chart")
+    assert any("cheapest: K = " in a["text"] for a in fig["layout"]["annotations"])
+    page = open_page("llm", {"view": "Judge error"})
+    names = [t["name"] for t in chart(page, "judge_chart")["data"]]
+    assert "exact grading" in names and any(n.startswith("judge (") for n in names)
+
+
+def test_sample_log_fit_fills_the_sliders():
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("sample")
+    page.run()
+    assert not page.exception
+    fitted = llm.fit_benchmark(llm.sample_log(), seed=0)
+    table = [d.value for d in page.dataframe if "parameter" in d.value.columns][0]
+    row = table.set_index("parameter").loc["correlation ρ"]
+    assert row["estimate"] == pytest.approx(fitted.correlation)
+    assert row["standard error"] == pytest.approx(fitted.se["correlation"])
+    page.button(key="use_fit").click()
+    page.run()
+    assert page.select_slider(key="k").value == 5 and page.select_slider(key="m").value == 5
+    assert page.slider(key="sd").value == pytest.approx(round(fitted.difficulty_sd, 2))
+
+
+def test_harness_files_upload():
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("harness")
+    page.run()
+    files = llm.sample_harness_files()
+    page.file_uploader(key="files_a").set_value([(name, data, "application/jsonl") for model, name, data in files
+                                                 if model == "synthetic-baseline"])
+    page.file_uploader(key="files_b").set_value([(name, data, "application/jsonl") for model, name, data in files
+                                                 if model == "synthetic-candidate"])
+    page.run()
+    assert not page.exception
+    assert any("parameter" in d.value.columns for d in page.dataframe)
+
+
+def test_malformed_log_gets_a_message():
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.file_uploader(key="log_file").set_value(("log.csv", b"question,model,score\n1,a,0.5\n1,b,high\n", "text/csv"))
+    page.run()
+    assert not page.exception
+    assert page.error and any("line" in e.value.lower() or "row" in e.value.lower() for e in page.error)
+
+
+def test_simulation_on_demand(page):
+    page.toggle(key="simulate").set_value(True)
+    page.run()
+    page.select_slider(key="sims").set_value(500)
+    page.run()
+    assert not page.exception
+    mc = llm.benchmark_power(1000, **DEFAULT, method="simulate", n_sims=500, seed=2020)
+    assert metrics(page)["Simulated power"] == f"{100 * mc.power:.1f}%"
+    assert f"± {100 * mc.mc_se:.1f}% (Monte Carlo standard error)" in captions(page)
+
+
+def test_url_restores_view_and_downloads():
+    page = open_page("llm", {"n": "5000", "gain": "2.0", "k": "5"})
+    assert not page.exception
+    res = llm.benchmark_power(5000, **{**DEFAULT, "accuracy_b": 0.72, "samples": 5})
+    assert metrics(page)["Power"] == f"{100 * res.power:.1f}%"
+    assert "Download the plotted data (CSV)" in [b.proto.label for b in page.get("download_button")]
+    assert any("Explain" in e.proto.label for e in page.get("expander"))
+
+
+def test_linked_question_count_off_the_slider_steps():
+    page = open_page("llm", {"n": "1234"})
+    assert not page.exception
+    assert page.select_slider(key="n").value == 1234
