@@ -114,6 +114,7 @@ __all__ = [
     "harness_options",
     "sample_log",
     "sample_harness_files",
+    "benchmark_assurance",
 ]
 
 #: Engines of :func:`benchmark_power`.
@@ -2029,3 +2030,87 @@ def sample_harness_files() -> list[tuple[str, str, bytes]]:
             out.append((model, path.name, path.read_bytes()))
     return out
 
+
+
+# ---------------------------------------------------------------------------
+# assurance (power averaged over a prior on the gain)
+# ---------------------------------------------------------------------------
+def benchmark_assurance(
+    n_questions,
+    accuracy_a,
+    delta_mean,
+    delta_sd,
+    *,
+    difficulty_sd=0.0,
+    correlation=0.0,
+    samples=1,
+    cluster_size=1,
+    icc=0.0,
+    judge_sensitivity=1.0,
+    judge_specificity=1.0,
+    alpha=0.05,
+):
+    """Assurance of a benchmark comparison: power averaged over a normal prior on the accuracy gain.
+
+    Parameters
+    ----------
+    n_questions, accuracy_a
+        As in :func:`benchmark_power`.
+    delta_mean, delta_sd : float
+        Prior N(μ, τ²) on the gain Δ = μ_B − μ_A.
+    difficulty_sd, correlation, samples, cluster_size, icc, judge_sensitivity, judge_specificity, alpha
+        As in :func:`benchmark_power` (the same keyword arguments).
+
+    Returns
+    -------
+    core.assurance.AssuranceResult
+        ``.assurance``, ``.ceiling``, ``.power_at_mean``.
+
+    Notes
+    -----
+    The closed form of :func:`benchmark_power` gives P(significant, estimate
+    > 0 | Δ) and P(significant, estimate < 0 | Δ) at every quadrature node
+    (μ_B = μ_A + Δ, so the sampling noise w_B changes with Δ). The prior is
+    truncated to the feasible gains: μ_B in [0, 1] with σ² <= μ_B(1 − μ_B).
+
+    References
+    ----------
+    O'Hagan, Stevens & Campbell (2005), "Assurance in clinical trial design".
+
+    Examples
+    --------
+    >>> r = benchmark_assurance(1000, 0.70, 0.03, 0.0, difficulty_sd=0.25, correlation=0.6)
+    >>> round(r.assurance, 3) == round(benchmark_power(1000, 0.70, 0.73, difficulty_sd=0.25,
+    ...                                                  correlation=0.6).power, 3)
+    True
+    """
+    from .assurance import assurance
+
+    mu = check_real("delta_mean", delta_mean, low=-1.0, high=1.0)
+    tau = check_real("delta_sd", delta_sd, low=0.0, high=1.0)
+    base = _validate(accuracy_a, accuracy_a, difficulty_sd, correlation, samples, cluster_size, icc,
+                     judge_sensitivity, judge_specificity, alpha)
+    root = math.sqrt(max(1.0 - 4.0 * base.sd * base.sd, 0.0))
+    low, high = (1.0 - root) / 2.0 - base.mu_a, (1.0 + root) / 2.0 - base.mu_a  # feasible μ_B − μ_A
+    if not low - 1e-12 <= mu <= high + 1e-12:
+        raise ValueError(f"`delta_mean` must keep the new model's accuracy feasible with this difficulty spread, in "
+                         f"[{low:.4g}, {high:.4g}], got {mu:g}.")
+    mu = min(max(mu, low), high)
+    d = _validate(accuracy_a, base.mu_a + mu, difficulty_sd, correlation, samples, cluster_size, icc,
+                  judge_sensitivity, judge_specificity, alpha)
+    n = _check_n(n_questions, d.m)
+    z = stats.norm.isf(d.alpha / 2.0)
+
+    def directional(deltas):
+        deltas = np.clip(np.asarray(deltas, dtype=float), low, high)
+        tau2, noise = _variance_parts(d, mu_b=d.mu_a + deltas)
+        s = np.sqrt((tau2 * _design_effect(n, d.m, d.icc) + noise) / n)
+        right, wrong, _, _ = _tails(d.j * np.abs(deltas), s, z)
+        up = np.where(deltas > 0, right, np.where(deltas < 0, wrong, right / 2.0 + wrong / 2.0))
+        down = np.where(deltas > 0, wrong, np.where(deltas < 0, right, right / 2.0 + wrong / 2.0))
+        return up, down
+
+    power = float(_closed_form(n, d)["power"])
+    tau2, noise = _variance_parts(d)
+    se = math.sqrt((tau2 * float(_design_effect(n, d.m, d.icc)) + float(noise)) / n) / d.j
+    return assurance(directional, prior_mean=mu, prior_sd=tau, power_at_mean=power, scale=se, low=low, high=high)
