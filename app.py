@@ -100,7 +100,8 @@ def home() -> None:
 HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_path="home")
 PAGES = [st.Page(path, title=title, icon=icon) for path, title, icon, _ in SCENARIOS]
 
-navigation = st.navigation({"": [HOME], "Scenarios": PAGES})
+BASKET = st.Page("pages/plan.py", title="Plan basket", icon=":material/shopping_basket:")
+navigation = st.navigation({"": [HOME], "Scenarios": PAGES, "Plans": [BASKET]})
 # Before the page runs, so the page reads the mode of this very run.
 st.sidebar.toggle(
     "Presentation mode", key="present", bind="query-params",

@@ -41,7 +41,7 @@ from scipy import stats
 
 from .validation import check_real
 
-__all__ = ["AssuranceResult", "assurance", "normal_assurance"]
+__all__ = ["AssuranceResult", "assurance", "normal_assurance", "assurance_sample_size", "prior_ceiling"]
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
 _MAX_PANELS = 1200
@@ -81,17 +81,46 @@ class AssuranceResult:
     expected_judgments: float | None = None
 
 
+def _panels(a: float, b: float, width: float) -> np.ndarray:
+    count = max(1, int(math.ceil((b - a) / width)))
+    return np.linspace(a, b, count + 1)
+
+
 def _nodes(mu, tau, low, high, scale):
-    """Composite Gauss–Legendre nodes and prior weights on the truncated range."""
+    """Composite Gauss–Legendre nodes and prior weights on the truncated range.
+
+    A significance probability changes from 0 to 1 within a few standard errors of ±z·SE; the panels are
+    ``SE/2`` wide there (|Δ| <= 12 SE) and ``τ/2`` wide elsewhere, so the integral is resolved whatever the
+    ratio of τ to the standard error, with a few hundred nodes.
+    """
     a, b = max(low, mu - 8.5 * tau), min(high, mu + 8.5 * tau)
-    width = max(min(tau / 2.0, scale / 2.0), (b - a) / _MAX_PANELS)
-    panels = max(8, int(math.ceil((b - a) / width)))
-    edges = np.linspace(a, b, panels + 1)
+    fine = 12.0 * scale
+    cuts = sorted({a, b} | {c for c in (-fine, fine) if a < c < b})
+    edges = [a]
+    for left, right in zip(cuts[:-1], cuts[1:]):
+        inside = left >= -fine - 1e-15 and right <= fine + 1e-15
+        width = min(tau / 2.0, scale / 2.0) if inside else tau / 2.0
+        width = max(width, (right - left) / _MAX_PANELS)
+        edges.extend(_panels(left, right, width)[1:])
+    edges = np.asarray(edges)
     half = np.diff(edges)[:, None] / 2.0
     mid = (edges[:-1] + edges[1:])[:, None] / 2.0
     x = (mid + half * _GL_NODES[None, :]).ravel()
     w = (half * _GL_WEIGHTS[None, :]).ravel() * stats.norm.pdf(x, mu, tau)
     return x, w
+
+
+def prior_ceiling(mean: float, sd: float, *, low: float = -math.inf, high: float = math.inf) -> float:
+    """P(the effect has the sign of ``mean``) under N(mean, sd²) truncated to [low, high] (1 when sd = 0)."""
+    if sd == 0:
+        return 1.0 if mean != 0 else 0.5
+    mass = stats.norm.cdf(high, mean, sd) - stats.norm.cdf(low, mean, sd)
+    if mass <= 0:
+        return math.nan
+    if mean >= 0:
+        return float((stats.norm.cdf(high, mean, sd) - stats.norm.cdf(max(low, 0.0), mean, sd)) / mass) if high > 0 \
+            else 0.0
+    return float((stats.norm.cdf(min(high, 0.0), mean, sd) - stats.norm.cdf(low, mean, sd)) / mass) if low < 0 else 0.0
 
 
 def assurance(
@@ -151,10 +180,7 @@ def assurance(
     hoped = np.asarray(up if direction > 0 else down, dtype=float)
     total = float(w.sum())
     value = float(np.dot(w, hoped) / total)
-    if direction > 0:
-        ceiling = (stats.norm.cdf(high, mu, tau) - stats.norm.cdf(max(low, 0.0), mu, tau)) / mass if high > 0 else 0.0
-    else:
-        ceiling = (stats.norm.cdf(min(high, 0.0), mu, tau) - stats.norm.cdf(low, mu, tau)) / mass if low < 0 else 0.0
+    ceiling = prior_ceiling(mu, tau, low=low, high=high)
     extra_value = float(np.dot(w, np.asarray(extra(x), dtype=float)) / total) if extra is not None else None
     return AssuranceResult(assurance=min(max(value, 0.0), 1.0), ceiling=float(min(max(ceiling, 0.0), 1.0)),
                            power_at_mean=float(power_at_mean), prior_mean=mu, prior_sd=tau, direction=direction,
@@ -176,3 +202,35 @@ def normal_assurance(se, prior_mean, prior_sd, *, alpha=0.05) -> float:
     z = stats.norm.isf(alpha / 2.0)
     mu = abs(prior_mean)
     return float(stats.norm.cdf((mu - z * se) / math.sqrt(se**2 + prior_sd**2)))
+
+
+def assurance_sample_size(assure: Callable[[int], float], target: float, *, n_min: int, n_max: int,
+                          ceiling: float, guess: int | None = None) -> int:
+    """Smallest n whose assurance reaches ``target``, by bisection over integers (``-1`` if unreachable).
+
+    Assurance averages saw-toothed powers over a continuum of effects, so it
+    is smooth and increasing in n for a prior centred on the hoped-for side;
+    bisection is exact up to that smoothing. ``ceiling`` (the limit as n grows)
+    decides reachability first: when it is below the target no n reaches it.
+    ``guess`` (e.g. the size for the target power at the prior mean) starts the
+    bracket, so few evaluations at large n are needed.
+    """
+    if ceiling < target:
+        return -1
+    if assure(n_min) >= target:
+        return n_min
+    lo, hi = n_min, n_max
+    if guess is not None:
+        probe = int(min(max(guess, n_min + 1), n_max))
+        while probe < n_max and assure(probe) < target:
+            lo, probe = probe, min(probe * 4, n_max)
+        if assure(probe) < target:
+            return -1
+        hi = probe
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if assure(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi

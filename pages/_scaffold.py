@@ -29,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -58,6 +59,13 @@ __all__ = [
     "explain",
     "download_csv",
     "apply_values",
+    "source_of",
+    "current_link",
+    "plan_actions",
+    "PriorSettings",
+    "prior_controls",
+    "cost_controls",
+    "fmt_money",
     "fmt_pct",
     "fmt_ratio",
     "fmt_n",
@@ -162,10 +170,25 @@ def simulation_controls(
     return SimulationSettings(True, int(n_sims), int(seed))
 
 
-def apply_values(values: Mapping) -> None:
-    """Callback: put preset or fitted values into bound widgets (via session state)."""
+def apply_values(values: Mapping, source: str | None = None) -> None:
+    """Callback: put preset or fitted values into bound widgets (via session state).
+
+    ``source`` (e.g. "preset: Table 3 of Card et al. 2020" or "fitted from pilot.csv") is remembered for the
+    plan document as long as the widget keeps that value.
+    """
+    sources = st.session_state.setdefault("_sources", {})
     for key, value in values.items():
         st.session_state[key] = value
+        if source:
+            sources[key] = (value, source)
+
+
+def source_of(key: str, value, default: str = "set on the page") -> str:
+    """Where a widget's current value came from: the preset or fit that set it, or the page."""
+    recorded = st.session_state.get("_sources", {}).get(key)
+    if recorded is not None and recorded[0] == value:
+        return recorded[1]
+    return default
 
 
 # ---------------------------------------------------------------------------
@@ -345,6 +368,109 @@ def download_csv(frame: pd.DataFrame | Mapping[str, pd.DataFrame], file_name: st
     (container or st).download_button(label, csv_bytes(frame), file_name=file_name, mime="text/csv", key=key,
                                       help=help or "Tidy table of every point in the charts shown.",
                                       on_click="ignore")
+
+
+# ---------------------------------------------------------------------------
+# plans: download, text for the paper, plan basket (issue 12 §3)
+# ---------------------------------------------------------------------------
+def current_link() -> str:
+    """The shareable URL of the current view (page address plus its query parameters)."""
+    from urllib.parse import urlencode
+
+    try:
+        base = st.context.url or ""
+    except Exception:  # no browser context (tests, bare mode)
+        base = ""
+    query = urlencode(st.query_params.to_dict())
+    return f"{base}?{query}" if query else base
+
+
+@dataclass(frozen=True)
+class PriorSettings:
+    """A normal prior on the effect, in the page's display unit (e.g. percentage points)."""
+
+    on: bool
+    mean: float
+    sd: float
+    source: str
+
+
+def prior_controls(*, default_mean: float, unit: str, low: float, high: float, step: float, sd_default: float,
+                   sd_high: float, help_unit: str = "", measured_scale: float | None = None) -> PriorSettings:
+    """Sidebar controls of the prior on the effect (URL keys ``assure``, ``prior_mean``, ``prior_sd``).
+
+    When the Analyze page has measured an effect in the same unit (``st.session_state["measured_effect"]``), the
+    prior can be taken from it: mean = the estimate, sd = its standard error. ``measured_scale`` converts the
+    measured effect (a fraction) to the page's unit (e.g. 100 for percentage points); None disables that option.
+    """
+    side = st.sidebar
+    side.subheader("Uncertain effect (assurance)")
+    on = side.toggle("Average power over a prior on the effect", key="assure", bind="query-params",
+                     help="Assurance (O'Hagan, Stevens & Campbell 2005): the probability that the study ends "
+                     "significant in the hoped-for direction, averaged over your uncertainty about the effect. No sample "
+                     "size can push it past the ceiling — the prior probability that the effect points that way.")
+    if not on:
+        return PriorSettings(False, default_mean, sd_default, "")
+    measured = st.session_state.get("measured_effect") if measured_scale is not None else None
+    origin = "set on the page"
+    if measured is not None:
+        use = side.toggle("From my measured results", key="prior_measured",
+                          help=f"Use the Analyze page's estimate ({measured['description']}) and its standard error.")
+        if use:
+            mean = float(np.clip(measured["estimate"] * measured_scale, low, high))
+            sd = float(np.clip(measured["se"] * measured_scale, 0.0, sd_high))
+            side.caption(f"Prior N({mean:.3g}, {sd:.3g}²) {unit} from the Analyze page.")
+            return PriorSettings(True, mean, sd, f"measured on the Analyze page ({measured['description']})")
+    mean = side.slider(f"Prior mean of the effect ({unit})", low, high, float(np.clip(default_mean, low, high)), step,
+                       key="prior_mean", bind="query-params",
+                       help=f"Your best guess of the effect{help_unit}.")
+    sd = side.slider(f"Prior SD of the effect ({unit})", 0.0, sd_high, sd_default, step, key="prior_sd",
+                     bind="query-params", help="How unsure you are: about 95% of your belief lies within ±2 SD of the "
+                     "mean. 0 gives the ordinary power.")
+    return PriorSettings(True, float(mean), float(sd), origin)
+
+
+def cost_controls(*, unit: str, default: float, key: str = "cost_unit", help: str = "") -> tuple[float, str]:
+    """Unit cost and currency label (URL keys ``<key>`` and ``currency``); returns (cost per unit, currency)."""
+    side = st.sidebar
+    side.subheader("Cost")
+    c1, c2 = side.columns([2, 1])
+    cost = c1.number_input(f"Cost per {unit}", min_value=0.0, max_value=1e6, value=default, step=0.01, format="%.3f",
+                           key=key, bind="query-params", help=help or f"What one {unit} costs; 0 to leave costs out.")
+    currency = c2.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
+                             help="A label for the amounts, e.g. USD, EUR, GBP.")
+    return float(cost), currency.strip()
+
+
+def fmt_money(value, currency: str) -> str:
+    """An amount with its currency label."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{currency} {value:,.2f}".strip()
+
+
+def add_to_basket(item) -> None:
+    """Callback: keep a design for the combined plan."""
+    basket = st.session_state.setdefault("plan_basket", [])
+    basket.append(item)
+
+
+def plan_actions(item, *, key: str = "plan") -> None:
+    """The plan block of a planning page: HTML download, the paper's paragraph, the plan basket."""
+    from core.plan import plan_html, plan_text
+
+    with st.expander("Plan this design — download it, copy the text for your paper, or add it to the plan basket"):
+        c1, c2, c3 = st.columns(3)
+        c1.download_button("Download the plan (HTML)", data=lambda: plan_html([item]).encode("utf-8"),
+                           file_name=f"plan_{key}.html", mime="text/html", key=f"{key}_html", on_click="ignore",
+                           help="One self-contained file that opens offline: assumptions and their sources, the test, "
+                           "the numbers, the charts, references and the link to this view.")
+        c2.button("Add to the plan basket", key=f"{key}_add", on_click=add_to_basket, args=(item,),
+                  help="Collect designs from several pages into one plan with the total cost.")
+        basket = st.session_state.get("plan_basket", [])
+        c3.page_link("pages/plan.py", label=f"Open the plan basket ({len(basket)})", icon=":material/shopping_basket:")
+        st.markdown("**Copy the text for your paper**")
+        st.code(plan_text(item), language=None, wrap_lines=True)
 
 
 # ---------------------------------------------------------------------------

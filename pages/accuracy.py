@@ -16,8 +16,15 @@ import streamlit as st
 from core import accuracy as acc
 from core import figures
 from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
+from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
+    cost_controls,
+    current_link,
+    fmt_money,
+    plan_actions,
+    prior_controls,
+    source_of,
     cached,
     chart,
     decision_controls,
@@ -121,6 +128,35 @@ def preference_distribution(n, p_new, p_old, alpha, ties, test):
 
 
 @cached
+def assurance_point(scenario, n, mean, sd, args):
+    """Assurance at n for the scenario's design (args: the scenario's fixed design parameters)."""
+    a = dict(args)
+    if scenario == "paired":
+        return acc.mcnemar_assurance(n, mean, sd, a["agreement"], alpha=a["alpha"], test=a["test"])
+    if scenario == "unpaired":
+        return acc.unpaired_assurance(n, a["baseline"], mean, sd, alpha=a["alpha"])
+    return acc.preference_assurance(n, mean, sd, tie_rate=a["tie_rate"], alpha=a["alpha"], ties=a["ties"],
+                                    test=a["test"])
+
+
+@cached
+def assurance_curve(scenario, ns, mean, sd, args):
+    rows = []
+    for size in ns:
+        res = assurance_point(scenario, size, mean, sd, args)
+        rows.append((size, res.assurance, res.power_at_mean, res.ceiling))
+    return pd.DataFrame(rows, columns=["n", "assurance", "power", "ceiling"])
+
+
+@cached
+def assurance_n(scenario, mean, sd, args, target, ceiling, guess):
+    from core.assurance import assurance_sample_size
+
+    return assurance_sample_size(lambda size: assurance_point(scenario, size, mean, sd, args).assurance, target,
+                                 n_min=10, n_max=N_MAX, ceiling=ceiling, guess=guess)
+
+
+@cached
 def task_table(target, alpha):
     return acc.task_mde_table(target_power=target, alpha=alpha)
 
@@ -174,7 +210,7 @@ SOURCE_LABELS = {"manual": "my estimate", "glue": "GLUE regression", "squad": "S
                  "lachenbruch_mid": "no prior: midpoint", "lachenbruch_low": "no prior: least agreement",
                  "lachenbruch_high": "no prior: most agreement"}
 SCENARIO_LABELS = {"paired": "paired (McNemar)", "unpaired": "unpaired", "preference": "preferences"}
-VIEWS = {"power": "Power vs n", "exaggeration": "Exaggeration (Type-M / Type-S)",
+VIEWS = {"power": "Power vs n", "assurance": "Assurance vs n", "exaggeration": "Exaggeration (Type-M / Type-S)",
          "filter": "Why significant results exaggerate", "benchmarks": "Benchmarks (Table 2)",
          "squad": "SQuAD 2.0 leaderboard"}
 
@@ -214,7 +250,7 @@ if scenario in ("paired", "unpaired"):
     baseline = round(baseline_pct / 100.0, 6)
 if scenario == "paired":
     source = side.selectbox(
-        "Where does the agreement rate come from?", list(SOURCE_LABELS), format_func=SOURCE_LABELS.get, key="prior",
+        "Where does the agreement rate come from?", list(SOURCE_LABELS), format_func=SOURCE_LABELS.get, key="pa_source",
         bind="query-params",
         help="P_a, the share of items on which both models are right or both wrong. If you have both models' dev-set "
         "predictions, measure it there (§3.2). Otherwise use a regression on past leaderboard models (appendix "
@@ -246,6 +282,14 @@ elif scenario == "preference":
                           key="test", bind="query-params",
                           help="Exact binomial (sign) test by default; its mid-p and asymptotic versions.")
 alpha, target = decision_controls()
+effect_pp = (delta_pp if scenario != "preference" else round(p_new_pct - (100.0 - p_new_pct - tie_pct), 6))
+prior = prior_controls(default_mean=effect_pp, unit="pp", low=-20.0, high=20.0, step=0.1, sd_default=1.0,
+                       sd_high=10.0, help_unit=" (new minus old, percentage points)",
+                       measured_scale=100.0 if scenario == "paired" else None)
+cost_unit, currency = cost_controls(
+    unit={"paired": "test item", "unpaired": "item (per model)", "preference": "judgment"}[scenario], default=0.0,
+    help="What labelling one test item (or collecting one judgment) costs; the plan reports n × this. 0 leaves costs "
+    "out.")
 sim = simulation_controls() if scenario in ("paired", "preference") and test != "normal" else None
 
 # ---------------------------------------------------------------------------
@@ -290,10 +334,41 @@ else:
         sizes = preference_sizes(p_new, p_old, target, alpha, ties, test) if p_new != p_old else None
     effect = p_new - p_old
 
+# the prior on the effect (assurance) and the costs
+if scenario == "paired":
+    assure_args = (("agreement", agreement), ("alpha", alpha), ("test", test))
+elif scenario == "unpaired":
+    assure_args = (("baseline", baseline), ("alpha", alpha))
+else:
+    assure_args = (("tie_rate", tie_rate), ("alpha", alpha), ("ties", ties), ("test", test))
+assured = None
+if prior.on:
+    with guard("Cannot average over this prior"):
+        assured = assurance_point(scenario, n, prior.mean / 100, prior.sd / 100, assure_args)
+        guess = sizes.first if sizes is not None and sizes.first > 0 and \
+            math.isclose(prior.mean / 100, effect, abs_tol=1e-9) else n
+        n_assured = assurance_n(scenario, prior.mean / 100, prior.sd / 100, assure_args, target, assured.ceiling,
+                                guess)
+units_needed = {"paired": 1, "unpaired": 2, "preference": 1}[scenario]  # items labelled per unit of n
+cost_now = n * units_needed * cost_unit if cost_unit > 0 else None
+
 # ---------------------------------------------------------------------------
 # metrics row
 # ---------------------------------------------------------------------------
 unit = "preference gap" if scenario == "preference" else "accuracy gain"
+extra_metrics = []
+if assured is not None:
+    extra_metrics.append(Metric(
+        "Assurance", fmt_pct(assured.assurance),
+        help="P(significant in the hoped-for direction), averaged over the prior on the effect.",
+        caption=f"ceiling {fmt_pct(assured.ceiling)}; "
+                + (f"n for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
+                   f"{target:.0%} assurance is out of reach (ceiling)")))
+if cost_now is not None:
+    need = sizes.first if sizes is not None and sizes.first > 0 else None
+    extra_metrics.append(Metric(
+        "Cost", fmt_money(cost_now, currency), help="n × the cost per unit (both models' samples when unpaired).",
+        caption=f"at n for {target:.0%} power: {fmt_money(need * units_needed * cost_unit, currency)}" if need else None))
 metrics_row(
     Metric("Power" if effect != 0 else "False-positive rate", fmt_pct(result.power),
            help="P(significant and in the right direction). At Δ = 0 this is the rate of false positives, which "
@@ -310,6 +385,7 @@ metrics_row(
                                             "unpaired": "Items per model (each model on its own sample).",
                                             "preference": "Raters reaching the target power."}[scenario],
                        limit=10_000_000),
+    *extra_metrics,
 )
 verdict(result.power, target, effect=effect, type_m=result.type_m)
 
@@ -355,6 +431,32 @@ if tab.open("power"):
             st.caption(f"Exact tests make power zigzag in n: the current design first reaches {target:.0%} at "
                        f"n = {sizes.first:,} and stays there from n = {sizes.conservative:,} (use the latter in a "
                        "preregistration if you cannot choose n exactly).")
+
+if tab.open("assurance"):
+    with tab["assurance"]:
+        if not prior.on:
+            st.info("Switch on **Average power over a prior on the effect** in the sidebar to see how uncertainty "
+                    "about the effect changes the picture: the assurance can never pass the prior probability that "
+                    "the effect points the hoped-for way, however large the test set.")
+        else:
+            with guard("Cannot average over this prior"):
+                ns_a = tuple(sorted(set(np.unique(np.geomspace(max(10, n // 30), min(N_MAX, max(n * 30, 200)), 14)
+                                                  .astype(int)).tolist()) | {n}))
+                curve_a = assurance_curve(scenario, ns_a, prior.mean / 100, prior.sd / 100, assure_args)
+            plotted["assurance"] = curve_a
+            tidy = pd.concat([curve_a.assign(series="assurance (prior averaged)", value=curve_a["assurance"]),
+                              curve_a.assign(series=f"power at the prior mean ({prior.mean:+.1f} pp)",
+                                             value=curve_a["power"])], ignore_index=True)
+            chart(figures.curve_figure(
+                tidy, x="n", y="value", color="series", current=(n, assured.assurance), target=target,
+                lines=[figures.Line(y=assured.ceiling, text=f"ceiling {assured.ceiling:.0%}: P(effect > 0)"
+                                    if assured.direction > 0 else f"ceiling {assured.ceiling:.0%}: P(effect < 0)",
+                                    color=figures.PALETTE[1])],
+                title=f"Assurance and power vs n (prior N({prior.mean:+.1f}, {prior.sd:.1f}²) pp)", x_title=x_title,
+                y_title="Probability", y_range=(0, 1.02), style=style()), "assurance_chart")
+            st.caption("The assurance levels off at the ceiling: with a vague prior, part of your belief is that the "
+                       "effect is zero or negative, and no test set can make that come out significant the hoped-for "
+                       "way (O'Hagan, Stevens & Campbell 2005). Prior source: " + prior.source + ".")
 
 if tab.open("exaggeration"):
     with tab["exaggeration"]:
@@ -510,6 +612,81 @@ if sim is not None and sim.run:
     else:
         st.warning(f"The simulated power differs from the exact {fmt_pct(result.power)} by more than 3 Monte Carlo "
                    "standard errors; with a fixed seed this happens in about 3 runs in 1,000.")
+
+# ---------------------------------------------------------------------------
+# the plan (issue 12 §3)
+# ---------------------------------------------------------------------------
+test_words = {"exact": "an exact McNemar test", "midp": "a mid-p McNemar test", "chi2": "a chi-square McNemar test",
+              "chi2_cc": "a continuity-corrected McNemar test", "normal": "McNemar's test (normal approximation)"}
+if scenario == "paired":
+    question = f"Can a test set of {n:,} items tell two classifiers apart if the new one is {delta_pp:+.1f} points " \
+               f"more accurate (agreement {agreement:.1%})?"
+    assumptions = [Assumption("test-set size n", f"{n:,}", source_of("n", n, "slider")),
+                   Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", source_of("delta", delta_pp,
+                                                                                               "slider")),
+                   Assumption("baseline accuracy", f"{baseline_pct:.1f}%", source_of("baseline", baseline_pct, "slider")),
+                   Assumption("agreement P_a", f"{agreement:.1%}",
+                              "slider" if source == "manual" else f"{SOURCE_LABELS[source]} (Card et al. 2020, "
+                              + ("appendix E.2.1, Tables 5–6)" if source in ("glue", "squad") else "appendix E.3)"))]
+    test_text = test_words[test]
+    sentence = (f"With {n:,} test items, an expected gain of {delta_pp:g} points and {agreement:.0%} agreement, "
+                f"{test_text} at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
+elif scenario == "unpaired":
+    question = f"Can {n:,} items per model detect a {delta_pp:+.1f}-point accuracy difference when each model is " \
+               "scored on its own sample?"
+    assumptions = [Assumption("items per model n", f"{n:,}", "slider"),
+                   Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
+                   Assumption("baseline accuracy", f"{baseline_pct:.1f}%", "slider")]
+    test_text = "a two-proportion z test"
+    sentence = (f"With {n:,} items per model and an expected gain of {delta_pp:g} points over {baseline_pct:.1f}%, "
+                f"{test_text} at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
+else:
+    question = f"Can {n:,} raters detect that {p_new_pct:.1f}% prefer the new system (ties {tie_pct:.1f}%)?"
+    assumptions = [Assumption("raters n", f"{n:,}", "slider"),
+                   Assumption("preferring the new system", f"{p_new_pct:.1f}%", "slider"),
+                   Assumption("ties", f"{tie_pct:.1f}% ({'dropped' if ties == 'drop' else 'split by a coin'})",
+                              "slider")]
+    test_text = {"exact": "an exact sign test", "midp": "a mid-p sign test", "chi2": "a chi-square test",
+                 "chi2_cc": "a continuity-corrected chi-square test"}.get(test, test)
+    sentence = (f"With {n:,} raters, {p_new_pct:.0f}% preferring the new system and {tie_pct:.0f}% ties, {test_text} "
+                f"at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
+if effect != 0 and math.isfinite(result.type_m):
+    sentence += f"; a significant result would overstate the {'gap' if scenario == 'preference' else 'gain'} by " \
+                f"{result.type_m:.2f}× on average"
+sentence += " (Card et al., 2020)."
+if sizes is not None and sizes.first > 0:
+    sentence += f" Reaching {target:.0%} power takes n = {sizes.first:,}" + (
+        f" (power stays at or above {target:.0%} from n = {sizes.conservative:,})." if sizes.differ else ".")
+if assured is not None:
+    sentence += (f" Averaged over a normal prior on the effect with mean {prior.mean:+.1f} and SD {prior.sd:.1f} "
+                 f"points, the assurance is {fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; "
+                 "O'Hagan et al., 2005).")
+results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)), ("Type-S", fmt_pct(result.type_s, 2)),
+           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde) else f"{100 * mde:.2f} pp")]
+if sizes is not None:
+    results += [(f"n for {target:.0%} power (first)", f"{sizes.first:,}" if sizes.first > 0 else "not reachable"),
+                (f"n from which power stays ≥ {target:.0%}", f"{sizes.conservative:,}" if sizes.conservative > 0
+                 else "not reachable")]
+if assured is not None:
+    assumptions.append(Assumption("prior on the effect", f"N({prior.mean:+.1f}, {prior.sd:.1f}²) pp", prior.source))
+    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling))]
+if cost_now is not None:
+    assumptions.append(Assumption("cost per unit", fmt_money(cost_unit, currency), "set on the page"))
+plan_figures = []
+if tab.open("power"):
+    plan_figures.append(("Power vs sample size", figures.curve_figure(
+        curves, x="n", y="power", color="series", dash=dash, current=(n, result.power), target=target,
+        x_title=x_title, y_title="Power", y_range=(0, 1.02))))
+plan_actions(PlanItem(
+    scenario=f"Accuracy ({SCENARIO_LABELS[scenario]})", question=question, assumptions=tuple(assumptions),
+    test=test_text, alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
+    figures=tuple(plan_figures), link=current_link(),
+    references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
+                "Responsibility. EMNLP.",
+                "Fagerland, Lydersen & Laake (2013). The McNemar test for binary matched-pairs data. BMC Medical "
+                "Research Methodology 13:91.",
+                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+    key=f"accuracy_{scenario}")
 
 # ---------------------------------------------------------------------------
 # download and explanation

@@ -275,7 +275,7 @@ with c1:
             st.page_link("pages/accuracy.py", label="Open the Accuracy page with this design",
                          icon=":material/arrow_forward:",
                          query_params={"scenario": "paired (McNemar)", "n": str(min(design.n, 2_000_000)),
-                                       "prior": "my estimate", "agreement": f"{agree_pct:.1f}",
+                                       "pa_source": "my estimate", "agreement": f"{agree_pct:.1f}",
                                        "delta": f"{delta_pp:.1f}", "baseline": f"{base_pct:.1f}"},
                          help="Power, Type-M and the MDE of McNemar's test for a test set like this one (A is the new "
                          "system, B the baseline; values outside the sliders' ranges are clipped).")

@@ -107,3 +107,18 @@ def test_bad_priors_are_refused():
         acc.mcnemar_assurance(100, 0.2, 0.01, 0.9)
     with pytest.raises(ValueError, match="`delta_mean`"):
         llm.benchmark_assurance(100, 0.95, 0.2, 0.01, difficulty_sd=0.2)
+
+
+def test_normal_limit_used_for_large_counts_agrees_with_the_exact_sums():
+    # just below the switch the exact engine is used; evaluate both ways at the same design
+    from core.accuracy import paired
+
+    n = int((100.0 ** 2) / (0.1 * 0.9)) - 10  # SD of the discordant count just under the switch (100)
+    exact = acc.mcnemar_assurance(n, 0.004, 0.004, 0.9)
+    limit = paired._ASSURANCE_EXACT_LIMIT
+    try:
+        paired._ASSURANCE_EXACT_LIMIT = 0.0
+        normal = acc.mcnemar_assurance(n, 0.004, 0.004, 0.9)
+    finally:
+        paired._ASSURANCE_EXACT_LIMIT = limit
+    assert abs(exact.assurance - normal.assurance) < 0.001

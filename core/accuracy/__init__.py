@@ -49,6 +49,7 @@ from .paired import (
 )
 from .preferences import (
     TIES,
+    preference_assurance,
     preference_distribution,
     preference_mde,
     preference_power,
@@ -56,6 +57,7 @@ from .preferences import (
     preference_sample_sizes,
 )
 from .unpaired import (
+    unpaired_assurance,
     unpaired_distribution,
     unpaired_mde,
     unpaired_power,
@@ -75,6 +77,8 @@ __all__ = [
     "agreement_prior",
     "mcnemar_power",
     "mcnemar_assurance",
+    "preference_assurance",
+    "unpaired_assurance",
     "mcnemar_mde",
     "mcnemar_sample_size",
     "mcnemar_sample_sizes",

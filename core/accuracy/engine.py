@@ -104,44 +104,51 @@ def _critical_counts(d: np.ndarray, test: str, alpha: float) -> np.ndarray:
 
 
 _CRITICAL_TABLES: dict[tuple[str, float], np.ndarray] = {}
-_TIE_TABLES: dict[tuple[str, float], np.ndarray] = {}
+_UNKNOWN = -2
 
 
-def _critical_table(test: str, alpha: float, d_max: int) -> np.ndarray:
-    """Critical counts ``k_d`` for d = 0 … >= d_max, memoized per (test, alpha).
+def _critical_lookup(test: str, alpha: float, d: np.ndarray) -> np.ndarray:
+    """Critical counts ``k_d`` at the discordant counts ``d``, memoized per (test, alpha).
 
     The rejection rule depends on nothing but the discordant count, so one
     table serves every design, curve and slider move with that test and level.
+    Only the counts asked for are computed (a design at n = 2,000,000 visits
+    a few thousand counts around n·p_d, not all two million below it).
     """
     key = (test, float(alpha))
+    d = np.asarray(d, dtype=np.int64)
+    d_max = int(d.max()) if d.size else 0
     table = _CRITICAL_TABLES.get(key)
     if table is None or table.size <= d_max:
-        size = max(d_max + 1, 2 * (0 if table is None else table.size), 1024)
-        table = _critical_counts(np.arange(size), test, alpha)
-        if len(_CRITICAL_TABLES) > 64:  # many (test, alpha) pairs: start afresh
+        grown = np.full(max(d_max + 1, 2 * (0 if table is None else table.size), 1024), _UNKNOWN, dtype=np.int64)
+        if table is not None:
+            grown[: table.size] = table
+        if len(_CRITICAL_TABLES) > 32 and table is None:  # many (test, alpha) pairs: start afresh
             _CRITICAL_TABLES.clear()
-        _CRITICAL_TABLES[key] = table
-    return table
+        _CRITICAL_TABLES[key] = table = grown
+    missing = np.unique(d[table[d] == _UNKNOWN])
+    if missing.size:
+        table[missing] = _critical_counts(missing, test, alpha)
+    return table[d]
 
 
-def _tie_table(test: str, alpha: float, d_max: int) -> np.ndarray:
-    """For d = 0 … >= d_max: does the test reject a table with b = c = d/2?
+def _critical_table(test: str, alpha: float, d_max: int) -> np.ndarray:
+    """Critical counts for every d = 0 … d_max (see :func:`_critical_lookup`)."""
+    return _critical_lookup(test, alpha, np.arange(d_max + 1))
+
+
+def _tie_lookup(test: str, alpha: float, d: np.ndarray) -> np.ndarray:
+    """At the discordant counts ``d``: does the test reject a table with b = c = d/2?
 
     Such a table rejects the null hypothesis without pointing either way; it
     counts in the rejection rate but never as a significant result in a
     direction. Only the continuity-corrected chi-square at α >= 0.4795 does
-    this (p = 0.4795 at b = c = 1).
+    this (p = 0.4795 at b = c = 1); the other tests give p = 1 there.
     """
-    key = (test, float(alpha))
-    table = _TIE_TABLES.get(key)
-    if table is None or table.size <= d_max:
-        size = max(d_max + 1, 2 * (0 if table is None else table.size), 1024)
-        d = np.arange(size)
-        table = (d > 0) & (d % 2 == 0) & (pvalue_from_counts(d // 2, d, test) <= alpha)
-        if len(_TIE_TABLES) > 64:
-            _TIE_TABLES.clear()
-        _TIE_TABLES[key] = table
-    return table
+    d = np.asarray(d, dtype=np.int64)
+    if test != "chi2_cc":
+        return np.zeros(d.shape, dtype=bool)
+    return (d > 0) & (d % 2 == 0) & (pvalue_from_counts(d // 2, d, test) <= alpha)
 
 
 @dataclass(frozen=True)
@@ -170,7 +177,7 @@ def _exact_moments(n, p_disc, q, test, alpha) -> _Moments:
     d = lo[design] + offsets
     nd, pdd, qd = n[design], p_disc[design], q[design]
     weight = stats.binom.pmf(d, nd, pdd)
-    k = _critical_table(test, alpha, int(d.max()))[d]
+    k = _critical_lookup(test, alpha, d)
     t = d - k  # upper rejection region: B >= t
     up = stats.binom.sf(t - 1, d, qd)
     low = stats.binom.cdf(k, d, qd)
@@ -186,7 +193,7 @@ def _exact_moments(n, p_disc, q, test, alpha) -> _Moments:
     p_low = np.bincount(design, weights=weight * low, minlength=size)
     sum_up = np.bincount(design, weights=weight * abs_up, minlength=size)
     sum_low = np.bincount(design, weights=weight * abs_low, minlength=size)
-    ties = _tie_table(test, alpha, int(d.max()))[d]
+    ties = _tie_lookup(test, alpha, d)
     if ties.any():
         tie_mass = np.where(ties, stats.binom.pmf(d // 2, d, qd), 0.0)
         p_tie = np.bincount(design, weights=weight * tie_mass, minlength=size)

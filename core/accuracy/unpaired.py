@@ -181,3 +181,41 @@ def unpaired_distribution(n, baseline, delta, *, alpha=0.05, bins=61) -> pd.Data
     )
 
 
+
+
+def unpaired_assurance(n, baseline, delta_mean, delta_sd, *, alpha=0.05):
+    """Assurance of the two-proportion test: power averaged over a normal prior on the gain.
+
+    The prior N(μ, τ²) on Δ = p2 − p1 is truncated so that p2 stays in (0, 1).
+    Each node's directional power uses the same null and alternative variances
+    as :func:`unpaired_power`.
+
+    Returns
+    -------
+    core.assurance.AssuranceResult
+
+    Examples
+    --------
+    >>> round(unpaired_assurance(3213, 0.9, 0.02, 0.0).assurance, 3)  # τ = 0: the power
+    0.8
+    """
+    from ..assurance import assurance
+
+    n, baseline, _, alpha = _validate_unpaired(n, baseline, 0.0, alpha)
+    mu = check_real("delta_mean", delta_mean, low=-baseline, high=1.0 - baseline, low_open=True, high_open=True)
+    tau = check_real("delta_sd", delta_sd, low=0.0, high=1.0)
+    z = stats.norm.isf(alpha / 2.0)
+    eps = 1e-9
+    low, high = -baseline + eps, 1.0 - baseline - eps
+
+    def directional(deltas):
+        deltas = np.clip(np.asarray(deltas, dtype=float), low, high)
+        p2 = baseline + deltas
+        pbar = (baseline + p2) / 2
+        crit = z * np.sqrt(2 * pbar * (1 - pbar) / n)
+        sd = np.sqrt((baseline * (1 - baseline) + p2 * (1 - p2)) / n)
+        return stats.norm.sf((crit - deltas) / sd), stats.norm.cdf((-crit - deltas) / sd)
+
+    power = unpaired_power(n, baseline, mu, alpha=alpha).power
+    return assurance(directional, prior_mean=mu, prior_sd=tau, power_at_mean=power,
+                     scale=math.sqrt(2 * baseline * (1 - baseline) / n), low=low, high=high)

@@ -76,7 +76,7 @@ def test_target_power_moves_line_and_mde(page):
 
 
 def test_agreement_prior_drives_agreement(page):
-    page.selectbox(key="prior").set_value("glue")
+    page.selectbox(key="pa_source").set_value("glue")
     page.run()
     assert not page.exception
     agree = acc.agreement_prior(0.9, 0.02, "glue")
@@ -166,3 +166,36 @@ def test_squad_leaderboard_view():
     text = " ".join(m.value for m in page.markdown)
     assert "**19 of 143**" in text  # appendix D
 
+
+
+def test_assurance_metric_and_chart():
+    page = open_page("accuracy", {"assure": "true", "prior_mean": "2.0", "prior_sd": "1.0",
+                                  "view": "Assurance vs n"})
+    assert not page.exception
+    res = acc.mcnemar_assurance(500, 0.02, 0.01, 0.9)
+    assert metrics(page)["Assurance"] == f"{100 * res.assurance:.1f}%"
+    fig = chart(page, "assurance_chart")
+    assert any(a["text"].startswith("ceiling") for a in fig["layout"]["annotations"])
+    assert {"assurance (prior averaged)", "current design"} <= {t["name"] for t in fig["data"]}
+
+
+def test_cost_metric():
+    page = open_page("accuracy", {"cost_unit": "0.25", "currency": "EUR"})
+    assert metrics(page)["Cost"] == "EUR 125.00"  # 500 items × 0.25
+
+
+def test_plan_text_download_and_basket():
+    page = open_page("accuracy", {"n": "2000"})
+    text = [c.value for c in page.code if "McNemar" in c.value][0]
+    res = acc.mcnemar_power(2000, 0.02, 0.9)
+    assert text.startswith("With 2,000 test items, an expected gain of 2 points and 90% agreement, an exact McNemar "
+                           f"test at α = 0.05 has {100 * res.power:.0f}% power")
+    assert f"overstate the gain by {res.type_m:.2f}× on average (Card et al., 2020)." in text
+    assert "Download the plan (HTML)" in [b.proto.label for b in page.get("download_button")]
+    page.button(key="accuracy_paired_add").click()
+    page.run()
+    page.switch_page("pages/plan.py")
+    page.run()
+    assert not page.exception
+    assert any("Accuracy (paired (McNemar))" in m.value for m in page.markdown)
+    assert "Download the combined plan (HTML)" in [b.proto.label for b in page.get("download_button")]
