@@ -210,7 +210,7 @@ def preference_assurance(n, gap_mean, gap_sd, *, tie_rate=0.0, alpha=0.05, ties=
     tau = check_real("gap_sd", gap_sd, low=0.0, high=1.0)
 
     def cells(gaps):
-        p_a, p_b = (share + gaps) / 2.0, (share - gaps) / 2.0
+        p_a = (share + gaps) / 2.0
         if ties == "drop":
             return np.full(gaps.size, share), np.where(share > 0, p_a / share, 0.5)
         return np.ones(gaps.size), p_a + tie_rate / 2.0
