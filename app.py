@@ -35,6 +35,13 @@ SCENARIOS = [
         "questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from your logs.",
     ),
     (
+        "pages/leaderboard.py",
+        "Leaderboards (pairwise votes)",
+        ":material/leaderboard:",
+        "Many systems ranked from pairwise votes by people or an LLM judge (Bradley–Terry, Elo scale): votes until "
+        "neighbours are told apart, interval widths, P(the whole order is right), the cost of a noisy judge.",
+    ),
+    (
         "pages/mt.py",
         "Machine translation (BLEU)",
         ":material/translate:",

@@ -1,0 +1,410 @@
+"""Leaderboard page: how many pairwise votes to rank many systems, and what judge errors cost.
+
+Bradley–Terry on the Elo scale (Bradley & Terry 1952; the Chatbot Arena convention, Chiang et al. 2024).
+UI only: widgets → cached calls into ``core.pairwise`` → charts and metrics. The analytic engine (expected
+Fisher information) is instant; simulated leaderboards run on demand.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from urllib.parse import quote, unquote
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core import figures
+from core import pairwise as pw
+from core.plan import Assumption, PlanItem
+from pages._scaffold import (
+    Metric,
+    apply_values,
+    cached,
+    chart,
+    cost_controls,
+    current_link,
+    decision_controls,
+    download_csv,
+    explain,
+    fmt_money,
+    fmt_pct,
+    guard,
+    list_of,
+    metrics_row,
+    plan_actions,
+    simulation,
+    simulation_controls,
+    start,
+    style,
+    views,
+)
+
+VOTE_OPTIONS = sorted({int(m * 10**e) for e in range(2, 7) for m in (1, 1.5, 2, 3, 5, 7.5) if m * 10**e <= 1_000_000})
+PRESETS = {"even": "evenly spaced", "crowded": "crowded top", "custom": "my ratings (table)"}
+VIEWS = {"board": "Leaderboard", "pairs": "Neighbours vs votes", "judge": "Votes vs judge accuracy",
+         "order": "Whole order vs votes", "fit": "Fit your votes"}
+
+
+@cached
+def power(n_votes, ratings, tie_rate, ties, judge, alpha):
+    return pw.leaderboard_power(n_votes, pd.Series(dict(ratings)), tie_rate=tie_rate, ties=ties,
+                                judge_accuracy=judge, alpha=alpha)
+
+
+@cached
+def votes_needed(ratings, target, tie_rate, ties, judge, alpha):
+    return pw.leaderboard_votes(pd.Series(dict(ratings)), target_power=target, tie_rate=tie_rate, ties=ties,
+                                judge_accuracy=judge, alpha=alpha)
+
+
+@cached
+def table(ratings, n_votes, tie_rate, ties, judge):
+    return pw.leaderboard_table(pd.Series(dict(ratings)), n_votes, tie_rate=tie_rate, ties=ties, judge_accuracy=judge)
+
+
+@cached
+def pair_curves(ratings, votes, tie_rate, ties, judge, alpha):
+    return pw.adjacent_power_curve(pd.Series(dict(ratings)), list(votes), tie_rate=tie_rate, ties=ties,
+                                   judge_accuracy=judge, alpha=alpha)
+
+
+@cached
+def order_curve(ratings, votes, tie_rate, ties, judge):
+    return pw.order_correct_curve(pd.Series(dict(ratings)), list(votes), tie_rate=tie_rate, ties=ties,
+                                  judge_accuracy=judge)
+
+
+@cached
+def judge_curve(ratings, accuracies, target, tie_rate, ties, alpha):
+    return pw.votes_vs_judge(pd.Series(dict(ratings)), list(accuracies), target_power=target, tie_rate=tie_rate,
+                             ties=ties, alpha=alpha)
+
+
+@cached
+def read_votes(data: bytes, name: str):
+    return pw.read_votes(data, name=name)
+
+
+@cached
+def fit(votes: pd.DataFrame, ties: str):
+    return pw.fit_bradley_terry(votes, ties=ties, n_boot=200, seed=0)
+
+
+def encode_ratings(ratings: pd.Series) -> str:
+    """Names and ratings for the URL: ``name:rating`` pairs separated by ``;`` (names percent-encoded)."""
+    return ";".join(f"{quote(str(k), safe='')}:{v:.1f}" for k, v in ratings.items())
+
+
+def decode_ratings(text: str) -> pd.Series:
+    """Inverse of :func:`encode_ratings`; raises ValueError with a clear message."""
+    pairs = []
+    for part in [p for p in str(text).split(";") if p.strip()][:50]:
+        name, _, value = part.rpartition(":")
+        try:
+            rating = float(value)
+        except ValueError:
+            raise ValueError(f"The linked ratings have a value that is not a number: {value[:20]!r}.") from None
+        pairs.append((unquote(name)[:60] or f"S{len(pairs) + 1}", rating))
+    return pd.Series(dict(pairs), dtype=float)
+
+
+def use_fitted(ratings: pd.Series) -> None:
+    apply_values({"preset": "custom"})
+    st.session_state["custom_ratings"] = ratings.round(1)
+    st.session_state.pop("ratings_editor", None)
+
+
+def on_preset_change() -> None:
+    if st.session_state.get("preset") == "custom" and "custom_ratings" not in st.session_state:
+        st.session_state["custom_ratings"] = st.session_state.get("_last_ratings", pw.evenly_spaced(6, 25.0))
+
+
+# ---------------------------------------------------------------------------
+# controls
+# ---------------------------------------------------------------------------
+start("Leaderboards from pairwise votes",
+      "How many votes until neighbours on a leaderboard are told apart, how wide each system's interval is, how "
+      "likely the whole order is right, and what a noisy judge costs — Bradley–Terry on the Elo scale.")
+side = st.sidebar
+side.subheader("Systems")
+preset = side.radio("Expected ratings", list(PRESETS), format_func=PRESETS.get, key="preset", bind="query-params",
+                    on_change=on_preset_change, help="Evenly spaced by a gap; a crowded top (a few close leaders, the "
+                    "rest further apart); or your own table (from your guesses or a fit to past votes).")
+if preset in ("even", "crowded"):
+    k = side.slider("Number of systems", 2, 20, 6, 1, key="k", bind="query-params",
+                    help="Systems on the leaderboard; votes are spread evenly over all pairs.")
+    if preset == "even":
+        gap = side.slider("Gap between neighbours (Elo)", 5.0, 200.0, 25.0, 5.0, key="gap", bind="query-params",
+                          help="25 Elo ≈ a 53.6% win rate between neighbours; 100 Elo ≈ 64%.")
+        ratings = pd.Series(pw.evenly_spaced(k, gap), index=pw.system_names(k))
+    else:
+        leaders = side.slider("Close leaders", 2, max(2, k), min(3, k), 1, key="leaders", bind="query-params",
+                              help="How many systems crowd at the top.") if k > 2 else 2
+        lead_gap = side.slider("Gap among the leaders (Elo)", 1.0, 50.0, 5.0, 1.0, key="lead_gap", bind="query-params",
+                               help="The leaders' neighbours differ by this much.")
+        gap = side.slider("Gap among the rest (Elo)", 5.0, 200.0, 30.0, 5.0, key="gap", bind="query-params",
+                          help="The other neighbours differ by this much.")
+        ratings = pd.Series(pw.crowded_top(k, leaders=min(leaders, k), leader_gap=lead_gap, gap=gap),
+                            index=pw.system_names(k))
+    st.session_state["_last_ratings"] = ratings
+else:
+    linked = st.query_params.get("ratings")
+    if "custom_ratings" not in st.session_state:
+        with guard("Cannot read the linked ratings"):
+            st.session_state["custom_ratings"] = decode_ratings(linked) if linked else pw.evenly_spaced(6, 25.0)
+    base = st.session_state["custom_ratings"]
+    base = base if isinstance(base, pd.Series) else pd.Series(base, index=pw.system_names(len(base)))
+    st.markdown("**Expected ratings (Elo)** — edit the table; add or delete rows for systems.")
+    edited = st.data_editor(pd.DataFrame({"system": [str(i) for i in base.index], "rating": base.to_numpy()}),
+                            num_rows="dynamic", key="ratings_editor", hide_index=True,
+                            column_config={"system": st.column_config.TextColumn("System", max_chars=60),
+                                           "rating": st.column_config.NumberColumn("Rating (Elo)", min_value=0.0,
+                                                                                   max_value=5000.0, step=1.0)})
+    edited = edited.dropna()
+    names = [str(s).strip() or f"S{i + 1}" for i, s in enumerate(edited["system"])]
+    if len(set(names)) != len(names):
+        st.error("**Two systems have the same name.** Give each row its own name.")
+        st.stop()
+    ratings = pd.Series(edited["rating"].astype(float).to_numpy(), index=names)
+    st.query_params["ratings"] = encode_ratings(ratings)
+if len(ratings) < 2:
+    st.error("**At least two systems are needed** to compare anything.")
+    st.stop()
+side.subheader("Votes")
+n_votes = side.select_slider("Total votes", options=VOTE_OPTIONS, value=5000, key="votes", bind="query-params",
+                             help="Votes over all pairs of systems, spread evenly over the pairs.")
+tie_pct = side.slider("Ties (%)", 0.0, 60.0, 0.0, 1.0, key="ties_pct", bind="query-params",
+                      help="Share of votes that are ties (or 'both bad').")
+ties = side.radio("Ties in the fit", list(pw.TIES), key="ties", bind="query-params", horizontal=True,
+                  format_func={"drop": "dropped", "half": "half a win each"}.get,
+                  help="Dropped: ties carry no information (default). Half: a tie counts half a win for each side, as "
+                  "some arena fits do; this pulls every rating toward the mean (by about the tie rate), so intervals "
+                  "no longer cover the true ratings.")
+judge_pct = side.slider("Judge agrees with the true preference (%)", 55.0, 100.0, 100.0, 0.5, key="judge",
+                        bind="query-params",
+                        help="An LLM judge (or a noisy rater) that picks the truly preferred system with probability q "
+                        "turns a win rate p into ½ + (2q − 1)(p − ½): every gap shrinks.")
+alpha, target = decision_controls()
+cost_vote, currency = cost_controls(unit="vote", default=0.0, key="cost_vote",
+                                    help="What one vote costs (a rater's judgment or a judge call).")
+sim = simulation_controls(options=(200, 500, 1000, 2000), default=500, unit="Simulated leaderboards",
+                          help="Draws the votes, fits every leaderboard by maximum likelihood and counts, with Monte "
+                          "Carlo standard errors, next to the Fisher-information numbers.")
+tie_rate, judge = tie_pct / 100, judge_pct / 100
+key_ratings = tuple((str(k_), float(v)) for k_, v in ratings.items())
+
+# ---------------------------------------------------------------------------
+# the current design (analytic, instant)
+# ---------------------------------------------------------------------------
+with guard("Cannot compute this leaderboard"):
+    result = power(n_votes, key_ratings, tie_rate, ties, judge, alpha)
+    needed = votes_needed(key_ratings, target, tie_rate, ties, judge, alpha)
+weakest = result.weakest_pair
+metrics_row(
+    Metric("Weakest neighbours' power", fmt_pct(result.weakest_power),
+           help="The lowest power among adjacent pairs (systems next to each other in the true order): P(their "
+           "difference is significant in the right direction).",
+           caption=f"{weakest[0]} vs {weakest[1]}" if weakest else None),
+    Metric(f"Votes for {target:.0%} on every pair", "not reachable" if needed < 0 else f"{needed:,}",
+           help="The fewest total votes with which every adjacent pair reaches the target power."),
+    Metric("P(whole order right)", fmt_pct(result.order_correct),
+           help="Probability that the fitted leaderboard ranks every system in its true order (normal approximation "
+           "of the fitted ratings)."),
+    Metric("Typical interval", "—" if not math.isfinite(result.typical_halfwidth) else
+           f"± {result.typical_halfwidth:.1f} Elo", help="Median 95% half-width of a system's rating."),
+    *([Metric("Cost", fmt_money(n_votes * cost_vote, currency),
+              caption=f"for {target:.0%}: {fmt_money(needed * cost_vote, currency)}" if needed > 0 else None)]
+      if cost_vote > 0 else []),
+)
+if result.uses_exact_engine:
+    st.info("With two systems this is a head-to-head preference study: the numbers come from the exact sign test "
+            "of the Accuracy page.")
+    p_top = float(pw.observed_win_rate(pw.win_probability(ratings.max(), ratings.min()), judge_accuracy=judge))
+    p_new = round(100 * (1 - tie_rate) * p_top * 2) / 2
+    st.page_link("pages/accuracy.py", label="Open it on the Accuracy page", icon=":material/arrow_forward:",
+                 query_params={"scenario": "preferences", "n": str(n_votes), "p_new": f"{p_new:.1f}",
+                               "ties_pct": f"{min(tie_pct, 90.0):.1f}"})
+elif result.weakest_power < target:
+    st.warning(f"**Under-powered:** the closest neighbours ({weakest[0]} vs {weakest[1]}) would be told apart in only "
+               f"{fmt_pct(result.weakest_power)} of such leaderboards.")
+else:
+    st.success(f"**Every pair of neighbours is adequately powered** (≥ {target:.0%}).")
+
+# ---------------------------------------------------------------------------
+# views
+# ---------------------------------------------------------------------------
+plotted: dict[str, pd.DataFrame] = {}
+tab = views(VIEWS)
+high = max(n_votes * 10, 2000, int(1.5 * needed) if 0 < needed <= 10_000_000 else 0)
+grid = tuple(int(v) for v in pw.vote_grid(high, low=max(20, min(n_votes, max(needed, 1)) // 20), points=41))
+grid = tuple(sorted(set(grid) | {n_votes}))
+if tab.open("board"):
+    with tab["board"], guard("Cannot compute this leaderboard"):
+        board = table(key_ratings, n_votes, tie_rate, ties, judge)
+        plotted["leaderboard"] = board
+        chart(figures.interval_figure([html.escape(str(s)) for s in board["system"]], board["expected_rating"],
+                                      board["ci_low"], board["ci_high"],
+                                      title=f"Expected leaderboard with 95% intervals after {n_votes:,} votes",
+                                      x_title="Rating (Elo)", style=style()), "board_chart")
+        st.dataframe(board, hide_index=True, width="stretch", column_config={
+            c: st.column_config.NumberColumn(format="%.1f") for c in ("rating", "expected_rating", "ci_low",
+                                                                      "ci_high", "halfwidth")})
+        if ties == "half" and tie_rate > 0:
+            st.caption("Half-win ties pull the fitted ratings toward the mean (expected_rating), so the intervals "
+                       "cover the true ratings less often than 95% (coverage column).")
+if tab.open("pairs"):
+    with tab["pairs"], guard("Cannot compute this leaderboard"):
+        curves = pair_curves(key_ratings, grid, tie_rate, ties, judge, alpha)
+        curves = curves.assign(series=[html.escape(p) for p in curves["pair"]])
+        plotted["adjacent_power"] = curves
+        chart(figures.curve_figure(curves, x="n_votes", y="power", color="series",
+                                   current=(n_votes, result.weakest_power), target=target,
+                                   lines=[figures.Line(x=needed, text=f"{target:.0%} on every pair: {needed:,}")]
+                                   if needed > 0 else [],
+                                   title="Power of each pair of neighbours vs total votes", x_title="Total votes",
+                                   y_title="Power", y_range=(0, 1.02), style=style()), "pairs_chart")
+        st.caption("The diamond is the weakest pair at the current votes; the closest neighbours set the budget.")
+if tab.open("judge"):
+    with tab["judge"], guard("Cannot compute this leaderboard"):
+        accuracies = tuple(np.round(np.linspace(0.6, 1.0, 5 if result.uses_exact_engine else 17), 3))
+        jc = judge_curve(key_ratings, accuracies, target, tie_rate, ties, alpha)
+        plotted["votes_vs_judge"] = jc
+        chart(figures.curve_figure(jc.assign(series=f"votes for {target:.0%} on every pair"), x="judge_accuracy",
+                                   y="n_votes", color="series", log_x=False, log_y=True, target=None,
+                                   current=(judge, needed) if needed > 0 else None, hover_format=",.0f",
+                                   x_hover_format=".2f", mode="lines+markers",
+                                   title="Votes needed vs how often the judge agrees with the truth",
+                                   x_title="Judge accuracy q", y_title="Votes needed", style=style()), "judge_chart")
+        st.caption("A judge that agrees 80% of the time shrinks every preference by 2q − 1 = 0.6, so it needs about "
+                   "1/0.36 ≈ 2.8 times the votes of a perfect one.")
+if tab.open("order"):
+    with tab["order"], guard("Cannot compute this leaderboard"):
+        oc = order_curve(key_ratings, grid, tie_rate, ties, judge)
+        plotted["order_correct"] = oc
+        chart(figures.curve_figure(oc.assign(series="P(whole order right)"), x="n_votes", y="order_correct",
+                                   color="series", current=(n_votes, result.order_correct), target=target,
+                                   title="Probability that the whole leaderboard is in the true order",
+                                   x_title="Total votes", y_title="Probability", y_range=(0, 1.02), style=style()),
+              "order_chart")
+        st.caption("Getting every position right is harder than telling each pair of neighbours apart: all K − 1 "
+                   "comparisons must come out right at once.")
+with tab["fit"]:
+    # the uploader is always rendered (hidden under another tab) so an upload survives a tab switch
+    source = st.radio("Votes", ["upload", "sample"], horizontal=True, key="votes_source",
+                      format_func={"upload": "upload past votes", "sample": "synthetic sample votes"}.get,
+                      help="A table with columns model_a, model_b, winner (model_a, model_b, tie or 'tie (bothbad)'), "
+                      "as in public arena exports: CSV, JSONL or a JSON list.")
+    votes = origin = None
+    with guard("Cannot read these votes", stop=False):
+        if source == "upload":
+            up = st.file_uploader("Votes file", type=["csv", "tsv", "txt", "json", "jsonl"], key="votes_file",
+                                  help="Nothing in the file is executed.")
+            if up is not None:
+                votes, origin = read_votes(up.getvalue(), up.name), up.name
+        else:
+            votes, origin = read_votes(pw.SAMPLE_VOTES.read_bytes(), "votes.csv"), "the synthetic sample votes"
+            st.caption("Synthetic votes among 8 systems (core/data/pairwise_sample), labelled as such.")
+    if votes is not None and tab.open("fit"):
+        fitted = None
+        with guard("Cannot fit these votes", stop=False):
+            fitted = fit(votes, ties)
+        if fitted is not None:
+            for note in fitted.notes:
+                st.caption(html.escape(note))
+            st.markdown(f"Fitted from {html.escape(str(origin))}: **{fitted.n_votes:,}** votes ({fitted.n_ties:,} ties) "
+                        f"among {len(fitted.models)} systems: {list_of(fitted.models, limit=8)}.")
+            shown = fitted.table()
+            plotted["fitted"] = shown
+            chart(figures.interval_figure([html.escape(str(m)) for m in shown["model"]], shown["rating"],
+                                          shown["ci_low"], shown["ci_high"],
+                                          title="Fitted leaderboard with 95% bootstrap intervals",
+                                          x_title="Rating (Elo, mean 1000)", style=style()), "fit_chart")
+            st.dataframe(shown, hide_index=True, width="stretch")
+            st.button("Use the fitted ratings in the table", key="use_fit", type="primary", on_click=use_fitted,
+                      args=(fitted.ratings,), help="Switches the expected ratings to your table, filled with these "
+                      "ratings, so you can plan the next round of votes.")
+
+# ---------------------------------------------------------------------------
+# simulated leaderboards, on demand
+# ---------------------------------------------------------------------------
+if sim.run:
+    st.subheader("Simulated leaderboards")
+    key = ("pairwise", n_votes, key_ratings, tie_rate, ties, judge, alpha, sim.n_sims, sim.seed)
+
+    def run(progress):
+        out = pw.leaderboard_power(n_votes, ratings, tie_rate=tie_rate, ties=ties, judge_accuracy=judge, alpha=alpha,
+                                   method="simulate", n_sims=sim.n_sims, seed=sim.seed)
+        progress(1.0)
+        return out
+
+    with guard("Cannot simulate this leaderboard"):
+        mc = simulation(key, run, text=f"Simulating {sim.n_sims:,} leaderboards…")
+    worst = int(np.argmin(mc.adjacent_power)) if len(mc.adjacent_power) else 0
+    metrics_row(
+        Metric("Simulated weakest power", fmt_pct(float(mc.adjacent_power[worst])),
+               se=f"{100 * float(np.atleast_1d(mc.mc_se)[worst]):.1f}%"),
+        Metric("Simulated P(order right)", fmt_pct(mc.order_correct), se=f"{100 * mc.order_correct_mc_se:.1f}%"),
+        Metric("Simulated typical interval", f"± {mc.typical_halfwidth:.1f} Elo"),
+    )
+    table_mc = pd.DataFrame({"pair": [f"{a} vs {b}" for a, b in mc.pairs], "analytic": result.adjacent_power,
+                             "simulated": mc.adjacent_power, "mc_se": np.atleast_1d(mc.mc_se)})
+    st.dataframe(table_mc, hide_index=True, width="stretch")
+
+# ---------------------------------------------------------------------------
+# the plan, download and explanation
+# ---------------------------------------------------------------------------
+names = list(ratings.index)
+sentence = (f"With {n_votes:,} pairwise votes spread evenly over the {len(names) * (len(names) - 1) // 2} pairs of "
+            f"{len(names)} systems" + (f", {tie_pct:.0f}% ties ({'dropped' if ties == 'drop' else 'half wins'})"
+                                       if tie_rate else "")
+            + (f" and a judge agreeing with the true preference {judge_pct:.0f}% of the time" if judge < 1 else "")
+            + f", the closest neighbours in a Bradley–Terry fit are told apart (Wald test, α = {alpha:g}) with "
+            f"{fmt_pct(result.weakest_power, 0)} power, and the whole order is recovered with probability "
+            f"{fmt_pct(result.order_correct, 0)}; {target:.0%} power for every pair of neighbours takes "
+            + ("more votes than can be planned here" if needed < 0 else f"{needed:,} votes") + ".")
+plan_actions(PlanItem(
+    scenario="Leaderboard from pairwise votes",
+    question=f"Can {n_votes:,} pairwise votes rank {len(names)} systems?",
+    assumptions=(Assumption("expected ratings (Elo)", ", ".join(f"{n}: {v:.0f}" for n, v in ratings.items()),
+                            {"even": "evenly spaced preset", "crowded": "crowded-top preset",
+                             "custom": "table on the page"}[preset]),
+                 Assumption("total votes", f"{n_votes:,}", "slider"),
+                 Assumption("ties", f"{tie_pct:.0f}% ({ties})", "slider"),
+                 Assumption("judge accuracy", f"{judge_pct:.1f}%", "slider")),
+    test="Wald tests of adjacent Bradley–Terry rating differences (expected Fisher information)", alpha=alpha,
+    results=(("weakest neighbours' power", fmt_pct(result.weakest_power)),
+             ("P(whole order right)", fmt_pct(result.order_correct)),
+             ("typical 95% interval", f"± {result.typical_halfwidth:.1f} Elo"),
+             (f"votes for {target:.0%} on every pair", "not reachable" if needed < 0 else f"{needed:,}")),
+    paragraph=sentence, cost=n_votes * cost_vote if cost_vote > 0 else None, currency=currency,
+    link=current_link(),
+    references=("Bradley & Terry (1952). Rank analysis of incomplete block designs. Biometrika 39.",
+                "Chiang et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human preference. "
+                "arXiv 2403.04132.")), key="leaderboard")
+if plotted:
+    download_csv(plotted, f"leaderboard_{tab.current}.csv", key="download_curves",
+                 label="Download the plotted data (CSV)")
+explain(
+    """
+**The model.** Each system has a rating on the Elo scale; system i beats system j with probability
+1 / (1 + 10^((r_j − r_i)/400)) (Bradley–Terry). A 25-point gap is a 53.6% win rate, 100 points about 64%. Votes are
+spread evenly over all pairs; the fit estimates every rating from all of them.
+
+**Neighbours.** A leaderboard is only as good as its closest pairs: the power shown is, for each pair of systems next
+to each other in the true order, the probability that their fitted difference is significant in the right direction.
+The budget is set by the closest pair.
+
+**The whole order.** Getting every position right at once is harder still; the page shows its probability from the
+joint (normal) distribution of the fitted ratings.
+
+**Ties.** Dropped ties carry no information. Counting a tie as half a win each way keeps the same power but pulls all
+ratings toward the mean, so their intervals stop covering the true ratings.
+
+**Judges.** A judge that agrees with the true preference with probability q shrinks every win rate toward ½ by the
+factor 2q − 1, so it needs about 1/(2q − 1)² times the votes.
+
+**Two systems** are a head-to-head preference study: the page uses the Accuracy page's exact sign test.
+"""
+)

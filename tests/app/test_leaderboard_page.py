@@ -1,0 +1,124 @@
+"""AppTest tests of the leaderboard page (pages/leaderboard.py); oracle: core.pairwise (and core.accuracy for K = 2)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from core import accuracy as acc
+from core import pairwise as pw
+
+from .conftest import captions, chart, metrics, open_page
+
+DEFAULT = pd.Series(pw.evenly_spaced(6, 25.0), index=pw.system_names(6))
+
+
+@pytest.fixture
+def page():
+    at = open_page("leaderboard")
+    assert not at.exception, at.exception
+    return at
+
+
+def test_defaults_match_core(page):
+    res = pw.leaderboard_power(5000, DEFAULT)
+    shown = metrics(page)
+    assert shown["Weakest neighbours' power"] == f"{100 * res.weakest_power:.1f}%"
+    assert shown["Votes for 80% on every pair"] == f"{pw.leaderboard_votes(DEFAULT):,}"
+    assert shown["P(whole order right)"] == f"{100 * res.order_correct:.1f}%"
+    assert shown["Typical interval"] == f"± {res.typical_halfwidth:.1f} Elo"
+    assert chart(page, "board_chart")["data"][0]["type"] == "scatter"
+
+
+@pytest.mark.parametrize("kind, key, value", [("select_slider", "votes", 20000), ("slider", "k", 8),
+                                              ("slider", "gap", 50.0), ("slider", "ties_pct", 20.0),
+                                              ("slider", "judge", 80.0)])
+def test_each_control_changes_the_leaderboard(page, kind, key, value):
+    before = chart(page, "board_chart")["data"]  # estimates and their interval bars
+    getattr(page, kind)(key=key).set_value(value)
+    page.run()
+    assert not page.exception
+    assert chart(page, "board_chart")["data"] != before
+
+
+def test_judge_and_ties_enter_the_numbers(page):
+    page.slider(key="ties_pct").set_value(20.0)
+    page.slider(key="judge").set_value(80.0)
+    page.radio(key="ties").set_value("half")
+    page.run()
+    res = pw.leaderboard_power(5000, DEFAULT, tie_rate=0.2, ties="half", judge_accuracy=0.8)
+    assert metrics(page)["Weakest neighbours' power"] == f"{100 * res.weakest_power:.1f}%"
+
+
+def test_pairs_view_has_target_line_marker_and_votes_needed():
+    page = open_page("leaderboard", {"view": "Neighbours vs votes"})
+    fig = chart(page, "pairs_chart")
+    assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
+    assert "current design" in [t["name"] for t in fig["data"]]
+    assert any(a["text"].startswith("80% on every pair") for a in fig["layout"]["annotations"])
+
+
+def test_order_and_judge_views():
+    page = open_page("leaderboard", {"view": "Whole order vs votes"})
+    assert chart(page, "order_chart")["data"]
+    page = open_page("leaderboard", {"view": "Votes vs judge accuracy"})
+    assert not page.exception and chart(page, "judge_chart")["data"]
+
+
+def test_two_systems_use_the_exact_preference_engine():
+    page = open_page("leaderboard", {"k": "2", "votes": "300"})
+    assert not page.exception
+    p = pw.win_probability(1200.0, 1175.0)
+    exact = acc.preference_power(300, p, 1 - p)
+    assert metrics(page)["Weakest neighbours' power"] == f"{100 * exact.power:.1f}%"
+    assert any("exact sign test" in i.value for i in page.info)
+
+
+def test_fit_sample_votes_and_use_them():
+    page = open_page("leaderboard", {"view": "Fit your votes"})
+    page.radio(key="votes_source").set_value("sample")
+    page.run()
+    assert not page.exception
+    fitted = pw.fit_bradley_terry(pw.read_votes(pw.SAMPLE_VOTES.read_bytes()), n_boot=200, seed=0)
+    table = [d.value for d in page.dataframe if "model" in d.value.columns][0]
+    assert table["rating"].iloc[0] == pytest.approx(fitted.ratings.iloc[0])
+    page.button(key="use_fit").click()
+    page.run()
+    assert not page.exception
+    assert page.radio(key="preset").value == "custom"
+    assert len(metrics(page)) >= 4
+
+
+def test_bad_votes_get_a_message():
+    page = open_page("leaderboard", {"view": "Fit your votes"})
+    page.file_uploader(key="votes_file").set_value(("v.csv", b"model_a,model_b,winner\na,b,maybe\n", "text/csv"))
+    page.run()
+    assert not page.exception
+    assert page.error
+
+
+def test_linked_custom_ratings_and_hostile_names():
+    page = open_page("leaderboard", {"preset": "my ratings (table)",
+                                     "ratings": "%3Cimg%20src%3Dx%3E:1100;B:1050;C:1000"})
+    assert not page.exception
+    res = pw.leaderboard_power(5000, pd.Series({"<img src=x>": 1100.0, "B": 1050.0, "C": 1000.0}))
+    assert metrics(page)["Weakest neighbours' power"] == f"{100 * res.weakest_power:.1f}%"
+    names = chart(page, "board_chart")["data"][0]["y"]
+    assert "&lt;img src=x&gt;" in names  # escaped for Plotly
+
+
+def test_simulation_on_demand(page):
+    page.toggle(key="simulate").set_value(True)
+    page.run()
+    page.select_slider(key="sims").set_value(200)
+    page.run()
+    assert not page.exception
+    mc = pw.leaderboard_power(5000, DEFAULT, method="simulate", n_sims=200, seed=2020)
+    assert metrics(page)["Simulated P(order right)"] == f"{100 * mc.order_correct:.1f}%"
+    assert any("Monte Carlo standard error" in c for c in captions(page))
+
+
+def test_plan_and_download(page):
+    assert "Download the plotted data (CSV)" in [b.proto.label for b in page.get("download_button")]
+    assert "Download the plan (HTML)" in [b.proto.label for b in page.get("download_button")]
+    assert any("Bradley–Terry" in c.value for c in page.code)
