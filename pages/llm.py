@@ -14,8 +14,14 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, llm
+from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
+    current_link,
+    fmt_money,
+    plan_actions,
+    prior_controls,
+    source_of,
     apply_values,
     cached,
     chart,
@@ -42,7 +48,8 @@ N_OPTIONS = sorted({int(m * 10**e) for e in range(1, 6) for m in (1, 1.5, 2, 3, 
 K_OPTIONS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50]
 M_OPTIONS = [1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100]
 CURVE_KS = (1, 2, 5, 10)
-VIEWS = {"power": "Power vs questions", "budget": "Variance budget", "cost": "Cost vs samples",
+VIEWS = {"power": "Power vs questions", "assurance": "Assurance vs questions", "budget": "Variance budget",
+         "cost": "Cost vs samples",
          "judge": "Judge error", "fit": "Estimate from your logs"}
 
 
@@ -95,6 +102,16 @@ def budget(design):
 def judge_curves(ns, design, se, sp):
     kw = {k: v for k, v in dict(design).items() if k not in ("judge_sensitivity", "judge_specificity")}
     return llm.judge_curve(list(ns), judge_sensitivity=se, judge_specificity=sp, **kw)
+
+
+@cached
+def assurance_at(ns, design, mean, sd):
+    kw = {k: v for k, v in dict(design).items() if k != "accuracy_b"}
+    rows = []
+    for size in ns:
+        res = llm.benchmark_assurance(size, delta_mean=mean, delta_sd=sd, **kw)
+        rows.append((size, res.assurance, res.power_at_mean, res.ceiling))
+    return pd.DataFrame(rows, columns=["n_questions", "assurance", "power", "ceiling"])
 
 
 @cached
@@ -167,7 +184,11 @@ cost_question = side.number_input("Cost per question", 0.0, 10_000.0, 0.50, 0.05
 cost_sample = side.number_input("Cost per sampled answer", 0.0, 1_000.0, 0.01, 0.001, format="%.3f", key="cost_s",
                                 bind="query-params", help="One model call (plus its grading); both models answer every "
                                 "question K times.")
+currency = side.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
+                           help="A label for the amounts, e.g. USD, EUR, GBP.").strip()
 alpha, target = decision_controls()
+prior = prior_controls(default_mean=gain, unit="points", low=-30.0, high=30.0, step=0.5, sd_default=2.0, sd_high=15.0,
+                       help_unit=" (accuracy of B minus A, in points)", measured_scale=100.0)
 sim = simulation_controls(options=(500, 1000, 2000, 5000), default=2000,
                           help="Simulates the whole model — Beta-distributed question difficulties, binomial answers, "
                           "clustered standard errors — and shows its estimates with Monte Carlo standard errors next to "
@@ -206,9 +227,18 @@ metrics_row(
     Metric("Cheapest n × K", cheapest,
            help="Fewest-cost (questions, samples per question) reaching the target power, with cost "
            "n·(cost per question + 2·K·cost per answer).",
-           caption=None if best is None or best.n_questions < 0 else f"cost {best.cost:,.2f}"),
+           caption=None if best is None or best.n_questions < 0 else f"cost {fmt_money(best.cost, currency)}"),
 )
 verdict(result.power, target, effect=gain, type_m=result.type_m)
+assured = None
+if prior.on:
+    with guard("Cannot average over this prior"):
+        assured_row = assurance_at((n,), design, prior.mean / 100, prior.sd / 100)
+    assured = assured_row.iloc[0]
+    metrics_row(Metric("Assurance", fmt_pct(assured["assurance"]),
+                       help="P(significant in the hoped-for direction), averaged over the prior on the gain.",
+                       caption=f"ceiling {fmt_pct(assured['ceiling'])}; prior N({prior.mean:+.1f}, {prior.sd:.1f}²) "
+                               f"points ({prior.source})"))
 if judged and (se_pct + sp_pct) / 100 - 1 < 0.5:
     st.caption(f"The judge's Youden index J = {(se_pct + sp_pct) / 100 - 1:.2f} shrinks every difference by that "
                "factor: a weak judge costs more questions than a few extra samples can buy back.")
@@ -232,6 +262,27 @@ if tab.open("power"):
               "power_chart")
         st.caption("More questions help until the curve for your K reaches the target; more samples per question only "
                    "shrink the sampling-noise part of the variance (see the variance budget).")
+if tab.open("assurance"):
+    with tab["assurance"]:
+        if not prior.on:
+            st.info("Switch on **Average power over a prior on the effect** in the sidebar: when you are unsure how "
+                    "large the gain is, the assurance says how likely the comparison is to succeed, and its ceiling "
+                    "why more questions cannot make up for a vague prior.")
+        else:
+            with guard("Cannot average over this prior"):
+                ns_a = tuple(sorted(set(np.unique(np.geomspace(lo, hi, 16).astype(int)).tolist()) | {n}))
+                curve_a = assurance_at(ns_a, design, prior.mean / 100, prior.sd / 100)
+            plotted["assurance"] = curve_a
+            tidy = pd.concat([curve_a.assign(series="assurance (prior averaged)", value=curve_a["assurance"]),
+                              curve_a.assign(series=f"power at the prior mean ({prior.mean:+.1f} points)",
+                                             value=curve_a["power"])], ignore_index=True)
+            chart(figures.curve_figure(tidy, x="n_questions", y="value", color="series",
+                                       current=(n, float(assured["assurance"])), target=target,
+                                       lines=[figures.Line(y=float(assured["ceiling"]),
+                                                           text=f"ceiling {assured['ceiling']:.0%}",
+                                                           color=figures.PALETTE[1])],
+                                       title="Assurance and power vs number of questions", x_title="Questions n",
+                                       y_title="Probability", y_range=(0, 1.02), style=style()), "assurance_chart")
 if tab.open("budget"):
     with tab["budget"], guard():
         parts = budget(design)
@@ -264,13 +315,15 @@ if tab.open("cost"):
             else:
                 here = curve[curve["samples"] == k]
                 chart(figures.curve_figure(
-                    curve.assign(series=f"cheapest n at {target:.0%} power"), x="samples", y="cost", color="series",
+                    curve.assign(series=f"cheapest n at {target:.0%} power ({currency})"), x="samples", y="cost",
+                    color="series",
                     current=(k, float(here["cost"].iloc[0])) if len(here) else None, target=None, log_x=True,
                     mode="lines+markers", hover_format=",.2f", x_hover_format="d",
                     lines=[figures.Line(x=best.samples, text=f"cheapest: K = {best.samples}, n = {best.n_questions:,}",
                                         color=figures.PALETTE[2])],
                     title=f"Cost of reaching {target:.0%} power vs answers per question",
-                    x_title="Samples per question K", y_title="Cost", style=style()), "cost_chart")
+                    x_title="Samples per question K", y_title=f"Cost ({currency})" if currency else "Cost",
+                    style=style()), "cost_chart")
                 st.caption(f"Cheapest: {best.n_questions:,} questions × K = {best.samples} answers per model, cost "
                            f"{best.cost:,.2f}. The diamond is your current K at the fewest questions reaching the target.")
 if tab.open("judge"):
@@ -386,6 +439,62 @@ if sim.run:
     else:
         st.warning("The closed form and the simulation differ by more than 3 Monte Carlo standard errors; with few "
                    "questions or clusters the z test's normal approximation is rough — trust the simulation.")
+
+# ---------------------------------------------------------------------------
+# the plan
+# ---------------------------------------------------------------------------
+judge_text = (f", answers graded by an LLM judge with sensitivity {se_pct:.0f}% and specificity {sp_pct:.0f}%"
+              if judged else "")
+cluster_text = f" in clusters of {m} (ICC {icc:.2f})" if m > 1 else ""
+sentence = (f"With {n:,} questions{cluster_text}, {k} sampled answer{'s' if k > 1 else ''} per question and model"
+            f"{judge_text}, a baseline accuracy of {acc_a:.1f}%, a difficulty spread of σ = {sd:.2f} and a correlation "
+            f"of ρ = {rho:.2f} between the models, a two-sided z test of the mean paired difference"
+            f"{' with cluster-robust standard errors' if m > 1 else ''} at α = {alpha:g} detects a {gain:+.1f}-point "
+            f"gain with {fmt_pct(result.power, 0)} power")
+if gain and math.isfinite(result.type_m):
+    sentence += f"; a significant result would overstate the gain by {result.type_m:.2f}× on average"
+sentence += " (Miller, 2024; Card et al., 2020)."
+if n_sizes is not None and n_sizes.first > 0:
+    sentence += f" Reaching {target:.0%} power takes {n_sizes.first:,} questions at this K."
+if best is not None and best.n_questions > 0:
+    sentence += (f" The cheapest design reaching it is {best.n_questions:,} questions × {best.samples} answers, "
+                 f"costing {fmt_money(best.cost, currency)}.")
+if assured is not None:
+    sentence += (f" Averaged over a normal prior on the gain (mean {prior.mean:+.1f}, SD {prior.sd:.1f} points), the "
+                 f"assurance is {fmt_pct(assured['assurance'], 0)} (ceiling {fmt_pct(assured['ceiling'], 0)}).")
+assumptions = [Assumption("questions n", f"{n:,}", source_of("n", n, "slider")),
+               Assumption("baseline accuracy", f"{acc_a:.1f}%", source_of("acc_a", acc_a, "slider")),
+               Assumption("expected gain", f"{gain:+.1f} points", "slider"),
+               Assumption("difficulty spread σ", f"{sd:.2f}", source_of("sd", sd, "slider")),
+               Assumption("correlation ρ", f"{rho:.2f}", source_of("rho", rho, "slider")),
+               Assumption("samples per question K", str(k), source_of("k", k, "slider")),
+               Assumption("questions per cluster m", str(m), source_of("m", m, "slider"))]
+if m > 1:
+    assumptions.append(Assumption("ICC", f"{icc:.2f}", source_of("icc", icc, "slider")))
+if judged:
+    assumptions.append(Assumption("judge sensitivity / specificity", f"{se_pct:.1f}% / {sp_pct:.1f}%", "slider"))
+if assured is not None:
+    assumptions.append(Assumption("prior on the gain", f"N({prior.mean:+.1f}, {prior.sd:.1f}²) points", prior.source))
+results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)), ("Type-S", fmt_pct(result.type_s, 2)),
+           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else
+            f"{100 * mde_value:.2f} points")]
+if n_sizes is not None:
+    results.append((f"questions for {target:.0%} power", f"{n_sizes.first:,}" if n_sizes.first > 0 else "not reachable"))
+if best is not None and best.n_questions > 0:
+    results.append(("cheapest design", f"{best.n_questions:,} questions × K = {best.samples} "
+                                       f"({fmt_money(best.cost, currency)})"))
+if assured is not None:
+    results += [("assurance", fmt_pct(assured["assurance"])), ("assurance ceiling", fmt_pct(assured["ceiling"]))]
+cost_now = n * (cost_question + 2 * k * cost_sample) if (cost_question or cost_sample) else None
+plan_actions(PlanItem(
+    scenario="LLM benchmark", question=f"Can {n:,} questions detect a {gain:+.1f}-point gain between two language "
+    "models?", assumptions=tuple(assumptions),
+    test="two-sided z test of the mean paired difference" + (" (cluster-robust SE)" if m > 1 else ""), alpha=alpha,
+    results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
+    link=current_link(),
+    references=("Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
+                "arXiv 2411.00640.", "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
+                "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.")), key="llm")
 
 # ---------------------------------------------------------------------------
 # download and explanation

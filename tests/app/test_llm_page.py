@@ -164,3 +164,15 @@ def test_linked_question_count_off_the_slider_steps():
     page = open_page("llm", {"n": "1234"})
     assert not page.exception
     assert page.select_slider(key="n").value == 1234
+
+
+def test_assurance_and_plan():
+    page = open_page("llm", {"assure": "true", "prior_mean": "3.0", "prior_sd": "2.0", "view": "Assurance vs questions"})
+    assert not page.exception
+    kw = {k: v for k, v in DEFAULT.items() if k != "accuracy_b"}
+    res = llm.benchmark_assurance(1000, delta_mean=0.03, delta_sd=0.02, **kw)
+    assert metrics(page)["Assurance"] == f"{100 * res.assurance:.1f}%"
+    assert chart(page, "assurance_chart")["data"]
+    text = [c.value for c in page.code if "Miller, 2024" in c.value][0]
+    assert text.startswith("With 1,000 questions, 1 sampled answer per question and model")
+    assert f"assurance is {100 * res.assurance:.0f}%" in text
