@@ -108,7 +108,8 @@ HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_pat
 PAGES = [st.Page(path, title=title, icon=icon) for path, title, icon, _ in SCENARIOS]
 
 BASKET = st.Page("pages/plan.py", title="Plan basket", icon=":material/shopping_basket:")
-navigation = st.navigation({"": [HOME], "Scenarios": PAGES, "Plans": [BASKET]})
+DEMO = st.Page("pages/demo.py", title="Lab-meeting demo", icon=":material/slideshow:")
+navigation = st.navigation({"": [HOME], "Scenarios": PAGES, "Lab meeting": [DEMO], "Plans": [BASKET]})
 # Before the page runs, so the page reads the mode of this very run.
 st.sidebar.toggle(
     "Presentation mode", key="present", bind="query-params",

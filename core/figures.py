@@ -48,6 +48,7 @@ __all__ = [
     "mde_table_figure",
     "interval_figure",
     "with_style",
+    "replay_figure",
 ]
 
 #: Colour-blind-safe palette (Okabe & Ito 2008).
@@ -67,12 +68,14 @@ class Style:
     marker_size: int = 15
     height: int = 460
     annotation_size: int = 13
+    legend_right: bool = False
 
 
 #: The normal look.
 STYLE = Style()
 #: Lab-meeting mode: large fonts and lines, one chart fits a 1280 × 720 screen.
-PRESENTATION = Style(font_size=20, title_size=24, line_width=4.5, marker_size=22, height=540, annotation_size=18)
+PRESENTATION = Style(font_size=18, title_size=21, line_width=4.5, marker_size=20, height=360, annotation_size=16,
+                     legend_right=True)
 
 
 @dataclass(frozen=True)
@@ -158,7 +161,8 @@ def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iter
         "margin": {"l": 70, "r": 20, "t": 60, "b": 40},
         "hovermode": "closest",
         "showlegend": legend,
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
+        "legend": ({"orientation": "v", "yanchor": "top", "y": 1.0, "xanchor": "left", "x": 1.02}
+                   if style.legend_right else {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0}),
         "xaxis": x_axis,
         "yaxis": y_axis,
         "shapes": shapes + list(extra.pop("shapes", [])),
@@ -565,3 +569,116 @@ def mde_table_figure(table: pd.DataFrame, *, current_delta: float | None = None,
 def with_style(style: Style, **changes) -> Style:
     """A copy of ``style`` with some sizes changed."""
     return replace(style, **changes)
+
+
+def replay_figure(replay, summary: pd.DataFrame, *, frame_every: int = 4, scale: float = 100.0,
+                  title: str = "", style: Style = STYLE) -> go.Figure:
+    """An animation of simulated replications on a number line (the lab-meeting demo).
+
+    Every experiment's observed difference appears as a point (significant ones
+    orange); a dotted line follows the mean of the significant estimates and
+    the caption tracks the share significant, the exaggeration ratio and the
+    wrong signs. The frames play in the browser (play/pause and a scrubber), so
+    no round trip to the server is needed per frame.
+
+    Parameters
+    ----------
+    replay : core.demo.Replay
+    summary : DataFrame
+        :func:`core.demo.running_summary` of the replay.
+    frame_every : int
+        Experiments added per frame.
+    """
+    e = replay.experiments
+    x = e["observed"].to_numpy() * scale
+    y = np.random.default_rng(0).uniform(0.08, 0.92, len(e))
+    sig = e["significant"].to_numpy()
+    true_x = replay.true_effect * scale
+    span = max(abs(x).max(), abs(true_x)) + 5.0
+    stops = list(range(frame_every, len(e) + 1, frame_every))
+    if stops[-1] != len(e):
+        stops.append(len(e))
+
+    def caption(k: int) -> str:
+        row = summary.iloc[k - 1]
+        if row["significant"] == 0:
+            return f"{k} experiments · none significant yet"
+        mean = row["mean_significant"] * scale
+        text = (f"{k} experiments · {int(row['significant'])} significant ({row['share_significant']:.0%})<br>"
+                f"their mean {mean:+.1f} pp vs true {true_x:+.1f} pp")
+        if math.isfinite(row["type_m"]):
+            text += f" · {row['type_m']:.1f}× exaggerated"
+        if row["wrong_sign"]:
+            text += f" · {int(row['wrong_sign'])} with the wrong sign"
+        return text
+
+    def labels(k: int) -> list[dict]:
+        row_mean = summary["mean_significant"].iloc[k - 1] * scale
+        font = {"size": style.annotation_size}
+        notes = [
+            {"x": 0.5, "xref": "paper", "y": 1.06, "yref": "paper", "showarrow": False, "text": caption(k),
+             "font": {"size": style.annotation_size + 2}, "xanchor": "center", "yanchor": "bottom"},
+            {"x": true_x, "xref": "x", "y": 1.0, "yref": "paper", "showarrow": False, "xanchor": "right",
+             "yanchor": "bottom", "text": f"true {true_x:+.0f}", "font": {**font, "color": PALETTE[0]}},
+            {"x": 0.0, "xref": "x", "y": 0.01, "yref": "paper", "showarrow": False, "xanchor": "right",
+             "yanchor": "bottom", "text": "no difference ", "font": {**font, "color": "#333333"},
+             "bgcolor": "rgba(255,255,255,0.8)"},
+        ]
+        if math.isfinite(row_mean):
+            notes.append({"x": row_mean, "xref": "x", "y": 0.97, "yref": "paper", "showarrow": False,
+                          "xanchor": "left" if row_mean < 0.4 * span else "right", "yanchor": "top",
+                          "text": f" significant mean {row_mean:+.0f} ", "bgcolor": "rgba(255,255,255,0.85)",
+                          "font": {**font, "color": PALETTE[1]}})
+        return notes
+
+    def state(k: int) -> list:
+        keep = np.arange(len(e)) < k
+        mean = summary["mean_significant"].iloc[k - 1] * scale
+        mean_line = [mean, mean] if math.isfinite(mean) else [None, None]
+        return [
+            {"type": "scatter", "x": x[keep & ~sig], "y": y[keep & ~sig]},
+            {"type": "scatter", "x": x[keep & sig], "y": y[keep & sig]},
+            {"type": "scatter", "x": mean_line, "y": [0, 1]},
+        ]
+
+    first = state(stops[-1])
+    marker = max(7, style.marker_size // 2)
+    traces = [
+        {**first[0], "mode": "markers", "name": "not significant",
+         "marker": {"color": "#AAAAAA", "size": marker, "opacity": 0.8},
+         "hovertemplate": "observed %{x:+.1f} pp<br>not significant<extra></extra>"},
+        {**first[1], "mode": "markers", "name": "significant",
+         "marker": {"color": PALETTE[1], "size": marker + 2, "line": {"color": "white", "width": 1}},
+         "hovertemplate": "observed %{x:+.1f} pp<br>significant<extra></extra>"},
+        {**first[2], "mode": "lines", "name": "mean of the significant ones",
+         "line": {"color": PALETTE[1], "dash": "dot", "width": style.line_width + 1}, "hoverinfo": "skip"},
+        {"type": "scatter", "x": [true_x, true_x], "y": [0, 1], "mode": "lines", "name": "true difference",
+         "line": {"color": PALETTE[0], "width": style.line_width + 1}, "hoverinfo": "skip"},
+        {"type": "scatter", "x": [0, 0], "y": [0, 1], "mode": "lines", "name": "no difference",
+         "line": {"color": "#333333", "dash": "dash", "width": 1.5}, "hoverinfo": "skip"},
+    ]
+    frames = [{"name": str(k), "data": state(k), "traces": [0, 1, 2], "layout": {"annotations": labels(k)}}
+              for k in stops]
+    play = {"label": "▶ Play", "method": "animate",
+            "args": [None, {"frame": {"duration": 110, "redraw": True}, "fromcurrent": True,
+                            "transition": {"duration": 0}}]}
+    pause = {"label": "Pause", "method": "animate",
+             "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
+    slider = {"active": len(stops) - 1, "x": 0.16, "len": 0.84, "y": -0.34, "yanchor": "top",
+              "currentvalue": {"prefix": "experiments: ", "font": {"size": style.annotation_size}},
+              "steps": [{"label": str(k) if i % 5 == 4 or k == stops[-1] else "", "method": "animate",
+                         "args": [[str(k)], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}]}
+                        for i, k in enumerate(stops)]}
+    layout = _layout(style, title=title, x_axis=_axis("Observed difference (pp): share preferring new − old",
+                                                      rng=(-span, span)),
+                     y_axis=_axis("", showticklabels=False, range=[0, 1], showgrid=False, zeroline=False),
+                     annotations=labels(stops[-1]), legend=False,
+                     updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": -0.34, "xanchor": "left",
+                                   "yanchor": "top", "buttons": [play, pause], "showactive": False,
+                                   "font": {"size": style.annotation_size}}],
+                     sliders=[slider])
+    layout["margin"] = {"l": 30, "r": 20, "t": 135, "b": 170}
+    layout["height"] = style.height + 110
+    fig = figure(traces, layout)
+    fig.frames = [go.Frame(f, _validate=False) for f in frames]
+    return fig

@@ -107,9 +107,28 @@ def style() -> figures.Style:
     return figures.PRESENTATION if presentation() else figures.STYLE
 
 
+_PRESENTATION_CSS = """
+<style>
+/* lab-meeting mode: large numbers and text, compact top, captions hidden; one chart fits 1280 × 720 */
+[data-testid="stMainBlockContainer"] { padding-top: 3.2rem; padding-bottom: 1rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.9rem !important; line-height: 1.15; }
+[data-testid="stMetricLabel"] p { font-size: 1.05rem; }
+[data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }
+[data-testid="stAlert"] p { font-size: 1.1rem !important; }
+[data-testid="stAlertContainer"] { padding: 0.5rem 0.9rem; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
+[data-testid="stCaptionContainer"] { display: none; }
+h1 { font-size: 2.1rem !important; padding-bottom: 0.2rem !important; }
+[data-testid="stTab"] p { font-size: 1.15rem; }
+</style>
+"""
+
+
 def start(title: str, caption: str) -> None:
-    """Frame check, title and source line of a page."""
+    """Frame check, title and source line of a page (and the presentation styles when that mode is on)."""
     ensure_frame()
+    if presentation():
+        st.html(_PRESENTATION_CSS)
     st.title(title)
     if not presentation():
         st.caption(caption)
@@ -159,6 +178,10 @@ def simulation_controls(
 ) -> SimulationSettings:
     """Sidebar controls of the on-demand simulation (URL keys ``simulate``, ``sims``, ``seed``)."""
     side = container or st.sidebar
+    if presentation():  # a secondary control: hidden on the projector (the link keeps its settings)
+        run = bool(st.session_state.get("simulate", False))
+        return SimulationSettings(run, int(st.session_state.get("sims", default)),
+                                  int(st.session_state.get("seed", seed_default)))
     side.subheader("Simulation")
     run = side.toggle(label, key="simulate", bind="query-params", help=help)
     if not run:
@@ -317,7 +340,10 @@ def chart(fig, key: str | None, container=None) -> None:
     ``key=None`` for a provisional chart that is redrawn later in the same run
     (a key may appear only once per run).
     """
-    (container or st).plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG)
+    # In presentation mode the figure's own large fonts are used as they are (Streamlit's chart theme would
+    # replace them with its small defaults).
+    (container or st).plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG,
+                                   theme=None if presentation() else "streamlit")
 
 
 class Views:
@@ -433,6 +459,8 @@ def prior_controls(*, default_mean: float, unit: str, low: float, high: float, s
 def cost_controls(*, unit: str, default: float, key: str = "cost_unit", help: str = "") -> tuple[float, str]:
     """Unit cost and currency label (URL keys ``<key>`` and ``currency``); returns (cost per unit, currency)."""
     side = st.sidebar
+    if presentation():  # a secondary control: hidden on the projector
+        return float(st.session_state.get(key, default) or 0.0), str(st.session_state.get("currency", "USD")).strip()
     side.subheader("Cost")
     c1, c2 = side.columns([2, 1])
     cost = c1.number_input(f"Cost per {unit}", min_value=0.0, max_value=1e6, value=default, step=0.01, format="%.3f",
