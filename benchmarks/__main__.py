@@ -1,11 +1,9 @@
 """`make bench`: speed figures and ratios, measured side by side in one run.
 
-Targets (each module states its issue's targets; issue #2, accuracy page):
-* full recomputation of the accuracy page at its defaults (every number and
-  curve it shows) ≤ 100 ms on the 2-core reference machine;
-* the exact McNemar engine ≥ 100× faster than the seed paper's method (a
-  Python loop calling statsmodels ``mcnemar`` on 10,000 simulated tables) for
-  the same power point.
+Each module states its issue's targets: the engines (accuracy, MT, DA, ratings, LLM benchmarks,
+leaderboards) first, then the browser benchmark (slider move → chart, first visit), which starts the
+app like ``make run`` and drives headless Chromium. Run on a quiet machine: the browser figures share
+the two cores with the server. ``python -m benchmarks --no-browser`` skips the browser part.
 """
 
 from __future__ import annotations
@@ -14,7 +12,15 @@ import statistics
 import sys
 import time
 
-from benchmarks import accuracy_bench, mt_bench, ratings_bench, sequential_bench
+from benchmarks import (
+    accuracy_bench,
+    browser_bench,
+    llm_bench,
+    mt_bench,
+    pairwise_bench,
+    ratings_bench,
+    sequential_bench,
+)
 
 
 def timed(fn, *, repeat=5, number=1) -> float:
@@ -32,7 +38,11 @@ def timed(fn, *, repeat=5, number=1) -> float:
 def main() -> int:
     print("NLP Power Explorer benchmarks (median wall time; lower is better)\n")
     ok = True
-    for check in accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS:
+    checks = (accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS
+              + llm_bench.CHECKS + pairwise_bench.CHECKS)
+    if "--no-browser" not in sys.argv:
+        checks = checks + browser_bench.CHECKS
+    for check in checks:
         ok &= check(timed)
     print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
     return 0 if ok else 1

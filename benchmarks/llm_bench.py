@@ -2,8 +2,6 @@
 
 Targets (issue): every analytic curve on the page <= 50 ms; one simulated
 point, 2,000 replicates at 1,000 questions x K = 5, <= 1 s.
-
-Not yet listed in ``benchmarks/__main__.py``: add ``llm_bench.CHECKS`` there.
 """
 
 from __future__ import annotations

@@ -62,6 +62,8 @@ __all__ = [
     "source_of",
     "current_link",
     "plan_actions",
+    "Pin",
+    "pin_controls",
     "PriorSettings",
     "prior_controls",
     "cost_controls",
@@ -475,6 +477,96 @@ def fmt_money(value, currency: str) -> str:
     if value is None or not math.isfinite(value):
         return "—"
     return f"{currency} {value:,.2f}".strip()
+
+
+# ---------------------------------------------------------------------------
+# pinned designs (issue 13 §3)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Pin:
+    """A design kept for comparison: a name and the values of the page's design widgets (as text)."""
+
+    name: str
+    values: tuple
+
+    def get(self, key: str, default=None):
+        return dict(self.values).get(key, default)
+
+
+def _encode_pins(pins: list) -> str:
+    from urllib.parse import quote
+
+    return "|".join(quote(p.name, safe="") + "~" + ",".join(f"{quote(k, safe='')}={quote(v, safe='')}"
+                                                            for k, v in p.values) for p in pins)
+
+
+def _decode_pins(text: str) -> list:
+    from urllib.parse import unquote
+
+    pins = []
+    for chunk in [c for c in str(text).split("|") if c][:8]:
+        name, _, rest = chunk.partition("~")
+        values = []
+        for item in [i for i in rest.split(",") if "=" in i][:40]:
+            k, _, v = item.partition("=")
+            values.append((unquote(k)[:40], unquote(v)[:200]))
+        pins.append(Pin(unquote(name)[:60] or f"design {len(pins) + 1}", tuple(values)))
+    return pins
+
+
+def _pin_state(page: str) -> list:
+    store = st.session_state.setdefault("_pins", {})
+    if page not in store:
+        store[page] = _decode_pins(st.query_params.get("pins", ""))
+    return store[page]
+
+
+def _add_pin(page: str, keys: tuple, name_key: str) -> None:
+    pins = _pin_state(page)
+    name = str(st.session_state.get(name_key) or "").strip()[:60] or f"design {len(pins) + 1}"
+    values = tuple((k, str(st.session_state.get(k))) for k in keys if k in st.session_state)
+    pins.append(Pin(name, values))
+    del pins[:-8]  # at most 8 pins
+
+
+def _remove_pin(page: str, index: int) -> None:
+    pins = _pin_state(page)
+    if 0 <= index < len(pins):
+        pins.pop(index)
+
+
+def _rename_pin(page: str, index: int, key: str) -> None:
+    pins = _pin_state(page)
+    if 0 <= index < len(pins):
+        pins[index] = Pin(str(st.session_state.get(key) or pins[index].name).strip()[:60], pins[index].values)
+
+
+def pin_controls(page: str, keys, *, label: str) -> list:
+    """'Pin this design' controls; returns the pinned designs (they survive reruns and travel in ``?pins=``).
+
+    ``keys`` are the widget keys that define a design on this page; ``label`` is the suggested name of the
+    current design (e.g. "n = 500, Δ = 2.0 pp").
+    """
+    pins = _pin_state(page)
+    with st.expander(f"Pinned designs ({len(pins)}) — compare settings on one chart", expanded=False):
+        c1, c2 = st.columns([3, 1])
+        c1.text_input("Name of the pin", label, key=f"{page}_pin_name", max_chars=60,
+                      help="How the pinned curve is labelled.")
+        c2.button("📌 Pin this design", key=f"{page}_pin_add", on_click=_add_pin,
+                  args=(page, tuple(keys), f"{page}_pin_name"),
+                  help="Keeps the current setting as a dashed curve on the charts, next to what you try next.")
+        for i, pin in enumerate(pins):
+            d1, d2 = st.columns([3, 1])
+            d1.text_input("Rename", pin.name, key=f"{page}_pin_rename_{i}_{pin.name}", max_chars=60,
+                          label_visibility="collapsed", on_change=_rename_pin,
+                          args=(page, i, f"{page}_pin_rename_{i}_{pin.name}"))
+            d2.button("Remove", key=f"{page}_pin_remove_{i}", on_click=_remove_pin, args=(page, i))
+    encoded = _encode_pins(pins)
+    if encoded:
+        st.query_params["pins"] = encoded
+    elif "pins" in st.query_params:
+        del st.query_params["pins"]
+    return list(pins)
 
 
 def add_to_basket(item) -> None:

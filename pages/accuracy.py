@@ -19,6 +19,7 @@ from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
 from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
+    pin_controls,
     cost_controls,
     current_link,
     fmt_money,
@@ -154,6 +155,50 @@ def assurance_n(scenario, mean, sd, args, target, ceiling, guess):
 
     return assurance_sample_size(lambda size: assurance_point(scenario, size, mean, sd, args).assurance, target,
                                  n_min=10, n_max=N_MAX, ceiling=ceiling, guess=guess)
+
+
+PIN_KEYS = ("scenario", "n", "delta", "baseline", "pa_source", "agreement", "test", "p_new", "ties_pct", "ties", "alpha")
+
+
+@cached
+def pinned(values, target):
+    """A pinned design: its power/Type-M curves over n and its summary (from the pin's widget values)."""
+    v = dict(values)
+    scen = v.get("scenario", "paired")
+    size = int(float(v.get("n", 500)))
+    alpha_p = float(v.get("alpha", 0.05))
+    ns_p = curve_sizes(size)
+    if scen == "preference":
+        p_a = float(v.get("p_new", 65.0)) / 100
+        tie = float(v.get("ties_pct", 0.0)) / 100
+        p_b = max(1 - p_a - tie, 0.0)
+        ties_p, test_p = v.get("ties", "drop"), v.get("test", "exact")
+        test_p = test_p if test_p in ("exact", "midp", "chi2", "chi2_cc") else "exact"
+        frame = acc.preference_curves(list(ns_p), [(p_a, p_b)], alpha=alpha_p, ties=ties_p, test=test_p)
+        point_p = acc.preference_power(size, p_a, p_b, alpha=alpha_p, ties=ties_p, test=test_p)
+        need = acc.preference_sample_size(p_a, p_b, target_power=target, alpha=alpha_p, ties=ties_p, test=test_p) \
+            if p_a != p_b else -1
+        effect_text = f"gap {100 * (p_a - p_b):+.1f} pp"
+    else:
+        d = float(v.get("delta", 2.0)) / 100
+        base = float(v.get("baseline", 90.0)) / 100
+        if scen == "unpaired":
+            frame = acc.unpaired_curves(list(ns_p), base, [d], alpha=alpha_p)
+            point_p = acc.unpaired_power(size, base, d, alpha=alpha_p)
+            need = acc.unpaired_sample_size(base, d, target_power=target, alpha=alpha_p) if d else -1
+            effect_text = f"Δ {100 * d:+.1f} pp (unpaired)"
+        else:
+            src = v.get("pa_source", "manual")
+            des = acc.paired_design(src, delta=d, agreement=float(v.get("agreement", 90.0)) / 100 if src == "manual"
+                                    else None, baseline=base)
+            test_p = v.get("test", "exact")
+            frame = acc.paired_curves(list(ns_p), [(d, des.agreement)], alpha=alpha_p, test=test_p)
+            point_p = acc.mcnemar_power(size, d, des.agreement, alpha=alpha_p, test=test_p)
+            need = acc.mcnemar_sample_size(d, des.agreement, target_power=target, alpha=alpha_p, test=test_p) if d else -1
+            effect_text = f"Δ {100 * d:+.1f} pp, P_a {des.agreement:.1%}"
+    summary = {"n": size, "effect": effect_text, "power": point_p.power, "type_m": point_p.type_m,
+               "type_s": point_p.type_s, "n_for_target": need}
+    return frame[["n", "power", "type_m", "type_s"]], summary
 
 
 @cached
@@ -388,6 +433,30 @@ metrics_row(
     *extra_metrics,
 )
 verdict(result.power, target, effect=effect, type_m=result.type_m)
+design_label = {"paired": f"n = {n:,}, Δ = {delta_pp:+.1f} pp" if scenario != "preference" else "",
+                "unpaired": f"n = {n:,}, Δ = {delta_pp:+.1f} pp, unpaired" if scenario != "preference" else "",
+                "preference": f"n = {n:,}, {p_new_pct:.0f}% prefer new" if scenario == "preference" else ""}[scenario]
+pins = pin_controls("accuracy", PIN_KEYS, label=design_label)
+pinned_curves, pinned_rows = [], []
+for pin in pins:
+    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
+        frame, summary = pinned(pin.values, target)
+        pinned_curves.append(frame.assign(pin=pin.name))
+        pinned_rows.append({"design": pin.name, **summary})
+pinned_power = (pd.concat([f.rename(columns={"n": "x", "power": "y"}) for f in pinned_curves], ignore_index=True)
+                if pinned_curves else None)
+pinned_type_m = (pd.concat([f.rename(columns={"n": "x", "type_m": "y"})[["x", "y", "pin"]] for f in pinned_curves],
+                           ignore_index=True) if pinned_curves else None)
+if pinned_rows:
+    here = {"design": f"current ({design_label})", "n": n, "effect": "", "power": result.power,
+            "type_m": result.type_m, "type_s": result.type_s,
+            "n_for_target": sizes.first if sizes is not None else -1}
+    compare = pd.DataFrame([here] + pinned_rows)
+    st.dataframe(compare, hide_index=True, width="stretch", column_config={
+        "power": st.column_config.NumberColumn("Power", format="percent"),
+        "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
+        "type_s": st.column_config.NumberColumn("Type-S", format="percent"),
+        "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
 
 # ---------------------------------------------------------------------------
 # views (only the open one is computed)
@@ -426,7 +495,7 @@ if tab.open("power"):
         chart(figures.curve_figure(
             curves, x="n", y="power", color="series", dash=dash, current=(n, result.power), target=target,
             title="Power vs sample size (cf. Figure 3)", x_title=x_title, y_title="Power", y_range=(0, 1.02),
-            style=style()), "power_chart")
+            pins=pinned_power, style=style()), "power_chart")
         if sizes is not None and sizes.differ:
             st.caption(f"Exact tests make power zigzag in n: the current design first reaches {target:.0%} at "
                        f"n = {sizes.first:,} and stays there from n = {sizes.conservative:,} (use the latter in a "
@@ -465,7 +534,7 @@ if tab.open("exaggeration"):
         with c1:
             chart(figures.type_m_figure(curves, x="n", color="series", dash=dash, current=(n, result.type_m),
                                         needed=needed_line, needed_text=text, title="Type-M error (cf. Figure 7)",
-                                        x_title=x_title, style=style()), "type_m_chart")
+                                        x_title=x_title, pins=pinned_type_m, style=style()), "type_m_chart")
         with c2:
             lines = [figures.Line(x=needed_line, text=text)] if needed_line else []
             chart(figures.curve_figure(curves, x="n", y="type_s", color="series", dash=dash,

@@ -199,3 +199,25 @@ def test_plan_text_download_and_basket():
     assert not page.exception
     assert any("Accuracy (paired (McNemar))" in m.value for m in page.markdown)
     assert "Download the combined plan (HTML)" in [b.proto.label for b in page.get("download_button")]
+
+
+def test_pin_compare_remove_and_restore_from_url(page):
+    page.text_input(key="accuracy_pin_name").set_value("small test set")
+    page.button(key="accuracy_pin_add").click()
+    page.run()
+    page.select_slider(key="n").set_value(2000)
+    page.run()
+    assert not page.exception
+    fig = chart(page, "power_chart")
+    pinned = [t for t in fig["data"] if t["name"] == "pinned: small test set"]
+    assert pinned and pinned[0]["line"]["dash"] == "dash"
+    table = [d.value for d in page.dataframe if "design" in d.value.columns][0]
+    row = table.set_index("design").loc["small test set"]
+    assert row["power"] == pytest.approx(acc.mcnemar_power(500, 0.02, 0.9).power)
+    assert row["n_for_target"] == acc.mcnemar_sample_size(0.02, 0.9)
+    link = page.query_params["pins"]
+    restored = open_page("accuracy", {"pins": link if isinstance(link, str) else link[0]})
+    assert "pinned: small test set" in [t["name"] for t in chart(restored, "power_chart")["data"]]
+    page.button(key="accuracy_pin_remove_0").click()
+    page.run()
+    assert "pinned: small test set" not in [t["name"] for t in chart(page, "power_chart")["data"]]
