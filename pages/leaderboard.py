@@ -20,6 +20,7 @@ from core import pairwise as pw
 from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
+    pin_controls,
     apply_values,
     cached,
     chart,
@@ -90,6 +91,37 @@ def read_votes(data: bytes, name: str):
 @cached
 def fit(votes: pd.DataFrame, ties: str):
     return pw.fit_bradley_terry(votes, ties=ties, n_boot=200, seed=0)
+
+
+PIN_KEYS = ("preset", "k", "gap", "leaders", "lead_gap", "_ratings_text", "votes", "ties_pct", "ties", "judge", "alpha")
+
+
+def ratings_of(v: dict) -> pd.Series:
+    """The expected ratings of a pinned design."""
+    preset_p, k_p = v.get("preset", "even"), int(float(v.get("k", 6)))
+    if preset_p == "custom" and v.get("_ratings_text"):
+        return decode_ratings(v["_ratings_text"])
+    if preset_p == "crowded":
+        return pd.Series(pw.crowded_top(k_p, leaders=min(int(float(v.get("leaders", 3))), k_p),
+                                        leader_gap=float(v.get("lead_gap", 5.0)), gap=float(v.get("gap", 30.0))),
+                         index=pw.system_names(k_p))
+    return pd.Series(pw.evenly_spaced(k_p, float(v.get("gap", 25.0))), index=pw.system_names(k_p))
+
+
+@cached
+def pinned(values, votes, target):
+    """A pinned design's weakest-neighbour power over the vote grid, and its summary."""
+    v = dict(values)
+    r = ratings_of(v)
+    kw = dict(tie_rate=float(v.get("ties_pct", 0.0)) / 100, ties=v.get("ties", "drop"),
+              judge_accuracy=float(v.get("judge", 100.0)) / 100, alpha=float(v.get("alpha", 0.05)))
+    curves = pw.adjacent_power_curve(r, list(votes), **kw)
+    weakest = curves.groupby("n_votes", as_index=False)["power"].min()
+    size = int(float(v.get("votes", 5000)))
+    res = pw.leaderboard_power(size, r, **kw)
+    need = pw.leaderboard_votes(r, target_power=target, **kw)
+    return weakest, {"systems": len(r), "votes": size, "weakest_power": res.weakest_power,
+                     "order_correct": res.order_correct, "votes_for_target": need}
 
 
 def encode_ratings(ratings: pd.Series) -> str:
@@ -194,6 +226,7 @@ sim = simulation_controls(options=(200, 500, 1000, 2000), default=500, unit="Sim
                           "Carlo standard errors, next to the Fisher-information numbers.")
 tie_rate, judge = tie_pct / 100, judge_pct / 100
 key_ratings = tuple((str(k_), float(v)) for k_, v in ratings.items())
+st.session_state["_ratings_text"] = encode_ratings(ratings)  # so a pin keeps a custom table
 
 # ---------------------------------------------------------------------------
 # the current design (analytic, instant)
@@ -232,6 +265,8 @@ elif result.weakest_power < target:
 else:
     st.success(f"**Every pair of neighbours is adequately powered** (≥ {target:.0%}).")
 
+pins = pin_controls("leaderboard", PIN_KEYS, label=f"{len(ratings)} systems, {n_votes:,} votes")
+
 # ---------------------------------------------------------------------------
 # views
 # ---------------------------------------------------------------------------
@@ -254,6 +289,18 @@ if tab.open("board"):
         if ties == "half" and tie_rate > 0:
             st.caption("Half-win ties pull the fitted ratings toward the mean (expected_rating), so the intervals "
                        "cover the true ratings less often than 95% (coverage column).")
+pinned_frames, pinned_rows = [], []
+for pin in pins:
+    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
+        frame, summary = pinned(pin.values, grid, target)
+        pinned_frames.append(frame.rename(columns={"n_votes": "x", "power": "y"}).assign(pin=pin.name))
+        pinned_rows.append({"pin": pin.name, **summary})
+if pinned_rows:
+    st.dataframe(pd.DataFrame([{"pin": "current", "systems": len(ratings), "votes": n_votes,
+                                "weakest_power": result.weakest_power, "order_correct": result.order_correct,
+                                "votes_for_target": needed}] + pinned_rows), hide_index=True, width="stretch",
+                 column_config={"weakest_power": st.column_config.NumberColumn("Weakest power", format="percent"),
+                                "order_correct": st.column_config.NumberColumn("P(order right)", format="percent")})
 if tab.open("pairs"):
     with tab["pairs"], guard("Cannot compute this leaderboard"):
         curves = pair_curves(key_ratings, grid, tie_rate, ties, judge, alpha)
@@ -264,7 +311,9 @@ if tab.open("pairs"):
                                    lines=[figures.Line(x=needed, text=f"{target:.0%} on every pair: {needed:,}")]
                                    if needed > 0 else [],
                                    title="Power of each pair of neighbours vs total votes", x_title="Total votes",
-                                   y_title="Power", y_range=(0, 1.02), style=style()), "pairs_chart")
+                                   y_title="Power", y_range=(0, 1.02),
+                                   pins=pd.concat(pinned_frames, ignore_index=True) if pinned_frames else None,
+                                   style=style()), "pairs_chart")
         st.caption("The diamond is the weakest pair at the current votes; the closest neighbours set the budget.")
 if tab.open("judge"):
     with tab["judge"], guard("Cannot compute this leaderboard"):

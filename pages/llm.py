@@ -17,6 +17,7 @@ from core import figures, llm
 from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
+    pin_controls,
     current_link,
     fmt_money,
     plan_actions,
@@ -112,6 +113,32 @@ def assurance_at(ns, design, mean, sd):
         res = llm.benchmark_assurance(size, delta_mean=mean, delta_sd=sd, **kw)
         rows.append((size, res.assurance, res.power_at_mean, res.ceiling))
     return pd.DataFrame(rows, columns=["n_questions", "assurance", "power", "ceiling"])
+
+
+PIN_KEYS = ("n", "acc_a", "gain", "sd", "rho", "k", "m", "icc", "judge", "se", "sp", "alpha")
+
+
+@cached
+def pinned(values, target):
+    """A pinned design's power curve over questions (its own K) and its summary."""
+    v = dict(values)
+    size, a, g = int(float(v.get("n", 1000))), float(v.get("acc_a", 70.0)) / 100, float(v.get("gain", 3.0)) / 100
+    judged_p = v.get("judge") == "True"
+    m_p = int(float(v.get("m", 1)))
+    kw = dict(accuracy_a=a, accuracy_b=round(a + g, 6), difficulty_sd=float(v.get("sd", 0.25)),
+              correlation=float(v.get("rho", 0.6)), cluster_size=m_p,
+              icc=float(v.get("icc", 0.2)) if m_p > 1 else 0.0,
+              judge_sensitivity=float(v.get("se", 90.0)) / 100 if judged_p else 1.0,
+              judge_specificity=float(v.get("sp", 90.0)) / 100 if judged_p else 1.0, alpha=float(v.get("alpha", 0.05)))
+    k_p = int(float(v.get("k", 1)))
+    lo_p, hi_p = max(20, size // 30), min(10_000_000, max(size * 30, 2000))
+    grid = np.unique(np.concatenate([np.geomspace(lo_p, hi_p, 40).astype(int), [size]]))
+    curve = llm.power_curve(grid, samples_list=(k_p,), **kw)
+    point_p = llm.benchmark_power(size, samples=k_p, **kw)
+    need = llm.benchmark_sample_size(samples=k_p, target_power=target, **kw) if g else -1
+    summary = {"n": size, "design": f"{100 * a:.1f}% + {100 * g:+.1f} pts, K = {k_p}, m = {m_p}",
+               "power": point_p.power, "type_m": point_p.type_m, "n_for_target": need}
+    return curve[["n_questions", "power"]], summary
 
 
 @cached
@@ -230,6 +257,22 @@ metrics_row(
            caption=None if best is None or best.n_questions < 0 else f"cost {fmt_money(best.cost, currency)}"),
 )
 verdict(result.power, target, effect=gain, type_m=result.type_m)
+pins = pin_controls("llm", PIN_KEYS, label=f"n = {n:,}, K = {k}, gain {gain:+.1f}")
+pinned_frames, pinned_rows = [], []
+for pin in pins:
+    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
+        frame, summary = pinned(pin.values, target)
+        pinned_frames.append(frame.rename(columns={"n_questions": "x", "power": "y"}).assign(pin=pin.name))
+        pinned_rows.append({"pin": pin.name, **summary})
+pinned_power = pd.concat(pinned_frames, ignore_index=True) if pinned_frames else None
+if pinned_rows:
+    st.dataframe(pd.DataFrame([{"pin": "current", "n": n, "design": f"{acc_a:.1f}% + {gain:+.1f} pts, K = {k}, m = {m}",
+                                "power": result.power, "type_m": result.type_m,
+                                "n_for_target": n_sizes.first if n_sizes is not None else -1}] + pinned_rows),
+                 hide_index=True, width="stretch", column_config={
+                     "power": st.column_config.NumberColumn("Power", format="percent"),
+                     "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
+                     "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
 assured = None
 if prior.on:
     with guard("Cannot average over this prior"):
@@ -258,8 +301,8 @@ if tab.open("power"):
         plotted["power_vs_questions"] = curves
         chart(figures.curve_figure(curves, x="n_questions", y="power", color="series", current=(n, result.power),
                                    target=target, title="Power vs number of questions, by answers per question",
-                                   x_title="Questions n", y_title="Power", y_range=(0, 1.02), style=style()),
-              "power_chart")
+                                   x_title="Questions n", y_title="Power", y_range=(0, 1.02), pins=pinned_power,
+                                   style=style()), "power_chart")
         st.caption("More questions help until the curve for your K reaches the target; more samples per question only "
                    "shrink the sampling-noise part of the variance (see the variance budget).")
 if tab.open("assurance"):

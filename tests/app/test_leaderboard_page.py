@@ -122,3 +122,16 @@ def test_plan_and_download(page):
     assert "Download the plotted data (CSV)" in [b.proto.label for b in page.get("download_button")]
     assert "Download the plan (HTML)" in [b.proto.label for b in page.get("download_button")]
     assert any("Bradley–Terry" in c.value for c in page.code)
+
+
+def test_pins_compare_designs():
+    page = open_page("leaderboard", {"view": "Neighbours vs votes"})
+    page.button(key="leaderboard_pin_add").click()
+    page.run()
+    page.select_slider(key="votes").set_value(20000)
+    page.run()
+    assert not page.exception
+    names = [t["name"] for t in chart(page, "pairs_chart")["data"]]
+    assert any(n.startswith("pinned: 6 systems, 5,000 votes") for n in names)
+    table = [d.value for d in page.dataframe if "pin" in d.value.columns][0]
+    assert table["weakest_power"].iloc[1] == pytest.approx(pw.leaderboard_power(5000, DEFAULT).weakest_power)

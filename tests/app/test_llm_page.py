@@ -176,3 +176,15 @@ def test_assurance_and_plan():
     text = [c.value for c in page.code if "Miller, 2024" in c.value][0]
     assert text.startswith("With 1,000 questions, 1 sampled answer per question and model")
     assert f"assurance is {100 * res.assurance:.0f}%" in text
+
+
+def test_pins_on_the_power_chart(page):
+    page.button(key="llm_pin_add").click()
+    page.run()
+    page.select_slider(key="k").set_value(5)
+    page.run()
+    assert not page.exception
+    names = [t["name"] for t in chart(page, "power_chart")["data"]]
+    assert any(n.startswith("pinned: n = 1,000, K = 1") for n in names)
+    table = [d.value for d in page.dataframe if "pin" in d.value.columns][0]
+    assert table["power"].iloc[1] == pytest.approx(llm.benchmark_power(1000, **DEFAULT).power)
