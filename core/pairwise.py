@@ -334,7 +334,10 @@ def evenly_spaced(k, gap=25.0, *, top=1200.0) -> np.ndarray:
     array([1200., 1150., 1100., 1050.])
     """
     k = check_int("k", k, low=2, high=_K_MAX)
-    gap = check_real("gap", gap, low=0.0, high=_SPREAD_MAX / (k - 1))
+    if not (isinstance(gap, (int, float, np.number)) and 0 <= gap <= _SPREAD_MAX / (k - 1)):
+        check_real("gap", gap, low=0.0)  # a non-number or a negative gap gets the usual message
+        raise ValueError(f"`gap` must be at most {_SPREAD_MAX / (k - 1):.4g} Elo with {k} systems (the ratings span at "
+                         f"most {_SPREAD_MAX:,.0f} Elo), got {gap:g}.")
     top = check_real("top", top, low=-10_000.0, high=10_000.0)
     return top - gap * np.arange(k, dtype=float)
 

@@ -170,7 +170,8 @@ if preset in ("even", "crowded"):
     if preset == "even":
         gap = side.slider("Gap between neighbours (Elo)", 5.0, 200.0, 25.0, 5.0, key="gap", bind="query-params",
                           help="25 Elo ≈ a 53.6% win rate between neighbours; 100 Elo ≈ 64%.")
-        ratings = pd.Series(pw.evenly_spaced(k, gap), index=pw.system_names(k))
+        with guard("Cannot build these ratings"):
+            ratings = pd.Series(pw.evenly_spaced(k, gap), index=pw.system_names(k))
     else:
         leaders = side.slider("Close leaders", 2, max(2, k), min(3, k), 1, key="leaders", bind="query-params",
                               help="How many systems crowd at the top.") if k > 2 else 2
@@ -178,8 +179,9 @@ if preset in ("even", "crowded"):
                                help="The leaders' neighbours differ by this much.")
         gap = side.slider("Gap among the rest (Elo)", 5.0, 200.0, 30.0, 5.0, key="gap", bind="query-params",
                           help="The other neighbours differ by this much.")
-        ratings = pd.Series(pw.crowded_top(k, leaders=min(leaders, k), leader_gap=lead_gap, gap=gap),
-                            index=pw.system_names(k))
+        with guard("Cannot build these ratings"):
+            ratings = pd.Series(pw.crowded_top(k, leaders=min(leaders, k), leader_gap=lead_gap, gap=gap),
+                                index=pw.system_names(k))
     st.session_state["_last_ratings"] = ratings
 else:
     linked = st.query_params.get("ratings")

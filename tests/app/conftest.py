@@ -11,6 +11,9 @@ from streamlit.testing.v1 import AppTest
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 
+# Tests see full error details (the app itself shows only the type to users, see .streamlit/config.toml).
+st.config.set_option("client.showErrorDetails", "full")
+
 
 @pytest.fixture(autouse=True)
 def clear_cache():

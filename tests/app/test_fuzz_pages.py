@@ -1,0 +1,121 @@
+"""A fuzz of every page (issue 14): deep links with invalid values, widget pairs at their extremes, hostile
+uploads. The oracle is the contract itself: no traceback ever reaches the page (AppTest records none), and
+no user text is rendered as markup.
+
+Seeded, so a failure is reproducible; kept small enough to run in `make test`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+
+from .conftest import open_page
+
+PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan")
+
+# Values a careless or hostile link may carry for any parameter.
+JUNK = ["", "abc", "-1", "0", "1e308", "-1e308", "nan", "inf", "99999999999", "0.5.5", "%00", "<b>x</b>", "true",
+        "[1,2]", "1;2", "💥"]
+# Parameters the pages bind (a union; unknown ones must be ignored).
+PARAMS = ["n", "delta", "agreement", "baseline", "alpha", "target", "scenario", "test", "pa_source", "p_new", "ties_pct",
+          "ties", "view", "simulate", "sims", "seed", "assure", "prior_mean", "prior_sd", "cost_unit", "currency",
+          "pins", "workers", "items", "effect", "sigma", "rule", "layout", "per_item", "budget", "peeks", "design",
+          "mean", "sd", "m", "data", "kind", "acc_a", "gain", "k", "icc", "judge", "se", "sp", "votes", "ratings",
+          "preset", "gap", "step", "demo_n", "demo_p", "present", "p0", "b0", "trials"]
+
+
+MARKUP = re.compile(r"(?<!\\)(<(img|script|a|iframe)\b|!\[|\]\()", re.IGNORECASE)
+
+
+def assert_clean(at, context):
+    """No traceback, and no markup from user data outside code spans (escaped text is inert)."""
+    assert not at.exception, f"{context}: {[e.message for e in at.exception]}"
+    for block in list(at.markdown) + list(at.error) + list(at.warning) + list(at.info) + list(at.success):
+        text = re.sub(r"`[^`]*`", "", block.value)  # code spans show their content literally
+        assert not MARKUP.search(text), f"{context}: markup from user data: {block.value[:160]}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_deep_links_with_invalid_values(page):
+    rng = random.Random(f"links-{page}")
+    for trial in range(4):
+        query = {p: rng.choice(JUNK) for p in rng.sample(PARAMS, 12)}
+        at = open_page(page, query, timeout=120)
+        assert_clean(at, f"{page} {query}")
+
+
+EXTREMES = {
+    "accuracy": [("select_slider", "n", (10, 2_000_000)), ("slider", "delta", (-20.0, 20.0)),
+                 ("slider", "baseline", (50.0, 99.9)), ("slider", "agreement", (10.0, 99.9)),
+                 ("select_slider", "alpha", (0.001, 0.1))],
+    "mt": [("select_slider", "n", (100, 20000)), ("slider", "delta", (-10.0, 10.0)), ("slider", "p0", (0.0, 0.9)),
+           ("slider", "b0", (5.0, 100.0))],
+    "ratings": [("slider", "workers", (2, 50)), ("select_slider", "items", (10, 2000)), ("slider", "effect", (0.0, 0.3)),
+                ("slider", "sigma", (0.0, 0.4)), ("slider", "sigma_w1", (0.0, 0.4))],
+    "sequential": [("select_slider", "budget", (200, 10000)), ("slider", "peeks", (1, 10)),
+                   ("slider", "delta", (0.0, 10.0)), ("slider", "mean", (50.0, 95.0)), ("slider", "sd", (10.0, 40.0))],
+    "llm": [("select_slider", "n", (50, 100_000)), ("slider", "acc_a", (1.0, 99.0)), ("slider", "gain", (-30.0, 30.0)),
+            ("slider", "sd", (0.0, 0.5)), ("slider", "rho", (-0.5, 1.0)), ("select_slider", "k", (1, 50)),
+            ("select_slider", "m", (1, 100))],
+    "leaderboard": [("slider", "k", (2, 20)), ("slider", "gap", (5.0, 200.0)), ("select_slider", "votes", (100, 1_000_000)),
+                    ("slider", "ties_pct", (0.0, 60.0)), ("slider", "judge", (55.0, 100.0))],
+}
+
+
+@pytest.mark.parametrize("page", list(EXTREMES))
+def test_widget_pairs_at_their_extremes(page):
+    rng = random.Random(f"pairs-{page}")
+    controls = EXTREMES[page]
+    pairs = list(itertools.combinations(controls, 2))
+    rng.shuffle(pairs)
+    at = open_page(page, timeout=120)
+    for (k1, key1, ends1), (k2, key2, ends2) in pairs[:5]:
+        for v1, v2 in itertools.product(ends1, ends2):
+            try:
+                getattr(at, k1)(key=key1).set_value(v1)
+                getattr(at, k2)(key=key2).set_value(v2)
+            except KeyError:  # the page stopped above this widget with a message: start again
+                at = open_page(page, timeout=120)
+                continue
+            at.run(timeout=120)
+            assert_clean(at, f"{page}: {key1}={v1}, {key2}={v2}")
+
+
+HOSTILE_FILES = [
+    b"",
+    b"\x00\x01\x02binary",
+    "a,b\n1,2\n".encode("utf-16"),
+    b"a,b\n\xff\xfe,1\n",
+    b"a,b\n" + b"x" * 200_000 + b",1\n",
+    b'=HYPERLINK("http://evil.example"),![x](http://evil.example/i.png)\n<img src=x>,2\n3,4\n5,6\n',
+    b"[" * 50_000,
+    b'{"a": 1}\n{"a": \n',
+    b"1e308,-1e308\n-1e308,1e308\n1,2\n3,4\n5,6\n",
+    b"model_a,model_b,winner\n<b>a</b>,b,model_a\nb,<b>a</b>,tie\n",
+    b"question,model,score\n1,a,0.5\n1,b,2\n",
+    b"worker,item,system,rating\nw1,i1,a,inf\nw2,i2,b,1\n",
+]
+
+UPLOADERS = [
+    ("analysis", {"data": "upload"}, "file", lambda at: None),
+    ("ratings", {"view": "Fit a pilot"}, "pilot", lambda at: None),
+    ("llm", {"view": "Estimate from your logs"}, "log_file", lambda at: None),
+    ("leaderboard", {"view": "Fit your votes"}, "votes_file", lambda at: None),
+    ("sequential", {"pop": "my past differences"}, "pop_file", lambda at: None),
+    ("mt", {"view": "Fit P0 and b0 from your outputs"}, "file_tsv",
+     lambda at: (at.radio(key="upload_mode").set_value("tsv"), at.run())),
+]
+
+
+@pytest.mark.parametrize("page, query, key, prepare", UPLOADERS, ids=[u[0] for u in UPLOADERS])
+def test_hostile_uploads(page, query, key, prepare):
+    at = open_page(page, query, timeout=120)
+    prepare(at)
+    for i, content in enumerate(HOSTILE_FILES):
+        at.file_uploader(key=key).set_value((f"upload{i}.txt", content, "text/plain"))
+        at.run(timeout=120)
+        assert_clean(at, f"{page} upload #{i}")
