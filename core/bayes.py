@@ -229,6 +229,9 @@ def compare_means(differences, *, rope=0.01, hdi=0.95) -> BayesResult:
         raise ValueError("`differences` must be a 1-D array of at least 3 paired differences.")
     if not np.all(np.isfinite(d)):
         raise ValueError("`differences` must be finite numbers.")
+    if float(np.max(np.abs(d))) > 1e150:  # squares and sums of up to a million values must stay finite
+        raise ValueError("`differences` are too large to compare (at most 1e+150 in absolute value); rescale the "
+                         "scores.")
     rope = check_real("rope", rope, low=0.0, high=1e12)
     hdi_mass = check_real("hdi", hdi, low=0.5, high=0.999)
     n = d.size

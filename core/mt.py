@@ -54,9 +54,17 @@ __all__ = [
     "read_parallel_texts",
     "read_tsv",
     "MAX_SEGMENTS",
+    "MAX_RANDOMIZATION_WORK",
+    "MAX_SIMULATED_EFFECTS",
 ]
 
 METHODS = ("normal", "randomization")
+#: Most swap effects summed by the randomization engine (n × n_sims × n_trials): 6 × 10¹⁰ multiply-adds in
+#: float32 matrix products (about 1 s on two cores); larger requests are refused with what to reduce.
+MAX_RANDOMIZATION_WORK = 60_000_000_000
+#: Most swap effects drawn by the randomization engine (n × n_sims; 6 × 10⁷ Laplace draws take about 2 s).
+MAX_SIMULATED_EFFECTS = 60_000_000
+_SWAP_BLOCK = 1 << 24  # swap indicators per block of trials (64 MB of float32)
 #: Uploads larger than this many segments are refused (BLEU test sets are ~1–5k).
 MAX_SEGMENTS = 100_000
 _N_MAX = 1_000_000
@@ -175,15 +183,23 @@ def _result(delta_bleu, prob_low, prob_up, abs_sum, signed_sum, *, method, mc=No
     )
 
 
+def _swap_block(rng, trials, n):
+    """A ``trials × n`` float32 matrix of fair 0/1 swap indicators (eight per random byte)."""
+    packed = rng.integers(0, 256, size=(trials, -(-n // 8)), dtype=np.uint8)
+    return np.unpackbits(packed, axis=1, count=n).astype(np.float32)
+
+
 def _randomization_engine(n, delta_bleu, p0, b0, alpha, n_sims, n_trials, seed, progress) -> PowerResult:
     """The paper's procedure: simulate effects, run the randomization test on each.
 
     Replicates are processed in chunks; each chunk draws its own ``n_trials × n``
-    matrix of swap indicators, and all swapped differences of the chunk come
-    from one matrix product. p-value: (1 + #{|swapped| >= |observed|}) / (T + 1).
+    matrix of swap indicators (in blocks of at most 2²⁴ entries, 64 MB), and
+    all swapped differences of the chunk come from one matrix product per
+    block. p-value: (1 + #{|swapped| >= |observed|}) / (T + 1).
     """
     rng = np.random.default_rng(seed)
     chunk = max(1, min(n_sims, 4_000_000 // max(n, 1), 250))
+    block = max(1, min(n_trials, _SWAP_BLOCK // max(n, 1)))
     observed = np.empty(n_sims)
     pvalues = np.empty(n_sims)
     done = 0
@@ -191,13 +207,18 @@ def _randomization_engine(n, delta_bleu, p0, b0, alpha, n_sims, n_trials, seed, 
         size = min(chunk, n_sims - done)
         effects = simulate_effects(n, delta_bleu, p0, b0, size=size, seed=rng)
         obs = -0.5 * effects.sum(axis=1)
-        swaps = (rng.random((n_trials, n)) < 0.5).astype(np.float32)
-        # swapped difference of trial t, replicate r: obs_r + Σ_i s_ti δ_ri
-        swapped = swaps @ effects.T.astype(np.float32) + obs.astype(np.float32)
+        effects32 = np.ascontiguousarray(effects.T, dtype=np.float32)
+        obs32 = obs.astype(np.float32)
         # compare with a relative tolerance: float32 sums of a null that equals obs exactly
         # (swapping nothing) must count as "as extreme"
-        extreme = np.abs(swapped) >= np.abs(obs).astype(np.float32) * (1 - 1e-5)
-        pvalues[done:done + size] = (1.0 + extreme.sum(axis=0)) / (n_trials + 1.0)
+        limit = np.abs(obs32) * np.float32(1 - 1e-5)
+        hits = np.zeros(size, dtype=np.int64)
+        for start in range(0, n_trials, block):
+            swaps = _swap_block(rng, min(block, n_trials - start), n)
+            # swapped difference of trial t, replicate r: obs_r + Σ_i s_ti δ_ri
+            swapped = swaps @ effects32 + obs32
+            hits += np.count_nonzero(np.abs(swapped) >= limit, axis=0)
+        pvalues[done:done + size] = (1.0 + hits) / (n_trials + 1.0)
         observed[done:done + size] = obs
         done += size
         if progress is not None:
@@ -251,7 +272,9 @@ def bleu_power(
     method : {"normal", "randomization"}, optional
         Fast normal engine, or the full simulation with the randomization test.
     n_sims, n_trials : int, optional
-        Replicates and randomization trials for ``method="randomization"``.
+        Replicates and randomization trials for ``method="randomization"``
+        (``n × n_sims × n_trials`` at most :data:`MAX_RANDOMIZATION_WORK`,
+        ``n × n_sims`` at most :data:`MAX_SIMULATED_EFFECTS`).
     seed : int or numpy.random.Generator, optional
         Seed for ``method="randomization"``.
     progress : callable, optional
@@ -266,7 +289,9 @@ def bleu_power(
     Raises
     ------
     ValueError
-        On out-of-range arguments.
+        On out-of-range arguments, or a randomization run larger than
+        :data:`MAX_RANDOMIZATION_WORK` or :data:`MAX_SIMULATED_EFFECTS` (the
+        message says what to reduce).
 
     Notes
     -----
@@ -295,6 +320,26 @@ def bleu_power(
     n_trials = check_int("n_trials", n_trials, low=99, high=100_000)
     if n_trials + 1 < 1 / alpha:
         raise ValueError(f"`n_trials` must be at least {math.ceil(1 / alpha) - 1} so that p <= alpha is possible.")
+    if n * n_sims > MAX_SIMULATED_EFFECTS:
+        raise ValueError(
+            f"The randomization engine would draw {n * n_sims:.3g} swap effects (`n` × `n_sims` = {n:,} × "
+            f"{n_sims:,}); at most {MAX_SIMULATED_EFFECTS:.3g} are drawn (a few seconds). Reduce `n_sims` to at most "
+            f"{max(MAX_SIMULATED_EFFECTS // n, 1):,} or `n`, or use `method` 'normal' (instant, within Monte Carlo "
+            "error of this engine).")
+    work = n * n_sims * n_trials
+    if work > MAX_RANDOMIZATION_WORK:
+        fewer_sims = MAX_RANDOMIZATION_WORK // (n * n_trials)
+        fewer_trials = MAX_RANDOMIZATION_WORK // (n * n_sims)
+        options = []
+        if fewer_sims >= 50:
+            options.append(f"`n_sims` to at most {fewer_sims:,}")
+        if fewer_trials >= max(99, math.ceil(1 / alpha) - 1):
+            options.append(f"`n_trials` to at most {fewer_trials:,}")
+        options.append("`n`")
+        raise ValueError(
+            f"The randomization engine would sum {work:.3g} swap effects (`n` × `n_sims` × `n_trials` = {n:,} × "
+            f"{n_sims:,} × {n_trials:,}); at most {MAX_RANDOMIZATION_WORK:.3g} are run (a few seconds). Reduce "
+            + " or ".join(options) + ", or use `method` 'normal' (instant, within Monte Carlo error of this engine).")
     return _randomization_engine(n, delta_bleu, p0, b0, alpha, n_sims, n_trials, seed, progress)
 
 

@@ -29,13 +29,18 @@ Two engines:
   on a fine grid (Armitage, McPherson & Rowe 1969), batched over designs with
   FFT convolutions. The Mann–Whitney drift is ``(p - ½)/sd₀(U/n²)`` with
   ``p = P(X > Y) + ½ P(X = Y)`` integrated exactly under the Gamma model.
-* ``"simulate"`` — simulated campaigns, vectorized over replicates
-  (scipy's ``mannwhitneyu``/``ttest_ind`` along an axis), with standard errors.
+* ``"simulate"`` — simulated campaigns in chunks of ~4 million scores,
+  vectorized over replicates: all looks of a campaign's Mann–Whitney test
+  from one sort (:func:`_mwu_looks`), the t test from running sums; with
+  standard errors. ``n_sims × budget`` is capped at
+  :data:`MAX_SIMULATED_JUDGMENTS` (a few seconds); larger requests are
+  refused with a message saying what to reduce.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -45,6 +50,7 @@ from scipy import fft as sp_fft
 from scipy import optimize, stats
 from scipy.special import ndtr
 
+from . import uploads
 from .validation import check_alpha, check_choice, check_int, check_real
 
 __all__ = [
@@ -63,6 +69,8 @@ __all__ = [
     "budget_savings",
     "default_population",
     "parse_differences",
+    "read_differences",
+    "MAX_SIMULATED_JUDGMENTS",
     "control_variates_efficiency",
     "score_distribution",
     "mwu_effect",
@@ -91,6 +99,11 @@ def _phi(x):
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(200)
 _MAX_BUDGET = 1_000_000
+#: Most judgments simulated per scenario by the Monte Carlo engine (``n_sims`` × budget; e.g. 1,200
+#: campaigns of 10,000 judgments with 10 looks, about 3 s): beyond it ``campaign_power`` refuses and
+#: says to reduce ``n_sims`` or the budget.
+MAX_SIMULATED_JUDGMENTS = 12_000_000
+_SIM_CHUNK = 4_000_000  # scores per chunk of simulated campaigns
 
 
 # ---------------------------------------------------------------------------
@@ -488,7 +501,8 @@ def campaign_power(
     method : {"analytic", "simulate"}, optional
         Recursive integration, or simulated campaigns.
     n_sims : int, optional
-        Campaigns per value of delta for ``"simulate"``.
+        Campaigns per value of delta for ``"simulate"`` (100 … 200,000, and
+        ``n_sims × budget`` at most :data:`MAX_SIMULATED_JUDGMENTS`).
     seed : int or numpy.random.Generator, optional
         Seed for ``"simulate"``.
 
@@ -518,6 +532,13 @@ def campaign_power(
     nominal = tuple(float(v) for v in 2 * stats.norm.sf(eff_z))
     if method == "simulate":
         n_sims = check_int("n_sims", n_sims, low=100, high=200_000)
+        if n_sims * budget > MAX_SIMULATED_JUDGMENTS:
+            most = MAX_SIMULATED_JUDGMENTS // budget
+            fix = f"reduce `n_sims` to at most {most:,} or " if most >= 100 else ""
+            raise ValueError(
+                f"`n_sims` × `budget` = {n_sims:,} × {budget:,} = {n_sims * budget:,} simulated judgments per "
+                f"scenario; the Monte Carlo engine simulates at most {MAX_SIMULATED_JUDGMENTS:,} (a few seconds). "
+                f"To simulate, {fix}reduce the `budget`; or use `method` 'analytic' (exact and instant).")
         return _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal)
     drift = _drifts(test, sizes, mean, sd, delta)
     null = np.zeros(peeks)
@@ -573,20 +594,77 @@ def mwu_rows(x, y):
 
 
 def _sequential_pvalues(a, b, sizes, test):
-    """p-values (and signs) at each look for arrays of campaigns (rows)."""
-    pvals, signs = [], []
-    for n in sizes:
-        x, y = a[:, :n], b[:, :n]
-        if test == "mwu":
-            u, p = mwu_rows(x, y)
-            signs.append(np.sign(u - n * n / 2.0))
-            pvals.append(p)
-            continue
-        else:
-            res = stats.ttest_ind(x, y, axis=1)
-            signs.append(np.sign(res.statistic))
-        pvals.append(np.nan_to_num(res.pvalue, nan=1.0))
-    return np.array(pvals).T, np.array(signs).T
+    """p-values (and signs) at each look for arrays of campaigns (rows); looks are prefixes of the rows."""
+    if test == "mwu":
+        u, p = _mwu_looks(a, b, sizes)
+        return p, np.sign(u - (sizes * sizes / 2.0)[None, :])
+    return _t_looks(a, b, sizes)
+
+
+def _mwu_looks(a, b, sizes):
+    """Mann–Whitney U and two-sided asymptotic p-values of every look (prefix) of every campaign, from one sort.
+
+    The scores of a campaign and the look at which each enters are packed
+    into one int64 key (score × 2⁴⁷ — exact for the model's scores, which are
+    multiples of 2⁻⁴⁷ on [0, 100] — then the look and the system in the low
+    bits) and sorted once. With one-hot look indicators, the running count of
+    B scores per look gives, for every A score, how many B scores of each
+    look lie below it; summing those by the A score's look yields the K × K
+    matrix M[p, q] = #{(x, y): x in look p of A, y in look q of B, y < x}
+    (one batched matrix product), and U at look k is the sum of its k × k
+    corner. Ties occur only at the clipped score 0 and count ½ (as in
+    :func:`mwu_rows`, whose values this reproduces).
+    """
+    rows, n = a.shape
+    looks = sizes.size
+    look = np.searchsorted(sizes, np.arange(n), side="right").astype(np.int64)  # look at which item j enters
+    out_u = np.empty((rows, looks))
+    per_row = 2 * n * looks
+    chunk = max(1, 2_000_000 // per_row)
+    zeros_a = np.cumsum(a == 0, axis=1)[:, sizes - 1]
+    zeros_b = np.cumsum(b == 0, axis=1)[:, sizes - 1]
+    levels = np.arange(looks)[None, :, None]
+    for start in range(0, rows, chunk):
+        stop = min(rows, start + chunk)
+        qa = (a[start:stop] * 2.0**47).astype(np.int64)
+        qb = (b[start:stop] * 2.0**47).astype(np.int64)
+        keys = np.concatenate([(qa << 5) | (look << 1) | 1, (qb << 5) | (look << 1)], axis=1)
+        keys.sort(axis=1)
+        lk = ((keys >> 1) & 15)[:, None, :]
+        is_a = (keys & 1) == 1
+        # running count of B scores of each look (rows: looks; contiguous along the sorted scores)
+        below = np.cumsum((lk == levels) & ~is_a[:, None, :], axis=2, dtype=np.int32).astype(np.float64)
+        counted = ((lk == levels) & (is_a & (keys >= 32))[:, None, :]).astype(np.float64)  # non-zero A scores
+        m = np.matmul(counted, below.transpose(0, 2, 1))
+        corner = np.cumsum(np.cumsum(m, axis=1), axis=2)
+        out_u[start:stop] = corner[:, np.arange(looks), np.arange(looks)]
+    out_u += 0.5 * zeros_a * zeros_b  # A and B both at the clipped 0: half a pair each
+    size = sizes.astype(float)[None, :]
+    ties = (zeros_a + zeros_b).astype(float)
+    total = 2 * size
+    var = size * size / 12.0 * ((total + 1) - (ties**3 - ties) / (total * (total - 1)))
+    big = np.maximum(out_u, size * size - out_u)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (big - size * size / 2.0 - 0.5) / np.sqrt(var)
+    p = np.where(var > 0, np.clip(2.0 * stats.norm.sf(z), 0.0, 1.0), 1.0)
+    return out_u, p
+
+
+def _t_looks(a, b, sizes):
+    """Student's t test (equal variances, scipy ``ttest_ind``) at every look, from running sums."""
+    idx = sizes - 1
+    n = sizes.astype(float)[None, :]
+    sa, sb = np.cumsum(a, axis=1)[:, idx], np.cumsum(b, axis=1)[:, idx]
+    ma, mb = sa / n, sb / n
+    # centred running sums of squares (a shift by the row's first-look mean keeps them accurate)
+    ca, cb = a - ma[:, :1], b - mb[:, :1]
+    qa = np.cumsum(ca * ca, axis=1)[:, idx] - (sa - n * ma[:, :1]) ** 2 / n
+    qb = np.cumsum(cb * cb, axis=1)[:, idx] - (sb - n * mb[:, :1]) ** 2 / n
+    pooled = (np.maximum(qa, 0) + np.maximum(qb, 0)) / (2 * n - 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (ma - mb) / np.sqrt(pooled * 2 / n)
+        p = 2 * stats.t.sf(np.abs(t), 2 * n - 2)
+    return np.nan_to_num(p, nan=1.0), np.sign(np.nan_to_num(t))
 
 
 def _run_campaigns(pvals, signs, eff_p, fut_p):
@@ -613,11 +691,16 @@ def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, 
     eff_p = 2 * stats.norm.sf(eff_z)
     fut_p = np.where(fut_z > 0, 2 * stats.norm.sf(fut_z), 1.0)
     out = {}
+    chunk = max(1, _SIM_CHUNK // (2 * int(sizes[-1])))  # campaigns per chunk: ~4 million scores (32 MB)
     for label, d in (("alt", delta), ("null", 0.0)):
-        a = _simulate_scores(rng, mean + d / 2, sd, (n_sims, sizes[-1]))
-        b = _simulate_scores(rng, mean - d / 2, sd, (n_sims, sizes[-1]))
-        pvals, signs = _sequential_pvalues(a, b, sizes, test)
-        out[label] = _run_campaigns(pvals, signs, eff_p, fut_p)
+        parts = []
+        for start in range(0, n_sims, chunk):
+            size = min(chunk, n_sims - start)
+            a = _simulate_scores(rng, mean + d / 2, sd, (size, sizes[-1]))
+            b = _simulate_scores(rng, mean - d / 2, sd, (size, sizes[-1]))
+            pvals, signs = _sequential_pvalues(a, b, sizes, test)
+            parts.append(_run_campaigns(pvals, signs, eff_p, fut_p))
+        out[label] = tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
     stop_look, reason, sign = out["alt"]
     significant = reason == 1
     if delta != 0:
@@ -709,31 +792,129 @@ def default_population(size=60) -> np.ndarray:
     return 1.2 * np.exp(stats.norm.ppf(q))
 
 
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
+_SEPARATORS = re.compile(r"[\s;\"']+")
+
+
+def _is_number(token: str) -> bool:
+    return bool(_NUMBER.fullmatch(token) or _NOT_FINITE.fullmatch(token))
+
+
+def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
+    """(line, token) pairs of a list of numbers; the rules shared by pasted and uploaded differences.
+
+    Values are separated by white space, semicolons, quotes or commas; empty
+    cells (``,,`` or a line that is just ``,``) are skipped. Two digit groups
+    joined by a single comma (``0,5``, ``12,75``, ``1,000``) are refused: that
+    is a decimal comma (or a thousands separator), and reading it as two
+    values would silently change the data. With ``header``, a first non-empty
+    line made only of non-numbers (``difference``) is skipped; ``1e-1``,
+    ``-2``, ``+3.5`` and ``.5`` are numbers.
+    """
+    tokens = []
+    first = True
+    for number, line in enumerate(text.splitlines(), start=1):
+        cells = []
+        for chunk in _SEPARATORS.split(line):
+            if not chunk:
+                continue
+            if _DECIMAL_COMMA.fullmatch(chunk):
+                raise ValueError(
+                    f"{name}, line {number:,}: {chunk[:20]!r} looks like a number with a decimal comma (or a "
+                    f"thousands separator); write it with a point ({chunk[:20].replace(',', '.')}), or put a space "
+                    "after the comma if these are two values.")
+            cells.extend(cell for cell in chunk.split(",") if cell)
+        if not cells:
+            continue
+        if header and first and not any(_is_number(cell) for cell in cells):
+            first = False
+            continue  # a header such as "difference"
+        first = False
+        tokens.extend((number, cell) for cell in cells)
+        if len(tokens) > max_values:
+            raise ValueError(f"At most {max_values:,} differences are supported; {name.lower()} has more.")
+    return tokens
+
+
+def _differences_from_text(text: str, *, header: bool, max_values, name: str) -> np.ndarray:
+    max_values = check_int("max_values", max_values, low=1, high=1_000_000)
+    tokens = _difference_tokens(text, header=header, max_values=max_values, name=name)
+    if not tokens:
+        raise ValueError("No differences found: give numbers separated by commas, spaces or new lines.")
+    values = np.empty(len(tokens))
+    for k, (number, token) in enumerate(tokens):
+        if not _is_number(token):
+            raise ValueError(f"{name}, line {number:,}: {token[:20]!r} is not a number.")
+        value = float(token)
+        if not math.isfinite(value) or abs(value) > 50:
+            raise ValueError(f"{name}, line {number:,}: {token[:20]!r} must be a finite difference within ±50 DA "
+                             "points.")
+        values[k] = abs(value)
+    return values
+
+
 def parse_differences(text: str, *, max_values=10_000) -> np.ndarray:
     """Past system differences pasted as text (numbers separated by commas, spaces or new lines).
+
+    Signs are dropped (|difference|). The tokenizer and its rules are those of
+    :func:`read_differences` (decimal commas refused, empty cells skipped),
+    without header detection.
 
     Raises
     ------
     ValueError
-        When nothing numeric is found, a value is not a number, or there are too many.
+        When nothing numeric is found, a value is not a number, looks like a
+        decimal comma, is beyond ±50 DA points, or there are too many (the
+        message names the line).
+
+    Examples
+    --------
+    >>> parse_differences("1.5, -2\\n0.3;4").tolist()
+    [1.5, 2.0, 0.3, 4.0]
     """
     if not isinstance(text, str):
         raise ValueError("`text` must be a string of numbers.")
-    tokens = [t for t in text.replace(",", " ").replace(";", " ").split() if t]
-    if not tokens:
-        raise ValueError("No differences found: paste numbers separated by commas, spaces or new lines.")
-    if len(tokens) > max_values:
-        raise ValueError(f"At most {max_values:,} differences are supported, got {len(tokens):,}.")
-    values = []
-    for i, token in enumerate(tokens, start=1):
-        try:
-            value = float(token)
-        except ValueError:
-            raise ValueError(f"Value {i} ({token[:20]!r}) is not a number.") from None
-        if not math.isfinite(value) or abs(value) > 50:
-            raise ValueError(f"Value {i} ({token[:20]!r}) must be a finite difference within ±50 DA points.")
-        values.append(abs(value))
-    return np.array(values)
+    return _differences_from_text(text, header=False, max_values=max_values, name="The pasted list")
+
+
+def read_differences(data: bytes, *, max_values=10_000) -> np.ndarray:
+    """Past system differences from an uploaded text or one-column CSV file.
+
+    Parameters
+    ----------
+    data : bytes
+        The file (UTF-8, decoded by :func:`core.uploads.decode_text`).
+    max_values : int, optional
+        Most differences accepted.
+
+    Returns
+    -------
+    ndarray
+        |difference| of every value, in file order.
+
+    Raises
+    ------
+    ValueError
+        For an unreadable file (empty, binary, not UTF-8, too large), a value
+        that is not a number or is beyond ±50 DA points, a decimal comma
+        (``0,5`` is refused, never read as 0 and 5), no numbers, or too many.
+        Messages name the line.
+
+    Notes
+    -----
+    A first non-empty line made only of non-numbers is a header and is
+    skipped; ``1e-1``, ``-2``, ``+3.5`` and ``.5`` are numbers, so a first line
+    holding them is data. Lines and cells that are empty (``,``) are skipped.
+
+    Examples
+    --------
+    >>> read_differences(b"difference\\n1e-1\\n-2\\n,\\n.5\\n").tolist()
+    [0.1, 2.0, 0.5]
+    """
+    text = uploads.decode_text(data, name="The uploaded file")
+    return _differences_from_text(text, header=True, max_values=max_values, name="The uploaded file")
 
 
 def population_curves(budgets, population, *, designs=("fixed", "interim", "interim_futility"), peeks=3,

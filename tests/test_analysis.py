@@ -223,3 +223,291 @@ def test_accuracy_bridge():
 def test_value_errors(call, name):
     with pytest.raises(ValueError, match=name.replace("`", "\\`")):
         call()
+
+
+# ---------------------------------------------------------------------------
+# issue 14: cost that fits the data, and inputs that used to end in a traceback
+# ---------------------------------------------------------------------------
+def _walsh_brute(d):
+    """Oracle: all n(n+1)/2 Walsh averages, sorted (the O(n²) definition)."""
+    i, j = np.triu_indices(d.size)
+    return np.sort((d[i] + d[j]) / 2.0)
+
+
+def _samples(rng, n, kind):
+    if kind == "normal":
+        return rng.normal(size=n)
+    if kind == "ties":
+        return rng.integers(-3, 4, n) / 10.0
+    if kind == "signs":
+        return rng.choice([0.0, 1.0, -1.0], n)
+    if kind == "magnitudes":  # 280 orders of magnitude: rounding of every sum matters
+        return rng.normal(size=n) * 10.0 ** rng.integers(-140, 140, n).astype(float)
+    if kind == "subnormal":
+        return rng.choice([0.1, 0.3, 1e-300, 5e-324, -5e-324], n) * rng.choice([1, -1, 3], n)
+    return np.round(rng.exponential(size=n), 2) - 0.3  # skewed, ties
+
+
+@pytest.mark.parametrize("kind", ["normal", "ties", "signs", "magnitudes", "subnormal", "skewed"])
+@pytest.mark.parametrize("n", [1, 2, 7, 60, 900, 2500])
+def test_walsh_order_statistics_equal_brute_force(monkeypatch, kind, n):
+    # force the selection path (not only the final gather) on these small inputs
+    monkeypatch.setattr(an, "_WALSH_GATHER", 400)
+    monkeypatch.setattr(an, "_WALSH_SAMPLE", 200)
+    rng = np.random.default_rng(n)
+    d = _samples(rng, n, kind)
+    walsh = _walsh_brute(d)  # oracle: brute-force O(n²) Walsh averages
+    ranks = sorted({0, walsh.size - 1, walsh.size // 2, max(walsh.size // 2 - 1, 0), *rng.integers(0, walsh.size, 6)})
+    assert an.walsh_order_statistics(d, ranks).tolist() == [float(walsh[k]) for k in ranks]  # bit for bit
+    assert an.hodges_lehmann(d) == float(np.median(walsh))
+
+
+@pytest.mark.parametrize("kind", ["normal", "ties", "skewed"])
+def test_hodges_lehmann_interval_equals_brute_force(kind):
+    rng = np.random.default_rng(7)
+    a = rng.normal(0.5, 0.2, 1500)
+    b = a - _samples(rng, 1500, kind) * 0.1
+    e = an.effect_sizes(a, b, confidence=0.9)
+    d = a - b
+    walsh = _walsh_brute(d)  # oracle: the former O(n²) implementation
+    big_n, n = walsh.size, d.size
+    k = int(math.floor(big_n / 2 - stats.norm.isf(0.05) * math.sqrt(n * (n + 1) * (2 * n + 1) / 24)))
+    assert e.hodges_lehmann == float(np.median(walsh))
+    assert e.hodges_lehmann_ci == (float(walsh[k]), float(walsh[big_n - 1 - k]))
+    wilcoxon = an.paired_tests(a, b, tests=["wilcoxon"]).iloc[0]
+    assert wilcoxon["estimate"] == e.hodges_lehmann
+
+
+def test_permutation_median_matches_exact_enumeration():
+    rng = np.random.default_rng(2)
+    d = np.round(rng.exponential(1, 15) - 0.6, 1)  # skewed, ties and zeros
+    flips = np.array(list(itertools.product([1, -1], repeat=d.size)))
+    null = np.median(flips * d, axis=1)  # oracle: all 2^15 sign flips
+    obs = np.median(d)
+    exact = np.mean(np.abs(null) >= abs(obs) - 1e-12)
+    res = an.paired_tests(d, np.zeros_like(d), tests=["permutation"], statistic="median", n_resamples=20_000, seed=4)
+    row = res.iloc[0]
+    assert row["method"] == "Monte Carlo" and row["resamples"] == 20_000
+    assert abs(row["p_value"] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_000
+
+
+def test_signflip_medians_are_exact_in_distribution(monkeypatch):
+    # the O(√n) sampler (prefix of small magnitudes + binomial count) against plain sign flips
+    rng = np.random.default_rng(8)
+    d = np.round(rng.normal(0.05, 1, 301), 1)
+    fast = an._signflip_medians(d, 40_000, np.random.default_rng(1))
+    signs = np.where(np.random.default_rng(2).random((40_000, d.size)) < 0.5, -1.0, 1.0)
+    plain = np.median(signs * d, axis=1)  # oracle: the definition, value by value
+    for q in (0.05, 0.25, 0.5, 0.75, 0.95):
+        assert np.mean(fast <= np.quantile(plain, q)) == pytest.approx(np.mean(plain <= np.quantile(plain, q)),
+                                                                       abs=4 * math.sqrt(0.25 / 20_000))
+    # the rare fallback (q-th value beyond the drawn prefix) is exact too: force it with a tiny prefix
+    monkeypatch.setattr(an, "_MEDIAN_PREFIX", (0.0, 2))
+    forced = an._signflip_medians(d, 2_000, np.random.default_rng(3))
+    assert set(np.unique(forced)) <= set(np.unique(plain)) | {0.0}
+    assert np.mean(forced) == pytest.approx(np.mean(plain), abs=4 * np.std(plain) / math.sqrt(2_000))
+
+
+def test_bootstrap_median_sampler_matches_exact_distribution():
+    # oracle: the exact bootstrap distribution of the median, enumerating all n^n resamples
+    for d in (np.array([0.3, -0.1, 0.8, 0.8, 2.0]), np.array([1.0, -2.0, 0.5, 4.0])):
+        n = d.size
+        medians = np.array([np.median(d[list(idx)]) for idx in itertools.product(range(n), repeat=n)])
+        values, counts = np.unique(medians, return_counts=True)
+        draws = an._bootstrap_medians(d, 200_000, np.random.default_rng(5))
+        for value, count in zip(values, counts):
+            p = count / medians.size
+            assert np.mean(draws == value) == pytest.approx(p, abs=4 * math.sqrt(p * (1 - p) / 200_000) + 1e-9)
+
+
+def test_bootstrap_median_test_matches_exact_enumeration():
+    a = np.array([0.9, 0.7, 0.8, 0.6, 0.75])
+    b = np.array([0.5, 0.6, 0.9, 0.4, 0.7])
+    d = a - b
+    shifted = d - np.median(d)
+    medians = np.array([np.median(shifted[list(idx)]) for idx in itertools.product(range(5), repeat=5)])
+    exact = np.mean(np.abs(medians) >= abs(np.median(d)) - 1e-12)  # oracle: all 5^5 resamples
+    res = an.paired_tests(a, b, tests=["bootstrap"], statistic="median", n_resamples=40_000, seed=6).iloc[0]
+    assert res["p_value"] == pytest.approx(exact, abs=4 * math.sqrt(exact * (1 - exact) / 40_000) + 1 / 40_000)
+
+
+def test_signflip_sums_distribution_and_seed():
+    rng = np.random.default_rng(9)
+    for n in (37, 200_000):  # 8-bit and 4-bit lookup tables
+        d = rng.normal(0.1, 1, n)
+        sums, total = an._signflip_sums(d, 4000 if n < 1000 else 300, np.random.default_rng(1))
+        assert total == pytest.approx(d.sum(), rel=1e-12)
+        # oracle: Σ ε_i d_i has mean 0 and variance Σ d_i² exactly
+        assert abs(sums.mean()) <= 4 * math.sqrt(d @ d / sums.size)
+        assert sums.var() == pytest.approx(d @ d, rel=5 * math.sqrt(2 / sums.size))
+    again, _ = an._signflip_sums(d, 300, np.random.default_rng(1))
+    assert np.array_equal(again, an._signflip_sums(d, 300, np.random.default_rng(1))[0])
+
+
+def test_normal_limits_agree_with_resampling(monkeypatch):
+    rng = np.random.default_rng(10)
+    a = rng.normal(0.5, 0.2, 3000)
+    b = a - rng.normal(0.012, 0.3, 3000)
+    full = an.paired_tests(a, b, tests=["permutation", "bootstrap"], n_resamples=20_000, seed=1).set_index("test")
+    assert (full["method"] == "Monte Carlo").all() and (full["resamples"] == 20_000).all()
+    monkeypatch.setattr(an, "PERMUTATION_WORK", 1000)
+    monkeypatch.setattr(an, "BOOTSTRAP_WORK", 1000)
+    limit = an.paired_tests(a, b, tests=["permutation", "bootstrap"], n_resamples=20_000, seed=1).set_index("test")
+    assert (limit["method"] == "normal limit").all() and (limit["resamples"] == 0).all()
+    for test in ("permutation", "bootstrap"):
+        se = full.loc[test, "p_se"]
+        assert abs(limit.loc[test, "p_value"] - full.loc[test, "p_value"]) <= 4 * se + 0.005
+    for bound in ("ci_low", "ci_high"):
+        assert limit.loc["bootstrap", bound] == pytest.approx(full.loc["bootstrap", bound], abs=0.002)
+
+
+def test_large_upload_runs_every_test():
+    # 200,000 items (≈ 3 MB): every test, effect size and curve returns finite numbers, with bounded work
+    rng = np.random.default_rng(11)
+    a = rng.normal(0.6, 0.2, 200_000)
+    b = a - (rng.exponential(0.1, 200_000) - 0.09)
+    for statistic in ("mean", "median"):
+        res = an.paired_tests(a, b, statistic=statistic, n_resamples=5000, seed=1,
+                              tests=["t", "wilcoxon", "sign", "permutation", "bootstrap"]).set_index("test")
+        assert np.isfinite(res["p_value"]).all() and np.isfinite(res["estimate"]).all()
+        assert res.loc["wilcoxon", "method"] == "normal approximation"
+    e = an.effect_sizes(a, b)
+    assert e.hodges_lehmann_ci[0] <= e.hodges_lehmann <= e.hodges_lehmann_ci[1]
+    curve = an.bootstrap_power_curve(a - b, n_iter=400, seed=1)
+    assert len(curve) == 10 and curve["power"].between(0, 1).all()
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_three_and_four_units_do_not_raise(n):
+    a = np.array([0.61, 0.72, 0.55, 0.80])[:n]
+    b = np.array([0.58, 0.70, 0.57, 0.71])[:n]
+    res = an.paired_tests(a, b, seed=0, n_resamples=5000, tests=["t", "wilcoxon", "sign", "permutation", "bootstrap"])
+    assert res["p_value"].between(0, 1).all()
+    assert (res.set_index("test").loc["permutation", "method"]) == "exact enumeration"  # 2^n flips
+    e = an.effect_sizes(a, b)
+    assert math.isfinite(e.cohen_d) and math.isfinite(e.hodges_lehmann)
+    rec = an.recommend_tests(a - b)
+    assert rec.symmetry in ("roughly symmetric", "slightly skewed", "highly skewed")
+    for test in ("t", "wilcoxon", "sign"):
+        curve = an.bootstrap_power_curve(a - b, test=test, n_iter=400, seed=1)
+        assert curve["n"].min() >= 3 and curve["power"].between(0, 1).all()
+    parsed = an.parse_results(("a,b\n" + "".join(f"{x},{y}\n" for x, y in zip(a, b))).encode())
+    assert parsed.rows_used == n
+
+
+def test_units_of_the_shipped_sample_with_large_m():
+    # ?m=100 on the 300-row sample: 3 evaluation units, and the page's calls go through
+    data = an.parse_results((SAMPLES / "scores.csv").read_bytes(), "scores")
+    u, v = an.evaluation_units(data.a, data.b, 100)
+    assert u.size == 3
+    an.bootstrap_power_curve(u - v, test="t", n_iter=400, seed=1)
+    an.paired_tests(u, v, n_resamples=5000, seed=1)
+    an.effect_sizes(u, v)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"a,b\n1e308,-1e308\n1,2\n3,4\n", "too large to compare"),
+        (b"a,b\n1,2\ninf,3\n3,4\n4,5\n", "not a finite number"),
+        (b"a,b\n1,2\n-Infinity,3\n3,4\n4,5\n", "not a finite number"),
+    ],
+)
+def test_overflowing_or_infinite_scores_are_refused(data, message):
+    with pytest.raises(ValueError, match=message):
+        an.parse_results(data, "scores")
+
+
+def test_overflowing_arrays_are_refused():
+    huge = np.array([1e308, -1e308, 1.0, 2.0])
+    with pytest.raises(ValueError, match="too large to compare"):
+        an.paired_tests(huge, -huge)
+    with pytest.raises(ValueError, match="too large to compare"):
+        an.effect_sizes(huge, np.zeros(4))
+    with pytest.raises(ValueError, match="finite"):
+        an.recommend_tests([1.0, np.inf, 2.0])
+    with pytest.raises(ValueError, match="too large to compare"):
+        an.bootstrap_power_curve([1e200, -1e200, 3.0])
+    from core import bayes
+
+    with pytest.raises(ValueError, match="too large to compare"):
+        bayes.compare_means([1e200, -1e200, 3.0])
+
+
+def _scipy_pvalue(test, d):
+    """Oracle: the one-pair scipy test."""
+    if test == "t":
+        return stats.ttest_1samp(d, 0.0).pvalue if np.any(d != d[0]) else (1.0 if d[0] == 0 else 0.0)
+    if test == "sign":
+        pos, neg = int((d > 0).sum()), int((d < 0).sum())
+        return stats.binomtest(pos, pos + neg).pvalue if pos + neg else 1.0
+    return stats.wilcoxon(d).pvalue if np.any(d != 0) else 1.0
+
+
+@pytest.mark.parametrize("n", [3, 8, 13, 14, 40, 50, 51, 300])
+@pytest.mark.parametrize("kind", ["continuous", "ties"])
+def test_vectorized_pairwise_tests_equal_scipy(n, kind):
+    rng = np.random.default_rng(n)
+    k = 3 if n == 13 else 6  # scipy's exact sign-flip Wilcoxon at n = 13 takes ~1 s per pair
+    values = rng.normal(size=(n, k)) if kind == "continuous" else rng.integers(0, 4, size=(n, k)) / 4
+    systems = pd.DataFrame(values, columns=list("abcdef")[:k])
+    for test in ("t", "sign", "wilcoxon"):
+        table = an.pairwise_comparisons(systems, test=test)
+        for row in table.itertuples():
+            expected = _scipy_pvalue(test, systems[row.system_a].to_numpy() - systems[row.system_b].to_numpy())
+            assert row.p_value == pytest.approx(expected, rel=1e-9, abs=1e-15), (test, row)
+
+
+def test_pairwise_limits_say_what_to_reduce(monkeypatch):
+    rng = np.random.default_rng(12)
+    systems = pd.DataFrame(rng.normal(size=(2000, 30)))
+    with pytest.raises(ValueError,
+                       match=r"permutation test on all 435 pairs.*t, sign or Wilcoxon.*at most \d+ systems"):
+        an.pairwise_comparisons(systems, test="permutation")
+    monkeypatch.setattr(an, "PAIRWISE_RANK_WORK", 100_000)
+    with pytest.raises(ValueError, match=r"Wilcoxon test on all 435 pairs.*t or sign test"):
+        an.pairwise_comparisons(systems, test="wilcoxon")
+    width = an.MAX_SYSTEMS + 1
+    too_many = ",".join(f"s{i}" for i in range(width)) + "\n" + ("\n".join([",".join(["1"] * width)] * 3)) + "\n"
+    with pytest.raises(ValueError, match=f"201 system columns; at most {an.MAX_SYSTEMS}"):
+        an.parse_results(too_many.encode(), "systems")
+
+
+def test_pairwise_resampling_within_the_cap_matches_paired_tests():
+    systems = an.parse_results((SAMPLES / "systems.csv").read_bytes(), "systems").systems
+    table = an.pairwise_comparisons(systems, test="permutation", seed=3)
+    first = an.paired_tests(systems.iloc[:, 0], systems.iloc[:, 1], tests=["permutation"], n_resamples=2000, seed=3)
+    assert table["p_value"].iloc[0] == first["p_value"].iloc[0]
+
+
+def test_power_curve_sign_test_is_exact_multinomial():
+    # oracle: P(sign test significant) for m draws, summed over the exact multinomial distribution
+    d = np.array([1.0, 1.0, 1.0, -1.0, 0.0, 2.0, -0.5])
+    m = 12
+    p_pos, p_neg, p_zero = 4 / 7, 2 / 7, 1 / 7
+    exact = 0.0
+    for pos in range(m + 1):
+        for neg in range(m + 1 - pos):
+            prob = stats.multinomial.pmf([pos, neg, m - pos - neg], m, [p_pos, p_neg, p_zero])
+            p = stats.binomtest(pos, pos + neg).pvalue if pos + neg else 1.0
+            exact += prob * (p <= 0.05)
+    curve = an.bootstrap_power_curve(d, sizes=[m], test="sign", n_iter=20_000, seed=2)
+    assert curve["power"].iloc[0] == pytest.approx(exact, abs=4 * math.sqrt(exact * (1 - exact) / 20_000))
+
+
+def test_power_curve_normal_limit_agrees_with_resampling(monkeypatch):
+    rng = np.random.default_rng(13)
+    d = rng.exponential(1.0, 500) - 0.92
+    resampled = an.bootstrap_power_curve(d, sizes=[400], n_iter=4000, seed=1)
+    monkeypatch.setattr(an, "CURVE_WORK", 1000)
+    limit = an.bootstrap_power_curve(d, sizes=[400], n_iter=4000, seed=1)
+    assert limit["method"].iloc[0] == "normal limit" and resampled["method"].iloc[0] == "resampling"
+    se = math.hypot(resampled["mc_se"].iloc[0], limit["mc_se"].iloc[0])
+    assert abs(limit["power"].iloc[0] - resampled["power"].iloc[0]) <= 4 * se + 0.01
+    fewer = an.bootstrap_power_curve(d, sizes=[400], test="wilcoxon", n_iter=4000, seed=1)
+    assert fewer["iterations"].iloc[0] == 50  # max(50, CURVE_WORK // m)
+
+
+def test_skewness_of_nearly_constant_differences_is_finite():
+    rec = an.recommend_tests(np.array([1.0, 1.0, 1.0 + 1e-15, 1.0, 1.0]))
+    assert math.isfinite(rec.skewness)

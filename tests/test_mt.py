@@ -216,3 +216,36 @@ def test_read_tsv_errors():
 def test_value_errors_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=name.replace("`", "\\`")):
         call()
+
+
+# ---------------------------------------------------------------------------
+# issue 14: the randomization engine in bounded time and memory
+# ---------------------------------------------------------------------------
+def test_randomization_engine_replays_the_textbook_test():
+    # oracle: replay the engine's random stream (effects, then fair swap bits) and run the textbook test in float64
+    n, n_sims, n_trials, seed = 50, 60, 199, 4
+    res = mt.bleu_power(n, 2.0, 0.13, 25.8, method="randomization", n_sims=n_sims, n_trials=n_trials, seed=seed)
+    rng = np.random.default_rng(seed)
+    effects = mt.simulate_effects(n, 2.0, 0.13, 25.8, size=n_sims, seed=rng)
+    swaps = mt._swap_block(rng, n_trials, n).astype(float)
+    observed = -0.5 * effects.sum(axis=1)
+    swapped = observed[None, :] + swaps @ effects.T
+    p = (1 + (np.abs(swapped) >= np.abs(observed)[None, :] * (1 - 1e-9)).sum(axis=0)) / (n_trials + 1)
+    assert res.power == pytest.approx(np.mean((p <= 0.05) & (observed > 0)))
+    assert res.rejection_rate == pytest.approx(np.mean(p <= 0.05))
+
+
+def test_swap_bits_are_fair_and_independent():
+    bits = mt._swap_block(np.random.default_rng(1), 2000, 1001)
+    assert bits.shape == (2000, 1001) and set(np.unique(bits)) == {0.0, 1.0}
+    assert bits.mean() == pytest.approx(0.5, abs=4 * math.sqrt(0.25 / bits.size))
+    corr = np.corrcoef(bits[:, :-1].ravel(), bits[:, 1:].ravel())[0, 1]  # neighbours within a byte and across
+    assert abs(corr) <= 4 / math.sqrt(bits.size)
+
+
+def test_randomization_work_is_capped_with_what_to_reduce():
+    with pytest.raises(ValueError, match=r"`n` × `n_sims` × `n_trials` = 20,000 × 3,000 × 4,999.*`n_sims` to at "
+                                         r"most 600 or `n_trials` to at most 1,000.*`method` 'normal'"):
+        mt.bleu_power(20_000, 1.0, 0.13, 25.8, method="randomization", n_sims=3000, n_trials=4999, seed=1)
+    with pytest.raises(ValueError, match=r"`n` × `n_sims` = 20,000 × 5,000.*`n_sims` to at most 3,000 "):
+        mt.bleu_power(20_000, 1.0, 0.13, 25.8, method="randomization", n_sims=5000, n_trials=99, seed=1)

@@ -286,3 +286,157 @@ def test_crowd_plans_reach_target():
     table = rt.crowd_plans(0.1, pool=20, **rt.PRESETS["high"])
     ok = table[table["reachable"]]
     assert ok["cost"].is_monotonic_increasing and (ok["power"] >= 0.8).all()
+
+
+# ---------------------------------------------------------------------------
+# issue 14: pilot fits whose cost fits the data; only ValueError for bad pilots
+# ---------------------------------------------------------------------------
+PILOT_SIG = {"sigma_w0": 0.3, "sigma_w1": 0.2, "sigma_i0": 0.4, "sigma_i1": 0.25, "sigma": 0.5}
+
+
+def _crowd_pilot(rng, workers, items, per_item, effect, sig=PILOT_SIG, paired=True, repeats=0):
+    """Each item rated by ``per_item`` workers of a pool (both systems when paired, one at random otherwise)."""
+    w0, w1 = rng.normal(0, sig["sigma_w0"], workers), rng.normal(0, sig["sigma_w1"], workers)
+    i0, i1 = rng.normal(0, sig["sigma_i0"], items), rng.normal(0, sig["sigma_i1"], items)
+    who = (np.argsort(rng.random((items, workers)), axis=1)[:, :per_item] if workers <= 2000
+           else rng.integers(0, workers, (items, per_item))).ravel()
+    what = np.repeat(np.arange(items), per_item)
+    if paired:
+        who, what = np.repeat(who, 2), np.repeat(what, 2)
+        x = np.tile([1.0, -1.0], who.size // 2)
+    else:
+        x = rng.choice([1.0, -1.0], who.size)
+    if repeats:  # some cells rated twice
+        again = rng.choice(who.size, repeats, replace=False)
+        who, what, x = np.append(who, who[again]), np.append(what, what[again]), np.append(x, x[again])
+    y = 3 + w0[who] + i0[what] + (effect + w1[who] + i1[what]) * x + rng.normal(0, sig["sigma"], who.size)
+    frame = pd.DataFrame({"worker": [f"w{v}" for v in who], "item": [f"i{v}" for v in what],
+                          "system": np.where(x > 0, "new", "base"), "rating": y})
+    return frame, float(y.max() - y.min())
+
+
+def _mixedlm_reml(frame):
+    """Oracle: statsmodels MixedLM (REML) with crossed variance components, on the [0, 1]-rescaled ratings."""
+    import statsmodels.formula.api as smf
+
+    low, high = frame["rating"].min(), frame["rating"].max()
+    data = frame.assign(y=(frame["rating"] - low) / (high - low), x=np.where(frame["system"] == "new", 1.0, -1.0),
+                        one=1)
+    model = smf.mixedlm("y ~ x", data, groups="one", vc_formula={"w0": "0 + C(worker)", "i0": "0 + C(item)",
+                                                                   "w1": "0 + C(worker):x", "i1": "0 + C(item):x"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = model.fit(reml=True, method=["lbfgs"])
+    sds = dict(zip(model.exog_vc.names, np.sqrt(np.maximum(res.vcomp, 0))))
+    return {"effect": float(res.fe_params["x"]), "baseline": float(res.fe_params["Intercept"]),
+            "sigma": math.sqrt(res.scale), "sigma_w0": sds["w0"], "sigma_w1": sds["w1"], "sigma_i0": sds["i0"],
+            "sigma_i1": sds["i1"], "effect_se": float(res.bse["x"])}
+
+
+KEYS = ("effect", "baseline", "sigma", "sigma_w0", "sigma_w1", "sigma_i0", "sigma_i1")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_balanced_pilot_reml_equals_mixedlm(seed):
+    sig = {"sigma_w0": 0.08, "sigma_w1": 0.06, "sigma_i0": 0.1, "sigma_i1": 0.07, "sigma": 0.15}
+    frame = _cells(np.random.default_rng(seed), 8, 30, 0.08, sig)
+    frame = frame.assign(system=np.where(frame["x"] > 0, "new", "base"), rating=frame["y"]).drop(columns=["x", "y"])
+    fit = rt.fit_pilot(frame)
+    assert fit.method == "reml"
+    oracle = _mixedlm_reml(frame)  # the same REML optimum, found by statsmodels' optimizer
+    for key in KEYS:
+        assert getattr(fit, key) == pytest.approx(oracle[key], abs=2e-4), key
+    assert fit.effect_se == pytest.approx(oracle["effect_se"], rel=1e-2)
+
+
+def test_moment_estimator_agrees_with_reml_within_sampling_error():
+    # on balanced pilots both estimators are unbiased for the variances: their difference must be small
+    # compared with the moment estimator's own sampling SD (from 20 replicate pilots)
+    sig = {"sigma_w0": 0.08, "sigma_w1": 0.06, "sigma_i0": 0.1, "sigma_i1": 0.07, "sigma": 0.15}
+    fits = []
+    for seed in range(20):
+        frame = _cells(np.random.default_rng(100 + seed), 10, 40, 0.05, sig)
+        frame = frame.assign(system=np.where(frame["x"] > 0, "new", "base"), rating=frame["y"]).drop(columns=["x", "y"])
+        fits.append((rt.fit_pilot(frame, method="moments"), rt.fit_pilot(frame, method="reml")))
+    for key in KEYS:
+        moments = np.array([getattr(m, key) for m, _ in fits])
+        reml = np.array([getattr(r, key) for _, r in fits])
+        sd = moments.std(ddof=1)
+        assert np.all(np.abs(moments - reml) <= 3 * sd + 1e-12), key
+        assert abs(np.mean(moments - reml)) <= 3 * sd / math.sqrt(20) + 1e-12, key
+
+
+@pytest.mark.parametrize("paired, repeats", [(True, 0), (False, 0), (True, 300)])
+def test_moment_estimator_recovers_components_of_crowdsourced_pilots(paired, repeats):
+    # oracle: the simulated components; tolerance 4 SE of the mean over 20 replicate pilots
+    estimates, effects, ses = [], [], []
+    for seed in range(20):
+        frame, scale = _crowd_pilot(np.random.default_rng(seed), 60, 300, 4, 0.1, paired=paired, repeats=repeats)
+        fit = rt.fit_pilot(frame)
+        assert fit.method == "moments"
+        estimates.append([(getattr(fit, k) * scale) ** 2 for k in rt._SIGMAS])  # variances: unbiased
+        effects.append(fit.effect * scale)
+        ses.append(fit.effect_se * scale)
+    estimates = np.array(estimates)
+    for j, key in enumerate(rt._SIGMAS):
+        mean, se = estimates[:, j].mean(), estimates[:, j].std(ddof=1) / math.sqrt(20)
+        assert abs(mean - PILOT_SIG[key] ** 2) <= 4 * se + 1e-3, key
+    assert abs(np.mean(effects) - 0.1) <= 4 * np.std(effects, ddof=1) / math.sqrt(20)
+    # the reported standard error matches the spread of the effect across pilots
+    assert np.mean(ses) == pytest.approx(np.std(effects, ddof=1), rel=0.35)
+
+
+def test_large_pilot_with_many_workers_fits():
+    # 200,000 ratings by 20,000 workers (the issue's 6 GB case): O(N log N), recovers the components
+    frame, scale = _crowd_pilot(np.random.default_rng(5), 20_000, 20_000, 5, 0.1)
+    fit = rt.fit_pilot(frame)
+    assert fit.n_ratings == 200_000 and fit.workers > 19_000 and fit.method == "moments"
+    assert abs(fit.effect * scale - 0.1) <= 4 * fit.effect_se * scale
+    for key in rt._SIGMAS:  # replicate SDs at this size are below 0.01 (20 pilots of a quarter of the size)
+        assert getattr(fit, key) * scale == pytest.approx(PILOT_SIG[key], abs=0.04), key
+
+
+def _pilot_frame(ratings):
+    n = len(ratings)
+    return pd.DataFrame({"worker": [f"w{i % 3}" for i in range(n)], "item": [f"i{i // 6}" for i in range(n)],
+                         "system": ["a", "b"] * (n // 2), "rating": ratings})
+
+
+@pytest.mark.parametrize(
+    "frame, message",
+    [
+        (_pilot_frame(["1", "2", "inf", "4", "5", "6"]), "Data row 3.*not a finite number"),
+        (_pilot_frame([1, 2, 1e308, -1e308, 5, 6]), "Data row 3.*too large"),
+        (_pilot_frame([1, 2, "", 4, 5, 6]), "missing or not numbers"),
+        (_pilot_frame([1, 2, "NaN", 4, 5, 6]), "missing or not numbers"),
+        (_pilot_frame([1, 2, 3, 4, 5, 6]).assign(worker=["w1", None, "w2", "w1", "w2", "w1"]),
+         "row 2: the worker is missing"),
+        (pd.DataFrame({"worker": [f"w{i}" for i in range(8)], "item": ["i1", "i1", "i2", "i2"] * 2,
+                       "system": ["a", "b"] * 4, "rating": np.arange(8.0)}), "does not identify"),
+    ],
+)
+def test_bad_pilots_raise_value_errors(frame, message):
+    with pytest.raises(ValueError, match=message):
+        rt.fit_pilot(frame)
+
+
+def test_reml_needs_a_balanced_pilot():
+    frame, _ = _crowd_pilot(np.random.default_rng(1), 30, 40, 3, 0.1)
+    with pytest.raises(ValueError, match="`method`"):
+        rt.fit_pilot(frame, method="reml")
+
+
+def test_crowd_design_with_a_pool_of_two():
+    sig = rt.PRESETS["high"]
+    result = rt.crowd_power(2, 100, 2, 0.1, **sig, n_sims=200, seed=1)
+    assert 0 <= result.power <= 1 and 0 <= result.false_positive_rate <= 1
+    assert rt.crowd_analytic(2, [50, 100], 2, [0.0, 0.1], **sig)["power"].between(0, 1).all()
+    plans = rt.crowd_plans(0.1, pool=2, **sig)
+    assert list(plans["per_item"]) == [2]
+    for call, name in [(lambda: rt.crowd_power(1, 100, 2, 0.1, **sig), "`pool`"),
+                       (lambda: rt.crowd_power(2, 100, 3, 0.1, **sig), "`per_item`"),
+                       (lambda: rt.crowd_plans(0.1, pool=1, **sig), "`pool`"),
+                       (lambda: rt.crowd_analytic(2, [1], 2, [0.1], **sig), "`items`"),
+                       (lambda: rt.crowd_analytic(2, [100], 2, [math.nan], **sig), "`effects`")]:
+        with pytest.raises(ValueError, match=name.replace("`", "\\`")):
+            call()

@@ -225,3 +225,89 @@ def test_control_variates_equation_2_and_table_3():
 def test_value_errors_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=name.replace("`", "\\`")):
         call()
+
+
+# ---------------------------------------------------------------------------
+# issue 14: uploaded and pasted differences; the Monte Carlo engine's cost
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (b"difference\n1.5\n-2\n", [1.5, 2.0]),
+        (b"1e-1\n-2\n+3.5\n.5\n", [0.1, 2.0, 3.5, 0.5]),  # a numeric first line is data, not a header
+        (b",\n1.5\n2\n", [1.5, 2.0]),  # a first line that is just a comma (was an IndexError)
+        (b"diff,\n1.5,\n,\n2,\n", [1.5, 2.0]),  # one-column CSV with empty cells
+        (b"\xef\xbb\xbfvalue\r\n0.4\r\n0.8\r\n", [0.4, 0.8]),  # BOM and CRLF
+        (b'"delta"\n"1.5"\n"-0.5"\n', [1.5, 0.5]),
+        (b"0.4,0.8,1.1\n2 3;4\n", [0.4, 0.8, 1.1, 2, 3, 4]),  # lists without spaces are still lists
+    ],
+)
+def test_read_differences(data, expected):
+    assert sq.read_differences(data).tolist() == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"0,5\n1,2\n", r"line 1: '0,5' looks like a number with a decimal comma.*0\.5"),
+        (b"difference\n0.5\n12,75\n", r"line 3: '12,75' looks like a number with a decimal comma"),
+        (b'"0,5"\n', "decimal comma"),
+        (b"1,000\n", "thousands separator"),
+        (b"difference\n1.5\nabc\n", r"line 3: 'abc' is not a number"),
+        (b"1.5\ninf\n", r"line 2: 'inf' must be a finite difference"),
+        (b"1.5\n75\n", "within ±50"),
+        (b"difference\n", "No differences"),
+        (b",\n,,\n", "No differences"),
+        (b"", "empty"),
+        (b"\x00\x01\x02", "binary"),
+        (b"\xff\xfe1\x002\x00", "UTF-16"),
+        (b"1\n" * 10_001, "At most 10,000"),
+    ],
+)
+def test_read_differences_refuses_with_the_line(data, message):
+    with pytest.raises(ValueError, match=message):
+        sq.read_differences(data)
+
+
+def test_pasted_differences_share_the_rules():
+    assert sq.parse_differences("0.4, 0.8\n1.1;2").tolist() == pytest.approx([0.4, 0.8, 1.1, 2.0])
+    assert sq.parse_differences(",\n1.5,,2,").tolist() == [1.5, 2.0]
+    with pytest.raises(ValueError, match="decimal comma"):
+        sq.parse_differences("0,5 1,5")
+    with pytest.raises(ValueError, match="not a number"):
+        sq.parse_differences("difference\n1.5")  # no header detection for pasted text
+    with pytest.raises(ValueError, match="`text`"):
+        sq.parse_differences(b"1.5")  # type: ignore[arg-type]
+
+
+def test_mwu_at_every_look_from_one_sort_equals_mwu_rows():
+    rng = np.random.default_rng(4)
+    a = sq._simulate_scores(rng, 80, 30, (120, 600))
+    b = sq._simulate_scores(rng, 76, 30, (120, 600))
+    assert (a == 0).any()  # clipped ties are exercised
+    sizes = np.array([60, 200, 333, 600])
+    u, p = sq._mwu_looks(a, b, sizes)
+    for k, m in enumerate(sizes):
+        ref_u, ref_p = sq.mwu_rows(a[:, :m], b[:, :m])  # oracle: one look at a time (itself equal to scipy)
+        np.testing.assert_array_equal(u[:, k], ref_u)
+        np.testing.assert_allclose(p[:, k], ref_p, rtol=1e-12)
+    p_t, sign_t = sq._t_looks(a, b, sizes)
+    for k, m in enumerate(sizes):
+        ref = stats.ttest_ind(a[:, :m], b[:, :m], axis=1)  # oracle: scipy
+        np.testing.assert_allclose(p_t[:, k], ref.pvalue, rtol=1e-8)
+        np.testing.assert_array_equal(sign_t[:, k], np.sign(ref.statistic))
+
+
+def test_simulated_scores_are_exact_on_the_packing_grid():
+    # _mwu_looks packs score × 2^47 into integers: exact for the model's scores
+    rng = np.random.default_rng(5)
+    for mean, sd in ((75, 27), (95, 40), (50, 10)):
+        x = sq._simulate_scores(rng, mean, sd, 200_000)
+        assert np.array_equal(x * 2.0**47, np.round(x * 2.0**47))
+
+
+def test_monte_carlo_engine_is_capped_and_reproducible():
+    with pytest.raises(ValueError, match=r"`n_sims` × `budget` = 5,000 × 10,000.*reduce `n_sims` to at most 1,200"):
+        sq.campaign_power("interim", 10_000, 2.0, peeks=10, method="simulate", n_sims=5000, seed=1)
+    first = sq.campaign_power("interim", 1200, 2.0, method="simulate", n_sims=500, seed=3)
+    assert first == sq.campaign_power("interim", 1200, 2.0, method="simulate", n_sims=500, seed=3)

@@ -74,3 +74,15 @@ def test_large_table():
     assert len(table) == 200_000 and table.iloc[-1, 0] == f"{199_999 % 97 / 97:.4f}"
     with pytest.raises(ValueError, match="more than 1,000 rows"):
         uploads.read_table(body.encode(), max_rows=1000)
+
+
+def test_read_table_strips_cells_skips_blank_rows_and_restores_the_collector():
+    import gc
+
+    assert gc.isenabled()
+    table = uploads.read_table(b"a , b\n 1 ,2 \n , \n   \n3,  4\n")
+    assert list(table.columns) == ["a", "b"] and table.to_numpy().tolist() == [["1", "2"], ["3", "4"]]
+    assert gc.isenabled()  # parsing pauses the cyclic collector and always turns it back on
+    with pytest.raises(ValueError):
+        uploads.read_table(b"a,b\n1,2\n3\n")
+    assert gc.isenabled()
