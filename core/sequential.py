@@ -65,6 +65,7 @@ __all__ = [
     "campaign_power",
     "campaign_curves",
     "campaign_mde",
+    "campaign_assurance",
     "population_curves",
     "budget_savings",
     "default_population",
@@ -178,8 +179,11 @@ def mwu_effect(mean_a, mean_b, sd) -> float:
     """``p = P(X_A > X_B) + ½ P(X_A = X_B)`` for clipped Gamma DA scores.
 
     X = 100 - min(G, 100): X_A > X_B ⇔ G_A < G_B and G_A < 100; ties only
-    where both are clipped to 0.
+    where both are clipped to 0. Computed with the less skewed Gamma as B (p(a, b) = 1 − p(b, a)), whose density
+    stays bounded on the quadrature nodes.
     """
+    if mean_b > mean_a:
+        return 1.0 - mwu_effect(mean_b, mean_a, sd)
     ga, gb = _gamma(mean_a, sd), _gamma(mean_b, sd)
     # P(G_A < G_B, G_A < 100) = ∫_0^100 f_A(g) S_B(g) dg
     #   = F_A(100) S_B(100) + ∫_0^100 F_A(g) f_B(g) dg   (integration by parts).
@@ -1008,6 +1012,127 @@ def campaign_mde(design, budget, *, target_power=0.8, peeks=3, boundary="pocock"
     if gap(limit) < 0:
         return math.nan
     return float(optimize.brentq(gap, 1e-6, limit, xtol=1e-4))
+
+
+# ---------------------------------------------------------------------------
+# assurance (power averaged over a prior on the difference)
+# ---------------------------------------------------------------------------
+def _feasible_delta(mean):
+    """Largest |Δ| keeping both systems' means inside [1, 99] (as :func:`campaign_mde`) and within ±50 points."""
+    return min(50.0, 2.0 * (mean - 1.0), 2.0 * (99.0 - mean))
+
+
+@lru_cache(maxsize=32)
+def _effect_spline(mean, sd, test):
+    """The drift per unit √n as a smooth function of Δ (cubic spline through 241 exact evaluations).
+
+    Mann–Whitney: p(Δ) − ½ with p from :func:`mwu_effect`; t: the standardized mean difference. Both are smooth
+    in Δ; the spline's error is far below 10⁻⁸ (checked against direct evaluation in the tests).
+    """
+    from scipy.interpolate import CubicSpline
+
+    limit = _feasible_delta(mean)
+    grid = limit * np.sin(np.linspace(-np.pi / 2, np.pi / 2, 241))  # denser near the ends
+    values = np.empty(grid.size)
+    with np.errstate(over="ignore", invalid="ignore"):  # far tails of very skewed Gamma densities
+        _fill_effects(values, grid, mean, sd, test)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"The score model with `mean` {mean:g} and `sd` {sd:g} is too extreme to integrate; move "
+                         "the mean away from 0 and 100.")
+    return CubicSpline(grid, values)
+
+
+def _fill_effects(values, grid, mean, sd, test):
+    for j, d in enumerate(grid):
+        if test == "mwu":
+            values[j] = mwu_effect(mean + d / 2, mean - d / 2, sd) - 0.5
+        else:
+            a, b = score_distribution(mean + d / 2, sd), score_distribution(mean - d / 2, sd)
+            values[j] = (a.mean - b.mean) / math.sqrt((a.sd**2 + b.sd**2) / 2)
+
+
+def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundary="pocock", futility_p=0.5,
+                       mean=75.0, sd=27.0, alpha=0.05, test="mwu"):
+    """Assurance of a DA campaign design: power averaged over a normal prior on the true difference.
+
+    Parameters
+    ----------
+    design, budget
+        As in :func:`campaign_power` (procedure and planned judgments for the pair).
+    delta_mean, delta_sd : float
+        Prior N(μ, τ²) on the true difference in mean DA points (system A minus
+        B); τ = 0 gives the power at μ. The prior is truncated to the
+        differences that keep both means inside [1, 99] (and |Δ| <= 50).
+    peeks, boundary, futility_p, mean, sd, alpha, test
+        As in :func:`campaign_power`.
+
+    Returns
+    -------
+    core.assurance.AssuranceResult
+        ``.assurance`` (P(the campaign stops for efficacy in the hoped-for
+        direction), averaged over the prior), ``.ceiling`` (the prior
+        probability of that direction), ``.power_at_mean`` and
+        ``.expected_judgments`` — the expected judgments spent, averaged over the
+        prior (interim looks stop early for efficacy or futility).
+
+    Notes
+    -----
+    At every quadrature node Δ, the recursive integration of the analytic
+    engine (Armitage, McPherson & Rowe 1969) gives the probabilities of
+    crossing the upper and the lower efficacy boundary at each look and of
+    stopping for futility; the assurance integrates the hoped-for crossing
+    over the prior (O'Hagan et al. 2005, eq. 1) by composite Gauss–Legendre
+    quadrature (:func:`core.assurance.assurance`), all nodes in one batched
+    pass. The drift at Δ comes from a cubic spline through exact evaluations
+    of the Mann–Whitney (or t) effect.
+
+    References
+    ----------
+    O'Hagan, Stevens & Campbell (2005), Pharmaceutical Statistics 4:187–201;
+    Wei, Kocmi & Federmann (2022), §6–7; Jennison & Turnbull (2000).
+
+    Examples
+    --------
+    >>> r = campaign_assurance("interim", 1200, 5.0, 0.0)  # τ = 0: the power at μ
+    >>> round(r.assurance, 4) == round(campaign_power("interim", 1200, 5.0).power, 4)
+    True
+    >>> r = campaign_assurance("interim", 1200, 5.0, 3.0)
+    >>> r.assurance < r.ceiling < 1 and r.expected_judgments < 1200
+    True
+    """
+    from .assurance import assurance
+
+    design, budget, peeks, kind, futility_p, alpha = _validate_design(design, budget, peeks, boundary, futility_p,
+                                                                      alpha)
+    mean, sd, mu = _validate_model(mean, sd, delta_mean)
+    tau = check_real("delta_sd", delta_sd, low=0.0, high=50.0)
+    test = check_choice("test", test, TESTS)
+    at_mean = campaign_power(design, budget, mu, peeks=peeks, boundary=kind, futility_p=futility_p, mean=mean,
+                             sd=sd, alpha=alpha, test=test)
+    sizes = _look_sizes(budget, peeks)
+    eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha)
+    n = sizes.astype(float)
+    scale = 1.0 / np.sqrt((2 * n + 1) / (12 * n**2)) if test == "mwu" else np.sqrt(n / 2)
+    spline = _effect_spline(mean, sd, test)
+    limit = _feasible_delta(mean)
+    memo = {}
+
+    def parts(deltas):
+        deltas = np.clip(np.asarray(deltas, dtype=float), -limit, limit)
+        key = deltas.tobytes()
+        if key not in memo:
+            memo.clear()
+            drift_rows = spline(deltas)[:, None] * scale[None, :]
+            up, low, fut = _sequential_probs(_thetas(drift_rows), eff_z, fut_z)
+            stop = up + low + fut
+            stop[:, -1] = 1.0 - stop[:, :-1].sum(axis=1)
+            memo[key] = (up.sum(axis=1), low.sum(axis=1), stop @ (2.0 * n))
+        return memo[key]
+
+    slope = abs(float(spline(mu, 1))) or abs(float(spline(0.0, 1)))
+    se = 1.0 / max(slope * float(scale[-1]), 1e-12)  # standard error of the difference at the full budget
+    return assurance(lambda d: parts(d)[:2], prior_mean=mu, prior_sd=tau, power_at_mean=at_mean.power, scale=se,
+                     low=-limit, high=limit, extra=lambda d: parts(d)[2])
 
 
 def control_variates_efficiency(rho, reducible_share) -> float:

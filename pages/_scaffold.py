@@ -271,7 +271,11 @@ def guard(what: str = "Cannot compute this design", *, stop: bool = True):
     try:
         yield
     except ValueError as err:
-        st.error(f"**{what}.** {safe_message(str(err))}")
+        text = str(err)
+        if text.startswith(("could not convert string to float", "invalid literal for int()")):
+            # a value from a link or a pin that is not a number (core's own messages name their parameter)
+            text = "A value in the link is not a number (" + text.rsplit(":", 1)[-1].strip()[:60] + ")."
+        st.error(f"**{what}.** {safe_message(text)}")
         if stop:
             st.stop()
 

@@ -15,13 +15,21 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, mt
+from core.plan import Assumption, PlanItem
 from core.sizing import SampleSize
 from pages._scaffold import (
     Metric,
     apply_values,
     cached,
     chart,
+    cost_controls,
+    current_link,
     decision_controls,
+    fmt_money,
+    pin_controls,
+    plan_actions,
+    prior_controls,
+    source_of,
     download_csv,
     explain,
     fmt_pct,
@@ -40,7 +48,7 @@ from pages._scaffold import (
 SAMPLE = Path(mt.__file__).resolve().parent / "data" / "mt_sample" / "sample.tsv"
 N_OPTIONS = sorted({int(v) for v in np.round(np.geomspace(100, 20000, 40), -1)} | {2000, 3000})
 CURVE_NS = tuple(np.unique(np.geomspace(100, 20000, 36).astype(int)).tolist())
-VIEWS = {"power": "Power vs n (Figure 4)", "sensitivity": "Sensitivity to P0 and b0 (Figure 17)",
+VIEWS = {"power": "Power vs n (Figure 4)", "assurance": "Assurance vs n", "sensitivity": "Sensitivity to P0 and b0 (Figure 17)",
          "exaggeration": "Type-M and Type-S", "fit": "Fit P0 and b0 from your outputs"}
 
 
@@ -65,6 +73,40 @@ def sample_sizes(delta, p0, b0, target, alpha):
         return mt.bleu_sample_sizes(delta, p0, b0, target_power=target, alpha=alpha)
     first = mt.bleu_sample_size(delta, p0, b0, target_power=target, alpha=alpha)
     return SampleSize(first, first)  # the normal engine's power is monotone in n
+
+
+@cached
+def assurance_curve(ns, mean, sd, p0, b0, alpha):
+    rows = []
+    for size in ns:
+        res = mt.bleu_assurance(size, mean, sd, p0, b0, alpha=alpha)
+        rows.append((size, res.assurance, res.power_at_mean, res.ceiling))
+    return pd.DataFrame(rows, columns=["n", "assurance", "power", "ceiling"])
+
+
+@cached
+def assurance_n(mean, sd, p0, b0, alpha, target, ceiling, guess):
+    from core.assurance import assurance_sample_size
+
+    return assurance_sample_size(lambda size: mt.bleu_assurance(size, mean, sd, p0, b0, alpha=alpha).assurance,
+                                 target, n_min=2, n_max=1_000_000, ceiling=ceiling, guess=guess)
+
+
+PIN_KEYS = ("n", "delta", "p0", "b0", "alpha")
+
+
+@cached
+def pinned(values, target):
+    """A pinned design's power and Type-M curves over n (its own Δ_B, P0, b0) and its summary."""
+    v = dict(values)
+    size, d = int(float(v.get("n", 2000))), float(v.get("delta", 1.0))
+    p0_p, b0_p, alpha_p = float(v.get("p0", 0.13)), float(v.get("b0", 25.8)), float(v.get("alpha", 0.05))
+    frame = mt.power_grid(list(CURVE_NS), [d], [p0_p], [b0_p], alpha=alpha_p)[["n", "power", "type_m"]]
+    point_p = mt.bleu_power(size, d, p0_p, b0_p, alpha=alpha_p)
+    need = mt.bleu_sample_size(d, p0_p, b0_p, target_power=target, alpha=alpha_p) if d else -1
+    summary = {"n": size, "design": f"Δ_B {d:+.2f}, P0 {p0_p:g}, b0 {b0_p:g}", "power": point_p.power,
+               "type_m": point_p.type_m, "n_for_target": need}
+    return frame, summary
 
 
 @cached
@@ -114,6 +156,12 @@ b0 = side.slider("b0: spread of the swap effects", min_value=5.0, max_value=100.
                  bind="query-params", help="Laplace scale of the non-zero swap effects times n (b = b0/n). Larger "
                  "means noisier sentence-level differences. Table 3: 22.5–29.4.")
 alpha, target = decision_controls()
+prior = prior_controls(default_mean=delta, unit="BLEU", low=-10.0, high=10.0, step=0.05, sd_default=0.5,
+                       sd_high=5.0, help_unit=" (new minus baseline, BLEU points)")
+cost_unit, currency = cost_controls(
+    unit="test sentence", default=0.0,
+    help="What one test sentence costs: sourcing it and a professional reference translation. The plan reports "
+    "n × this. 0 leaves costs out.")
 sim = simulation_controls(
     options=(500, 1000, 2000, 5000), default=2000, label="Run the randomization test",
     help="The paper's full simulation for the current design: simulated test sets, each tested with the paired "
@@ -150,6 +198,49 @@ metrics_row(
 )
 verdict(result.power, target, effect=delta, type_m=result.type_m)
 
+# the prior on Δ_B (assurance) and the cost
+assured = n_assured = None
+if prior.on:
+    with guard("Cannot average over this prior"):
+        assured = mt.bleu_assurance(n, prior.mean, prior.sd, p0, b0, alpha=alpha)
+        guess = sizes.first if sizes is not None and sizes.first > 0 and math.isclose(prior.mean, delta) else n
+        n_assured = assurance_n(prior.mean, prior.sd, p0, b0, alpha, target, assured.ceiling, guess)
+cost_now = n * cost_unit if cost_unit > 0 else None
+cost_needed = sizes.first * cost_unit if cost_now is not None and sizes is not None and sizes.first > 0 else None
+extra = []
+if assured is not None:
+    extra.append(Metric("Assurance", fmt_pct(assured.assurance),
+                        help="P(significant in the hoped-for direction), averaged over the prior on Δ_B.",
+                        caption=f"ceiling {fmt_pct(assured.ceiling)}; " + (
+                            f"n for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
+                            f"{target:.0%} assurance is out of reach (ceiling)")))
+if cost_now is not None:
+    extra.append(Metric("Cost", fmt_money(cost_now, currency), help="n × the cost per test sentence.",
+                        caption=f"at n for {target:.0%} power: {fmt_money(cost_needed, currency)}"
+                        if cost_needed is not None else None))
+if extra:
+    metrics_row(*extra)
+
+pins = pin_controls("mt", PIN_KEYS, label=f"n = {n:,}, Δ_B = {delta:+.2f}")
+pinned_frames, pinned_rows = [], []
+for pin in pins:
+    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
+        frame, summary = pinned(pin.values, target)
+        pinned_frames.append(frame.assign(pin=pin.name))
+        pinned_rows.append({"pin": pin.name, **summary})
+pinned_power = (pd.concat([f.rename(columns={"n": "x", "power": "y"})[["x", "y", "pin"]] for f in pinned_frames],
+                          ignore_index=True) if pinned_frames else None)
+pinned_type_m = (pd.concat([f.rename(columns={"n": "x", "type_m": "y"})[["x", "y", "pin"]] for f in pinned_frames],
+                           ignore_index=True) if pinned_frames else None)
+if pinned_rows:
+    st.dataframe(pd.DataFrame([{"pin": "current", "n": n, "design": f"Δ_B {delta:+.2f}, P0 {p0:g}, b0 {b0:g}",
+                                "power": result.power, "type_m": result.type_m,
+                                "n_for_target": sizes.first if sizes is not None else -1}] + pinned_rows),
+                 hide_index=True, width="stretch", column_config={
+                     "power": st.column_config.NumberColumn("Power", format="percent"),
+                     "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
+                     "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
+
 # ---------------------------------------------------------------------------
 # views
 # ---------------------------------------------------------------------------
@@ -167,7 +258,41 @@ if tab.open("power"):
         chart(figures.curve_figure(fig4, x="n", y="power", color="series", current=(n, result.power), target=target,
                                    title=f"Power vs test-set size (P0 = {p0:g}, b0 = {b0:g})",
                                    x_title="Test-set size n (sentences)", y_title="Power", y_range=(0, 1.02),
-                                   style=style()), "power_chart")
+                                   pins=pinned_power, style=style()), "power_chart")
+        if cost_now is not None:
+            money = fig4[fig4["delta_bleu"] == abs(delta)] if delta else fig4.iloc[0:0]
+            if len(money):
+                money = money.assign(cost=money["n"] * cost_unit, series=f"Δ_B = {abs(delta):g}")
+                plotted["power_vs_cost"] = money
+                chart(figures.curve_figure(
+                    money, x="cost", y="power", color="series", current=(cost_now, result.power), target=target,
+                    lines=[figures.Line(x=cost_needed, text=f"{target:.0%} power<br>{fmt_money(cost_needed, currency)}")]
+                    if cost_needed is not None and cost_needed <= money["cost"].max() else [],
+                    title=f"Power vs cost of the test set ({currency}, {fmt_money(cost_unit, currency)} per sentence)",
+                    x_title=f"Cost ({currency})", y_title="Power", y_range=(0, 1.02), style=style()), "cost_chart")
+if tab.open("assurance"):
+    with tab["assurance"]:
+        if assured is None:
+            st.info("Switch on **Average power over a prior on the effect** in the sidebar: when you are unsure how "
+                    "large the BLEU gain is, the assurance says how likely the comparison is to succeed, and its "
+                    "ceiling why a larger test set cannot make up for a vague prior.")
+        else:
+            with guard("Cannot average over this prior"):
+                ns_a = tuple(sorted(set(np.unique(np.geomspace(100, 20000, 18).astype(int)).tolist()) | {n}))
+                curve_a = assurance_curve(ns_a, prior.mean, prior.sd, p0, b0, alpha)
+            plotted["assurance"] = curve_a
+            tidy = pd.concat([curve_a.assign(series="assurance (prior averaged)", value=curve_a["assurance"]),
+                              curve_a.assign(series=f"power at the prior mean (Δ_B = {prior.mean:+.2f})",
+                                             value=curve_a["power"])], ignore_index=True)
+            chart(figures.curve_figure(tidy, x="n", y="value", color="series", current=(n, assured.assurance),
+                                       target=target, lines=[figures.Line(y=assured.ceiling,
+                                                                          text=f"ceiling {assured.ceiling:.0%}",
+                                                                          color=figures.PALETTE[1])],
+                                       title="Assurance and power vs test-set size", x_title="Test-set size n "
+                                       "(sentences)", y_title="Probability", y_range=(0, 1.02), style=style()),
+                  "assurance_chart")
+            st.caption("The assurance levels off at the ceiling — the prior probability that the new system is "
+                       "better at all: no test set can be surer than you are about the sign of the gain.")
 if tab.open("sensitivity"):
     with tab["sensitivity"], guard():
         base_delta = abs(delta) if delta else 1.0
@@ -194,7 +319,7 @@ if tab.open("exaggeration"):
         with c1:
             chart(figures.type_m_figure(fig4, x="n", color="series", current=(n, result.type_m), needed=needed,
                                         needed_text=text, title="Type-M error (exaggeration ratio)", x_title="n",
-                                        style=style()), "type_m_chart")
+                                        pins=pinned_type_m, style=style()), "type_m_chart")
         with c2:
             chart(figures.curve_figure(fig4, x="n", y="type_s", color="series", current=(n, result.type_s),
                                        target=None, title="Type-S error", x_title="n",
@@ -242,7 +367,8 @@ with tab["fit"]:
             new_values = {"p0": float(min(max(round(fitted.p0, 2), 0.0), 0.9)),
                           "b0": float(min(max(round(fitted.b0, 1), 5.0), 100.0)),
                           "delta": float(min(max(round(fitted.delta_bleu / 0.05) * 0.05, -10.0), 10.0))}
-            st.button("Use these values in the sliders", on_click=apply_values, args=(new_values,), key="use_fit",
+            st.button("Use these values in the sliders", on_click=apply_values, key="use_fit",
+                      args=(new_values, "fitted to the uploaded outputs with sacrebleu (Card et al. 2020, app. G.1)"),
                       type="primary", help="Sets P0, b0 and Δ_B (clipped to the sliders' ranges).")
             if fitted.n < 100:
                 st.info("With fewer than ~100 segments the fitted P0 and b0 are rough; use a full test set.")
@@ -295,6 +421,71 @@ if sim.run:
         else:
             st.warning(f"The fast engine ({fmt_pct(result.power)}) and the randomization test differ by more than 3 "
                        "Monte Carlo standard errors: trust the randomization test for this design.")
+
+# ---------------------------------------------------------------------------
+# the plan
+# ---------------------------------------------------------------------------
+preset_name = st.session_state.get("preset")
+
+
+def origin(key, value):
+    recorded = source_of(key, value, "")
+    if recorded:
+        return recorded
+    chosen = mt.PRESETS.get(preset_name) if preset_name else None
+    field = {"p0": "p0", "b0": "b0", "delta": "delta_bleu"}.get(key)
+    if chosen is not None and field and math.isclose(float(chosen[field]), float(value), abs_tol=1e-9):
+        return f"preset “{preset_name}” (Card et al. 2020, Table 3)"
+    return source_of(key, value, "slider")
+
+
+sentence = (f"With a test set of {n:,} sentences, an expected gain of {delta:+.2f} BLEU, and swap effects with "
+            f"P0 = {p0:g} and b0 = {b0:g} (Card et al., 2020, §4), the paired randomization test at α = {alpha:g} has "
+            f"{fmt_pct(result.power, 0)} power")
+if delta and math.isfinite(result.type_m):
+    sentence += f"; a significant result would overstate the gain by {result.type_m:.2f}× on average"
+sentence += "."
+if sizes is not None and sizes.first > 0:
+    sentence += f" Reaching {target:.0%} power takes {sizes.first:,} sentences."
+if assured is not None:
+    sentence += (f" Averaged over a normal prior on the gain (mean {prior.mean:+.2f}, SD {prior.sd:.2f} BLEU), the "
+                 f"assurance is {fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; O'Hagan et "
+                 "al., 2005).")
+assumptions = [Assumption("test-set size n", f"{n:,} sentences", source_of("n", n, "slider")),
+               Assumption("expected BLEU difference Δ_B", f"{delta:+.2f}", origin("delta", delta)),
+               Assumption("P0 (share of zero swap effects)", f"{p0:g}", origin("p0", p0)),
+               Assumption("b0 (Laplace scale × n)", f"{b0:g}", origin("b0", b0))]
+results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)),
+           ("Type-S", fmt_pct(result.type_s, 2)),
+           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else
+            f"{mde_value:.2f} BLEU")]
+if sizes is not None:
+    results.append((f"n for {target:.0%} power", f"{sizes.first:,}" if sizes.first > 0 else "not reachable"))
+if assured is not None:
+    assumptions.append(Assumption("prior on Δ_B", f"N({prior.mean:+.2f}, {prior.sd:.2f}²) BLEU", prior.source))
+    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling)),
+                (f"n for {target:.0%} assurance", f"{n_assured:,}" if n_assured and n_assured > 0 else
+                 "not reachable")]
+if cost_now is not None:
+    assumptions.append(Assumption("cost per test sentence", fmt_money(cost_unit, currency), "set on the page"))
+    if cost_needed is not None:
+        results.append((f"cost at n for {target:.0%} power", fmt_money(cost_needed, currency)))
+plan_figures = []
+if tab.open("power"):
+    plan_figures.append(("Power vs test-set size", figures.curve_figure(
+        fig4, x="n", y="power", color="series", current=(n, result.power), target=target,
+        x_title="Test-set size n (sentences)", y_title="Power", y_range=(0, 1.02))))
+plan_actions(PlanItem(
+    scenario="Machine translation (BLEU)",
+    question=f"Can a {n:,}-sentence test set detect a {delta:+.2f} BLEU difference with the paired randomization "
+    "test?", assumptions=tuple(assumptions), test="paired randomization (approximate permutation) test on corpus BLEU",
+    alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
+    figures=tuple(plan_figures), link=current_link(),
+    references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
+                "Responsibility. EMNLP (§4, appendix G).",
+                "Post (2018). A Call for Clarity in Reporting BLEU Scores. WMT (sacrebleu).",
+                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+    key="mt")
 
 # ---------------------------------------------------------------------------
 # download and explanation

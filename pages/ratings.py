@@ -20,12 +20,20 @@ import streamlit as st
 from core import figures
 from core import ratings as rt
 from core import uploads
+from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     apply_values,
     cached,
     chart,
+    current_link,
     decision_controls,
+    fmt_money,
+    pin_controls,
+    plan_actions,
+    presentation,
+    prior_controls,
+    source_of,
     download_csv,
     explain,
     fmt_pct,
@@ -54,7 +62,7 @@ SIGMA_HELP = {
 PRESET_NAMES = {"high": "Table 16: high variance", "low": "Table 16: low variance",
                 **{name: f"Tables 13–15: {name}" for name in rt.DATASET_PRESETS}}
 RULE_LABELS = {"paper": "paper: ML fit, t > 1.96", "satterthwaite": "REML + Satterthwaite t"}
-VIEWS = {"effect": "Power vs effect (Figure 6)", "items": "Power vs items and workers",
+VIEWS = {"effect": "Power vs effect (Figure 6)", "assurance": "Assurance vs items", "items": "Power vs items and workers",
          "fpr": "False positives by rule", "type_m": "Type-M", "plan": "Budget planner", "pilot": "Fit a pilot"}
 SIM_EFFECTS = (0.05, 0.1, 0.15, 0.2)
 
@@ -85,6 +93,54 @@ def plans(effect, cost_rating, cost_worker, target, alpha, sig):
 def crowd_plan_table(effect, pool, cost_rating, target, alpha, sig):
     return rt.crowd_plans(effect, pool=pool, cost_per_rating=cost_rating, target_power=target, alpha=alpha,
                           **dict(sig))
+
+
+@cached
+def assurance_point(layout, w, i, k, mean, sd, sig, alpha):
+    if layout == "crowd":
+        return rt.crowd_assurance(w, i, k, mean, sd, alpha=alpha, **dict(sig))
+    return rt.likert_assurance(w, i, mean, sd, alpha=alpha, **dict(sig))
+
+
+@cached
+def assurance_curve(layout, w, k, items_list, mean, sd, sig, alpha):
+    rows = []
+    for i in items_list:
+        res = assurance_point(layout, w, i, k, mean, sd, sig, alpha)
+        rows.append((i, res.assurance, res.power_at_mean, res.ceiling))
+    return pd.DataFrame(rows, columns=["items", "assurance", "power", "ceiling"])
+
+
+@cached
+def assured_plans(mean, sd, cost_rating, cost_worker, target, alpha, sig):
+    return rt.assurance_plans(mean, sd, cost_per_rating=cost_rating, cost_per_worker=cost_worker, target=target,
+                              alpha=alpha, **dict(sig))
+
+
+PIN_KEYS = ("layout", "workers", "per_item", "items", "effect", "alpha") + SIGMA_KEYS
+
+
+@cached
+def pinned(values, target):
+    """A pinned design's analytic power (and Type-M) vs effect, and its summary."""
+    v = dict(values)
+    w, i = int(float(v.get("workers", 3))), int(float(v.get("items", 100)))
+    e, alpha_p = float(v.get("effect", 0.1)), float(v.get("alpha", 0.05))
+    sig_p = {k: float(v.get(k, rt.PRESETS["high"][k])) for k in SIGMA_KEYS}
+    effects = np.round(np.linspace(0.0, 0.3, 31), 3)
+    if v.get("layout") == "crowd":
+        k = min(int(float(v.get("per_item", 3))), w)
+        frame = rt.crowd_analytic(w, [i], max(k, 2), effects, alpha=alpha_p, **sig_p)
+        frame = frame.assign(type_m=np.nan)
+        power_here = float(rt.crowd_analytic(w, [i], max(k, 2), [e], alpha=alpha_p, **sig_p)["power"].iloc[0])
+        type_m_here, text = math.nan, f"k = {k} of {w}, I = {i}, β1 = {e:g}"
+    else:
+        frame = rt.analytic_grid([w], [i], effects, alpha=alpha_p, **sig_p)
+        here = rt.likert_power(w, i, e, **sig_p, alpha=alpha_p, rule="satterthwaite", method="analytic")
+        power_here, type_m_here, text = here.power, here.type_m, f"W = {w}, I = {i}, β1 = {e:g}"
+    summary = {"design": text, "ratings": 2 * (w if v.get("layout") != "crowd" else min(int(float(
+        v.get("per_item", 3))), w)) * i, "power": power_here, "type_m": type_m_here}
+    return frame[["effect", "power", "type_m"]], summary
 
 
 @cached
@@ -166,6 +222,36 @@ likert = None if likert_choice == "continuous" else int(likert_choice)
 alpha, target = decision_controls(alphas=(0.01, 0.025, 0.05, 0.1), alpha_label="α (two-sided, Satterthwaite rule)",
                                   alpha_help="The paper's rule always uses t > 1.96.",
                                   target_help="For the MDE and the planner.")
+prior = prior_controls(default_mean=effect, unit="β1", low=-0.3, high=0.3, step=0.005, sd_default=0.05,
+                       sd_high=0.3, help_unit=" (β1: half the difference in mean rating on the [0, 1] scale)")
+if presentation():  # secondary controls: hidden on the projector
+    pay = st.session_state.get("pay", "rating")
+    cost_rating = float(st.session_state.get("cost_rating", 0.10) or 0.0)
+    cost_worker = float(st.session_state.get("cost_worker", 0.0) or 0.0)
+    currency = str(st.session_state.get("currency", "USD")).strip()
+else:
+    side.subheader("Cost")
+    pay = side.radio("Workers are paid", ["rating", "hour"], horizontal=True, key="pay", bind="query-params",
+                     format_func={"rating": "per rating", "hour": "by the hour"}.get,
+                     help="Per rating (crowdsourcing platforms), or an hourly wage and a rating speed (in-house or "
+                     "professional annotators).")
+    c1, c2 = side.columns([2, 1])
+    if pay == "hour":
+        wage = c1.number_input("Hourly wage", 0.0, 10_000.0, 15.0, 0.5, key="wage", bind="query-params",
+                               help="What one worker-hour costs.")
+        per_hour = side.number_input("Ratings per hour", 1.0, 10_000.0, 120.0, 10.0, key="per_hour",
+                                     bind="query-params", help="How many ratings a worker completes in an hour "
+                                     "(time it on a pilot).")
+        cost_rating = wage / per_hour
+        side.caption(f"→ {cost_rating:.4f} per rating")
+    else:
+        cost_rating = c1.number_input("Cost per rating", min_value=0.0, max_value=1000.0, value=0.10, step=0.01,
+                                      key="cost_rating", bind="query-params", help="What one rating costs.")
+    currency = c2.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
+                             help="A label for the amounts, e.g. USD, EUR, GBP.").strip()
+    cost_worker = side.number_input("Fixed cost per worker", min_value=0.0, max_value=100000.0, value=0.0, step=1.0,
+                                    key="cost_worker", bind="query-params",
+                                    help="Recruiting, training or qualification cost per worker, if any.")
 sim = simulation_controls(options=(200, 500, 1000, 2000, 5000), default=500,
                           help="Simulated experiments, each fitted like the real analysis, for the current design and "
                           "four effects on the Figure 6 chart (squares). The paper used 200 per point.",
@@ -235,6 +321,55 @@ else:
     st.info(note)
 verdict_slot = st.empty()
 
+# the prior on β1 (assurance; analytic Satterthwaite engine) and the cost of the current design
+assured = None
+if prior.on:
+    with guard("Cannot average over this prior"):
+        assured = assurance_point(layout, workers, items, per_item, prior.mean, prior.sd, sig_key, alpha)
+n_ratings = 2 * (workers if layout == "crossed" else per_item) * items
+cost_now = n_ratings * cost_rating + workers * cost_worker if (cost_rating or cost_worker) else None
+extra = []
+if assured is not None:
+    extra.append(Metric("Assurance", fmt_pct(assured.assurance),
+                        help="P(significant in the hoped-for direction), averaged over the prior on β1 (Satterthwaite "
+                        "t test, analytic" + (", approximate for k workers per item" if layout == "crowd" else "")
+                        + ").", caption=f"ceiling {fmt_pct(assured.ceiling)}; power at the prior mean "
+                                        f"{fmt_pct(assured.power_at_mean)}"))
+if cost_now is not None:
+    extra.append(Metric("Cost", fmt_money(cost_now, currency),
+                        help=f"{n_ratings:,} ratings × {fmt_money(cost_rating, currency)}"
+                             + (f" + {workers} workers × {fmt_money(cost_worker, currency)}" if cost_worker else ""),
+                        caption=f"{n_ratings:,} ratings"))
+if extra:
+    metrics_row(*extra)
+
+pins = pin_controls("ratings", PIN_KEYS, label=(f"W = {workers}" if layout == "crossed" else
+                                                f"k = {per_item} of {workers}") + f", I = {items}, β1 = {effect:g}")
+pinned_frames, pinned_rows = [], []
+for pin in pins:
+    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
+        frame, summary = pinned(pin.values, target)
+        pinned_frames.append(frame.assign(pin=pin.name))
+        pinned_rows.append({"pin": pin.name, **summary})
+pinned_power = (pd.concat([f.rename(columns={"effect": "x", "power": "y"})[["x", "y", "pin"]] for f in pinned_frames],
+                          ignore_index=True) if pinned_frames else None)
+pinned_type_m = None
+if pinned_frames:
+    tm_frames = [f[f["effect"] > 0].rename(columns={"effect": "x", "type_m": "y"})[["x", "y", "pin"]].dropna()
+                 for f in pinned_frames]
+    tm_frames = [f for f in tm_frames if len(f)]
+    pinned_type_m = pd.concat(tm_frames, ignore_index=True) if tm_frames else None
+if pinned_rows:
+    here_power = exact.power if analytic else (approx_crowd if layout == "crowd" else None)
+    st.dataframe(pd.DataFrame([{"pin": "current", "design": (f"W = {workers}" if layout == "crossed" else
+                                                             f"k = {per_item} of {workers}") +
+                                f", I = {items}, β1 = {effect:g}", "ratings": n_ratings,
+                                "power": here_power, "type_m": exact.type_m if analytic else math.nan}]
+                              + pinned_rows),
+                 hide_index=True, width="stretch", column_config={
+                     "power": st.column_config.NumberColumn("Power (analytic)", format="percent"),
+                     "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×")})
+
 # ---------------------------------------------------------------------------
 # views
 # ---------------------------------------------------------------------------
@@ -255,7 +390,7 @@ def effect_chart(points=None, simulated_power=None):
     return figures.curve_figure(curves, x="effect", y="power", color="series", current=current, target=target,
                                 title=f"Power vs effect, {items} items (lines: Satterthwaite rule, analytic)",
                                 x_title="Effect β1", y_title="Power", log_x=False, y_range=(0, 1.02), points=points,
-                                style=style())
+                                pins=pinned_power, style=style())
 
 
 if tab.open("effect"):
@@ -266,6 +401,30 @@ if tab.open("effect"):
         st.caption("Lines: analytic power of the Satterthwaite t test, fully crossed. Squares (when simulated): the "
                    "chosen rule and design, ± 2 standard errors. With the paper's rule and Table 16's settings they "
                    "reproduce Figure 6.")
+if tab.open("assurance"):
+    with tab["assurance"]:
+        if assured is None:
+            st.info("Switch on **Average power over a prior on the effect** in the sidebar: when you are unsure how "
+                    "large the difference is, the assurance says how likely the study is to succeed, and its ceiling "
+                    "why more items cannot make up for a vague prior.")
+        else:
+            with guard("Cannot average over this prior"):
+                curve_a = assurance_curve(layout, workers, per_item, tuple(sorted(set(ITEM_OPTIONS) | {items})),
+                                          prior.mean, prior.sd, sig_key, alpha)
+            plotted["assurance"] = curve_a
+            tidy = pd.concat([curve_a.assign(series="assurance (prior averaged)", value=curve_a["assurance"]),
+                              curve_a.assign(series=f"power at the prior mean (β1 = {prior.mean:+.3f})",
+                                             value=curve_a["power"])], ignore_index=True)
+            who = f"W = {workers}" if layout == "crossed" else f"k = {per_item} of {workers} workers"
+            chart(figures.curve_figure(tidy, x="items", y="value", color="series", current=(items, assured.assurance),
+                                       target=target, lines=[figures.Line(y=assured.ceiling,
+                                                                          text=f"ceiling {assured.ceiling:.0%}",
+                                                                          color=figures.PALETTE[1])],
+                                       title=f"Assurance and power vs items ({who}; Satterthwaite t test)",
+                                       x_title="Items I", y_title="Probability", y_range=(0, 1.02), style=style()),
+                  "assurance_chart")
+            st.caption("Two ceilings meet here: with few workers power itself levels off (the worker-slope variance), "
+                       "and the assurance cannot pass the prior probability that the new system is better at all.")
 if tab.open("items"):
     with tab["items"], guard():
         if effect <= 0:
@@ -328,15 +487,14 @@ if tab.open("type_m"):
                                     current=(effect, exact.type_m) if analytic else None,
                                     needed=mde_value if math.isfinite(mde_value) else None,
                                     needed_text=f"{target:.0%} power", title="Exaggeration of significant results",
-                                    x_title="Effect β1", log_x=False, style=style()), "type_m_chart")
+                                    x_title="Effect β1", log_x=False, pins=pinned_type_m, style=style()),
+              "type_m_chart")
 if tab.open("plan"):
     with tab["plan"]:
         c1, c2, c3 = st.columns(3)
-        cost_rating = c1.number_input("Cost per rating", min_value=0.0, max_value=1000.0, value=0.10, step=0.01,
-                                      key="cost_rating", bind="query-params", help="What one rating costs (e.g. USD).")
-        cost_worker = c2.number_input("Fixed cost per worker", min_value=0.0, max_value=100000.0, value=0.0, step=1.0,
-                                      key="cost_worker", bind="query-params",
-                                      help="Recruiting/qualification cost per worker, if any.")
+        c1.metric("Cost per rating", fmt_money(cost_rating, currency),
+                  help="Set in the sidebar (per rating, or an hourly wage ÷ ratings per hour).")
+        c2.metric("Fixed cost per worker", fmt_money(cost_worker, currency))
         if effect <= 0:
             st.info("Set a non-zero effect to plan a budget.")
         else:
@@ -354,7 +512,7 @@ if tab.open("plan"):
             if len(ok):
                 best = ok.iloc[0]
                 c3.metric("Cheapest design", f"{symbol} = {int(best[knob])}, I = {int(best['items'])}",
-                          help=f"{int(best['ratings']):,} ratings, cost {best['cost']:,.2f}")
+                          help=f"{int(best['ratings']):,} ratings, cost {fmt_money(best['cost'], currency)}")
             chart(figures.scatter_figure(
                 plan["cost"], plan["power"], text=[f"{symbol}={v}" for v in plan[knob]],
                 colors=np.where(plan["reachable"], figures.PALETTE[2], "#AAAAAA"),
@@ -362,10 +520,29 @@ if tab.open("plan"):
                 hover=f"{symbol} = %{{customdata[0]}}, I = %{{customdata[1]}}<br>%{{customdata[2]:,}} ratings"
                       "<br>cost %{x:,.2f}<br>power %{y:.3f}<extra></extra>",
                 lines=[figures.Line(y=target, text=f"{target:.0%} power")], log_x=True, name="designs",
-                title=title, x_title="Total cost", y_title="Power", style=style()), "planner_chart")
+                title=title, x_title=f"Total cost ({currency})", y_title="Power", style=style()), "planner_chart")
             st.dataframe(plan, hide_index=True, width="stretch", column_config={
-                "cost": st.column_config.NumberColumn("Cost", format="%.2f"),
+                "cost": st.column_config.NumberColumn(f"Cost ({currency})", format="%.2f"),
                 "power": st.column_config.NumberColumn("Power", format="%.3f")})
+            if assured is not None and layout == "crossed":
+                st.markdown(f"**With your prior** N({prior.mean:+.3f}, {prior.sd:.3f}²) on β1: the cheapest designs "
+                            f"reaching {target:.0%} *assurance*")
+                with guard("Cannot plan for this prior", stop=False):
+                    plan_a = assured_plans(prior.mean, prior.sd, cost_rating, cost_worker, target, alpha, sig_key)
+                    plotted["plans_assurance"] = plan_a
+                    ok_a = plan_a[plan_a["reachable"]]
+                    if len(ok_a):
+                        best_a = ok_a.iloc[0]
+                        st.success(f"Cheapest for {target:.0%} assurance: W = {int(best_a['workers'])}, "
+                                   f"I = {int(best_a['items'])} ({int(best_a['ratings']):,} ratings, "
+                                   f"{fmt_money(best_a['cost'], currency)}).")
+                    else:
+                        st.warning(f"No design reaches {target:.0%} assurance: the prior's ceiling is "
+                                   f"{fmt_pct(assured.ceiling)} — the probability that the new system is better at "
+                                   "all. More ratings cannot make up for that; narrow the prior with a pilot.")
+                    st.dataframe(plan_a, hide_index=True, width="stretch", column_config={
+                        "cost": st.column_config.NumberColumn(f"Cost ({currency})", format="%.2f"),
+                        "assurance": st.column_config.NumberColumn("Assurance", format="%.3f")})
 with tab["pilot"]:
     # the uploader is always rendered (hidden under another tab) so an upload survives a tab switch
     st.markdown("Upload pilot ratings with columns **worker, item, system, rating** (two systems; any Likert range — "
@@ -446,6 +623,71 @@ if run_sims:
         plotted["simulated_points"] = pts.rename(columns={"x": "effect", "y": "power", "se": "mc_se"})
         with effect_slot:
             chart(effect_chart(pts, mc.power), "power_chart")
+
+# ---------------------------------------------------------------------------
+# the plan
+# ---------------------------------------------------------------------------
+preset_name = st.session_state.get("preset")
+
+
+def origin(key, value):
+    recorded = source_of(key, value, "")
+    if recorded:
+        return recorded
+    values = rt.PRESETS.get(preset_name) or rt.DATASET_PRESETS.get(preset_name) if preset_name else None
+    if values is not None and key in values and math.isclose(float(values[key]), float(value), abs_tol=1e-9):
+        return f"preset “{PRESET_NAMES.get(preset_name, preset_name)}” (Card et al. 2020)"
+    return "slider"
+
+
+who = (f"{workers} workers each rating all {items:,} items under both systems" if layout == "crossed" else
+       f"{items:,} items, each rated under both systems by {per_item} workers drawn from a pool of {workers}")
+plan_power = exact.power if analytic else None
+sentence = (f"With {who} ({n_ratings:,} ratings) and variance components σ_w1 = {sig['sigma_w1']:g}, "
+            f"σ_i1 = {sig['sigma_i1']:g}, σ = {sig['sigma']:g}, a mixed-model comparison detects a difference of "
+            f"{2 * effect:.3f} in mean rating (β1 = {effect:g})")
+sentence += (f" with {fmt_pct(plan_power, 0)} power (REML with a Satterthwaite t test at α = {alpha:g}; Westfall, "
+             "Kenny & Judd, 2014; Card et al., 2020)." if plan_power is not None else
+             " with the power shown by the simulation on the page (Card et al., 2020).")
+if analytic and effect and math.isfinite(exact.type_m):
+    sentence += f" A significant result would overstate the difference by {exact.type_m:.2f}× on average."
+if assured is not None:
+    sentence += (f" Averaged over a normal prior on β1 (mean {prior.mean:+.3f}, SD {prior.sd:.3f}), the assurance is "
+                 f"{fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; O'Hagan et al., 2005).")
+assumptions = [Assumption("design", who, "sliders"),
+               Assumption("effect β1", f"{effect:g} (mean ratings differ by {2 * effect:.3f})",
+                          origin("effect", effect))]
+assumptions += [Assumption(SIGMA_LABELS[k], f"{sig[k]:g}", origin(k, sig[k])) for k in SIGMA_KEYS]
+if likert is not None:
+    assumptions.append(Assumption("rating scale", f"{likert}-point Likert (simulated rounding)", "set on the page"))
+results = [("power" + ("" if analytic else " (see the page's simulation)"), fmt_pct(plan_power)),
+           ("Type-M", fmt_ratio(exact.type_m) if analytic else "—"),
+           (f"MDE at {target:.0%} power (β1, crossed, analytic)", "not reachable" if not math.isfinite(mde_value) else
+            f"{mde_value:.3f}")]
+if assured is not None:
+    assumptions.append(Assumption("prior on β1", f"N({prior.mean:+.3f}, {prior.sd:.3f}²)", prior.source))
+    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling))]
+if cost_now is not None:
+    assumptions.append(Assumption("cost per rating", fmt_money(cost_rating, currency) + (
+        " (wage ÷ ratings per hour)" if pay == "hour" else ""), "set on the page"))
+    if cost_worker:
+        assumptions.append(Assumption("fixed cost per worker", fmt_money(cost_worker, currency), "set on the page"))
+    results.append(("ratings", f"{n_ratings:,}"))
+plan_figures = []
+if curves is not None:
+    plan_figures.append(("Power vs effect (analytic, fully crossed)", effect_chart()))
+plan_actions(PlanItem(
+    scenario="Human ratings (Likert)", question=f"Can {who} detect a {2 * effect:.3f} difference in mean rating?",
+    assumptions=tuple(assumptions), test=RULE_LABELS[rule] + (" on a mixed model with crossed worker and item random "
+                                                              "intercepts and slopes"),
+    alpha=alpha if rule == "satterthwaite" else 0.05, results=tuple(results), paragraph=sentence, cost=cost_now,
+    currency=currency, figures=tuple(plan_figures), link=current_link(),
+    references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
+                "Responsibility. EMNLP (§5.2, appendix H.3).",
+                "Westfall, Kenny & Judd (2014). Statistical power and optimal design in experiments in which samples "
+                "of participants respond to samples of stimuli. J. Exp. Psychol. Gen. 143.",
+                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+    key="ratings")
 
 # ---------------------------------------------------------------------------
 # download and explanation

@@ -15,11 +15,18 @@ import streamlit as st
 
 from core import figures
 from core import sequential as sq
+from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     cached,
     chart,
+    cost_controls,
+    current_link,
     decision_controls,
+    fmt_money,
+    pin_controls,
+    plan_actions,
+    prior_controls,
     download_csv,
     explain,
     fmt_pct,
@@ -35,7 +42,8 @@ from pages._scaffold import (
 DESIGN_LABELS = {"fixed": "fixed", "interim": "interim", "interim_futility": "interim-futility",
                  "naive": "naive peeking"}
 BUDGETS = [200, 300, 400, 600, 800, 1000, 1200, 1500, 1800, 2400, 3000, 3600, 4800, 6000, 8000, 10000]
-VIEWS = {"power": "Power and cost vs difference (Figure 5)", "budget": "Budget curves (Figure 6)",
+VIEWS = {"power": "Power and cost vs difference (Figure 5)", "assurance": "Assurance vs budget",
+         "money": "Power vs money", "budget": "Budget curves (Figure 6)",
          "pairs": "Per pair: fixed vs interim-futility (Figure 4)", "stops": "When does it stop?",
          "cv": "Control variates (§6.2)"}
 
@@ -81,17 +89,48 @@ def parse_pasted(text: str):
 
 @cached
 def read_uploaded(data: bytes):
-    if hasattr(sq, "read_differences"):
-        return sq.read_differences(data)
-    from core import uploads  # fallback until core.sequential.read_differences lands
+    return sq.read_differences(data)
 
-    lines = uploads.text_lines(data, name="The uploaded file")
-    first = lines[0].replace(",", " ").split()
-    try:
-        float(first[0]) if first else None
-    except ValueError:
-        lines = lines[1:]
-    return sq.parse_differences("\n".join(lines))
+
+@cached
+def assurance_point(design, budget, mean, sd, kw):
+    return sq.campaign_assurance(design, budget, mean, sd, **dict(kw))
+
+
+@cached
+def assurance_curve(design, budgets, mean, sd, kw):
+    rows = []
+    for b in budgets:
+        res = sq.campaign_assurance(design, b, mean, sd, **dict(kw))
+        rows.append((b, res.assurance, res.power_at_mean, res.ceiling, res.expected_judgments))
+    return pd.DataFrame(rows, columns=["budget", "assurance", "power", "ceiling", "expected_judgments"])
+
+
+@cached
+def money_curves(budgets, delta, kw):
+    """Power at the current difference and expected judgments of each design over planned budgets."""
+    frames = [sq.campaign_curves(b, [delta], designs=("fixed", "interim", "interim_futility"), **dict(kw))
+              for b in budgets]
+    return pd.concat(frames, ignore_index=True)
+
+
+PIN_KEYS = ("budget", "design", "peeks", "boundary", "futility", "mean", "sd", "delta", "test", "alpha")
+
+
+@cached
+def pinned(values):
+    """A pinned campaign: its power vs true difference and its summary (from the pin's widget values)."""
+    v = dict(values)
+    b, d = int(float(v.get("budget", 1200))), float(v.get("delta", 2.0))
+    des = v.get("design", "interim_futility")
+    kw_p = dict(peeks=int(float(v.get("peeks", 3))), boundary=v.get("boundary", "pocock"),
+                futility_p=float(v.get("futility", 0.5)), mean=float(v.get("mean", 75.0)),
+                sd=float(v.get("sd", 27.0)), alpha=float(v.get("alpha", 0.05)), test=v.get("test", "mwu"))
+    frame = sq.campaign_curves(b, list(np.round(np.linspace(0, 8, 33), 3)), designs=(des,), **kw_p)
+    res = sq.campaign_power(des, b, d, **kw_p)
+    summary = {"budget": b, "design": f"{DESIGN_LABELS.get(des, des)}, Δ = {d:g}", "power": res.power,
+               "expected_judgments": res.expected_judgments, "false_positive_rate": res.false_positive_rate}
+    return frame[["delta", "power"]], summary
 
 
 # ---------------------------------------------------------------------------
@@ -135,6 +174,12 @@ test = side.radio("Test", list(sq.TESTS), horizontal=True, key="test", bind="que
 alpha, target = decision_controls(alphas=(0.01, 0.025, 0.05, 0.1), alpha_label="Overall α (two-sided)",
                                   alpha_help="False-positive rate of the whole campaign.",
                                   target_help="Used for the minimum detectable effect.")
+prior = prior_controls(default_mean=delta, unit="DA points", low=-10.0, high=10.0, step=0.1, sd_default=1.0,
+                       sd_high=10.0, help_unit=" (difference in mean DA score between the systems)")
+cost_unit, currency = cost_controls(
+    unit="judgment", default=0.0,
+    help="What one DA judgment costs (crowd or professional rates). The plan reports the expected judgments × this. "
+    "0 leaves costs out.")
 sim = simulation_controls(options=(500, 1000, 2000, 5000), default=2000, seed_default=2022,
                           label="Check by simulating campaigns", unit="Simulated campaigns",
                           help="Simulated campaigns for the current design (per scenario: the true difference and "
@@ -194,6 +239,43 @@ elif delta and result.power < target:
 elif delta:
     st.success(f"**Adequately powered** ({fmt_pct(result.power)} ≥ {target:.0%}).")
 
+# the prior on the difference (assurance) and the cost
+assured = None
+if prior.on:
+    with guard("Cannot average over this prior"):
+        assured = assurance_point(design, budget, prior.mean, prior.sd, kw)
+cost_now = result.expected_judgments * cost_unit if cost_unit > 0 else None
+extra = []
+if assured is not None:
+    extra.append(Metric("Assurance", fmt_pct(assured.assurance),
+                        help="P(the campaign ends significant in the hoped-for direction), averaged over the prior on "
+                        "the true difference.",
+                        caption=f"ceiling {fmt_pct(assured.ceiling)}; expected judgments under the prior "
+                                f"{assured.expected_judgments:,.0f}"))
+if cost_now is not None:
+    extra.append(Metric("Expected cost", fmt_money(cost_now, currency),
+                        help="Expected judgments × the cost per judgment (interim designs stop early).",
+                        caption=f"at most {fmt_money(budget * cost_unit, currency)} (the full budget)"))
+if extra:
+    metrics_row(*extra)
+
+pins = pin_controls("sequential", PIN_KEYS, label=f"{DESIGN_LABELS[design]}, {budget:,} judgments")
+pinned_frames, pinned_rows = [], []
+for pin in pins:
+    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
+        frame, summary = pinned(pin.values)
+        pinned_frames.append(frame.rename(columns={"delta": "x", "power": "y"}).assign(pin=pin.name))
+        pinned_rows.append({"pin": pin.name, **summary})
+pinned_power = pd.concat(pinned_frames, ignore_index=True) if pinned_frames else None
+if pinned_rows:
+    st.dataframe(pd.DataFrame([{"pin": "current", "budget": budget, "design": f"{DESIGN_LABELS[design]}, Δ = {delta:g}",
+                                "power": result.power, "expected_judgments": result.expected_judgments,
+                                "false_positive_rate": result.false_positive_rate}] + pinned_rows),
+                 hide_index=True, width="stretch", column_config={
+                     "power": st.column_config.NumberColumn("Power", format="percent"),
+                     "expected_judgments": st.column_config.NumberColumn("Expected judgments", format="%.0f"),
+                     "false_positive_rate": st.column_config.NumberColumn("False-positive rate", format="percent")})
+
 # ---------------------------------------------------------------------------
 # views
 # ---------------------------------------------------------------------------
@@ -210,7 +292,7 @@ if tab.open("power"):
                                        current=(delta, result.power if delta else result.false_positive_rate),
                                        target=target, title=f"Power vs true difference ({budget:,} judgments planned)",
                                        x_title="True difference (DA points)", y_title="Power", log_x=False,
-                                       y_range=(0, 1.02), style=style()), "power_chart")
+                                       y_range=(0, 1.02), pins=pinned_power, style=style()), "power_chart")
         with c2:
             chart(figures.curve_figure(fig5, x="delta", y="expected_judgments", color="label",
                                        current=(delta, result.expected_judgments), target=None,
@@ -220,6 +302,50 @@ if tab.open("power"):
                   "judgments_chart")
         st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                    "the smallest differences — it trades their (already low) power for savings.")
+if tab.open("assurance"):
+    with tab["assurance"]:
+        if assured is None:
+            st.info("Switch on **Average power over a prior on the effect** in the sidebar: when you are unsure how "
+                    "far apart the systems are, the assurance says how likely the campaign is to end with a winner, "
+                    "and its ceiling why more judgments cannot make up for a vague prior.")
+        else:
+            with guard("Cannot average over this prior"):
+                curve_a = assurance_curve(design, tuple(BUDGETS), prior.mean, prior.sd, kw)
+            plotted["assurance"] = curve_a
+            tidy = pd.concat([curve_a.assign(series="assurance (prior averaged)", value=curve_a["assurance"]),
+                              curve_a.assign(series=f"power at the prior mean ({prior.mean:+.1f} points)",
+                                             value=curve_a["power"])], ignore_index=True)
+            chart(figures.curve_figure(tidy, x="budget", y="value", color="series",
+                                       current=(budget, assured.assurance), target=target,
+                                       lines=[figures.Line(y=assured.ceiling, text=f"ceiling {assured.ceiling:.0%}",
+                                                           color=figures.PALETTE[1])],
+                                       title=f"Assurance and power vs planned judgments ({DESIGN_LABELS[design]})",
+                                       x_title="Planned judgments for the pair", y_title="Probability",
+                                       y_range=(0, 1.02), style=style()), "assurance_chart")
+            st.caption("The assurance levels off at the ceiling — the prior probability that the difference has the "
+                       "hoped-for sign. Interim designs spend fewer judgments on average (hover for the expected "
+                       "judgments in the downloaded data).")
+if tab.open("money"):
+    with tab["money"], guard("Cannot compute this campaign"):
+        if delta == 0:
+            st.info("Set a non-zero true difference to compare what each design costs for the power it buys.")
+        else:
+            money = money_curves(tuple(BUDGETS), delta, kw)
+            unit_cost = cost_unit if cost_unit > 0 else 1.0
+            money = money.assign(label=money["design"].map(DESIGN_LABELS),
+                                 expected_cost=money["expected_judgments"] * unit_cost)
+            plotted["power_vs_money"] = money
+            here = money[(money["design"] == design) & (money["budget"] == budget)]
+            x_title = f"Expected cost ({currency})" if cost_unit > 0 else "Expected judgments (set a cost per " \
+                "judgment in the sidebar to see money)"
+            chart(figures.curve_figure(money, x="expected_cost", y="power", color="label",
+                                       current=(float(here["expected_cost"].iloc[0]), float(here["power"].iloc[0]))
+                                       if len(here) else None, target=target,
+                                       title=f"Power at Δ = {delta:g} vs what the campaign is expected to cost",
+                                       x_title=x_title, y_title="Power", y_range=(0, 1.02), style=style()),
+                  "money_chart")
+            st.caption("Each point is a planned budget (200 … 10,000 judgments); interim designs reach the same power "
+                       "for less because they stop early. The marker is the current design.")
 if tab.open("budget"):
     with tab["budget"], guard("Cannot compute this campaign"):
         fig6 = population(tuple(BUDGETS), pop, kw)
@@ -336,6 +462,61 @@ if sim.run:
         st.caption("The analytic engine agrees with the simulated campaigns within 3 Monte Carlo standard errors.")
     else:
         st.warning("The analytic and simulated power differ by more than 3 Monte Carlo standard errors.")
+
+# ---------------------------------------------------------------------------
+# the plan
+# ---------------------------------------------------------------------------
+design_text = {"fixed": "a single Mann–Whitney test after all judgments" if test == "mwu" else
+               "a single t test after all judgments",
+               "interim": f"{peeks} equally spaced analyses with {kind.replace('_', '–')} boundaries",
+               "interim_futility": f"{peeks} equally spaced analyses with {kind.replace('_', '–')} boundaries and "
+                                   f"non-binding futility stopping at p > {futility_p:g}",
+               "naive": f"{peeks} uncorrected looks at α"}[design]
+sentence = (f"Comparing two systems with {budget:,} Direct Assessment judgments (mean score {mean:g}, SD {sd:g}) "
+            f"and {design_text} at an overall α = {alpha:g}, a true difference of {delta:g} points is detected with "
+            f"{fmt_pct(result.power, 0)} power, spending {result.expected_judgments:,.0f} judgments on average; the "
+            f"campaign's false-positive rate is {fmt_pct(result.false_positive_rate, 1)} (Wei et al., 2022).")
+if math.isfinite(mde_value):
+    sentence += f" The smallest difference detected with {target:.0%} power is {mde_value:.2f} points."
+if assured is not None:
+    sentence += (f" Averaged over a normal prior on the difference (mean {prior.mean:+.1f}, SD {prior.sd:.1f} points), "
+                 f"the assurance is {fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; O'Hagan "
+                 "et al., 2005).")
+assumptions = [Assumption("planned judgments", f"{budget:,}", "slider"),
+               Assumption("design", DESIGN_LABELS[design] + (f", K = {peeks}, {kind}" if design != "fixed" else ""),
+                          "set on the page"),
+               Assumption("mean DA score / judgment SD", f"{mean:g} / {sd:g}", "slider (cf. Wei et al. 2022, Table 2)"),
+               Assumption("true difference", f"{delta:g} DA points", "slider")]
+if design == "interim_futility":
+    assumptions.append(Assumption("futility threshold", f"p > {futility_p:g}", "slider"))
+results = [("power", fmt_pct(result.power)), ("false-positive rate", fmt_pct(result.false_positive_rate, 2)),
+           ("expected judgments", f"{result.expected_judgments:,.0f}"),
+           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.2f} DA"),
+           ("judgments saved by interim-futility (population)", "—" if not math.isfinite(fut_row["saving"]) else
+            f"{100 * fut_row['saving']:.0f}%")]
+if assured is not None:
+    assumptions.append(Assumption("prior on the difference", f"N({prior.mean:+.1f}, {prior.sd:.1f}²) DA points",
+                                  prior.source))
+    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling)),
+                ("expected judgments under the prior", f"{assured.expected_judgments:,.0f}")]
+if cost_now is not None:
+    assumptions.append(Assumption("cost per judgment", fmt_money(cost_unit, currency), "set on the page"))
+    results.append(("expected cost", fmt_money(cost_now, currency)))
+plan_figures = []
+if tab.open("power"):
+    plan_figures.append(("Power vs true difference", figures.curve_figure(
+        fig5, x="delta", y="power", color="label", current=(delta, result.power), target=target,
+        x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
+plan_actions(PlanItem(
+    scenario="Direct Assessment campaign", question=f"Can {budget:,} DA judgments tell two MT systems {delta:g} points "
+    "apart, and should the campaign stop early?", assumptions=tuple(assumptions),
+    test=("Mann–Whitney U" if test == "mwu" else "t test") + f", {DESIGN_LABELS[design]} design", alpha=alpha,
+    results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency, figures=tuple(plan_figures),
+    link=current_link(),
+    references=("Wei, Kocmi & Federmann (2022). Searching for a higher power in the human evaluation of MT. WMT.",
+                "Jennison & Turnbull (2000). Group Sequential Methods with Applications to Clinical Trials.",
+                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+    key="sequential")
 
 # ---------------------------------------------------------------------------
 # download and explanation

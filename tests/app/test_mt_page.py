@@ -156,3 +156,48 @@ def test_small_effective_sample_warns(page):
     page.slider(key="p0").set_value(0.5)
     page.run()
     assert any("unreliable" in w.value for w in page.warning)
+
+
+# --- issue 12 (assurance, costs, plan) and issue 13 §3 (pins) on the MT page ---------------------------------------
+def test_assurance_metric_and_chart():
+    page = open_page("mt", {"assure": "true", "prior_mean": "1.0", "prior_sd": "1.0", "view": "Assurance vs n"})
+    assert not page.exception
+    res = mt.bleu_assurance(2000, 1.0, 1.0, 0.13, 25.8)  # oracle: core (itself tested against quadrature and MC)
+    assert metrics(page)["Assurance"] == f"{100 * res.assurance:.1f}%"
+    fig = chart(page, "assurance_chart")
+    assert any(a["text"].startswith("ceiling 84%") for a in fig["layout"]["annotations"])  # Φ(1) = 0.841
+    assert {"assurance (prior averaged)", "current design"} <= {t["name"] for t in fig["data"]}
+
+
+def test_cost_metric_and_money_chart():
+    page = open_page("mt", {"cost_unit": "12.5", "currency": "EUR"})
+    assert metrics(page)["Cost"] == "EUR 25,000.00"  # 2,000 sentences × 12.50
+    need = mt.bleu_sample_size(1.0, 0.13, 25.8)
+    fig = chart(page, "cost_chart")
+    assert fig["layout"]["xaxis"]["title"]["text"] == "Cost (EUR)"
+    assert any(f"EUR {need * 12.5:,.2f}" in a["text"] for a in fig["layout"]["annotations"])
+
+
+def test_plan_paragraph_and_download():
+    page = open_page("mt", {"n": "3000"})
+    res = mt.bleu_power(3000, 1.0, 0.13, 25.8)
+    text = [c.value for c in page.code if "randomization test" in c.value][0]
+    assert text.startswith("With a test set of 3,000 sentences, an expected gain of +1.00 BLEU")
+    assert f"has {100 * res.power:.0f}% power" in text
+    assert "Download the plan (HTML)" in [b.proto.label for b in page.get("download_button")]
+
+
+def test_pins_on_power_and_type_m_charts(page):
+    page.text_input(key="mt_pin_name").set_value("WMT size")
+    page.button(key="mt_pin_add").click()
+    page.run()
+    page.select_slider(key="n").set_value(5000)
+    page.run()
+    assert not page.exception
+    names = [t["name"] for t in chart(page, "power_chart")["data"]]
+    assert "pinned: WMT size" in names
+    table = [d.value for d in page.dataframe if "pin" in d.value.columns][0].set_index("pin")
+    assert table.loc["WMT size", "power"] == pytest.approx(mt.bleu_power(2000, 1.0, 0.13, 25.8).power)
+    link = page.query_params["pins"]
+    restored = open_page("mt", {"pins": link if isinstance(link, str) else link[0], "view": "Type-M and Type-S"})
+    assert "pinned: WMT size" in [t["name"] for t in chart(restored, "type_m_chart")["data"]]

@@ -154,3 +154,40 @@ def test_false_positive_view_is_simulated_on_open():
     assert not page.exception
     fig = chart(page, "fpr_chart")
     assert len(fig["data"]) == 2 and any(s.get("y0") == 0.025 for s in fig["layout"]["shapes"])
+
+
+# --- issue 12 (assurance, costs, plan) and issue 13 §3 (pins) on the Ratings page -----------------------------------
+def test_assurance_metric_chart_and_assurance_planner():
+    page = open_page("ratings", {"assure": "true", "prior_mean": "0.1", "prior_sd": "0.03",
+                                 "view": "Assurance vs items"}, timeout=180)
+    assert not page.exception
+    res = rt.likert_assurance(3, 100, 0.1, 0.03, **rt.PRESETS["high"])  # oracle: core (quadrature- and MC-tested)
+    assert metrics(page)["Assurance"] == f"{100 * res.assurance:.1f}%"
+    assert chart_data(page, "assurance_chart")
+    page = open_page("ratings", {"assure": "true", "prior_mean": "0.1", "prior_sd": "0.03", "view": "Budget planner"},
+                     timeout=180)
+    best = rt.assurance_plans(0.1, 0.03, cost_per_rating=0.1, **rt.PRESETS["high"]).iloc[0]
+    assert any(f"W = {int(best['workers'])}, I = {int(best['items'])}" in s.value for s in page.success)
+
+
+def test_hourly_pay_sets_the_cost_per_rating():
+    page = open_page("ratings", {"pay": "by the hour", "wage": "24", "per_hour": "60"}, timeout=180)
+    assert not page.exception
+    assert metrics(page)["Cost"] == f"USD {600 * 24 / 60:,.2f}"  # 2 × 3 workers × 100 items at 0.40 per rating
+
+
+def test_pins_and_plan(page):
+    page.text_input(key="ratings_pin_name").set_value("three workers")
+    page.button(key="ratings_pin_add").click()
+    page.run()
+    page.slider(key="workers").set_value(10)
+    page.run()
+    assert not page.exception
+    assert "pinned: three workers" in [t["name"] for t in chart(page, "power_chart")["data"]]
+    table = [d.value for d in page.dataframe if "pin" in d.value.columns][0].set_index("pin")
+    high = rt.PRESETS["high"]
+    assert table.loc["three workers", "power"] == pytest.approx(
+        rt.likert_power(3, 100, 0.1, **high, rule="satterthwaite", method="analytic").power)
+    text = [c.value for c in page.code if "mixed-model" in c.value][0]
+    power = rt.likert_power(10, 100, 0.1, **high, rule="satterthwaite", method="analytic").power
+    assert f"with {100 * power:.0f}% power" in text

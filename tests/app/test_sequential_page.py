@@ -164,3 +164,41 @@ def test_savings_table_has_current_and_triple_budget(budget_page):
     triple = sq.budget_savings(3600, sq.default_population(30)).set_index("design")
     row = table[(table["budget"] == "3,600 (3×)") & (table["design"] == "interim-futility")].iloc[0]
     assert row["saving"] == pytest.approx(triple.loc["interim_futility", "saving"])
+
+
+# --- issue 12 (assurance, costs, plan) and issue 13 §3 (pins) on the DA page ----------------------------------------
+def test_assurance_metric_and_chart():
+    page = open_page("sequential", {"assure": "true", "prior_mean": "2.0", "prior_sd": "2.0",
+                                    "view": "Assurance vs budget"}, timeout=120)
+    assert not page.exception
+    res = sq.campaign_assurance("fixed", 1200, 2.0, 2.0)  # oracle: core (tested against direct quadrature)
+    assert metrics(page)["Assurance"] == f"{100 * res.assurance:.1f}%"
+    fig = chart(page, "assurance_chart")
+    assert any(a["text"].startswith("ceiling 84%") for a in fig["layout"]["annotations"])  # Φ(2/2)
+
+
+def test_expected_cost_and_money_chart():
+    page = open_page("sequential", {"design": "interim-futility", "cost_unit": "0.8", "currency": "EUR",
+                                    "view": "Power vs money"}, timeout=120)
+    assert not page.exception
+    res = sq.campaign_power("interim_futility", 1200, 2.0)
+    assert metrics(page)["Expected cost"] == f"EUR {res.expected_judgments * 0.8:,.2f}"
+    fig = chart(page, "money_chart")
+    assert fig["layout"]["xaxis"]["title"]["text"] == "Expected cost (EUR)"
+    assert {"fixed", "interim", "interim-futility"} <= {t["name"] for t in fig["data"]}
+
+
+def test_plan_and_pins(page):
+    text = [c.value for c in page.code if "Direct Assessment" in c.value][0]
+    res = sq.campaign_power("fixed", 1200, 2.0)
+    assert f"detected with {100 * res.power:.0f}% power" in text
+    page.text_input(key="sequential_pin_name").set_value("small")
+    page.button(key="sequential_pin_add").click()
+    page.run()
+    page.select_slider(key="budget").set_value(4800)
+    page.run()
+    assert not page.exception
+    assert "pinned: small" in [t["name"] for t in chart(page, "power_chart")["data"]]
+    table = [d.value for d in page.dataframe if "pin" in d.value.columns][0].set_index("pin")
+    assert table.loc["small", "power"] == pytest.approx(res.power)
+    assert table.loc["current", "power"] == pytest.approx(sq.campaign_power("fixed", 4800, 2.0).power)
