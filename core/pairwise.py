@@ -158,6 +158,8 @@ __all__ = [
     "WINNERS",
     "BradleyTerryFit",
     "LeaderboardPower",
+    "LeaderboardAssurance",
+    "leaderboard_assurance",
     "adjacent_power_curve",
     "crowded_top",
     "evenly_spaced",
@@ -1020,6 +1022,125 @@ def _votes_needed(des: _Design, k, tie_rate, target_power, alpha, halfwidth, con
     need = float(np.max(np.where(root > 0, root, 0.0) ** 2))
     n = max(1, math.ceil(need * (1.0 - 1e-12)))
     return n if n <= n_max else -1
+
+
+@dataclass(frozen=True)
+class LeaderboardAssurance:
+    """Assurance of every adjacent pair under a normal prior on its Elo gap (:func:`leaderboard_assurance`).
+
+    Attributes
+    ----------
+    pairs : tuple of (str, str)
+        Adjacent pairs (better, worse) in the assumed order, best first.
+    gap : ndarray
+        Assumed Elo gaps of the adjacent pairs (the prior means).
+    assurance : ndarray
+        P(the pair's difference is significant in the assumed direction),
+        averaged over the prior on its gap.
+    ceiling : ndarray
+        The prior probability that the gap has the assumed sign (the limit as
+        the votes grow).
+    power_at_mean : ndarray
+        The Wald power of each pair at its assumed gap.
+    gap_sd : float
+        τ, the prior SD of every gap (Elo).
+    n_votes : int
+    """
+
+    pairs: tuple
+    gap: np.ndarray
+    assurance: np.ndarray
+    ceiling: np.ndarray
+    power_at_mean: np.ndarray
+    gap_sd: float
+    n_votes: int
+
+    @property
+    def weakest(self) -> int:
+        """Index of the pair with the lowest assurance."""
+        return int(np.argmin(self.assurance))
+
+    @property
+    def min_assurance(self) -> float:
+        """The lowest assurance among adjacent pairs."""
+        return float(np.min(self.assurance))
+
+
+def leaderboard_assurance(n_votes, ratings, gap_sd, *, tie_rate=0.0, ties="drop", judge_accuracy=1.0, alpha=0.05
+                          ) -> LeaderboardAssurance:
+    """Assurance of each pair of neighbours: power averaged over a normal prior on its Elo gap.
+
+    Parameters
+    ----------
+    n_votes, ratings, tie_rate, ties, judge_accuracy, alpha
+        As in :func:`leaderboard_power`; ``ratings`` give the assumed order and
+        the prior means of the adjacent gaps.
+    gap_sd : float
+        τ (Elo, 0 … 2000): the prior SD of each adjacent gap, independently. τ = 0
+        gives the Wald power of :func:`leaderboard_power`'s analytic engine.
+
+    Returns
+    -------
+    LeaderboardAssurance
+        ``.assurance``, ``.ceiling`` and ``.power_at_mean`` per adjacent pair;
+        ``.min_assurance`` and ``.weakest``.
+
+    Notes
+    -----
+    For an adjacent pair with assumed gap μ and a true gap g ~ N(μ, τ²), the
+    estimated logit gap is normal with mean c·g (c = the pseudo-true logit gap
+    per Elo point of the design, which carries the judge's attenuation and the
+    tie handling) and the design's sampling SD; the Wald test rejects with
+    P(up) = Φ((√N c g − z σ̂)/σ) and P(down) = Φ((−√N c g − z σ̂)/σ) (σ̂, σ: the
+    reported and the sampling SD × √N at the assumed ratings, held fixed as g
+    varies, as in O'Hagan et al.'s normal approximation). The assurance
+    integrates the assumed direction over the prior by composite Gauss–Legendre
+    quadrature (:func:`core.assurance.assurance`). With two systems the page's
+    power uses the exact sign test; this assurance uses the Wald approximation
+    for every K.
+
+    References
+    ----------
+    O'Hagan, Stevens & Campbell (2005), Pharmaceutical Statistics 4:187–201;
+    Bradley & Terry (1952); Chiang et al. (2024), Chatbot Arena.
+
+    Examples
+    --------
+    >>> r = leaderboard_assurance(5000, [1200, 1175, 1150, 1125], 0.0)
+    >>> bool(np.allclose(r.assurance, r.power_at_mean))
+    True
+    >>> r = leaderboard_assurance(5000, [1200, 1175, 1150, 1125], 25.0)
+    >>> [round(float(c), 3) for c in r.ceiling]  # Φ(25/25) for every pair
+    [0.841, 0.841, 0.841]
+    """
+    from .assurance import assurance
+
+    names, values, n_votes, tie_rate, ties, judge, alpha, *_ = _validate(
+        ratings, n_votes=n_votes, tie_rate=tie_rate, ties=ties, judge_accuracy=judge_accuracy, alpha=alpha)
+    tau = check_real("gap_sd", gap_sd, low=0.0, high=2000.0)
+    des = _design(tuple(float(v) for v in values), tie_rate, ties, judge)
+    root = math.sqrt(n_votes)
+    z = stats.norm.isf(alpha / 2.0)
+    power = _analytic_power(des, [n_votes], alpha)[0]
+    fallback = _S * (2.0 * judge - 1.0) * ((1.0 - tie_rate) if ties == "half" else 1.0)
+    out_a, out_c = [], []
+    for idx in range(des.gap.size):
+        g = float(des.gap[idx])
+        c = float(des.delta_star[idx]) / g if g > 1e-9 else fallback
+        sd1, se1 = float(des.sd1[idx]), float(des.se1[idx])
+
+        def directional(gaps, c=c, sd1=sd1, se1=se1):
+            mean = root * c * np.asarray(gaps, dtype=float)
+            return stats.norm.cdf((mean - z * se1) / sd1), stats.norm.cdf((-mean - z * se1) / sd1)
+
+        res = assurance(directional, prior_mean=g, prior_sd=tau, power_at_mean=float(power[idx]),
+                        scale=sd1 / (root * max(c, 1e-12)), low=-2000.0, high=2000.0)
+        out_a.append(res.assurance)
+        out_c.append(res.ceiling)
+    order = des.order
+    pairs = tuple((names[order[i]], names[order[i + 1]]) for i in range(order.size - 1))
+    return LeaderboardAssurance(pairs=pairs, gap=des.gap.copy(), assurance=np.array(out_a), ceiling=np.array(out_c),
+                                power_at_mean=np.asarray(power, dtype=float), gap_sd=tau, n_votes=n_votes)
 
 
 def leaderboard_votes(ratings, *, target_power=0.8, tie_rate=0.0, judge_accuracy=1.0, alpha=0.05, halfwidth=None,

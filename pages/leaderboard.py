@@ -44,7 +44,7 @@ from pages._scaffold import (
 
 VOTE_OPTIONS = sorted({int(m * 10**e) for e in range(2, 7) for m in (1, 1.5, 2, 3, 5, 7.5) if m * 10**e <= 1_000_000})
 PRESETS = {"even": "evenly spaced", "crowded": "crowded top", "custom": "my ratings (table)"}
-VIEWS = {"board": "Leaderboard", "pairs": "Neighbours vs votes", "judge": "Votes vs judge accuracy",
+VIEWS = {"board": "Leaderboard", "pairs": "Neighbours vs votes", "assurance": "Assurance vs votes", "judge": "Votes vs judge accuracy",
          "order": "Whole order vs votes", "fit": "Fit your votes"}
 
 
@@ -52,6 +52,23 @@ VIEWS = {"board": "Leaderboard", "pairs": "Neighbours vs votes", "judge": "Votes
 def power(n_votes, ratings, tie_rate, ties, judge, alpha):
     return pw.leaderboard_power(n_votes, pd.Series(dict(ratings)), tie_rate=tie_rate, ties=ties,
                                 judge_accuracy=judge, alpha=alpha)
+
+
+@cached
+def assurance_at(n_votes, ratings, gap_sd, tie_rate, ties, judge, alpha):
+    return pw.leaderboard_assurance(n_votes, pd.Series(dict(ratings)), gap_sd, tie_rate=tie_rate, ties=ties,
+                                    judge_accuracy=judge, alpha=alpha)
+
+
+@cached
+def assurance_curve(votes, ratings, gap_sd, pair, tie_rate, ties, judge, alpha):
+    rows = []
+    for v in votes:
+        res = pw.leaderboard_assurance(v, pd.Series(dict(ratings)), gap_sd, tie_rate=tie_rate, ties=ties,
+                                       judge_accuracy=judge, alpha=alpha)
+        rows.append((v, float(res.assurance[pair]), float(res.power_at_mean[pair]), float(res.ceiling[pair]),
+                     res.min_assurance))
+    return pd.DataFrame(rows, columns=["n_votes", "assurance", "power", "ceiling", "min_assurance"])
 
 
 @cached
@@ -223,6 +240,14 @@ judge_pct = side.slider("Judge agrees with the true preference (%)", 55.0, 100.0
 alpha, target = decision_controls()
 cost_vote, currency = cost_controls(unit="vote", default=0.0, key="cost_vote",
                                     help="What one vote costs (a rater's judgment or a judge call).")
+side.subheader("Uncertain gaps (assurance)")
+assure = side.toggle("Average power over a prior on the gaps", key="assure", bind="query-params",
+                     help="Assurance (O'Hagan, Stevens & Campbell 2005): the probability that a pair of neighbours ends "
+                     "significant in the assumed order, averaged over your uncertainty about their gap. No number of "
+                     "votes can push it past the ceiling — the prior probability that the order is as assumed.")
+gap_sd = side.slider("Prior SD of each gap (Elo)", 0.0, 200.0, 15.0, 1.0, key="gap_sd", bind="query-params",
+                     help="How unsure you are about each adjacent gap in the table: about 95% of your belief lies "
+                     "within ±2 SD of it. 0 gives the ordinary power.") if assure else 0.0
 sim = simulation_controls(options=(200, 500, 1000, 2000), default=500, unit="Simulated leaderboards",
                           help="Draws the votes, fits every leaderboard by maximum likelihood and counts, with Monte "
                           "Carlo standard errors, next to the Fisher-information numbers.")
@@ -253,6 +278,15 @@ metrics_row(
               caption=f"for {target:.0%}: {fmt_money(needed * cost_vote, currency)}" if needed > 0 else None)]
       if cost_vote > 0 else []),
 )
+assured = None
+if assure:
+    with guard("Cannot average over this prior"):
+        assured = assurance_at(n_votes, key_ratings, gap_sd, tie_rate, ties, judge, alpha)
+    pair_a = assured.pairs[assured.weakest]
+    metrics_row(Metric("Weakest neighbours' assurance", fmt_pct(assured.min_assurance),
+                       help="The lowest assurance among adjacent pairs: P(significant in the assumed order), averaged "
+                       "over the prior on the pair's gap (Wald approximation).",
+                       caption=f"{pair_a[0]} vs {pair_a[1]}; ceiling {fmt_pct(float(assured.ceiling[assured.weakest]))}"))
 if result.uses_exact_engine:
     st.info("With two systems this is a head-to-head preference study: the numbers come from the exact sign test "
             "of the Accuracy page.")
@@ -291,6 +325,33 @@ if tab.open("board"):
         if ties == "half" and tie_rate > 0:
             st.caption("Half-win ties pull the fitted ratings toward the mean (expected_rating), so the intervals "
                        "cover the true ratings less often than 95% (coverage column).")
+if tab.open("assurance"):
+    with tab["assurance"]:
+        if assured is None:
+            st.info("Switch on **Average power over a prior on the gaps** in the sidebar: when you are unsure how far "
+                    "apart the systems are, the assurance says how likely the neighbours are to be told apart, and its "
+                    "ceiling why more votes cannot make up for a vague prior.")
+        else:
+            with guard("Cannot average over this prior"):
+                votes_a = tuple(sorted(set(int(v) for v in pw.vote_grid(max(high, 10 * n_votes), low=max(20, n_votes
+                                                                                                   // 20),
+                                                                         points=18)) | {n_votes}))
+                curve_a = assurance_curve(votes_a, key_ratings, gap_sd, assured.weakest, tie_rate, ties, judge, alpha)
+            plotted["assurance"] = curve_a
+            a_name = f"{assured.pairs[assured.weakest][0]} vs {assured.pairs[assured.weakest][1]}"
+            tidy = pd.concat([curve_a.assign(series=f"assurance, {a_name}", value=curve_a["assurance"]),
+                              curve_a.assign(series=f"power at the assumed gap, {a_name}", value=curve_a["power"])],
+                             ignore_index=True)
+            ceiling_a = float(assured.ceiling[assured.weakest])
+            chart(figures.curve_figure(tidy, x="n_votes", y="value", color="series",
+                                       current=(n_votes, assured.min_assurance), target=target,
+                                       lines=[figures.Line(y=ceiling_a, text=f"ceiling {ceiling_a:.0%}",
+                                                           color=figures.PALETTE[1])],
+                                       title="Assurance and power of the weakest neighbours vs votes",
+                                       x_title="Total votes", y_title="Probability", y_range=(0, 1.02),
+                                       style=style()), "assurance_chart")
+            st.caption("With a prior SD comparable to the gap itself, the ceiling is well below 1: the votes can only "
+                       "confirm an order you are already fairly sure of.")
 pinned_frames, pinned_rows = [], []
 for pin in pins:
     with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
@@ -415,25 +476,41 @@ sentence = (f"With {n_votes:,} pairwise votes spread evenly over the {len(names)
             f"{fmt_pct(result.weakest_power, 0)} power, and the whole order is recovered with probability "
             f"{fmt_pct(result.order_correct, 0)}; {target:.0%} power for every pair of neighbours takes "
             + ("more votes than can be planned here" if needed < 0 else f"{needed:,} votes") + ".")
+plan_assumptions = [Assumption("expected ratings (Elo)", ", ".join(f"{n}: {v:.0f}" for n, v in ratings.items()),
+                               {"even": "evenly spaced preset", "crowded": "crowded-top preset",
+                                "custom": "table on the page"}[preset]),
+                    Assumption("total votes", f"{n_votes:,}", "slider"),
+                    Assumption("ties", f"{tie_pct:.0f}% ({ties})", "slider"),
+                    Assumption("judge accuracy", f"{judge_pct:.1f}%", "slider")]
+plan_results = [("weakest neighbours' power", fmt_pct(result.weakest_power)),
+                ("P(whole order right)", fmt_pct(result.order_correct)),
+                ("typical 95% interval", f"± {result.typical_halfwidth:.1f} Elo"),
+                (f"votes for {target:.0%} on every pair", "not reachable" if needed < 0 else f"{needed:,}")]
+if assured is not None:
+    sentence += (f" Averaged over a normal prior on each gap (SD {gap_sd:.0f} Elo), the weakest neighbours' assurance "
+                 f"is {fmt_pct(assured.min_assurance, 0)} (ceiling "
+                 f"{fmt_pct(float(assured.ceiling[assured.weakest]), 0)}; O'Hagan et al., 2005).")
+    plan_assumptions.append(Assumption("prior on each adjacent gap", f"N(table gap, {gap_sd:.0f}²) Elo",
+                                       "set on the page"))
+    plan_results += [("weakest neighbours' assurance", fmt_pct(assured.min_assurance)),
+                     ("its ceiling", fmt_pct(float(assured.ceiling[assured.weakest])))]
+if cost_vote > 0:
+    plan_assumptions.append(Assumption("cost per vote", fmt_money(cost_vote, currency), "set on the page"))
+    if needed > 0:
+        plan_results.append((f"cost of {needed:,} votes", fmt_money(needed * cost_vote, currency)))
 plan_actions(PlanItem(
     scenario="Leaderboard from pairwise votes",
     question=f"Can {n_votes:,} pairwise votes rank {len(names)} systems?",
-    assumptions=(Assumption("expected ratings (Elo)", ", ".join(f"{n}: {v:.0f}" for n, v in ratings.items()),
-                            {"even": "evenly spaced preset", "crowded": "crowded-top preset",
-                             "custom": "table on the page"}[preset]),
-                 Assumption("total votes", f"{n_votes:,}", "slider"),
-                 Assumption("ties", f"{tie_pct:.0f}% ({ties})", "slider"),
-                 Assumption("judge accuracy", f"{judge_pct:.1f}%", "slider")),
+    assumptions=tuple(plan_assumptions),
     test="Wald tests of adjacent Bradley–Terry rating differences (expected Fisher information)", alpha=alpha,
-    results=(("weakest neighbours' power", fmt_pct(result.weakest_power)),
-             ("P(whole order right)", fmt_pct(result.order_correct)),
-             ("typical 95% interval", f"± {result.typical_halfwidth:.1f} Elo"),
-             (f"votes for {target:.0%} on every pair", "not reachable" if needed < 0 else f"{needed:,}")),
+    results=tuple(plan_results),
     paragraph=sentence, cost=n_votes * cost_vote if cost_vote > 0 else None, currency=currency,
     link=current_link(),
     references=("Bradley & Terry (1952). Rank analysis of incomplete block designs. Biometrika 39.",
                 "Chiang et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human preference. "
-                "arXiv 2403.04132.")), key="leaderboard")
+                "arXiv 2403.04132.",
+                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+    key="leaderboard")
 if plotted:
     download_csv(plotted, f"leaderboard_{tab.current}.csv", key="download_curves",
                  label="Download the plotted data (CSV)")

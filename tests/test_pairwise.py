@@ -567,3 +567,43 @@ def test_pairs_with_only_ties_are_counted_and_resampled():
     assert both["ties"].tolist() == [30] and both["n"].tolist() == [30]
     half = pw.fit_bradley_terry(pd.concat([votes, ties, extra], ignore_index=True), ties="half", n_boot=0)
     assert half.win_rates.loc["b", "d"] == 0.5
+
+
+# --- leaderboard_assurance (issue 12 on the leaderboard page) --------------------------------------------------------
+def test_leaderboard_assurance_zero_prior_sd_is_the_wald_power():
+    ratings = [1250, 1200, 1190, 1150, 1100]
+    res = pw.leaderboard_assurance(8000, ratings, 0.0, tie_rate=0.1, judge_accuracy=0.85)
+    power = pw.leaderboard_power(8000, ratings, tie_rate=0.1, judge_accuracy=0.85).adjacent_power
+    np.testing.assert_allclose(res.assurance, power, rtol=0, atol=1e-12)
+    assert res.pairs[1] == ("S2", "S3") and res.weakest == 1
+
+
+def test_leaderboard_assurance_matches_the_normal_closed_form():
+    # Oracle: O'Hagan et al. (2005) closed form for a z test with standard error s,
+    # Φ((μ − z s)/√(s² + τ²)) (+ the wrong-tail term, negligible here). With ties dropped the reported and
+    # sampling SDs coincide, so each adjacent gap is a z test with s = its sampling SD (Elo), taken from
+    # rating_covariance's Fisher information independently of the quadrature.
+    ratings = np.array([1200.0, 1170.0, 1150.0, 1100.0])
+    n, tau = 6000, 20.0
+    res = pw.leaderboard_assurance(n, ratings, tau)
+    power = pw.leaderboard_power(n, ratings)
+    z = stats.norm.isf(0.025)
+    # s from the power at the assumed gap: power = Φ(μ/s − z)  ⇒  s = μ / (Φ⁻¹(power) + z)
+    s = res.gap / (stats.norm.ppf(power.adjacent_power) + z)
+    wrong = stats.norm.cdf((-res.gap - z * s) / np.sqrt(s**2 + tau**2))
+    closed = stats.norm.cdf((res.gap - z * s) / np.sqrt(s**2 + tau**2))
+    np.testing.assert_allclose(res.assurance, closed, atol=1e-6 + wrong.max())
+    np.testing.assert_allclose(res.ceiling, stats.norm.cdf(res.gap / tau), atol=1e-9)
+    assert np.all(res.assurance < res.ceiling)
+
+
+def test_leaderboard_assurance_approaches_the_ceiling_and_rejects_bad_input():
+    ratings = [1200, 1180, 1160]
+    small = pw.leaderboard_assurance(1000, ratings, 30.0)
+    huge = pw.leaderboard_assurance(1_000_000, ratings, 30.0)
+    assert np.all(small.assurance < huge.assurance)
+    np.testing.assert_allclose(huge.assurance, huge.ceiling, atol=0.03)
+    with pytest.raises(ValueError, match="`gap_sd`"):
+        pw.leaderboard_assurance(1000, ratings, -1.0)
+    with pytest.raises(ValueError, match="`n_votes`"):
+        pw.leaderboard_assurance(0, ratings, 10.0)

@@ -135,3 +135,15 @@ def test_pins_compare_designs():
     assert any(n.startswith("pinned: 6 systems, 5,000 votes") for n in names)
     table = [d.value for d in page.dataframe if "pin" in d.value.columns][0]
     assert table["weakest_power"].iloc[1] == pytest.approx(pw.leaderboard_power(5000, DEFAULT).weakest_power)
+
+
+def test_assurance_metric_chart_and_plan():
+    page = open_page("leaderboard", {"assure": "true", "gap_sd": "25", "view": "Assurance vs votes"})
+    assert not page.exception
+    ratings = pd.Series(pw.evenly_spaced(6, 25.0), index=pw.system_names(6))  # the page's default preset
+    res = pw.leaderboard_assurance(5000, ratings, 25.0)  # oracle: core (tested against the normal closed form)
+    assert metrics(page)["Weakest neighbours' assurance"] == f"{100 * res.min_assurance:.1f}%"
+    fig = chart(page, "assurance_chart")
+    assert any(a["text"].startswith("ceiling 84%") for a in fig["layout"]["annotations"])  # Φ(25/25)
+    text = [c.value for c in page.code if "Bradley–Terry" in c.value][0]
+    assert f"assurance is {100 * res.min_assurance:.0f}%" in text
