@@ -25,3 +25,31 @@ def test_link_reproduces_the_view(page, server_url):
     wait_idle(page)
     # the script may still be starting when the app first reports idle: wait for the value itself
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("79.1%", timeout=30_000)
+
+
+def test_plan_downloads_as_a_self_contained_html(page, server_url):
+    """Issue 12 §3: the plan downloads in the browser; the file is self-contained and states the page's numbers."""
+    import re
+
+    from playwright.sync_api import expect
+
+    from core import accuracy as acc
+
+    page.goto(f"{server_url}/accuracy?n=2000&delta=2.0&agreement=90.0", wait_until="domcontentloaded")
+    wait_idle(page)
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("79.1%", timeout=30_000)
+    page.get_by_text("Plan this design", exact=False).first.click()
+    button = page.get_by_role("button", name="Download the plan (HTML)")
+    expect(button).to_be_visible(timeout=30_000)
+    with page.expect_download(timeout=60_000) as info:
+        button.click()
+    html = open(info.value.path(), encoding="utf-8").read()
+    power = acc.mcnemar_power(2000, 0.02, 0.9).power  # oracle: the exact engine (tested against enumeration)
+    assert f"{100 * power:.1f}%" in html
+    assert "n=2000" in html  # the shareable link
+    assert not re.search(r"<script[^>]+src=", html)  # no external scripts: opens offline
+    assert "<html" in html.lower() and "</html>" in html.lower()
+    from .conftest import ARTIFACTS
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "accuracy-plan.html").write_text(html, encoding="utf-8")
