@@ -418,7 +418,7 @@ def _analytic(workers, items, effect, sigmas, alpha) -> RatingsResult:
                      + lam[("D", "E")] ** 2 / (2 * df["E"]))
     ncp = 2 * effect * math.sqrt(workers * items / lam0)
     crit = stats.t.isf(alpha / 2, dof)
-    up, low = stats.nct.sf(crit, dof, ncp), stats.nct.cdf(-crit, dof, ncp)
+    up, low = stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp)
     right, wrong = (up, low) if effect >= 0 else (low, up)
     power = float(right) if effect != 0 else float(up + low)
     return RatingsResult(power=power, type_s=nan_if_zero(float(wrong), float(up + low)) if effect else math.nan,
@@ -832,7 +832,7 @@ def _crossed_tails(w, i, e, sigmas, alpha):
     dof = lam0**2 / (lam_w**2 / (w - 1) + lam_i**2 / (i - 1) + two_s2**2 / (2 * (w - 1) * (i - 1)))
     ncp = 2 * e * np.sqrt(w * i / lam0)
     crit = stats.t.isf(alpha / 2, dof)
-    return stats.nct.sf(crit, dof, ncp), stats.nct.cdf(-crit, dof, ncp), lam0, crit
+    return stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp), lam0, crit
 
 
 def analytic_grid(workers, items, effects, *, alpha=0.05, **sigmas) -> pd.DataFrame:
@@ -994,7 +994,7 @@ def _crowd_tails(pool, per_item, i, e, sigmas, alpha):
                          + (c_e * big_e) ** 2 / df_e)
     ncp = 2 * e / np.sqrt(var_mean)
     crit = stats.t.isf(alpha / 2, dof)
-    return stats.nct.sf(crit, dof, ncp), stats.nct.cdf(-crit, dof, ncp)
+    return stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp)
 
 
 def crowd_analytic(pool, items, per_item, effects, *, alpha=0.05, **sigmas) -> pd.DataFrame:

@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sacrebleu
+from scipy import integrate, stats
 
 from core import mt
+from core.assurance import normal_assurance
 
 SAMPLE = Path(__file__).resolve().parents[1] / "core" / "data" / "mt_sample" / "sample.tsv"
 
@@ -249,3 +251,117 @@ def test_randomization_work_is_capped_with_what_to_reduce():
         mt.bleu_power(20_000, 1.0, 0.13, 25.8, method="randomization", n_sims=3000, n_trials=4999, seed=1)
     with pytest.raises(ValueError, match=r"`n` × `n_sims` = 20,000 × 5,000.*`n_sims` to at most 3,000 "):
         mt.bleu_power(20_000, 1.0, 0.13, 25.8, method="randomization", n_sims=5000, n_trials=99, seed=1)
+
+
+# ---------------------------------------------------------------------------
+# assurance: power averaged over a normal prior on Δ_B (O'Hagan, Stevens & Campbell 2005)
+# ---------------------------------------------------------------------------
+def _bleu_tails(n, deltas, p0, b0, alpha=0.05):
+    """P(significant, Δ̂ > 0 | Δ) and P(significant, Δ̂ < 0 | Δ) of the normal engine at every Δ (its own tails)."""
+    deltas = np.asarray(deltas, dtype=float)
+    full = [np.full(deltas.shape, v, dtype=float) for v in (n, p0, b0)]
+    up, down, _, _ = mt._normal_tails(full[0], deltas, full[1], full[2], alpha)
+    return up, down
+
+
+# (n, μ, τ, p0, b0): the paper's default, a prior on a loss, a vague prior and a different alpha-free corner
+ASSURANCE_CASES = [(2000, 1.0, 1.0, 0.13, 25.8), (2000, -1.0, 0.5, 0.13, 25.8), (500, 0.3, 2.0, 0.2, 30.0),
+                   (20000, 0.5, 0.3, 0.09, 29.4)]
+
+
+@pytest.mark.parametrize("n, mu, p0, b0, alpha", [(2000, 1.0, 0.13, 25.8, 0.05), (300, -2.0, 0.5, 40.0, 0.05),
+                                                  (5000, 0.4, 0.1, 27.6, 0.01), (800, 0.0, 0.13, 25.8, 0.05)])
+def test_bleu_assurance_with_a_point_prior_is_the_power(n, mu, p0, b0, alpha):
+    # oracle: τ = 0 puts all prior mass on μ, so the assurance is bleu_power's power at μ (same engine)
+    res = mt.bleu_assurance(n, mu, 0.0, p0, b0, alpha=alpha)
+    power = mt.bleu_power(n, mu, p0, b0, alpha=alpha).power
+    assert res.assurance == pytest.approx(power, abs=1e-12)
+    assert res.power_at_mean == pytest.approx(power, abs=1e-12)
+    assert res.ceiling == (0.5 if mu == 0 else 1.0) and res.prior_sd == 0.0
+    assert res.direction == (1 if mu >= 0 else -1)
+
+
+@pytest.mark.parametrize("n, mu, tau, p0, b0", ASSURANCE_CASES)
+def test_bleu_assurance_ceiling_is_the_prior_probability_of_the_sign(n, mu, tau, p0, b0):
+    # oracle: P(sign(Δ) = sign(μ)) = Φ(|μ|/τ) under N(μ, τ²); the truncation at ±100 removes < Φ(-40) (negligible)
+    res = mt.bleu_assurance(n, mu, tau, p0, b0)
+    assert res.ceiling == pytest.approx(stats.norm.cdf(abs(mu) / tau), abs=1e-9)
+    assert res.truncated_mass < 1e-12
+    assert 0.0 < res.assurance < res.ceiling
+    assert res.power_at_mean == pytest.approx(mt.bleu_power(n, mu, p0, b0).power, abs=1e-12)
+
+
+@pytest.mark.parametrize("n, mu, tau, p0, b0", ASSURANCE_CASES)
+def test_bleu_assurance_against_monte_carlo_over_the_prior(n, mu, tau, p0, b0):
+    # oracle: draw Δ_B from the prior and average the engine's directional power (P(significant with sign μ)
+    # from _normal_tails, its first value when μ >= 0); tolerance 4 Monte Carlo standard errors
+    draws = np.random.default_rng(12).normal(mu, tau, 4000)
+    up, down = _bleu_tails(n, draws, p0, b0)
+    hoped = up if mu >= 0 else down
+    mc, se = hoped.mean(), hoped.std(ddof=1) / math.sqrt(hoped.size)
+    assert abs(mt.bleu_assurance(n, mu, tau, p0, b0).assurance - mc) <= 4 * se
+
+
+@pytest.mark.parametrize("n, mu, tau, p0, b0", ASSURANCE_CASES)
+def test_bleu_assurance_against_a_fine_grid_integral(n, mu, tau, p0, b0):
+    # oracle: composite Simpson over μ ± 10τ (the prior beyond holds < 2e-23) on 20,001 points; the integrand is
+    # smooth and its Simpson error at this spacing (τ/1000) is below 1e-12 (checked against 10,001 points)
+    x = np.linspace(mu - 10 * tau, mu + 10 * tau, 20001)
+    up, down = _bleu_tails(n, x, p0, b0)
+    hoped = up if mu >= 0 else down
+    value = integrate.simpson(hoped * stats.norm.pdf(x, mu, tau), x=x)
+    assert mt.bleu_assurance(n, mu, tau, p0, b0).assurance == pytest.approx(value, abs=1e-8)
+
+
+@pytest.mark.parametrize("mu, tau, p0, b0", [(1.0, 1.0, 0.13, 25.8), (-0.4, 0.3, 0.13, 25.8), (0.2, 0.05, 0.5, 40.0),
+                                             (0.0, 0.5, 0.13, 25.8)])
+def test_bleu_assurance_near_the_normal_closed_form_at_large_n(mu, tau, p0, b0):
+    # oracle: O'Hagan et al. (2005) eq. 3 for a z test with SE b0·sqrt((1-P0)/(2n)), the null SD of Δ̂. The normal
+    # engine departs from that z test only by O(1/n) terms (the randomness of Σδ² and the alternative's variance
+    # inflation 2P0Δ²/((1-P0)²b0²)); at n = 20,000 that is a few 1e-5, so 4/n = 2e-4 bounds it
+    n = 20000
+    se = b0 * math.sqrt((1 - p0) / (2 * n))
+    assert mt.bleu_assurance(n, mu, tau, p0, b0).assurance == pytest.approx(
+        normal_assurance(se, mu, tau), abs=4 / n)
+
+
+@pytest.mark.parametrize("n, mu, tau, p0, b0", ASSURANCE_CASES)
+def test_bleu_assurance_is_symmetric_in_the_sign_of_the_prior_mean(n, mu, tau, p0, b0):
+    # the Delta–Laplace process is symmetric: P(sig, Δ̂ > 0 | Δ) = P(sig, Δ̂ < 0 | −Δ), so mirroring the prior
+    # mirrors the hoped-for direction and leaves the assurance unchanged
+    a, b = mt.bleu_assurance(n, mu, tau, p0, b0), mt.bleu_assurance(n, -mu, tau, p0, b0)
+    assert a.assurance == pytest.approx(b.assurance, abs=1e-10)
+    assert a.ceiling == pytest.approx(b.ceiling, abs=1e-12)
+    assert a.direction == -b.direction
+
+
+def test_bleu_assurance_grows_with_n_towards_the_ceiling():
+    values = [mt.bleu_assurance(n, 1.0, 1.0, 0.13, 25.8) for n in (100, 500, 2000, 5000, 20000, 100_000, 1_000_000)]
+    assurances = [v.assurance for v in values]
+    assert all(a < b for a, b in zip(assurances, assurances[1:]))
+    ceiling = stats.norm.cdf(1.0)
+    assert all(v.ceiling == pytest.approx(ceiling, abs=1e-9) and v.assurance < v.ceiling for v in values)
+    # what stays out of reach is bracketed by the engine's power at a cut c = 4 SE (power rises with Δ > 0):
+    # (1 − up(c))·P(0 < Δ < c) − α/2·P(Δ < 0) <= ceiling − assurance <= P(0 < Δ < c) + (1 − up(c))·P(Δ > c)
+    n = 1_000_000
+    c = 4 * 25.8 * math.sqrt(0.87 / (2 * n))
+    miss = 1 - float(_bleu_tails(n, [c], 0.13, 25.8)[0][0])
+    near, far = stats.norm.cdf(c, 1, 1) - stats.norm.cdf(0, 1, 1), stats.norm.sf(c, 1, 1)
+    gap = ceiling - assurances[-1]
+    assert miss * near - 0.025 * stats.norm.cdf(0, 1, 1) <= gap <= near + miss * far
+    assert gap < 0.02 and gap > 0.001  # a vague prior keeps a gap even at a million sentences
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: mt.bleu_assurance(2000, 1.0, -0.1, 0.13, 25.8), "`delta_sd`"),
+        (lambda: mt.bleu_assurance(1, 1.0, 1.0, 0.13, 25.8), "`n`"),
+        (lambda: mt.bleu_assurance(2000, 1.0, 1.0, 1.0, 25.8), "`p0`"),
+        (lambda: mt.bleu_assurance(2000, 1.0, 1.0, 0.13, 0.0), "`b0`"),
+        (lambda: mt.bleu_assurance(2000, 1.0, 1.0, 0.13, 25.8, alpha=0.9), "`alpha`"),
+    ],
+)
+def test_bleu_assurance_value_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name.replace("`", "\\`")):
+        call()

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import integrate, stats
 
 from core import ratings as rt
 
@@ -440,3 +440,213 @@ def test_crowd_design_with_a_pool_of_two():
                        (lambda: rt.crowd_analytic(2, [100], 2, [math.nan], **sig), "`effects`")]:
         with pytest.raises(ValueError, match=name.replace("`", "\\`")):
             call()
+
+
+# ---------------------------------------------------------------------------
+# assurance: power averaged over a normal prior on β1 (O'Hagan, Stevens & Campbell 2005)
+# ---------------------------------------------------------------------------
+def _likert_tails(workers, items, effects, sig):
+    """P(sig, β̂1 > 0 | β1) and P(sig, β̂1 < 0 | β1) from analytic_grid's public power and Type-S columns.
+
+    For β1 ≠ 0: rejection = power / (1 − type_s); the hoped-for tail is the power, the other type_s × rejection.
+    At β1 = 0 the noncentral t is central and symmetric: each tail is half the rejection rate (the power column).
+    """
+    grid = rt.analytic_grid([workers], [items], effects, **sig)
+    e, power, type_s = (grid[c].to_numpy() for c in ("effect", "power", "type_s"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        wrong = type_s * power / (1 - type_s)
+    up = np.where(e > 0, power, np.where(e < 0, wrong, power / 2))
+    low = np.where(e < 0, power, np.where(e > 0, wrong, power / 2))
+    return up, low
+
+
+def _crowd_tails_from_the_docstring(pool, items, per_item, effects, sig, alpha=0.05):
+    """crowd_analytic's documented approximation, re-derived: Var(mean D) with E[Σ n_w²] = W(Ip(1−p) + I²p²), p = k/W,
+    Satterthwaite df from (W − 1, I − 1, kI − W − I + 1), noncentral t with ncp = 2β1/sd(mean D). Both tails as
+    upper tails (P(T < −c | δ) = P(T > c | −δ)), which stays finite where scipy's nct.cdf far tail does not."""
+    p = per_item / pool
+    cells = per_item * items
+    parts = np.array([pool * (items * p * (1 - p) + (items * p) ** 2) / cells**2 * 4 * sig["sigma_w1"] ** 2,
+                      4 * sig["sigma_i1"] ** 2 / items, 2 * sig["sigma"] ** 2 / cells])
+    dfs = np.array([pool - 1, items - 1, max(cells - pool - items + 1, 1)])
+    var = parts.sum()
+    dof = var**2 / np.sum(parts**2 / dfs)
+    crit = stats.t.isf(alpha / 2, dof)
+    ncp = 2 * np.asarray(effects, float) / math.sqrt(var)
+    return stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp)
+
+
+def _truncated_prior(mu, tau, low=-0.5, high=0.5):
+    """Mass of N(μ, τ²) on [low, high] and the renormalized probability of the sign of μ (positive when μ = 0)."""
+    cdf = stats.norm.cdf
+    mass = cdf(high, mu, tau) - cdf(low, mu, tau)
+    hoped = cdf(high, mu, tau) - cdf(0, mu, tau) if mu >= 0 else cdf(0, mu, tau) - cdf(low, mu, tau)
+    return mass, hoped / mass
+
+
+def _grid_assurance(tails, mu, tau, points=8001):
+    """Composite Simpson over the truncated prior's support (|Δ| <= 0.5 and within μ ± 10τ), renormalized."""
+    x = np.linspace(max(-0.5, mu - 10 * tau), min(0.5, mu + 10 * tau), points)
+    up, low = tails(x)
+    hoped = up if mu >= 0 else low
+    return integrate.simpson(hoped * stats.norm.pdf(x, mu, tau), x=x) / _truncated_prior(mu, tau)[0]
+
+
+def _prior_draws(mu, tau, size=4000, seed=21):
+    """Draws from N(μ, τ²) truncated to the feasible effects [−0.5, 0.5] (rejection)."""
+    draws = np.random.default_rng(seed).normal(mu, tau, 4 * size)
+    return draws[np.abs(draws) <= 0.5][:size]
+
+
+# (workers, items, μ, τ, preset): informative, vague, heavily truncated (31% of the prior beyond 0.5), a loss
+LIKERT_PRIORS = [(3, 100, 0.1, 0.03, "high"), (5, 60, 0.02, 0.2, "high"), (3, 100, 0.45, 0.1, "high"),
+                 (3, 100, -0.1, 0.03, "high"), (6, 80, 0.05, 0.05, "low")]
+CROWD_PRIORS = [(30, 200, 3, 0.1, 0.05, "high"), (20, 100, 5, 0.02, 0.2, "high"), (30, 200, 3, -0.05, 0.02, "high"),
+                (30, 200, 3, 0.4, 0.15, "high")]
+
+
+@pytest.mark.parametrize("workers, items, mu, preset", [(3, 100, 0.1, "high"), (10, 200, -0.05, "high"),
+                                                        (5, 60, 0.0, "low"), (20, 40, 0.3, "low")])
+def test_likert_assurance_with_a_point_prior_is_the_analytic_power(workers, items, mu, preset):
+    # oracle: τ = 0 is the power at μ of likert_power's analytic Satterthwaite engine
+    sig = rt.PRESETS[preset]
+    res = rt.likert_assurance(workers, items, mu, 0.0, **sig)
+    power = rt.likert_power(workers, items, mu, **sig, rule="satterthwaite", method="analytic").power
+    assert res.assurance == pytest.approx(power, abs=1e-12)
+    assert res.power_at_mean == pytest.approx(power, abs=1e-12)
+    assert res.ceiling == (0.5 if mu == 0 else 1.0) and res.direction == (1 if mu >= 0 else -1)
+
+
+@pytest.mark.parametrize("pool, items, k, mu, preset", [(30, 200, 3, 0.1, "high"), (20, 100, 5, -0.08, "high"),
+                                                        (10, 50, 10, 0.0, "low")])
+def test_crowd_assurance_with_a_point_prior_is_the_analytic_power(pool, items, k, mu, preset):
+    # oracle: τ = 0 is crowd_analytic's power at μ
+    sig = rt.PRESETS[preset]
+    res = rt.crowd_assurance(pool, items, k, mu, 0.0, **sig)
+    power = float(rt.crowd_analytic(pool, [items], k, [mu], **sig)["power"].iloc[0])
+    assert res.assurance == pytest.approx(power, abs=1e-12)
+    assert res.power_at_mean == pytest.approx(power, abs=1e-12)
+
+
+def test_the_re_derived_crowd_tails_are_crowd_analytic():
+    # validates the crowd oracle below: on the hoped-for side each tail is crowd_analytic's power
+    for pool, items, k, _, _, preset in CROWD_PRIORS:
+        effects = np.linspace(-0.5, 0.5, 41)
+        effects = effects[effects != 0]
+        power = rt.crowd_analytic(pool, [items], k, effects, **rt.PRESETS[preset])["power"].to_numpy()
+        up, low = _crowd_tails_from_the_docstring(pool, items, k, effects, rt.PRESETS[preset])
+        np.testing.assert_allclose(np.where(effects > 0, up, low), power, rtol=1e-9, atol=1e-15)
+
+
+@pytest.mark.parametrize("workers, items, mu, tau, preset", LIKERT_PRIORS)
+def test_likert_assurance_against_a_fine_grid_integral(workers, items, mu, tau, preset):
+    # oracle: Simpson on 8,001 points over the truncated prior with analytic_grid's tails at every point; at that
+    # spacing (< 1.3e-4, against a standard error of β̂1 >= 0.02) its error is below 1e-12
+    sig = rt.PRESETS[preset]
+    res = rt.likert_assurance(workers, items, mu, tau, **sig)
+    expected = _grid_assurance(lambda x: _likert_tails(workers, items, x, sig), mu, tau)
+    assert res.assurance == pytest.approx(expected, abs=1e-8)
+    mass, ceiling = _truncated_prior(mu, tau)
+    assert res.ceiling == pytest.approx(ceiling, abs=1e-12)  # Φ(μ/τ) renormalized to [−0.5, 0.5]
+    assert res.truncated_mass == pytest.approx(1 - mass, abs=1e-12)
+    assert 0 < res.assurance < res.ceiling
+
+
+@pytest.mark.parametrize("pool, items, k, mu, tau, preset", CROWD_PRIORS)
+def test_crowd_assurance_against_a_fine_grid_integral(pool, items, k, mu, tau, preset):
+    sig = rt.PRESETS[preset]
+    res = rt.crowd_assurance(pool, items, k, mu, tau, **sig)
+    expected = _grid_assurance(lambda x: _crowd_tails_from_the_docstring(pool, items, k, x, sig), mu, tau)
+    assert res.assurance == pytest.approx(expected, abs=1e-8)
+    assert res.ceiling == pytest.approx(_truncated_prior(mu, tau)[1], abs=1e-12)
+
+
+@pytest.mark.parametrize("workers, items, mu, tau, preset", LIKERT_PRIORS)
+def test_likert_assurance_against_monte_carlo_over_the_prior(workers, items, mu, tau, preset):
+    # oracle: average analytic_grid's directional power over draws from the truncated prior; 4 Monte Carlo SEs
+    sig = rt.PRESETS[preset]
+    up, low = _likert_tails(workers, items, _prior_draws(mu, tau), sig)
+    hoped = up if mu >= 0 else low
+    mc, se = hoped.mean(), hoped.std(ddof=1) / math.sqrt(hoped.size)
+    assert abs(rt.likert_assurance(workers, items, mu, tau, **sig).assurance - mc) <= 4 * se
+
+
+@pytest.mark.parametrize("pool, items, k, mu, tau, preset", CROWD_PRIORS)
+def test_crowd_assurance_against_monte_carlo_over_the_prior(pool, items, k, mu, tau, preset):
+    sig = rt.PRESETS[preset]
+    up, low = _crowd_tails_from_the_docstring(pool, items, k, _prior_draws(mu, tau), sig)
+    hoped = up if mu >= 0 else low
+    mc, se = hoped.mean(), hoped.std(ddof=1) / math.sqrt(hoped.size)
+    assert abs(rt.crowd_assurance(pool, items, k, mu, tau, **sig).assurance - mc) <= 4 * se
+
+
+def test_a_vague_prior_on_the_rating_effect_cannot_be_rescued_by_more_ratings():
+    sig = rt.PRESETS["high"]
+    mu, tau = 0.05, 0.2
+    designs = [(3, 100), (10, 500), (25, 2000), (50, 5000)]
+    values = [rt.likert_assurance(w, i, mu, tau, **sig) for w, i in designs]
+    mass, ceiling = _truncated_prior(mu, tau)
+    assert all(v.ceiling == pytest.approx(ceiling, abs=1e-12) and v.assurance < v.ceiling for v in values)
+    gaps = [ceiling - v.assurance for v in values]
+    assert all(a > b for a, b in zip(gaps, gaps[1:]))  # approaches the ceiling as the design grows
+    # bracket at 50 × 5,000 from the analytic power at c = 4 SE (the upper tail rises with β1):
+    # (1 − up(c))·P(0 < β1 < c) − α/2·P(β1 < 0) <= mass × gap <= P(0 < β1 < c) + (1 − up(c))·P(c < β1 < 0.5)
+    w, i = designs[-1]
+    lam0 = 2 * sig["sigma"] ** 2 + 4 * i * sig["sigma_w1"] ** 2 + 4 * w * sig["sigma_i1"] ** 2
+    c = 4 * 0.5 * math.sqrt(lam0 / (w * i))
+    miss = 1 - rt.likert_power(w, i, c, **sig, rule="satterthwaite", method="analytic").power
+    cdf = stats.norm.cdf
+    near, far, below = cdf(c, mu, tau) - cdf(0, mu, tau), cdf(0.5, mu, tau) - cdf(c, mu, tau), \
+        cdf(0, mu, tau) - cdf(-0.5, mu, tau)
+    assert miss * near - 0.025 * below <= mass * gaps[-1] <= near + miss * far
+    assert gaps[-1] > 0.03  # even 500,000 ratings leave effects within ~2 SE (0.016) of zero undetected
+
+
+@pytest.mark.parametrize("call", [
+    lambda mu: rt.likert_assurance(3, 100, mu, 0.03, **rt.PRESETS["high"]),
+    lambda mu: rt.likert_assurance(5, 100, mu, 0.05, **rt.PRESETS["high"]),
+    lambda mu: rt.crowd_assurance(30, 200, 3, mu / 2, 0.02, **rt.PRESETS["high"]),
+    lambda mu: rt.likert_assurance(10, 200, mu / 2, 0.05, **rt.PRESETS["high"]),
+    lambda mu: rt.crowd_assurance(30, 200, 3, mu, 0.05, **rt.PRESETS["high"]),
+    lambda mu: rt.crowd_assurance(10, 40, 2, mu, 0.05, **rt.PRESETS["low"]),
+    lambda mu: rt.likert_assurance(6, 80, mu, 0.05, **rt.PRESETS["low"]),
+], ids=["likert-3x100", "likert-5x100", "crowd-30-200-3", "likert-10x200", "crowd-30-200-3-wide", "crowd-low",
+        "likert-low"])
+def test_rating_assurance_is_symmetric_in_the_sign_of_the_prior_mean(call):
+    # the model is symmetric in β1 (nct tails: P(T > c | δ) = P(T < −c | −δ)), so mirroring the prior mirrors the
+    # hoped-for direction and leaves the assurance unchanged
+    plus, minus = call(0.1), call(-0.1)
+    assert math.isfinite(minus.assurance)
+    assert minus.assurance == pytest.approx(plus.assurance, abs=1e-10)
+    assert minus.direction == -plus.direction == -1
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: rt.likert_assurance(3, 100, 0.7, 0.1, **rt.PRESETS["high"]), "`delta_mean`"),
+        (lambda: rt.likert_assurance(3, 100, 0.1, -1, **rt.PRESETS["high"]), "`delta_sd`"),
+        (lambda: rt.likert_assurance(1, 100, 0.1, 0.1, **rt.PRESETS["high"]), "`workers`"),
+        (lambda: rt.likert_assurance(3, 100, 0.1, 0.1, **{**rt.PRESETS["high"], "sigma": 0}), "`sigma`"),
+        (lambda: rt.crowd_assurance(30, 200, 3, 0.7, 0.1, **rt.PRESETS["high"]), "`delta_mean`"),
+        (lambda: rt.crowd_assurance(30, 200, 3, 0.1, -1, **rt.PRESETS["high"]), "`delta_sd`"),
+        (lambda: rt.crowd_assurance(30, 200, 31, 0.1, 0.1, **rt.PRESETS["high"]), "`per_item`"),
+    ],
+)
+def test_rating_assurance_value_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name.replace("`", "\\`")):
+        call()
+
+
+def test_far_tails_stay_finite_where_scipy_nct_cdf_is_nan():
+    # regression: scipy's nct.cdf(-c, df, ncp) is nan for ncp >~ 8 (scipy 1.17), so the wrong-sign tail (and with
+    # it Type S and assurance on a loss) came out nan; the tails are now both upper tails, P(T < −c | δ) = P(T > c | −δ)
+    sig = rt.PRESETS["low"]
+    grid = rt.analytic_grid([10], [200], [-0.5, -0.3, 0.3, 0.5], **sig)
+    assert np.isfinite(grid["power"]).all() and np.isfinite(grid["type_s"]).all()
+    assert (grid["power"] > 0.999).all() and (grid["type_s"] < 1e-12).all()
+    res = rt.likert_power(10, 200, -0.5, **sig, rule="satterthwaite", method="analytic")
+    assert math.isfinite(res.type_s) and res.power == pytest.approx(1.0, abs=1e-12)
+    crowd = rt.crowd_analytic(30, [200], 3, [-0.5, 0.5], **sig)
+    assert np.isfinite(crowd["power"]).all()
+    assert math.isfinite(rt.crowd_assurance(30, 200, 3, -0.45, 0.05, **sig).assurance)

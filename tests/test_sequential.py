@@ -311,3 +311,130 @@ def test_monte_carlo_engine_is_capped_and_reproducible():
         sq.campaign_power("interim", 10_000, 2.0, peeks=10, method="simulate", n_sims=5000, seed=1)
     first = sq.campaign_power("interim", 1200, 2.0, method="simulate", n_sims=500, seed=3)
     assert first == sq.campaign_power("interim", 1200, 2.0, method="simulate", n_sims=500, seed=3)
+
+
+# ---------------------------------------------------------------------------
+# assurance: power averaged over a normal prior on Δ (O'Hagan, Stevens & Campbell 2005, eq. 1)
+# ---------------------------------------------------------------------------
+def _hoped_tail(design, budget, delta, direction, **kw):
+    """P(stop for efficacy in `direction` | Δ) and E[judgments | Δ] from campaign_power's public fields.
+
+    campaign_power reports the right-direction crossing as `power` and Type S = wrong / (right + wrong), so the
+    wrong-direction crossing is type_s × power / (1 − type_s) (0 when Type S is 0 or undefined).
+    """
+    res = sq.campaign_power(design, budget, delta, **kw)
+    if delta == 0:
+        return res.power / 2, res.expected_judgments  # the boundaries are symmetric: each tail is half
+    if np.sign(delta) == direction:
+        return res.power, res.expected_judgments
+    ts = 0.0 if not math.isfinite(res.type_s) else res.type_s
+    return (ts * res.power / (1 - ts) if ts < 1 else 0.0), res.expected_judgments
+
+
+def _quad_assurance(design, budget, mu, tau, **kw):
+    """Adaptive quadrature (scipy.integrate.quad) of the hoped-for tail and the judgments over the truncated prior,
+    evaluated point by point by campaign_power (direct Mann–Whitney effects, no spline)."""
+    mean = kw.get("mean", 75.0)
+    limit = min(50.0, 2 * (mean - 1), 2 * (99 - mean))
+    low, high = max(-limit, mu - 12 * tau), min(limit, mu + 12 * tau)
+    direction = 1 if mu >= 0 else -1
+    mass = stats.norm.cdf(limit, mu, tau) - stats.norm.cdf(-limit, mu, tau)
+    opts = dict(epsabs=1e-10, epsrel=1e-10, limit=200, points=[0.0] if low < 0 < high else None)
+    value = integrate.quad(lambda d: _hoped_tail(design, budget, d, direction, **kw)[0] * stats.norm.pdf(d, mu, tau),
+                           low, high, **opts)[0] / mass
+    judgments = integrate.quad(lambda d: _hoped_tail(design, budget, d, direction, **kw)[1]
+                               * stats.norm.pdf(d, mu, tau), low, high, **opts)[0] / mass
+    return value, judgments, mass
+
+
+# (design, budget, μ, τ, options): the paper's interim design, futility stopping, a fixed design, a loss, t test
+CAMPAIGN_PRIORS = [("interim", 1200, 3.0, 2.0, {}), ("interim_futility", 1200, 3.0, 2.0, {}),
+                   ("fixed", 2000, 1.5, 1.0, {}), ("interim", 800, -4.0, 3.0, {"boundary": "obrien_fleming"}),
+                   ("interim_futility", 3000, 2.0, 1.5, {"test": "t", "peeks": 5}),
+                   ("interim", 600, 5.0, 4.0, {"mean": 10.0, "sd": 15.0})]
+
+
+@pytest.mark.parametrize("design", sq.DESIGNS)
+@pytest.mark.parametrize("delta", [4.0, -2.5])
+def test_campaign_assurance_with_a_point_prior_is_the_power(design, delta):
+    # oracle: τ = 0 is campaign_power at μ (its power and its expected judgments)
+    res = sq.campaign_assurance(design, 1200, delta, 0.0)
+    at = sq.campaign_power(design, 1200, delta)
+    assert res.assurance == pytest.approx(at.power, abs=1e-6)  # spline drift vs direct Mann–Whitney effect
+    assert res.power_at_mean == at.power
+    assert res.expected_judgments == pytest.approx(at.expected_judgments, rel=1e-6)
+    assert res.ceiling == 1.0 and res.direction == np.sign(delta)
+
+
+@pytest.mark.parametrize("design, budget, mu, tau, kw", CAMPAIGN_PRIORS)
+def test_campaign_assurance_against_adaptive_quadrature(design, budget, mu, tau, kw):
+    res = sq.campaign_assurance(design, budget, mu, tau, **kw)
+    value, judgments, mass = _quad_assurance(design, budget, mu, tau, **kw)
+    assert res.assurance == pytest.approx(value, abs=1e-6)
+    assert res.expected_judgments == pytest.approx(judgments, rel=1e-6)
+    assert res.truncated_mass == pytest.approx(1 - mass, abs=1e-12)
+    # ceiling: P(sign(Δ) = sign(μ)) under the prior renormalized to the feasible differences
+    limit = min(50.0, 2 * (kw.get("mean", 75.0) - 1), 2 * (99 - kw.get("mean", 75.0)))
+    side = (stats.norm.cdf(limit, mu, tau) - stats.norm.cdf(0, mu, tau) if mu >= 0
+            else stats.norm.cdf(0, mu, tau) - stats.norm.cdf(-limit, mu, tau))
+    assert res.ceiling == pytest.approx(side / mass, abs=1e-12)
+    assert 0 < res.assurance < res.ceiling
+
+
+def test_campaign_assurance_against_monte_carlo_over_the_prior():
+    # oracle: average campaign_curves' power (batched, direct effects) over 1,200 prior draws; 4 Monte Carlo SEs.
+    # μ = 6, τ = 2 puts < 0.2% of the prior below 0, where the hoped-for tail is at most α/2
+    draws = np.random.default_rng(5).normal(6.0, 2.0, 1200)
+    draws = draws[draws > 0]
+    power = sq.campaign_curves(1200, draws, designs=("interim_futility",))["power"].to_numpy()
+    mc, se = power.mean(), power.std(ddof=1) / math.sqrt(power.size)
+    res = sq.campaign_assurance("interim_futility", 1200, 6.0, 2.0)
+    below = stats.norm.cdf(0, 6.0, 2.0)
+    assert abs(res.assurance - mc * (1 - below)) <= 4 * se + 0.025 * below
+
+
+def test_the_drift_spline_matches_the_exact_effect():
+    # the docstring's claim: the cubic spline through 241 exact Mann–Whitney / t effects is within 1e-8 of them
+    for mean, sd, test in [(75.0, 27.0, "mwu"), (75.0, 27.0, "t"), (10.0, 15.0, "mwu"), (50.0, 40.0, "mwu")]:
+        spline = sq._effect_spline(mean, sd, test)
+        limit = min(50.0, 2 * (mean - 1), 2 * (99 - mean))
+        for d in np.linspace(-limit, limit, 37)[1:-1] + 0.123:
+            if test == "mwu":
+                exact = sq.mwu_effect(mean + d / 2, mean - d / 2, sd) - 0.5
+            else:
+                a, b = sq.score_distribution(mean + d / 2, sd), sq.score_distribution(mean - d / 2, sd)
+                exact = (a.mean - b.mean) / math.sqrt((a.sd**2 + b.sd**2) / 2)
+            assert float(spline(d)) == pytest.approx(exact, abs=1e-8)
+
+
+@pytest.mark.parametrize("design, budget, mu, tau, kw", CAMPAIGN_PRIORS[:3])
+def test_campaign_assurance_is_symmetric_in_the_sign_of_the_prior_mean(design, budget, mu, tau, kw):
+    # swapping the systems mirrors the Mann–Whitney effect (p(−Δ) − ½ = −(p(Δ) − ½)) and the boundaries are
+    # symmetric, so mirroring the prior leaves the assurance and the expected judgments unchanged
+    a, b = sq.campaign_assurance(design, budget, mu, tau, **kw), sq.campaign_assurance(design, budget, -mu, tau, **kw)
+    assert a.assurance == pytest.approx(b.assurance, abs=1e-8)
+    assert a.expected_judgments == pytest.approx(b.expected_judgments, rel=1e-8)
+    assert a.direction == -b.direction
+
+
+def test_campaign_assurance_grows_with_the_budget_towards_the_ceiling():
+    values = [sq.campaign_assurance("interim", b, 2.0, 2.0) for b in (200, 800, 3200, 12800, 51200)]
+    assurances = [v.assurance for v in values]
+    assert all(a < b for a, b in zip(assurances, assurances[1:]))
+    assert all(v.ceiling == pytest.approx(stats.norm.cdf(1.0), abs=1e-9) for v in values)
+    assert 0.005 < values[-1].ceiling - assurances[-1] < 0.1  # differences within ~2 SE of zero stay undetected
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: sq.campaign_assurance("interim", 1200, 3.0, -1.0), "`delta_sd`"),
+        (lambda: sq.campaign_assurance("interim", 1200, 3.0, 51.0), "`delta_sd`"),
+        (lambda: sq.campaign_assurance("interim", 10, 3.0, 1.0), "`budget`"),
+        (lambda: sq.campaign_assurance("sometimes", 1200, 3.0, 1.0), "`design`"),
+        (lambda: sq.campaign_assurance("interim", 1200, 3.0, 1.0, alpha=0.7), "`alpha`"),
+    ],
+)
+def test_campaign_assurance_value_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name.replace("`", "\\`")):
+        call()
