@@ -97,7 +97,9 @@ def sample_size_search(
     -----
     1. Bracket: from ``guess`` grow by factors 1.1, 1.25, 1.5, 2, 4, … until
        a size ``hi`` with power >= target is found (``-1`` if ``n_max`` does
-       not reach it).
+       not reach it), or shrink by them until a size below the target is
+       found; then bisect the bracket down to one block, so that the scans
+       cost O(√n) evaluations however far the guess was.
     2. First n: scan every integer below ``hi`` in blocks, downwards, and stop
        after two consecutive blocks with no size reaching the target.
     3. Conservative n: scan every integer above the first n in blocks,
@@ -116,14 +118,36 @@ def sample_size_search(
     def powers(ns: np.ndarray) -> np.ndarray:
         return np.asarray(power_many(np.asarray(ns, dtype=np.int64)), dtype=float)
 
-    # 1. bracket
+    def reaches(n: int) -> bool:
+        return bool(powers(np.array([n]))[0] >= target_power)
+
+    # 1. bracket: a size `hi` reaching the target and, below it, a size `below` that does not (None: none found)
     hi = int(min(max(round(guess), low), n_max))
     factors = iter((1.1, 1.25, 1.5, 2.0))
-    while powers(np.array([hi]))[0] < target_power:
-        if hi >= n_max:
-            return SampleSize(-1, -1)
-        factor = next(factors, 4.0)
-        hi = int(min(max(math.ceil(hi * factor), hi + 1), n_max))
+    below = None
+    if reaches(hi):
+        probe = hi
+        while probe > low:
+            probe = int(max(min(math.floor(probe / next(factors, 4.0)), probe - 1), low))
+            if not reaches(probe):
+                below = probe
+                break
+            hi = probe
+    else:
+        while True:
+            if hi >= n_max:
+                return SampleSize(-1, -1)
+            below = hi
+            hi = int(min(max(math.ceil(hi * next(factors, 4.0)), hi + 1), n_max))
+            if reaches(hi):
+                break
+    # ... narrowed by bisection to within one block, so the scans below cover O(√n) sizes, not the bracket
+    while below is not None and hi - below > search_block(hi):
+        mid = (below + hi) // 2
+        if reaches(mid):
+            hi = mid
+        else:
+            below = mid
 
     # 2. first n: downwards from hi
     first, top, clean = hi, hi, 0

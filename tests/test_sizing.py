@@ -10,10 +10,19 @@ import numpy as np
 import pytest
 
 from core import accuracy as acc
-from core.accuracy.engine import _power_many
+from core.accuracy.engine import _exact_moments, _power_many, _power_run
 from core.accuracy.paired import _cells
 from core.accuracy.preferences import _preference_cells
 from core.sizing import SampleSize, sample_size_search
+
+
+def per_n_power(ns, *, p_disc, q, effect, test, alpha):
+    """The exact power at each n from its own Bin(n, p_d) pmf (_exact_moments), independent of the Pascal-rule
+    recurrence that _power_many uses on runs of consecutive sizes."""
+    m = _exact_moments(np.asarray(ns), p_disc, q, test, alpha)
+    if effect == 0:
+        return np.minimum(m.p_up + m.p_low + m.p_tie, 1.0)
+    return np.minimum(m.p_up if effect > 0 else m.p_low, 1.0)
 
 
 def brute_force(power, target, n_hi):
@@ -48,7 +57,7 @@ def test_preference_sizes_equal_brute_force(p_a, p_b, alpha, ties, test):
     p_disc, q = _preference_cells(p_a, p_b, ties)
 
     def power(ns):
-        return _power_many(ns, p_disc=p_disc, q=q, effect=p_a - p_b, test=test, alpha=alpha)
+        return per_n_power(ns, p_disc=p_disc, q=q, effect=p_a - p_b, test=test, alpha=alpha)
 
     got = acc.preference_sample_sizes(p_a, p_b, alpha=alpha, ties=ties, test=test)
     want = brute_force(power, 0.8, 3 * max(got.conservative, 50))
@@ -63,7 +72,7 @@ def test_mcnemar_sizes_equal_brute_force(delta, agreement, alpha, test):
     p_disc, q = _cells(delta, agreement)
 
     def power(ns):
-        return _power_many(ns, p_disc=p_disc, q=q, effect=delta, test=test, alpha=alpha)
+        return per_n_power(ns, p_disc=p_disc, q=q, effect=delta, test=test, alpha=alpha)
 
     got = acc.mcnemar_sample_sizes(delta, agreement, alpha=alpha, test=test)
     want = brute_force(power, 0.8, 3 * got.conservative)
@@ -84,3 +93,46 @@ def test_search_on_a_synthetic_sawtooth():
     assert sample_size_search(saw, 0.8, guess=30, n_max=10_000) == SampleSize(160, 295)
     # a target that is never reached
     assert sample_size_search(lambda ns: np.full(len(ns), 0.5), 0.8, guess=10, n_max=1000) == SampleSize(-1, -1)
+
+
+@pytest.mark.parametrize(
+    "n0, p_disc, q, effect, test, alpha",
+    [(1, 0.2, 0.75, 0.1, "exact", 0.05), (500, 0.1, 0.6, 0.02, "exact", 0.05), (40, 0.3, 0.3, -0.12, "midp", 0.01),
+     (3, 0.5, 0.5, 0.0, "exact", 0.05), (2000, 0.9, 0.5005, 0.0009, "chi2_cc", 0.5), (1, 0.4, 0.5, 0.0, "chi2_cc", 0.6),
+     (100_000, 0.5, 0.51, 0.01, "chi2", 0.05)],
+)
+def test_pascal_rule_run_equals_the_per_n_pmf(n0, p_disc, q, effect, test, alpha):
+    # oracle: each n's power summed over its own binomial pmf; both truncate at most 2e-12 of the mass
+    ns = np.arange(n0, n0 + 400)
+    run = _power_run(n0, ns.size, p_disc, q, effect, test, alpha)
+    np.testing.assert_allclose(run, per_n_power(ns, p_disc=p_disc, q=q, effect=effect, test=test, alpha=alpha),
+                               rtol=0, atol=5e-12)
+    np.testing.assert_array_equal(_power_many(ns, p_disc=p_disc, q=q, effect=effect, test=test, alpha=alpha), run)
+
+
+def test_search_cost_is_a_few_blocks_however_far_the_guess():
+    # the bracket is bisected before the block scans: a guess 4× too small or too large costs O(√n) evaluations
+    first = 640_000
+
+    def smooth(ns):
+        smooth.evaluated += len(ns)
+        return np.minimum(0.8 * np.asarray(ns, float) / first, 1.0)
+
+    for guess in (first / 4, first * 4, first * 1.05, first):
+        smooth.evaluated = 0
+        assert sample_size_search(smooth, 0.8, guess=guess, n_max=10_000_000) == SampleSize(first, first)
+        assert smooth.evaluated <= 6 * (4 * 800 + 4) + 60  # six blocks of 4√n + 4 and the bisection's points
+
+
+def test_large_mcnemar_sample_size_in_bounded_time():
+    # regression: at 10% agreement and Δ = 0.3 pp the scan used to evaluate every n in a 10% bracket one pmf
+    # at a time (minutes, gigabytes). Oracle: the per-n exact power on either side of the answer, and the normal
+    # approximation (Connett et al. 1987) within 0.1%
+    got = acc.mcnemar_sample_sizes(0.003, 0.1)
+    p_disc, q = _cells(0.003, 0.1)
+    kw = dict(p_disc=p_disc, q=q, effect=0.003, test="exact", alpha=0.05)
+    below, at = per_n_power([got.first - 1, got.first], **kw)
+    assert below < 0.8 <= at
+    assert (per_n_power(np.arange(got.conservative, got.conservative + 2000, 97), **kw) >= 0.8).all()
+    normal = (1.959964 * np.sqrt(p_disc) + 0.841621 * np.sqrt(p_disc - 0.003**2)) ** 2 / 0.003**2
+    assert got.first == pytest.approx(normal, rel=1e-3)

@@ -175,8 +175,42 @@ def _exact_moments(n, p_disc, q, test, alpha) -> _Moments:
     design = np.repeat(np.arange(n.size), widths)
     offsets = np.arange(widths.sum()) - np.repeat(np.cumsum(widths) - widths, widths)
     d = lo[design] + offsets
-    nd, pdd, qd = n[design], p_disc[design], q[design]
-    weight = stats.binom.pmf(d, nd, pdd)
+    weight = stats.binom.pmf(d, n[design], p_disc[design])
+    # Given D = d, the test's outcome depends on d and q only, so the conditional tails are computed once per
+    # distinct (d, q) and gathered: a sample-size scan over a thousand n shares almost all of its counts.
+    qs, q_index = np.unique(q, return_inverse=True)
+    pairs, back = _dense_unique(d * qs.size + q_index.ravel()[design])
+    up, low, abs_up, abs_low, tie_mass = (a[back] for a in _conditional_tails(pairs // qs.size,
+                                                                              qs[pairs % qs.size], test, alpha))
+    size = n.size
+    p_up = np.bincount(design, weights=weight * up, minlength=size)
+    p_low = np.bincount(design, weights=weight * low, minlength=size)
+    sum_up = np.bincount(design, weights=weight * abs_up, minlength=size)
+    sum_low = np.bincount(design, weights=weight * abs_low, minlength=size)
+    if tie_mass.any():
+        p_tie = np.bincount(design, weights=weight * tie_mass, minlength=size)
+    else:
+        p_tie = np.zeros(size)
+    return _Moments(p_up=p_up, p_low=p_low, abs_up=sum_up, abs_low=sum_low, p_tie=p_tie)
+
+
+def _dense_unique(keys):
+    """``np.unique(keys, return_inverse=True)`` for non-negative integer keys, by a presence table (no sort)
+    when their span is small, as in a sample-size scan's overlapping discordant counts."""
+    if keys.size == 0:
+        return keys, keys
+    low, high = int(keys.min()), int(keys.max())
+    if high - low > 4 * keys.size + 4096:
+        return np.unique(keys, return_inverse=True)
+    present = np.zeros(high - low + 1, dtype=bool)
+    present[keys - low] = True
+    rank = np.cumsum(present) - 1
+    return np.flatnonzero(present) + low, rank[keys - low]
+
+
+def _conditional_tails(d, qd, test, alpha):
+    """Given D = d discordant pairs with B ~ Bin(d, q): P(significant up), P(significant down), the partial
+    expectations E[B − C; significant up] and E[C − B; significant down], and P(rejecting with B = C)."""
     k = _critical_lookup(test, alpha, d)
     t = d - k  # upper rejection region: B >= t
     up = stats.binom.sf(t - 1, d, qd)
@@ -186,20 +220,9 @@ def _exact_moments(n, p_disc, q, test, alpha) -> _Moments:
     # and P(Bin(d-1) <= k-1) = P(Bin(d) <= k) - (1-q) P(Bin(d-1) = k): pmfs are cheaper than tails.
     eb_up = d * qd * (up + (1.0 - qd) * stats.binom.pmf(t - 1, d - 1, qd))
     eb_low = d * qd * (low - (1.0 - qd) * stats.binom.pmf(k, d - 1, qd))
-    abs_up = 2.0 * eb_up - d * up
-    abs_low = d * low - 2.0 * eb_low
-    size = n.size
-    p_up = np.bincount(design, weights=weight * up, minlength=size)
-    p_low = np.bincount(design, weights=weight * low, minlength=size)
-    sum_up = np.bincount(design, weights=weight * abs_up, minlength=size)
-    sum_low = np.bincount(design, weights=weight * abs_low, minlength=size)
     ties = _tie_lookup(test, alpha, d)
-    if ties.any():
-        tie_mass = np.where(ties, stats.binom.pmf(d // 2, d, qd), 0.0)
-        p_tie = np.bincount(design, weights=weight * tie_mass, minlength=size)
-    else:
-        p_tie = np.zeros(size)
-    return _Moments(p_up=p_up, p_low=p_low, abs_up=sum_up, abs_low=sum_low, p_tie=p_tie)
+    tie_mass = np.where(ties, stats.binom.pmf(d // 2, d, qd), 0.0) if ties.any() else np.zeros(d.shape)
+    return up, low, 2.0 * eb_up - d * up, d * low - 2.0 * eb_low, tie_mass
 
 
 def _result_from_moments(m: _Moments, i: int, n: int, effect: float) -> PowerResult:
@@ -315,11 +338,50 @@ def _bisect_increasing(f, lo, hi, *, xtol):
 def _power_many(ns, *, p_disc, q, effect, test, alpha) -> np.ndarray:
     """Power at many sizes for one paired design, in one vectorized pass."""
     ns = np.asarray(ns, dtype=np.int64)
-    results = _batch_results(ns, np.full(ns.size, p_disc), np.full(ns.size, q), np.full(ns.size, effect),
-                             test, alpha)
-    return np.array([r.power for r in results])
+    if test == "normal" or p_disc <= 0:
+        results = _batch_results(ns, np.full(ns.size, p_disc), np.full(ns.size, q), np.full(ns.size, effect),
+                                 test, alpha)
+        return np.array([r.power for r in results])
+    if ns.size > 16 and np.all(np.diff(ns) == 1):
+        return _power_run(int(ns[0]), ns.size, p_disc, q, effect, test, alpha)
+    m = _exact_moments(ns, p_disc, q, test, alpha)  # the power as _result_from_moments defines it
+    if effect == 0:
+        return np.minimum(m.p_up + m.p_low + m.p_tie, 1.0)
+    return np.minimum(m.p_up if effect > 0 else m.p_low, 1.0)
 
 
+
+
+def _power_run(n0, count, p_disc, q, effect, test, alpha) -> np.ndarray:
+    """Exact power at the consecutive sizes n0, n0 + 1, …, n0 + count − 1 of one paired design.
+
+    The power is Σ_d P(D_n = d) r(d) with D_n ~ Bin(n, p_d) discordant pairs and r(d) the test's conditional
+    probability of a significant result in the right direction (:func:`_conditional_tails`). r is computed once on
+    the window of counts the whole run visits, and the weights move from n to n + 1 by Pascal's rule,
+    P(D_{n+1} = d) = (1 − p_d) P(D_n = d) + p_d P(D_n = d − 1): a convex combination, so rounding errors do not
+    grow. The window holds Bin(n0, p_d) from its 1e-12 lower quantile and Bin(n0 + count − 1, p_d) to its upper
+    one, so at most 2e-12 of the mass is left out, as in :func:`_exact_moments`. Cost: O(count × window) adds and
+    O(window) tail evaluations, instead of O(count × window) binomial tails.
+    """
+    n1 = n0 + count - 1
+    lo = int(max(stats.binom.ppf(_TAIL_EPS, n0, p_disc), 0))
+    hi = int(min(stats.binom.isf(_TAIL_EPS, n1, p_disc), n1))
+    d = np.arange(lo, hi + 1, dtype=np.int64)
+    live = d > 0
+    up, low, _, _, tie = (np.where(live, a, 0.0) for a in _conditional_tails(np.maximum(d, 1), np.full(d.size, q),
+                                                                               test, alpha))
+    r = (up + low + tie) if effect == 0 else (up if effect > 0 else low)
+    weights = stats.binom.pmf(d, n0, p_disc)
+    weights[d > n0] = 0.0
+    out = np.empty(count)
+    stay, move = 1.0 - p_disc, p_disc
+    nxt = np.empty_like(weights)
+    for j in range(count):
+        out[j] = weights @ r
+        np.multiply(weights, stay, out=nxt)
+        nxt[1:] += move * weights[:-1]
+        weights, nxt = nxt, weights
+    return np.minimum(out, 1.0)
 
 
 def _batch_results(n_arr, p_disc, q, effects, test, alpha) -> list[PowerResult]:
