@@ -583,7 +583,13 @@ def plan_actions(item, *, key: str = "plan") -> None:
     """The plan block of a planning page: HTML download, the paper's paragraph, the plan basket."""
     from core.plan import plan_html, plan_text
 
-    with st.expander("Plan this design — download it, copy the text for your paper, or add it to the plan basket"):
+    # Filled only when opened (a rerun): a collapsed expander still sends its content, and the code block would
+    # make every first visit download and compile the browser's syntax highlighter (≈ 1.5 MB).
+    box = st.expander("Plan this design — download it, copy the text for your paper, or add it to the plan basket",
+                      key=f"{key}_open", on_change="rerun")
+    if not box.open:
+        return
+    with box:
         c1, c2, c3 = st.columns(3)
         c1.download_button("Download the plan (HTML)", data=lambda: plan_html([item]).encode("utf-8"),
                            file_name=f"plan_{key}.html", mime="text/html", key=f"{key}_html", on_click="ignore",

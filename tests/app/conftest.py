@@ -38,6 +38,13 @@ def open_page(page: str, query: dict[str, str] | None = None, timeout: float = 6
     return at
 
 
+def open_plan(at: AppTest, key: str) -> AppTest:
+    """Open the page's plan expander (it is filled only when open: ``pages._scaffold.plan_actions``)."""
+    at.session_state[f"{key}_open"] = True
+    at.run()
+    return at
+
+
 def chart(at: AppTest, key: str) -> dict:
     """The Plotly figure (data + layout) of the chart with the given widget key."""
     for element in at.get("plotly_chart"):

@@ -6,7 +6,7 @@ import pytest
 
 from core import accuracy as acc
 
-from .conftest import captions, chart, chart_data, metrics, open_page
+from .conftest import captions, chart, chart_data, metrics, open_page, open_plan
 
 
 @pytest.fixture
@@ -185,7 +185,7 @@ def test_cost_metric():
 
 
 def test_plan_text_download_and_basket():
-    page = open_page("accuracy", {"n": "2000"})
+    page = open_plan(open_page("accuracy", {"n": "2000"}), "accuracy_paired")
     text = [c.value for c in page.code if "McNemar" in c.value][0]
     res = acc.mcnemar_power(2000, 0.02, 0.9)
     assert text.startswith("With 2,000 test items, an expected gain of 2 points and 90% agreement, an exact McNemar "

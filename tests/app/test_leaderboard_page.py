@@ -8,7 +8,7 @@ import pytest
 from core import accuracy as acc
 from core import pairwise as pw
 
-from .conftest import captions, chart, metrics, open_page
+from .conftest import captions, chart, metrics, open_page, open_plan
 
 DEFAULT = pd.Series(pw.evenly_spaced(6, 25.0), index=pw.system_names(6))
 
@@ -120,6 +120,8 @@ def test_simulation_on_demand(page):
 
 def test_plan_and_download(page):
     assert "Download the plotted data (CSV)" in [b.proto.label for b in page.get("download_button")]
+    assert not page.code  # the plan expander is filled only when opened
+    open_plan(page, "leaderboard")
     assert "Download the plan (HTML)" in [b.proto.label for b in page.get("download_button")]
     assert any("Bradley–Terry" in c.value for c in page.code)
 
@@ -145,5 +147,6 @@ def test_assurance_metric_chart_and_plan():
     assert metrics(page)["Weakest neighbours' assurance"] == f"{100 * res.min_assurance:.1f}%"
     fig = chart(page, "assurance_chart")
     assert any(a["text"].startswith("ceiling 84%") for a in fig["layout"]["annotations"])  # Φ(25/25)
+    open_plan(page, "leaderboard")
     text = [c.value for c in page.code if "Bradley–Terry" in c.value][0]
     assert f"assurance is {100 * res.min_assurance:.0f}%" in text

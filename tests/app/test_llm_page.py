@@ -6,7 +6,7 @@ import pytest
 
 from core import llm
 
-from .conftest import captions, chart, chart_data, decode, metrics, open_page
+from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_plan
 
 DEFAULT = dict(accuracy_a=0.70, accuracy_b=0.73, difficulty_sd=0.25, correlation=0.6, samples=1, cluster_size=1,
                icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0, alpha=0.05)
@@ -173,6 +173,7 @@ def test_assurance_and_plan():
     res = llm.benchmark_assurance(1000, delta_mean=0.03, delta_sd=0.02, **kw)
     assert metrics(page)["Assurance"] == f"{100 * res.assurance:.1f}%"
     assert chart(page, "assurance_chart")["data"]
+    open_plan(page, "llm")
     text = [c.value for c in page.code if "Miller, 2024" in c.value][0]
     assert text.startswith("With 1,000 questions, 1 sampled answer per question and model")
     assert f"assurance is {100 * res.assurance:.0f}%" in text

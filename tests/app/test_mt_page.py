@@ -8,7 +8,7 @@ import pytest
 
 from core import mt
 
-from .conftest import captions, chart, chart_data, metrics, open_page
+from .conftest import captions, chart, chart_data, metrics, open_page, open_plan
 
 SAMPLE = Path(__file__).resolve().parents[2] / "core" / "data" / "mt_sample" / "sample.tsv"
 
@@ -179,7 +179,7 @@ def test_cost_metric_and_money_chart():
 
 
 def test_plan_paragraph_and_download():
-    page = open_page("mt", {"n": "3000"})
+    page = open_plan(open_page("mt", {"n": "3000"}), "mt")
     res = mt.bleu_power(3000, 1.0, 0.13, 25.8)
     text = [c.value for c in page.code if "randomization test" in c.value][0]
     assert text.startswith("With a test set of 3,000 sentences, an expected gain of +1.00 BLEU")

@@ -8,7 +8,7 @@ import pytest
 
 from core import ratings as rt
 
-from .conftest import captions, chart, chart_data, metrics, open_page
+from .conftest import captions, chart, chart_data, metrics, open_page, open_plan
 
 
 @pytest.fixture
@@ -188,6 +188,7 @@ def test_pins_and_plan(page):
     high = rt.PRESETS["high"]
     assert table.loc["three workers", "power"] == pytest.approx(
         rt.likert_power(3, 100, 0.1, **high, rule="satterthwaite", method="analytic").power)
+    open_plan(page, "ratings")
     text = [c.value for c in page.code if "mixed-model" in c.value][0]
     power = rt.likert_power(10, 100, 0.1, **high, rule="satterthwaite", method="analytic").power
     assert f"with {100 * power:.0f}% power" in text

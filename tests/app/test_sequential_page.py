@@ -6,7 +6,7 @@ import pytest
 
 from core import sequential as sq
 
-from .conftest import captions, chart, chart_data, decode, metrics, open_page
+from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_plan
 
 
 @pytest.fixture
@@ -189,6 +189,7 @@ def test_expected_cost_and_money_chart():
 
 
 def test_plan_and_pins(page):
+    open_plan(page, "sequential")
     text = [c.value for c in page.code if "Direct Assessment" in c.value][0]
     res = sq.campaign_power("fixed", 1200, 2.0)
     assert f"detected with {100 * res.power:.0f}% power" in text
