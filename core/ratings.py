@@ -55,6 +55,7 @@ __all__ = [
     "PilotFit",
     "MAX_PILOT_RATINGS",
     "MAX_ABS_RATING",
+    "MAX_SIMULATED_CELLS",
     "simulate_statistics",
     "fit_balanced",
     "analytic_grid",
@@ -157,17 +158,42 @@ def simulate_statistics(workers, items, effect, *, n_sims, seed=None, likert=Non
         mean_d = rng.normal(2 * effect, math.sqrt(lam0 / (workers * items)), size=n_sims)
         return _Stats(mean_d=mean_d, ss=ss)
     k = check_int("likert", likert, low=2, high=1001)
-    size = (n_sims, workers, items)
-    w0 = rng.normal(0, sigmas["sigma_w0"], (n_sims, workers, 1))
-    w1 = rng.normal(0, sigmas["sigma_w1"], (n_sims, workers, 1))
-    i0 = rng.normal(0, sigmas["sigma_i0"], (n_sims, 1, items))
-    i1 = rng.normal(0, sigmas["sigma_i1"], (n_sims, 1, items))
-    centre = baseline + w0 + i0
-    slope = effect + w1 + i1
+    _check_simulated_cells(n_sims, workers * items, "`workers` × `items`")
     scale = k - 1
-    y_plus = np.clip(np.rint((centre + slope + rng.normal(0, sigmas["sigma"], size)) * scale), 0, scale) / scale
-    y_minus = np.clip(np.rint((centre - slope + rng.normal(0, sigmas["sigma"], size)) * scale), 0, scale) / scale
-    return _stats_from_cells(y_plus - y_minus, y_plus + y_minus)
+    parts = []
+    for reps in _chunks(n_sims, workers * items):  # bounded memory: about a million cells at a time
+        size = (reps, workers, items)
+        w0 = rng.normal(0, sigmas["sigma_w0"], (reps, workers, 1))
+        w1 = rng.normal(0, sigmas["sigma_w1"], (reps, workers, 1))
+        i0 = rng.normal(0, sigmas["sigma_i0"], (reps, 1, items))
+        i1 = rng.normal(0, sigmas["sigma_i1"], (reps, 1, items))
+        centre = baseline + w0 + i0
+        slope = effect + w1 + i1
+        y_plus = np.clip(np.rint((centre + slope + rng.normal(0, sigmas["sigma"], size)) * scale), 0, scale) / scale
+        y_minus = np.clip(np.rint((centre - slope + rng.normal(0, sigmas["sigma"], size)) * scale), 0, scale) / scale
+        parts.append(_stats_from_cells(y_plus - y_minus, y_plus + y_minus))
+    return _Stats(mean_d=np.concatenate([p.mean_d for p in parts]),
+                  ss={key: np.concatenate([p.ss[key] for p in parts]) for key in parts[0].ss})
+
+
+#: Most cells one simulation may draw (replicates × cells per replicate, for each of the effect and the null):
+#: about 1–2 s on a small machine. Larger requests are refused with what to reduce.
+MAX_SIMULATED_CELLS = 10_000_000
+_CHUNK_CELLS = 1_000_000
+
+
+def _check_simulated_cells(n_sims, cells, what):
+    if n_sims * cells > MAX_SIMULATED_CELLS:
+        most = MAX_SIMULATED_CELLS // cells
+        advice = (f"reduce `n_sims` to at most {most:,}" if most >= 50 else f"reduce {what}")
+        raise ValueError(f"`n_sims` × {what} = {n_sims:,} × {cells:,} is more than one simulation can draw "
+                         f"({MAX_SIMULATED_CELLS:,} cells); {advice}.")
+
+
+def _chunks(n_sims, cells):
+    """Replicate counts of at most about :data:`_CHUNK_CELLS` cells each, summing to ``n_sims``."""
+    step = max(1, _CHUNK_CELLS // max(cells, 1))
+    return [min(step, n_sims - start) for start in range(0, n_sims, step)]
 
 
 def _stats_from_cells(d, s) -> _Stats:
@@ -942,26 +968,29 @@ def crowd_power(pool, items, per_item, effect, *, sigma_w0, sigma_w1, sigma_i0, 
                                                                      rule, "simulate")
     per_item = check_int("per_item", per_item, low=2, high=pool)
     n_sims = check_int("n_sims", n_sims, low=50, high=100_000)
-    if n_sims * items * pool > 60_000_000:
-        raise ValueError("`n_sims` × `items` × `pool` is too large for one simulation (at most 60 million).")
+    _check_simulated_cells(n_sims, items * pool, "`items` × `pool`")
+    scale = None if likert is None else check_int("likert", likert, low=2, high=1001) - 1
     rng = np.random.default_rng(seed)
 
-    def simulate(eff):
-        workers_of = np.argsort(rng.random((n_sims, items, pool)), axis=2)[:, :, :per_item]
-        w0 = rng.normal(0, sigmas["sigma_w0"], (n_sims, pool))
-        w1 = rng.normal(0, sigmas["sigma_w1"], (n_sims, pool))
-        i0 = rng.normal(0, sigmas["sigma_i0"], (n_sims, items, 1))
-        i1 = rng.normal(0, sigmas["sigma_i1"], (n_sims, items, 1))
-        rows = np.arange(n_sims)[:, None, None]
+    def simulate_chunk(eff, reps):
+        workers_of = np.argsort(rng.random((reps, items, pool)), axis=2)[:, :, :per_item]
+        w0 = rng.normal(0, sigmas["sigma_w0"], (reps, pool))
+        w1 = rng.normal(0, sigmas["sigma_w1"], (reps, pool))
+        i0 = rng.normal(0, sigmas["sigma_i0"], (reps, items, 1))
+        i1 = rng.normal(0, sigmas["sigma_i1"], (reps, items, 1))
+        rows = np.arange(reps)[:, None, None]
         centre = baseline + w0[rows, workers_of] + i0
         slope = eff + w1[rows, workers_of] + i1
         y_plus = centre + slope + rng.normal(0, sigmas["sigma"], workers_of.shape)
         y_minus = centre - slope + rng.normal(0, sigmas["sigma"], workers_of.shape)
-        if likert is not None:
-            scale = check_int("likert", likert, low=2, high=1001) - 1
+        if scale is not None:
             y_plus = np.clip(np.rint(y_plus * scale), 0, scale) / scale
             y_minus = np.clip(np.rint(y_minus * scale), 0, scale) / scale
         return _crowd_fit(y_plus - y_minus, workers_of, pool)
+
+    def simulate(eff):
+        parts = [simulate_chunk(eff, reps) for reps in _chunks(n_sims, items * pool)]  # bounded memory
+        return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
     fit, fit0 = simulate(effect), simulate(0.0)
     t, crit = _detect(fit, rule, alpha)

@@ -579,9 +579,21 @@ if run_sims:
         progress(1.0)
         return out
 
-    with guard("Cannot simulate this design"):
+    mc = None
+    with guard("Cannot simulate this design", stop=False):
         mc = simulation(("ratings.point",) + args, run_point,
                         text=f"Simulating {sim.n_sims:,} experiments of this design…")
+    if mc is None:  # refused (too large): say what is known instead of leaving the metrics pending
+        fallback = [Metric("Power", fmt_pct(approx_crowd) if approx_crowd is not None else "—",
+                           help="Approximate analytic power of this crowdsourcing design." if approx_crowd is not None
+                           else "Needs the simulation."),
+                    Metric("False-positive rate", "—", help="Needs the simulation."),
+                    Metric("Type-M (exaggeration)", "—", help="Needs the simulation."),
+                    Metric("Type-S (wrong sign)", "—", help="Needs the simulation.")]
+        for slot, item in zip(metric_slots[:4], fallback):
+            with slot.container():
+                st.metric(item.label, item.value, help=item.help)
+if run_sims and mc is not None:
     show_metrics(mc, simulated=True)
     with verdict_slot:
         if mc.false_positive_rate > nominal + 3 * max(mc.false_positive_rate_se, 1e-9):

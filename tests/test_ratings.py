@@ -650,3 +650,24 @@ def test_far_tails_stay_finite_where_scipy_nct_cdf_is_nan():
     crowd = rt.crowd_analytic(30, [200], 3, [-0.5, 0.5], **sig)
     assert np.isfinite(crowd["power"]).all()
     assert math.isfinite(rt.crowd_assurance(30, 200, 3, -0.45, 0.05, **sig).assurance)
+
+
+def test_simulations_are_chunked_and_capped(monkeypatch):
+    # memory is bounded by simulating about a million cells at a time; the answer does not depend on the chunking
+    # beyond Monte Carlo error (oracle: the same engine unchunked, 4 standard errors of the difference)
+    sig = rt.PRESETS["high"]
+    whole = rt.crowd_power(20, 100, 3, 0.08, **sig, n_sims=2000, seed=3)
+    lik_whole = rt.likert_power(5, 60, 0.08, **sig, n_sims=2000, seed=3, likert=5)
+    monkeypatch.setattr(rt, "_CHUNK_CELLS", 5_000)  # 2 or 16 replicates per chunk
+    chunked = rt.crowd_power(20, 100, 3, 0.08, **sig, n_sims=2000, seed=3)
+    lik_chunked = rt.likert_power(5, 60, 0.08, **sig, n_sims=2000, seed=3, likert=5)
+    for a, b in ((whole, chunked), (lik_whole, lik_chunked)):
+        assert a.power != b.power or a.false_positive_rate != b.false_positive_rate  # really re-drawn
+        assert abs(a.power - b.power) <= 4 * math.hypot(a.mc_se, b.mc_se)
+        assert abs(a.false_positive_rate - b.false_positive_rate) <= 4 * math.hypot(a.false_positive_rate_se,
+                                                                                    b.false_positive_rate_se)
+    assert rt.crowd_power(20, 100, 3, 0.08, **sig, n_sims=2000, seed=3) == chunked  # reproducible
+    with pytest.raises(ValueError, match=r"`n_sims` × `items` × `pool` = 500 × 100,000 .* reduce `n_sims` to at most 100"):
+        rt.crowd_power(50, 2000, 50, 0.05, **sig, n_sims=500)
+    with pytest.raises(ValueError, match=r"`n_sims` × `workers` × `items` = 500 × 1,000,000 .* reduce `workers` × `items`"):
+        rt.likert_power(100, 10_000, 0.05, **sig, n_sims=500, likert=5)

@@ -192,3 +192,15 @@ def test_pins_and_plan(page):
     text = [c.value for c in page.code if "mixed-model" in c.value][0]
     power = rt.likert_power(10, 100, 0.1, **high, rule="satterthwaite", method="analytic").power
     assert f"with {100 * power:.0f}% power" in text
+
+
+def test_a_simulation_too_large_is_refused_with_what_to_reduce():
+    # issue 14: a link to a huge crowdsourcing design must not draw gigabytes; the page names what to reduce and
+    # still shows the approximate analytic power (oracle: crowd_analytic)
+    page = open_page("ratings", {"workers": "50", "items": "2000", "layout": "k workers per item", "per_item": "50"})
+    assert not page.exception
+    assert any("reduce `n_sims` to at most 100" in e.value for e in page.error)
+    approx = rt.crowd_analytic(50, [2000], 50, [0.1], **rt.PRESETS["high"])["power"].iloc[0]
+    shown = metrics(page)
+    assert shown["Power"] == f"{100 * approx:.1f}%"
+    assert shown["False-positive rate"] == "—"
