@@ -93,6 +93,7 @@ from .validation import (
 
 __all__ = [
     "METHODS",
+    "MAX_SIMULATED_QUESTIONS",
     "FILES_PER_MODEL",
     "BUDGET_COMPONENTS",
     "SAMPLE_DIR",
@@ -128,6 +129,8 @@ _N_MAX = 10_000_000
 _MAX_SAMPLES = 1_000
 # answers drawn per model per simulated chunk: small enough to stay in cache
 _SIM_BLOCK = 200_000
+#: Most simulated questions per call (replicates × questions, each answered K times by both models): a few seconds.
+MAX_SIMULATED_QUESTIONS = 10_000_000
 
 # latent (probit-scale) grid on which the Beta quantile functions are tabulated
 _Z_LO, _Z_HI, _Z_N = -8.5, 8.5, 8193
@@ -526,7 +529,8 @@ def benchmark_power(
         The closed form below, or a simulation of the model (Beta difficulties,
         binomial answers, CR1 z test), vectorized over replicates.
     n_sims : int, optional
-        Replicates for ``method="simulate"`` (100 … 1,000,000).
+        Replicates for ``method="simulate"`` (100 … 1,000,000; ``n_sims × n_questions`` at most
+        :data:`MAX_SIMULATED_QUESTIONS`).
     seed : int or numpy.random.Generator, optional
         Seed for ``method="simulate"``.
     progress : callable, optional
@@ -623,6 +627,13 @@ def benchmark_power(
     if method == "analytic":
         return _analytic_result(n, d)
     n_sims = check_int("n_sims", n_sims, low=100, high=1_000_000)
+    if n_sims * n > MAX_SIMULATED_QUESTIONS:
+        most = MAX_SIMULATED_QUESTIONS // n
+        advice = (f"reduce `n_sims` to at most {most:,}" if most >= 100 else
+                  f"reduce `n_questions` to at most {MAX_SIMULATED_QUESTIONS // 100:,}")
+        raise ValueError(f"`n_sims` × `n_questions` = {n_sims:,} × {n:,} is more than one simulation draws "
+                         f"({MAX_SIMULATED_QUESTIONS:,} questions); {advice}. At this size the analytic engine's "
+                         "normal approximation is accurate.")
     return _simulate_result(n, d, n_sims, seed, progress)
 
 

@@ -465,10 +465,12 @@ with tab["fit"]:
 if sim.run:
     st.subheader("Simulation check")
     key = ("llm", n, design, sim.n_sims, sim.seed)
-    with guard("Cannot simulate this design"):
+    mc = None
+    with guard("Cannot simulate this design", stop=False):  # the rest of the page does not need it
         mc = simulation(key, lambda progress: llm.benchmark_power(n, **dict(design), method="simulate",
                                                                   n_sims=sim.n_sims, seed=sim.seed, progress=progress),
                         text=f"Simulating {sim.n_sims:,} benchmark runs…")
+if sim.run and mc is not None:
     metrics_row(
         Metric("Simulated power" if gain else "Simulated false-positive rate", fmt_pct(mc.power),
                se=f"{100 * mc.mc_se:.1f}%", help=f"{mc.n_sims:,} simulated benchmark runs."),

@@ -822,3 +822,13 @@ def test_sample_data_worked_example():
     assert log.attrs["metric"] == "exact_match" and log.attrs["filter"] == "strict-match"
     hfit = llm.fit_benchmark(log, n_boot=0)
     assert hfit.samples == 2 and hfit.n_questions == 150 and hfit.difficulty_sd is not None
+
+
+def test_simulation_work_is_capped_with_what_to_reduce():
+    # issue 14: a link with 10⁷ questions and the simulation on ran for minutes; now refused up front
+    with pytest.raises(ValueError, match=r"`n_sims` × `n_questions` = 2,000 × 100,000 .*reduce `n_sims` to at most 100\b"):
+        llm.benchmark_power(100_000, 0.7, 0.73, method="simulate", n_sims=2000)
+    with pytest.raises(ValueError, match=r"reduce `n_questions` to at most 100,000"):
+        llm.benchmark_power(10_000_000, 0.7, 0.73, method="simulate", n_sims=500)
+    at_cap = llm.benchmark_power(100_000, 0.7, 0.701, method="simulate", n_sims=100, seed=2)
+    assert at_cap.n_sims == 100 and 0 <= at_cap.power <= 1

@@ -189,3 +189,12 @@ def test_pins_on_the_power_chart(page):
     assert any(n.startswith("pinned: n = 1,000, K = 1") for n in names)
     table = [d.value for d in page.dataframe if "pin" in d.value.columns][0]
     assert table["power"].iloc[1] == pytest.approx(llm.benchmark_power(1000, **DEFAULT).power)
+
+
+def test_a_simulation_too_large_is_refused_and_the_page_goes_on():
+    # issue 14: 2,000 replicates × 100,000 questions is refused with what to reduce; the plan below still renders
+    page = open_page("llm", {"n": "100000", "simulate": "true"})
+    assert not page.exception
+    assert any("reduce `n_sims` to at most 100" in e.value for e in page.error)
+    assert not any(m.label == "Simulated power" for m in page.metric)
+    assert any(e.label.startswith("Plan this design") for e in page.expander)
