@@ -151,6 +151,7 @@ from .uploads import MAX_BYTES, looks_like_json, read_jsonl, read_table
 from .validation import check_alpha, check_choice, check_int, check_probability, check_real
 
 __all__ = [
+    "MAX_VOTES",
     "METHODS",
     "SAMPLE_VOTES",
     "SCALE",
@@ -196,6 +197,8 @@ _Z95 = float(stats.norm.isf(0.025))
 _K_MAX = 100  # systems in a planned leaderboard
 _FIT_K_MAX = 1000  # models in an uploaded vote table
 _N_MAX = 10_000_000
+#: Most votes a design, a grid or a sample-size search considers.
+MAX_VOTES = _N_MAX
 _SPREAD_MAX = 2000.0  # Elo between the best and the worst system (p ≈ 1e-5)
 _RIDGE = 1e-3
 _QMC_BLOCKS, _QMC_POINTS = 8, 128

@@ -270,6 +270,10 @@ def guard(what: str = "Cannot compute this design", *, stop: bool = True):
     """
     try:
         yield
+    except OverflowError:  # a link or a pin with inf, or a number too large for the engines
+        st.error(f"**{what}.** A value in the link is out of range (infinite or too large).")
+        if stop:
+            st.stop()
     except ValueError as err:
         text = str(err)
         if text.startswith(("could not convert string to float", "invalid literal for int()")):

@@ -237,7 +237,7 @@ def size_options() -> list[int]:
     raw = st.query_params.get("n")
     try:
         linked = int(float(raw)) if raw is not None else None
-    except ValueError:
+    except (ValueError, OverflowError):  # not a number, or inf
         linked = None
     if linked is not None and N_MIN <= linked <= N_MAX and linked not in N_OPTIONS:
         return sorted(N_OPTIONS + [linked])

@@ -308,7 +308,7 @@ pins = pin_controls("leaderboard", PIN_KEYS, label=f"{len(ratings)} systems, {n_
 # ---------------------------------------------------------------------------
 plotted: dict[str, pd.DataFrame] = {}
 tab = views(VIEWS)
-high = max(n_votes * 10, 2000, int(1.5 * needed) if 0 < needed <= 10_000_000 else 0)
+high = min(max(n_votes * 10, 2000, int(1.5 * needed) if 0 < needed <= 10_000_000 else 0), pw.MAX_VOTES)
 grid = tuple(int(v) for v in pw.vote_grid(high, low=max(20, min(n_votes, max(needed, 1)) // 20), points=41))
 grid = tuple(sorted(set(grid) | {n_votes}))
 if tab.open("board"):

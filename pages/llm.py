@@ -59,7 +59,7 @@ def linked_options(key: str, options: list[int], low: int, high: int) -> list[in
     raw = st.query_params.get(key)
     try:
         value = int(float(raw)) if raw is not None else None
-    except ValueError:
+    except (ValueError, OverflowError):  # not a number, or inf
         value = None
     return sorted(set(options) | {value}) if value is not None and low <= value <= high else options
 
@@ -291,7 +291,7 @@ if judged and (se_pct + sp_pct) / 100 - 1 < 0.5:
 # ---------------------------------------------------------------------------
 plotted: dict[str, pd.DataFrame] = {}
 tab = views(VIEWS)
-lo, hi = max(20, n // 30), min(10_000_000, max(n * 30, 2000))
+lo, hi = max(20, n // 30, m + 1), min(10_000_000, max(n * 30, 2000))  # every size has at least 2 clusters
 ns = tuple(sorted(set(np.unique(np.geomspace(lo, hi, 40).astype(int)).tolist()) | {n}))
 if tab.open("power"):
     with tab["power"], guard():
