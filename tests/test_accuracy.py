@@ -456,3 +456,24 @@ def test_paired_design_resolves_and_checks_agreement():
         acc.paired_design("manual", delta=0.2, agreement=0.9)
     with pytest.raises(ValueError, match="`baseline`"):
         acc.paired_design("glue", delta=0.01)
+
+
+@pytest.mark.parametrize("test, exact, correction", [("exact", True, False), ("chi2", False, False),
+                                                     ("chi2_cc", False, True)])
+@pytest.mark.parametrize("alpha", [0.001, 0.05, 0.3])
+def test_critical_counts_against_statsmodels_mcnemar(test, exact, correction, alpha):
+    # oracle: statsmodels' mcnemar p-value of the table [[0, k], [d − k, 0]]: k_d is the largest k < d/2 that
+    # rejects, so k_d rejects and k_d + 1 does not (or reaches d/2). Counts up to 8 million, where the start of
+    # the search is the normal approximation rather than the binomial quantile
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    from core.accuracy.engine import _critical_counts
+
+    d = np.unique(np.concatenate([np.arange(1, 60), np.random.default_rng(4).integers(60, 8_000_000, 60),
+                                  [1999, 2000, 2001]]))
+    k = _critical_counts(d, test, alpha)
+    for dd, kk in zip(d.tolist(), k.tolist()):
+        def p(b):
+            return mcnemar([[0, b], [dd - b, 0]], exact=exact, correction=correction).pvalue
+        assert kk == -1 or p(kk) <= alpha * (1 + 1e-9), (dd, kk)
+        assert 2 * (kk + 1) >= dd or p(kk + 1) > alpha * (1 - 1e-9), (dd, kk)

@@ -83,7 +83,13 @@ def _critical_counts(d: np.ndarray, test: str, alpha: float) -> np.ndarray:
     """
     d = np.asarray(d, dtype=np.int64)
     if test == "exact" or test == "midp":
-        k = stats.binom.ppf(alpha / 2.0, d, 0.5) - 1.0
+        # a start near the answer: Bin(d, 1/2)'s quantile where it is cheap, its normal approximation (within a
+        # count or two) where the quantile function is slow; the loops below settle it on the p-value exactly
+        small = d < 2000
+        k = np.empty(d.shape, dtype=float)
+        k[small] = stats.binom.ppf(alpha / 2.0, d[small], 0.5) - 1.0
+        big = d[~small].astype(float)
+        k[~small] = np.floor((big - 1.0) / 2.0 + stats.norm.ppf(alpha / 2.0) * np.sqrt(big) / 2.0)
     elif test in ("chi2", "normal"):
         crit = stats.chi2.ppf(1.0 - alpha, 1)
         k = np.floor((d - np.sqrt(crit * d)) / 2.0)
@@ -92,12 +98,17 @@ def _critical_counts(d: np.ndarray, test: str, alpha: float) -> np.ndarray:
         k = np.floor((d - 1.0 - np.sqrt(crit * d)) / 2.0)
     k = np.clip(np.nan_to_num(k, nan=-1.0), -1, np.floor((d - 1) / 2.0)).astype(np.int64)
     # Settle the candidate on the p-value itself so that the exact engine and
-    # the Monte Carlo engine use the very same rejection rule.
-    for _ in range(3):
+    # the Monte Carlo engine use the very same rejection rule. The p-value
+    # increases with k below d / 2 for every test, so stepping up while the
+    # next count still rejects, then down while the count does not, ends at
+    # the answer from any start (one or two steps from these starts).
+    grow = np.ones(d.shape, dtype=bool)
+    while grow.any():
         nxt = k + 1
         grow = (2 * nxt < d) & (pvalue_from_counts(nxt, d, test) <= alpha)
         k = np.where(grow, nxt, k)
-    for _ in range(3):
+    shrink = np.ones(d.shape, dtype=bool)
+    while shrink.any():
         shrink = (k >= 0) & (pvalue_from_counts(np.maximum(k, 0), d, test) > alpha)
         k = np.where(shrink, k - 1, k)
     return k
