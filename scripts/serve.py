@@ -35,6 +35,12 @@ def warm() -> float:
             __import__(f"core.{name}")
         except ImportError:
             pass
+    # app.py declares its pages with st.navigation. Streamlit would otherwise treat the pages/ folder as a
+    # legacy multipage app until a first session has run app.py, so a deep link such as /accuracy as the first
+    # request would run that page alone first and hand over to app.py (pages._scaffold.ensure_frame): a lost run.
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
     figures._template()
     accuracy.mcnemar_power(500, 0.02, 0.9)
     accuracy.paired_curves([10, 500, 15000], [(0.02, 0.9)])
