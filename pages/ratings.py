@@ -269,8 +269,13 @@ with guard():
     exact = analytic_point(workers, items, effect, sig_key, alpha) if layout == "crossed" else None
     approx_crowd = crowd_approx(workers, items, per_item, effect, sig_key, alpha) if layout == "crowd" else None
     mde_value = mde(workers, items, target, alpha, sig_key)
+too_large = (layout == "crowd" or likert is not None) and sim.n_sims * items * workers > rt.MAX_SIMULATED_CELLS
 if analytic:
     note = None
+elif too_large:
+    note = (f"This design is too large to simulate with {sim.n_sims:,} experiments (see the message below the charts): "
+            + ("the power shown is the approximate analytic one; " if layout == "crowd" else "")
+            + "choose fewer simulated experiments or a smaller design for the simulated numbers.")
 elif layout == "crowd":
     note = ("k workers per item: the numbers below are simulated (moment-based analysis of the same model); the curves "
             "are fully crossed designs for comparison.")

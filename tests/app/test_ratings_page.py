@@ -204,3 +204,4 @@ def test_a_simulation_too_large_is_refused_with_what_to_reduce():
     shown = metrics(page)
     assert shown["Power"] == f"{100 * approx:.1f}%"
     assert shown["False-positive rate"] == "—"
+    assert any("too large to simulate with 500 experiments" in i.value for i in page.info)
