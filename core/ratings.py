@@ -1228,6 +1228,8 @@ def assurance_plans(delta_mean, delta_sd, *, cost_per_rating=0.1, cost_per_worke
     >>> bool(plans["reachable"].iloc[0] and plans["assurance"].iloc[0] >= 0.8)
     True
     """
+    from .assurance import assurance_sample_size
+
     cost_per_rating = check_real("cost_per_rating", cost_per_rating, low=0.0, high=1e6)
     cost_per_worker = check_real("cost_per_worker", cost_per_worker, low=0.0, high=1e9)
     target = check_real("target", target, low=0.0, high=1.0, low_open=True, high_open=True)
@@ -1242,15 +1244,7 @@ def assurance_plans(delta_mean, delta_sd, *, cost_per_rating=0.1, cost_per_worke
             rows.append((w, max_items, 2 * w * max_items, 2 * w * max_items * cost_per_rating + w * cost_per_worker,
                          top, False))
             continue
-        lo, hi = 2, max_items
-        if assure(lo) >= target:
-            hi = lo
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if assure(mid) >= target:
-                hi = mid
-            else:
-                lo = mid
+        hi = assurance_sample_size(assure, target, n_min=2, n_max=max_items, ceiling=top)
         rows.append((w, hi, 2 * w * hi, 2 * w * hi * cost_per_rating + w * cost_per_worker, assure(hi), True))
     frame = pd.DataFrame(rows, columns=["workers", "items", "ratings", "cost", "assurance", "reachable"])
     return frame.sort_values(["reachable", "cost"], ascending=[False, True]).reset_index(drop=True)

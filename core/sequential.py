@@ -740,12 +740,7 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
     sizes = np.array([_look_sizes(int(b), looks) for b in budgets])
     # drift = effect(delta) × scale(n): one effect per delta, one scale per look size
     effects = np.empty(deltas.size)
-    for j, d in enumerate(deltas):
-        if test == "mwu":
-            effects[j] = mwu_effect(mean + d / 2, mean - d / 2, sd) - 0.5
-        else:
-            a, b = score_distribution(mean + d / 2, sd), score_distribution(mean - d / 2, sd)
-            effects[j] = (a.mean - b.mean) / math.sqrt((a.sd**2 + b.sd**2) / 2)
+    _fill_effects(effects, deltas, mean, sd, test)
     n = sizes.astype(float)
     scale = 1.0 / np.sqrt((2 * n + 1) / (12 * n**2)) if test == "mwu" else np.sqrt(n / 2)
     drift_rows = (effects[None, :, None] * scale[:, None, :]).reshape(-1, looks)

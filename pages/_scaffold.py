@@ -64,6 +64,9 @@ __all__ = [
     "plan_actions",
     "Pin",
     "pin_controls",
+    "pinned_designs",
+    "pinned_curve",
+    "pins_table",
     "PriorSettings",
     "prior_controls",
     "cost_controls",
@@ -575,6 +578,33 @@ def pin_controls(page: str, keys, *, label: str) -> list:
     elif "pins" in st.query_params:
         del st.query_params["pins"]
     return list(pins)
+
+
+def pinned_designs(pins, compute: Callable, *, name: str = "pin") -> tuple[list, list]:
+    """Every pin's curve frame (with a ``pin`` column) and table row, from ``compute(values) -> (frame, summary)``.
+
+    A pin that cannot be computed (a bad value in the link) is reported and skipped; the page goes on.
+    """
+    frames, rows = [], []
+    for pin in pins:
+        with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
+            frame, summary = compute(pin.values)
+            frames.append(frame.assign(pin=pin.name))
+            rows.append({name: pin.name, **summary})
+    return frames, rows
+
+
+def pinned_curve(frames: list, x: str, y: str) -> pd.DataFrame | None:
+    """The pins' ``x`` and ``y`` columns as the tidy ``x, y, pin`` frame the figures draw dashed (None without)."""
+    if not frames:
+        return None
+    return pd.concat([f.rename(columns={x: "x", y: "y"})[["x", "y", "pin"]] for f in frames], ignore_index=True)
+
+
+def pins_table(current: dict, rows: list, column_config: dict) -> None:
+    """The pinned designs' metrics side by side, the current design first (shown only when there are pins)."""
+    if rows:
+        st.dataframe(pd.DataFrame([current] + rows), hide_index=True, width="stretch", column_config=column_config)
 
 
 def add_to_basket(item) -> None:

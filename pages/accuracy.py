@@ -20,6 +20,9 @@ from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     pin_controls,
+    pinned_curve,
+    pinned_designs,
+    pins_table,
     cost_controls,
     current_link,
     fmt_money,
@@ -437,26 +440,16 @@ design_label = {"paired": f"n = {n:,}, Δ = {delta_pp:+.1f} pp" if scenario != "
                 "unpaired": f"n = {n:,}, Δ = {delta_pp:+.1f} pp, unpaired" if scenario != "preference" else "",
                 "preference": f"n = {n:,}, {p_new_pct:.0f}% prefer new" if scenario == "preference" else ""}[scenario]
 pins = pin_controls("accuracy", PIN_KEYS, label=design_label)
-pinned_curves, pinned_rows = [], []
-for pin in pins:
-    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
-        frame, summary = pinned(pin.values, target)
-        pinned_curves.append(frame.assign(pin=pin.name))
-        pinned_rows.append({"design": pin.name, **summary})
-pinned_power = (pd.concat([f.rename(columns={"n": "x", "power": "y"}) for f in pinned_curves], ignore_index=True)
-                if pinned_curves else None)
-pinned_type_m = (pd.concat([f.rename(columns={"n": "x", "type_m": "y"})[["x", "y", "pin"]] for f in pinned_curves],
-                           ignore_index=True) if pinned_curves else None)
-if pinned_rows:
-    here = {"design": f"current ({design_label})", "n": n, "effect": "", "power": result.power,
+pinned_curves, pinned_rows = pinned_designs(pins, lambda values: pinned(values, target), name="design")
+pinned_power = pinned_curve(pinned_curves, "n", "power")
+pinned_type_m = pinned_curve(pinned_curves, "n", "type_m")
+pins_table({"design": f"current ({design_label})", "n": n, "effect": "", "power": result.power,
             "type_m": result.type_m, "type_s": result.type_s,
-            "n_for_target": sizes.first if sizes is not None else -1}
-    compare = pd.DataFrame([here] + pinned_rows)
-    st.dataframe(compare, hide_index=True, width="stretch", column_config={
-        "power": st.column_config.NumberColumn("Power", format="percent"),
-        "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
-        "type_s": st.column_config.NumberColumn("Type-S", format="percent"),
-        "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
+            "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, {
+               "power": st.column_config.NumberColumn("Power", format="percent"),
+               "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
+               "type_s": st.column_config.NumberColumn("Type-S", format="percent"),
+               "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
 
 # ---------------------------------------------------------------------------
 # views (only the open one is computed)

@@ -21,6 +21,9 @@ from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     pin_controls,
+    pinned_curve,
+    pinned_designs,
+    pins_table,
     apply_values,
     cached,
     chart,
@@ -352,18 +355,11 @@ if tab.open("assurance"):
                                        style=style()), "assurance_chart")
             st.caption("With a prior SD comparable to the gap itself, the ceiling is well below 1: the votes can only "
                        "confirm an order you are already fairly sure of.")
-pinned_frames, pinned_rows = [], []
-for pin in pins:
-    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
-        frame, summary = pinned(pin.values, grid, target)
-        pinned_frames.append(frame.rename(columns={"n_votes": "x", "power": "y"}).assign(pin=pin.name))
-        pinned_rows.append({"pin": pin.name, **summary})
-if pinned_rows:
-    st.dataframe(pd.DataFrame([{"pin": "current", "systems": len(ratings), "votes": n_votes,
-                                "weakest_power": result.weakest_power, "order_correct": result.order_correct,
-                                "votes_for_target": needed}] + pinned_rows), hide_index=True, width="stretch",
-                 column_config={"weakest_power": st.column_config.NumberColumn("Weakest power", format="percent"),
-                                "order_correct": st.column_config.NumberColumn("P(order right)", format="percent")})
+pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, grid, target))
+pins_table({"pin": "current", "systems": len(ratings), "votes": n_votes, "weakest_power": result.weakest_power,
+            "order_correct": result.order_correct, "votes_for_target": needed}, pinned_rows,
+           {"weakest_power": st.column_config.NumberColumn("Weakest power", format="percent"),
+            "order_correct": st.column_config.NumberColumn("P(order right)", format="percent")})
 if tab.open("pairs"):
     with tab["pairs"], guard("Cannot compute this leaderboard"):
         curves = pair_curves(key_ratings, grid, tie_rate, ties, judge, alpha)
@@ -375,7 +371,7 @@ if tab.open("pairs"):
                                    if needed > 0 else [],
                                    title="Power of each pair of neighbours vs total votes", x_title="Total votes",
                                    y_title="Power", y_range=(0, 1.02),
-                                   pins=pd.concat(pinned_frames, ignore_index=True) if pinned_frames else None,
+                                   pins=pinned_curve(pinned_frames, "n_votes", "power"),
                                    style=style()), "pairs_chart")
         st.caption("The diamond is the weakest pair at the current votes; the closest neighbours set the budget.")
 if tab.open("judge"):

@@ -18,6 +18,9 @@ from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     pin_controls,
+    pinned_curve,
+    pinned_designs,
+    pins_table,
     current_link,
     fmt_money,
     plan_actions,
@@ -258,21 +261,14 @@ metrics_row(
 )
 verdict(result.power, target, effect=gain, type_m=result.type_m)
 pins = pin_controls("llm", PIN_KEYS, label=f"n = {n:,}, K = {k}, gain {gain:+.1f}")
-pinned_frames, pinned_rows = [], []
-for pin in pins:
-    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
-        frame, summary = pinned(pin.values, target)
-        pinned_frames.append(frame.rename(columns={"n_questions": "x", "power": "y"}).assign(pin=pin.name))
-        pinned_rows.append({"pin": pin.name, **summary})
-pinned_power = pd.concat(pinned_frames, ignore_index=True) if pinned_frames else None
-if pinned_rows:
-    st.dataframe(pd.DataFrame([{"pin": "current", "n": n, "design": f"{acc_a:.1f}% + {gain:+.1f} pts, K = {k}, m = {m}",
-                                "power": result.power, "type_m": result.type_m,
-                                "n_for_target": n_sizes.first if n_sizes is not None else -1}] + pinned_rows),
-                 hide_index=True, width="stretch", column_config={
-                     "power": st.column_config.NumberColumn("Power", format="percent"),
-                     "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
-                     "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
+pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, target))
+pinned_power = pinned_curve(pinned_frames, "n_questions", "power")
+pins_table({"pin": "current", "n": n, "design": f"{acc_a:.1f}% + {gain:+.1f} pts, K = {k}, m = {m}",
+            "power": result.power, "type_m": result.type_m,
+            "n_for_target": n_sizes.first if n_sizes is not None else -1}, pinned_rows, {
+               "power": st.column_config.NumberColumn("Power", format="percent"),
+               "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
+               "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
 assured = None
 if prior.on:
     with guard("Cannot average over this prior"):

@@ -27,6 +27,9 @@ from pages._scaffold import (
     decision_controls,
     fmt_money,
     pin_controls,
+    pinned_curve,
+    pinned_designs,
+    pins_table,
     plan_actions,
     prior_controls,
     source_of,
@@ -222,24 +225,15 @@ if extra:
     metrics_row(*extra)
 
 pins = pin_controls("mt", PIN_KEYS, label=f"n = {n:,}, Δ_B = {delta:+.2f}")
-pinned_frames, pinned_rows = [], []
-for pin in pins:
-    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
-        frame, summary = pinned(pin.values, target)
-        pinned_frames.append(frame.assign(pin=pin.name))
-        pinned_rows.append({"pin": pin.name, **summary})
-pinned_power = (pd.concat([f.rename(columns={"n": "x", "power": "y"})[["x", "y", "pin"]] for f in pinned_frames],
-                          ignore_index=True) if pinned_frames else None)
-pinned_type_m = (pd.concat([f.rename(columns={"n": "x", "type_m": "y"})[["x", "y", "pin"]] for f in pinned_frames],
-                           ignore_index=True) if pinned_frames else None)
-if pinned_rows:
-    st.dataframe(pd.DataFrame([{"pin": "current", "n": n, "design": f"Δ_B {delta:+.2f}, P0 {p0:g}, b0 {b0:g}",
-                                "power": result.power, "type_m": result.type_m,
-                                "n_for_target": sizes.first if sizes is not None else -1}] + pinned_rows),
-                 hide_index=True, width="stretch", column_config={
-                     "power": st.column_config.NumberColumn("Power", format="percent"),
-                     "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
-                     "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
+pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, target))
+pinned_power = pinned_curve(pinned_frames, "n", "power")
+pinned_type_m = pinned_curve(pinned_frames, "n", "type_m")
+pins_table({"pin": "current", "n": n, "design": f"Δ_B {delta:+.2f}, P0 {p0:g}, b0 {b0:g}",
+            "power": result.power, "type_m": result.type_m,
+            "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, {
+               "power": st.column_config.NumberColumn("Power", format="percent"),
+               "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
+               "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
 
 # ---------------------------------------------------------------------------
 # views

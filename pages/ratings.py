@@ -30,6 +30,9 @@ from pages._scaffold import (
     decision_controls,
     fmt_money,
     pin_controls,
+    pinned_curve,
+    pinned_designs,
+    pins_table,
     plan_actions,
     presentation,
     prior_controls,
@@ -350,30 +353,18 @@ if extra:
 
 pins = pin_controls("ratings", PIN_KEYS, label=(f"W = {workers}" if layout == "crossed" else
                                                 f"k = {per_item} of {workers}") + f", I = {items}, β1 = {effect:g}")
-pinned_frames, pinned_rows = [], []
-for pin in pins:
-    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
-        frame, summary = pinned(pin.values, target)
-        pinned_frames.append(frame.assign(pin=pin.name))
-        pinned_rows.append({"pin": pin.name, **summary})
-pinned_power = (pd.concat([f.rename(columns={"effect": "x", "power": "y"})[["x", "y", "pin"]] for f in pinned_frames],
-                          ignore_index=True) if pinned_frames else None)
-pinned_type_m = None
-if pinned_frames:
-    tm_frames = [f[f["effect"] > 0].rename(columns={"effect": "x", "type_m": "y"})[["x", "y", "pin"]].dropna()
-                 for f in pinned_frames]
-    tm_frames = [f for f in tm_frames if len(f)]
-    pinned_type_m = pd.concat(tm_frames, ignore_index=True) if tm_frames else None
-if pinned_rows:
-    here_power = exact.power if analytic else (approx_crowd if layout == "crowd" else None)
-    st.dataframe(pd.DataFrame([{"pin": "current", "design": (f"W = {workers}" if layout == "crossed" else
-                                                             f"k = {per_item} of {workers}") +
-                                f", I = {items}, β1 = {effect:g}", "ratings": n_ratings,
-                                "power": here_power, "type_m": exact.type_m if analytic else math.nan}]
-                              + pinned_rows),
-                 hide_index=True, width="stretch", column_config={
-                     "power": st.column_config.NumberColumn("Power (analytic)", format="percent"),
-                     "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×")})
+pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, target))
+pinned_power = pinned_curve(pinned_frames, "effect", "power")
+pinned_type_m = pinned_curve([f[f["effect"] > 0] for f in pinned_frames], "effect", "type_m")
+if pinned_type_m is not None:  # Type-M is undefined at β1 = 0 and where nothing is significant
+    pinned_type_m = pinned_type_m.dropna()
+    pinned_type_m = pinned_type_m if len(pinned_type_m) else None
+here_power = exact.power if analytic else (approx_crowd if layout == "crowd" else None)
+pins_table({"pin": "current", "design": (f"W = {workers}" if layout == "crossed" else f"k = {per_item} of {workers}")
+            + f", I = {items}, β1 = {effect:g}", "ratings": n_ratings,
+            "power": here_power, "type_m": exact.type_m if analytic else math.nan}, pinned_rows, {
+               "power": st.column_config.NumberColumn("Power (analytic)", format="percent"),
+               "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×")})
 
 # ---------------------------------------------------------------------------
 # views

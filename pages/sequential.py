@@ -25,6 +25,9 @@ from pages._scaffold import (
     decision_controls,
     fmt_money,
     pin_controls,
+    pinned_curve,
+    pinned_designs,
+    pins_table,
     plan_actions,
     prior_controls,
     download_csv,
@@ -260,21 +263,14 @@ if extra:
     metrics_row(*extra)
 
 pins = pin_controls("sequential", PIN_KEYS, label=f"{DESIGN_LABELS[design]}, {budget:,} judgments")
-pinned_frames, pinned_rows = [], []
-for pin in pins:
-    with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
-        frame, summary = pinned(pin.values)
-        pinned_frames.append(frame.rename(columns={"delta": "x", "power": "y"}).assign(pin=pin.name))
-        pinned_rows.append({"pin": pin.name, **summary})
-pinned_power = pd.concat(pinned_frames, ignore_index=True) if pinned_frames else None
-if pinned_rows:
-    st.dataframe(pd.DataFrame([{"pin": "current", "budget": budget, "design": f"{DESIGN_LABELS[design]}, Δ = {delta:g}",
-                                "power": result.power, "expected_judgments": result.expected_judgments,
-                                "false_positive_rate": result.false_positive_rate}] + pinned_rows),
-                 hide_index=True, width="stretch", column_config={
-                     "power": st.column_config.NumberColumn("Power", format="percent"),
-                     "expected_judgments": st.column_config.NumberColumn("Expected judgments", format="%.0f"),
-                     "false_positive_rate": st.column_config.NumberColumn("False-positive rate", format="percent")})
+pinned_frames, pinned_rows = pinned_designs(pins, pinned)
+pinned_power = pinned_curve(pinned_frames, "delta", "power")
+pins_table({"pin": "current", "budget": budget, "design": f"{DESIGN_LABELS[design]}, Δ = {delta:g}",
+            "power": result.power, "expected_judgments": result.expected_judgments,
+            "false_positive_rate": result.false_positive_rate}, pinned_rows, {
+               "power": st.column_config.NumberColumn("Power", format="percent"),
+               "expected_judgments": st.column_config.NumberColumn("Expected judgments", format="%.0f"),
+               "false_positive_rate": st.column_config.NumberColumn("False-positive rate", format="percent")})
 
 # ---------------------------------------------------------------------------
 # views
