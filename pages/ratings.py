@@ -272,13 +272,8 @@ with guard():
     exact = analytic_point(workers, items, effect, sig_key, alpha) if layout == "crossed" else None
     approx_crowd = crowd_approx(workers, items, per_item, effect, sig_key, alpha) if layout == "crowd" else None
     mde_value = mde(workers, items, target, alpha, sig_key)
-too_large = (layout == "crowd" or likert is not None) and sim.n_sims * items * workers > rt.MAX_SIMULATED_CELLS
 if analytic:
     note = None
-elif too_large:
-    note = (f"This design is too large to simulate with {sim.n_sims:,} experiments (see the message below the charts): "
-            + ("the power shown is the approximate analytic one; " if layout == "crowd" else "")
-            + "choose fewer simulated experiments or a smaller design for the simulated numbers.")
 elif layout == "crowd":
     note = ("k workers per item: the numbers below are simulated (moment-based analysis of the same model); the curves "
             "are fully crossed designs for comparison.")
@@ -326,7 +321,9 @@ else:
     for slot, label in zip(metric_slots[:4], ("Power", "False-positive rate", "Type-M (exaggeration)",
                                               "Type-S (wrong sign)")):
         slot.metric(label, "…", help="Simulated after the charts are drawn (no closed form for this rule or design).")
-    st.info(note)
+note_slot = st.empty()
+if note:
+    note_slot.info(note)
 verdict_slot = st.empty()
 
 # the prior on β1 (assurance; analytic Satterthwaite engine) and the cost of the current design
@@ -589,6 +586,10 @@ if run_sims:
         for slot, item in zip(metric_slots[:4], fallback):
             with slot.container():
                 st.metric(item.label, item.value, help=item.help)
+        note_slot.info(f"This design is too large to simulate with {sim.n_sims:,} experiments (see the message below "
+                       "the charts): " + ("the power shown is the approximate analytic one; " if layout == "crowd"
+                                          else "")
+                       + "choose fewer simulated experiments or a smaller design for the simulated numbers.")
 if run_sims and mc is not None:
     show_metrics(mc, simulated=True)
     with verdict_slot:
