@@ -12,7 +12,9 @@ it records, from the key press:
 It prints the medians next to the targets (first change ≤ 0.5 s, stable ≤
 1.0 s, on every page at its defaults) and the time from opening the first
 page after the server starts (fresh browser profile) to its first chart
-(target ≤ 3 s).
+(target ≤ 3 s). That first visit varies by ± 0.4 s from run to run on a
+small machine, so it is measured after three separate server starts and the
+median is compared with the target (all three are printed).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ PAGES = [
 ]
 TARGET_FIRST, TARGET_STABLE, TARGET_VISIT = 0.5, 1.0, 3.0
 QUIET = 0.3
+VISITS = 3  # server starts for the first-visit figure
 
 # A signature of every chart's data; changes whenever a chart is redrawn with new data.
 _SIGNATURE = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
@@ -86,11 +89,38 @@ def _start_server(port: int) -> subprocess.Popen:
 
 
 def _wait_chart(page, timeout_ms: float = 60_000) -> None:
-    page.wait_for_function("() => { const g = document.querySelector('.js-plotly-plot'); "
-                           "return g && g.data && g.data.length; }", timeout=timeout_ms, polling=20)
+    """Wait until a page chart has data (not app.py's invisible Plotly preload in the sidebar)."""
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => "
+                           "g.data && g.data.length && !g.closest('.st-key-plotly_preload'))",
+                           timeout=timeout_ms, polling=20)
 
 
-def _existing_pages(base: str) -> list[tuple[str, str | None]]:
+def _first_visit(browser, path: str) -> float:
+    """Seconds from opening ``path`` on a freshly started server (fresh browser profile) to its first chart."""
+    port = _free_port()
+    proc = _start_server(port)
+    try:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        start = time.perf_counter()
+        page.goto(f"http://127.0.0.1:{port}{path}", wait_until="commit")
+        _wait_chart(page)
+        seconds = time.perf_counter() - start
+        context.close()
+        return seconds
+    finally:
+        _stop_server(proc)
+
+
+def _stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _existing_pages() -> list[tuple[str, str | None]]:
     """The benchmark's pages that this version of the app has."""
     out = []
     for path, slider in PAGES:
@@ -127,27 +157,22 @@ def measure() -> dict:
     """Run the browser benchmark; returns the medians per page and the first-visit time."""
     from playwright.sync_api import sync_playwright
 
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = _start_server(port)
     results: dict = {"pages": {}}
-    try:
-        with sync_playwright() as pw:
-            executable = shutil.which("chromium") or shutil.which("chromium-browser")
-            launch = dict(headless=True, args=CHROMIUM_ARGS)
-            if executable:
-                launch["executable_path"] = executable
-            browser = pw.chromium.launch(**launch)
-            pages = _existing_pages(base)
-            # first page visit after start, fresh profile
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            page = context.new_page()
-            start = time.perf_counter()
-            page.goto(base + pages[0][0], wait_until="commit")
-            _wait_chart(page)
-            results["first_visit"] = time.perf_counter() - start
-            print(f"  first visit measured ({results['first_visit']:.2f} s)", flush=True)
-            context.close()
+    with sync_playwright() as pw:
+        executable = shutil.which("chromium") or shutil.which("chromium-browser")
+        launch = dict(headless=True, args=CHROMIUM_ARGS)
+        if executable:
+            launch["executable_path"] = executable
+        browser = pw.chromium.launch(**launch)
+        pages = _existing_pages()
+        # first page visit after a server start, fresh profile; three starts
+        visits = [_first_visit(browser, pages[0][0]) for _ in range(VISITS)]
+        results["first_visit"] = visits
+        print(f"  first visits measured ({', '.join(f'{v:.2f}' for v in visits)} s)", flush=True)
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        proc = _start_server(port)
+        try:
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             page = context.new_page()
             for path, name in pages:
@@ -164,13 +189,9 @@ def measure() -> dict:
                                               statistics.median(m[1] for m in moves))
                 except Exception as err:  # report and go on with the other pages
                     results["pages"][path] = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}"
-            browser.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        finally:
+            _stop_server(proc)
+        browser.close()
     return results
 
 
@@ -182,10 +203,12 @@ def check_browser(timed=None) -> bool:
         print(f"browser benchmark could not run: {type(err).__name__}: {err}")
         return False
     ok = True
-    visit = results["first_visit"]
+    visits = results["first_visit"]
+    visit = statistics.median(visits)
     ok &= visit <= TARGET_VISIT
     print(f"first page visit after start (fresh browser) → first chart: {visit:5.2f} s   (target ≤ {TARGET_VISIT:.0f} s) "
-          f"{'OK' if visit <= TARGET_VISIT else 'MISSED'}")
+          f"{'OK' if visit <= TARGET_VISIT else 'MISSED'}   (median of {len(visits)} server starts: "
+          f"{', '.join(f'{v:.2f}' for v in visits)} s)")
     print(f"{'page':<14}{'first chart change':>20}{'page stable':>14}   (targets ≤ {TARGET_FIRST} s, ≤ {TARGET_STABLE} s; "
           "median of 3 keyboard moves)")
     for path, measured in results["pages"].items():

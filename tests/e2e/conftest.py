@@ -1,4 +1,5 @@
-"""Real-browser fixtures: `streamlit run` on 127.0.0.1 at a free port + headless Chromium.
+"""Real-browser fixtures: the app started as `make run` starts it (scripts/serve.py, which hands over to
+`streamlit run`) on 127.0.0.1 at a free port + headless Chromium.
 
 Chromium comes from the system (Debian's `chromium`, installed by `make test`
 when missing) or from Playwright's own download; screenshots go to
@@ -39,7 +40,7 @@ def server_url():
     port = _free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+        [sys.executable, str(ROOT / "scripts" / "serve.py"),
          "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
          "--server.fileWatcherType", "none"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -53,3 +53,19 @@ def test_plan_downloads_as_a_self_contained_html(page, server_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "accuracy-plan.html").write_text(html, encoding="utf-8")
+
+
+def test_chart_module_is_preloaded_once(page, server_url):
+    """scripts/serve.py (issue #9 §1, first visit): the page asks for Plotly's chunk in its <head>, and the
+    chart then uses that very module — one download, no errors."""
+    html = page.request.get(f"{server_url}/accuracy").text()
+    head = html[:html.index("</head>")]
+    assert head.count('rel="modulepreload" crossorigin href="./static/js/PlotlyChart.') == 1
+    page.goto(f"{server_url}/accuracy", wait_until="domcontentloaded")
+    wait_idle(page)
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => "
+                           "g.data && g.data.length && !g.closest('.st-key-plotly_preload'))", timeout=60_000)
+    fetched = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)"
+                            ".filter(n => n.includes('/static/js/PlotlyChart.'))")
+    assert len(fetched) == 1, fetched
+    assert page.errors == []

@@ -1,0 +1,110 @@
+"""The launcher's Plotly preload (scripts/serve.py, issue #9 §1: first page visit).
+
+Oracles: hand-built module graphs (the closure is known by construction) and
+the installed Streamlit's own index.html and chart chunk.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from streamlit import file_util
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("serve", ROOT / "scripts" / "serve.py")
+serve = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(serve)
+
+HTML = """<!DOCTYPE html>
+<html>
+  <head>
+    <script type="module" crossorigin src="./static/js/index.abc.js"></script>
+    <link rel="modulepreload" crossorigin href="./static/js/known.k1.js">
+  </head>
+  <body></body>
+</html>
+"""
+
+
+def _static(tmp_path: Path, *, chart: bool = True) -> Path:
+    """A Streamlit-like static folder: index.html, favicon, static/js with a small module graph."""
+    static = tmp_path / "static_root"
+    js = static / "static" / "js"
+    js.mkdir(parents=True)
+    (static / "index.html").write_text(HTML, encoding="utf-8")
+    (static / "favicon.png").write_bytes(b"png")
+    (js / "index.abc.js").write_text('import"./known.k1.js";', encoding="utf-8")
+    (js / "known.k1.js").write_text('import{a}from"./only-known.z.js";', encoding="utf-8")
+    (js / "only-known.z.js").write_text("export const a=1;", encoding="utf-8")
+    if chart:
+        # PlotlyChart → wrapper, known (skipped), a dynamic import (not followed); wrapper → util → wrapper (a cycle)
+        (js / "PlotlyChart.h4sh.js").write_text(
+            'import{x}from"./wrapper.w1.js";import{k}from"./known.k1.js";const l=()=>import("./lazy.l1.js");',
+            encoding="utf-8")
+        (js / "wrapper.w1.js").write_text('import {u} from "./util.u1.js";export const x=1;', encoding="utf-8")
+        (js / "util.u1.js").write_text('import"./wrapper.w1.js";export const u=2;', encoding="utf-8")
+        (js / "lazy.l1.js").write_text("export default 1;", encoding="utf-8")
+    return static
+
+
+def test_closure_follows_static_imports_once_and_skips_known_and_dynamic(tmp_path):
+    js = _static(tmp_path) / "static" / "js"
+    assert serve.module_closure(js, ["PlotlyChart"], frozenset({"known.k1.js"})) == [
+        "PlotlyChart.h4sh.js", "wrapper.w1.js", "util.u1.js"]
+    # without the page's own list, the known module and what it imports are included
+    assert serve.module_closure(js, ["PlotlyChart"]) == [
+        "PlotlyChart.h4sh.js", "wrapper.w1.js", "known.k1.js", "util.u1.js", "only-known.z.js"]
+    assert serve.module_closure(js, ["NoSuchChunk"]) == []
+
+
+def test_preload_index_adds_one_link_per_new_module_before_head_end(tmp_path):
+    js = _static(tmp_path) / "static" / "js"
+    html = serve.preload_index(HTML, js)
+    head = html[:html.index("</head>")]
+    for name in ("PlotlyChart.h4sh.js", "wrapper.w1.js", "util.u1.js"):
+        assert head.count(f'<link rel="modulepreload" crossorigin href="./static/js/{name}">') == 1
+    assert head.count("known.k1.js") == 1  # Streamlit's own link, not repeated
+    assert "lazy.l1.js" not in html and "only-known" not in html
+    assert html.replace(head, "") == HTML[HTML.index("</head>"):]  # the rest of the page is untouched
+
+
+@pytest.mark.parametrize("html", [HTML.replace("</head>", ""), HTML + "</head>"])
+def test_preload_index_leaves_an_unexpected_page_alone(tmp_path, html):
+    assert serve.preload_index(html, _static(tmp_path) / "static" / "js") is None
+
+
+def test_preload_index_without_a_chart_chunk_is_none(tmp_path):
+    assert serve.preload_index(HTML, _static(tmp_path, chart=False) / "static" / "js") is None
+
+
+def test_installed_streamlit_gets_its_chart_chunk_preloaded():
+    # The installed Streamlit's own files: if an upgrade renames the chart chunk, this says so
+    # (the launcher itself would fall back to Streamlit's unchanged page).
+    static = Path(file_util.get_static_dir())
+    html = serve.preload_index((static / "index.html").read_text(encoding="utf-8"), static / "static" / "js")
+    assert html is not None
+    links = [line for line in html.splitlines() if 'rel="modulepreload"' in line and "PlotlyChart." in line]
+    assert len(links) == 1
+    assert len(html) > len((static / "index.html").read_text(encoding="utf-8"))
+
+
+def test_preload_plotly_serves_a_mirror_with_the_edited_page(tmp_path, monkeypatch):
+    static = _static(tmp_path)
+    monkeypatch.setattr(file_util, "get_static_dir", lambda: str(static))
+    mirror = serve.preload_plotly()
+    assert mirror is not None and file_util.get_static_dir() == str(mirror)
+    assert sorted(p.name for p in mirror.iterdir()) == ["favicon.png", "index.html", "static"]
+    assert (mirror / "static").is_symlink() and (mirror / "static" / "js" / "util.u1.js").read_text() \
+        == (static / "static" / "js" / "util.u1.js").read_text()
+    assert "PlotlyChart.h4sh.js" in (mirror / "index.html").read_text(encoding="utf-8")
+    assert (static / "index.html").read_text(encoding="utf-8") == HTML  # Streamlit's own file is never written
+
+
+def test_preload_plotly_falls_back_to_streamlits_page(tmp_path, monkeypatch):
+    static = _static(tmp_path, chart=False)
+    getter = lambda: str(static)  # noqa: E731
+    monkeypatch.setattr(file_util, "get_static_dir", getter)
+    assert serve.preload_plotly() is None
+    assert file_util.get_static_dir is getter
