@@ -116,8 +116,8 @@ st.sidebar.toggle(
     help="For a projector: larger fonts and lines, fewer captions; the link keeps the mode.",
 )
 # The browser runs Plotly's ≈ 5 MB chart code only when a first chart arrives, and that takes about a
-# second on a small machine (scripts/serve.py has it downloaded with the page; plain `streamlit run`
-# downloads it then too). On a session's first run, a tiny placeholder chart at the bottom of the
+# second on a small machine (scripts/serve.py has it downloaded with the page; under plain
+# `streamlit run` it is downloaded only then). On a session's first run, a tiny placeholder chart at the bottom of the
 # sidebar starts that work while the page is still being computed; it is removed when the page has run.
 preload = st.sidebar.empty() if not st.session_state.get("_plotly_loaded") else None
 if preload is not None:
