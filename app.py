@@ -115,10 +115,11 @@ st.sidebar.toggle(
     "Presentation mode", key="present", bind="query-params",
     help="For a projector: larger fonts and lines, fewer captions; the link keeps the mode.",
 )
-# The browser runs Plotly's ≈ 5 MB chart code only when a first chart arrives, and that takes about a
-# second on a small machine (scripts/serve.py has it downloaded with the page; under plain
-# `streamlit run` it is downloaded only then). On a session's first run, a tiny placeholder chart at the bottom of the
-# sidebar starts that work while the page is still being computed; it is removed when the page has run.
+# The browser runs Plotly's ≈ 5 MB chart code only when a first chart arrives, and that takes about
+# a second on a small machine (scripts/serve.py has the code downloaded with the page; under plain
+# `streamlit run` it is downloaded only then). On a session's first run, a tiny placeholder chart at
+# the bottom of the sidebar starts that work while the page is still being computed; it is removed
+# when the page has run.
 preload = st.sidebar.empty() if not st.session_state.get("_plotly_loaded") else None
 if preload is not None:
     st.session_state["_plotly_loaded"] = True
