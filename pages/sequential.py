@@ -71,6 +71,11 @@ def savings(budget, pop, kw):
     return sq.budget_savings(budget, np.array(pop), **dict(kw))
 
 
+def futility_row(saved: pd.DataFrame) -> pd.Series:
+    """The interim-futility design's row of :func:`savings`."""
+    return saved.set_index("design").loc["interim_futility"]
+
+
 @cached
 def mde(design, budget, target, kw):
     return sq.campaign_mde(design, budget, target_power=target, **dict(kw))
@@ -215,24 +220,9 @@ pop = tuple(float(v) for v in pop)
 # ---------------------------------------------------------------------------
 with guard("Cannot compute this campaign"):
     result = point(design, budget, delta, kw)
-    mde_value = mde(design, budget, target, kw)
-    saved = savings(budget, pop, kw)
-fut_row = saved.set_index("design").loc["interim_futility"]
-metrics_row(
-    Metric("Power" if delta else "False-positive rate", fmt_pct(result.power),
-           help="P(a significant result in the right direction) for this design and true difference."),
-    Metric("False-positive rate (Δ = 0)", fmt_pct(result.false_positive_rate, 2),
-           help="How often this design declares a winner when the systems are equal. Corrected designs stay ≤ α; "
-           "naive peeking does not."),
-    Metric("Expected judgments", f"{result.expected_judgments:,.0f}",
-           help="Average number of judgments actually collected (interim designs stop early)."),
-    Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.2f} DA",
-           help="Smallest true difference this design detects with the target power (the sensitivity view of §5)."),
-    Metric("Saving of interim-futility", "—" if not math.isfinite(fut_row["saving"]) else
-           f"{100 * fut_row['saving']:.0f}%",
-           help=f"Judgments saved while matching the fixed design's average power at {budget:,} judgments over the "
-           "population of pairs (the paper: 18% at 1,200, 27% at 3×)."),
-)
+# The metrics row is filled after the charts: its MDE and saving need root finding (≈ 0.1 s), and a slider move
+# should redraw the charts first.
+summary = st.container()
 if result.false_positive_rate > alpha + 1e-3:
     st.error(f"**Uncorrected peeking:** this design declares false winners {fmt_pct(result.false_positive_rate)} of "
              f"the time, not {alpha:.0%}. Use a boundary (Pocock, O'Brien–Fleming) instead.")
@@ -346,6 +336,7 @@ if tab.open("budget"):
     with tab["budget"], guard("Cannot compute this campaign"):
         fig6 = population(tuple(BUDGETS), pop, kw)
         fig6 = fig6.assign(label=fig6["design"].map(DESIGN_LABELS))
+        saved = savings(budget, pop, kw)
         saved_3x = savings(3 * budget, pop, kw)  # §7.3 also reports the saving at three times the budget
         plotted["figure6"] = fig6
         lines = [figures.Line(x=row.expected_judgments, text=f"{DESIGN_LABELS[row.design]}: {100 * row.saving:.0f}% "
@@ -376,7 +367,7 @@ if tab.open("budget"):
                    "et al. report 18% at their current budget and 27% at 3× on their data.")
 if tab.open("pairs"):
     with tab["pairs"], guard("Cannot compute this campaign"):
-        futility_budget = fut_row["planned_budget"]
+        futility_budget = futility_row(savings(budget, pop, kw))["planned_budget"]
         if not math.isfinite(futility_budget):
             st.info("Interim-futility cannot match the fixed design's average power here.")
         else:
@@ -432,6 +423,30 @@ if tab.open("cv"):
                                        title="Data efficiency of control variates (Table 3)",
                                        x_title="Metric correlation ρ", y_title="Budget multiplier", log_x=False,
                                        hover_format=".2f", style=style()), "cv_chart")
+
+# ---------------------------------------------------------------------------
+# the summary numbers, at the top of the page (see ``summary``)
+# ---------------------------------------------------------------------------
+with summary, guard("Cannot compute this campaign"):
+    mde_value = mde(design, budget, target, kw)
+    saved = savings(budget, pop, kw)
+fut_row = futility_row(saved)
+metrics_row(
+    Metric("Power" if delta else "False-positive rate", fmt_pct(result.power),
+           help="P(a significant result in the right direction) for this design and true difference."),
+    Metric("False-positive rate (Δ = 0)", fmt_pct(result.false_positive_rate, 2),
+           help="How often this design declares a winner when the systems are equal. Corrected designs stay ≤ α; "
+           "naive peeking does not."),
+    Metric("Expected judgments", f"{result.expected_judgments:,.0f}",
+           help="Average number of judgments actually collected (interim designs stop early)."),
+    Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.2f} DA",
+           help="Smallest true difference this design detects with the target power (the sensitivity view of §5)."),
+    Metric("Saving of interim-futility", "—" if not math.isfinite(fut_row["saving"]) else
+           f"{100 * fut_row['saving']:.0f}%",
+           help=f"Judgments saved while matching the fixed design's average power at {budget:,} judgments over the "
+           "population of pairs (the paper: 18% at 1,200, 27% at 3×)."),
+    container=summary,
+)
 
 # ---------------------------------------------------------------------------
 # simulated campaigns, on demand
