@@ -60,6 +60,10 @@ def warm() -> float:
     from streamlit import string_util
 
     string_util.extract_leading_emoji("Δ")
+    # The first figure sent with numpy data makes plotly look up narwhals' plugins (≈ 0.1 s of entry points).
+    import numpy as np
+
+    plotly.graph_objects.Figure(plotly.graph_objects.Scatter(x=np.arange(3.0), y=np.arange(3.0))).to_dict()
     figures._template()
     accuracy.mcnemar_power(500, 0.02, 0.9)
     accuracy.paired_curves([10, 500, 15000], [(0.02, 0.9)])
