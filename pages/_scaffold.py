@@ -67,6 +67,7 @@ __all__ = [
     "pinned_designs",
     "pinned_curve",
     "pins_table",
+    "pin_columns",
     "PriorSettings",
     "prior_controls",
     "cost_controls",
@@ -605,6 +606,13 @@ def pins_table(current: dict, rows: list, column_config: dict) -> None:
     """The pinned designs' metrics side by side, the current design first (shown only when there are pins)."""
     if rows:
         st.dataframe(pd.DataFrame([current] + rows), hide_index=True, width="stretch", column_config=column_config)
+
+
+def pin_columns(target: float, **extra) -> dict:
+    """Column formats of :func:`pins_table` for power, Type-M and the n reaching ``target``, plus ``extra`` columns."""
+    return {"power": st.column_config.NumberColumn("Power", format="percent"),
+            "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
+            "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d"), **extra}
 
 
 def add_to_basket(item) -> None:

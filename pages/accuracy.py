@@ -22,6 +22,7 @@ from pages._scaffold import (
     pin_controls,
     pinned_curve,
     pinned_designs,
+    pin_columns,
     pins_table,
     cost_controls,
     current_link,
@@ -445,11 +446,8 @@ pinned_power = pinned_curve(pinned_curves, "n", "power")
 pinned_type_m = pinned_curve(pinned_curves, "n", "type_m")
 pins_table({"design": f"current ({design_label})", "n": n, "effect": "", "power": result.power,
             "type_m": result.type_m, "type_s": result.type_s,
-            "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, {
-               "power": st.column_config.NumberColumn("Power", format="percent"),
-               "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
-               "type_s": st.column_config.NumberColumn("Type-S", format="percent"),
-               "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
+            "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, pin_columns(
+               target, type_s=st.column_config.NumberColumn("Type-S", format="percent")))
 
 # ---------------------------------------------------------------------------
 # views (only the open one is computed)

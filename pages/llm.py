@@ -20,6 +20,7 @@ from pages._scaffold import (
     pin_controls,
     pinned_curve,
     pinned_designs,
+    pin_columns,
     pins_table,
     current_link,
     fmt_money,
@@ -265,10 +266,7 @@ pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, 
 pinned_power = pinned_curve(pinned_frames, "n_questions", "power")
 pins_table({"pin": "current", "n": n, "design": f"{acc_a:.1f}% + {gain:+.1f} pts, K = {k}, m = {m}",
             "power": result.power, "type_m": result.type_m,
-            "n_for_target": n_sizes.first if n_sizes is not None else -1}, pinned_rows, {
-               "power": st.column_config.NumberColumn("Power", format="percent"),
-               "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
-               "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
+            "n_for_target": n_sizes.first if n_sizes is not None else -1}, pinned_rows, pin_columns(target))
 assured = None
 if prior.on:
     with guard("Cannot average over this prior"):

@@ -29,6 +29,7 @@ from pages._scaffold import (
     pin_controls,
     pinned_curve,
     pinned_designs,
+    pin_columns,
     pins_table,
     plan_actions,
     prior_controls,
@@ -230,10 +231,7 @@ pinned_power = pinned_curve(pinned_frames, "n", "power")
 pinned_type_m = pinned_curve(pinned_frames, "n", "type_m")
 pins_table({"pin": "current", "n": n, "design": f"Δ_B {delta:+.2f}, P0 {p0:g}, b0 {b0:g}",
             "power": result.power, "type_m": result.type_m,
-            "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, {
-               "power": st.column_config.NumberColumn("Power", format="percent"),
-               "type_m": st.column_config.NumberColumn("Type-M", format="%.2f×"),
-               "n_for_target": st.column_config.NumberColumn(f"n for {target:.0%} power", format="%d")})
+            "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, pin_columns(target))
 
 # ---------------------------------------------------------------------------
 # views
