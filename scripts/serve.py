@@ -8,19 +8,11 @@ the engines' memo tables on the default designs, then hands over to
 Streamlit's own command line in the same process (so the imports stay
 loaded). Arguments are passed to ``streamlit run``.
 
-It also serves Streamlit's page with two edits (:func:`preload_plotly`):
-
-* the browser fetches Plotly at once: every page opens on a Plotly chart, but
-  Streamlit's page asks for its ≈ 5 MB chart module only once a first chart
-  arrives over the websocket, so on a first visit the download and
-  compilation of that module were on the critical path after everything
-  else had loaded;
-* the page knows where the server is: on a deep link such as ``/accuracy``,
-  Streamlit's page first asks ``/accuracy/_stcore/health``, gets a 404 and
-  only then tries ``/`` — one more round trip before the websocket opens.
-  The page now starts from the served path minus a known page name
-  (:data:`BACKEND_HINT`), and Streamlit still tries the parent path next, as
-  it does by itself.
+It also lets the browser fetch Plotly early (:func:`preload_plotly`): every
+page opens on a Plotly chart, but Streamlit's page asks for its ≈ 5 MB
+chart module only once a first chart arrives over the websocket, so on a
+first visit the download and compilation of that module were on the
+critical path after everything else had loaded.
 
 Usage: ``python scripts/serve.py [--server.port 8501] [...]``
 """
@@ -28,7 +20,6 @@ Usage: ``python scripts/serve.py [--server.port 8501] [...]``
 from __future__ import annotations
 
 import atexit
-import json
 import os
 import re
 import shutil
@@ -41,25 +32,6 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Streamlit's lazily loaded frontend modules that every page needs at once (file-name stems in static/js).
 EAGER_MODULES = ("PlotlyChart",)
 _IMPORT = re.compile(r'(?:from|import)\s*"\./([\w.\-]+\.js)"')
-#: Sets Streamlit's ``window.__streamlit.BACKEND_BASE_URL`` (read by its page when it starts) to the
-#: served path minus a final page name (``/p/accuracy`` → ``/p/``; a path ending in ``/`` is kept whole:
-#: Streamlit writes page URLs without one, and a base URL path or a proxy's prefix is served with one),
-#: unless the page was already given one. Streamlit's page tries that URL and then its parent, as it
-#: would have tried the served path and its parent. The one link it misreads is a proxy prefix that itself
-#: ends in a page name (``/x/demo``) opened without its trailing slash. ``%s`` is the JSON list of the app's
-#: page URL paths.
-BACKEND_HINT = """<script>
-    function nlpPowerBackendUrl(url, pages) {
-      var m = url.pathname.match(/^(.*\\/)([^\\/]+)$/);
-      var base = m && pages.indexOf(m[2]) >= 0 ? m[1] : url.pathname;
-      return url.origin + base;
-    }
-    if (!(window.__streamlit && window.__streamlit.BACKEND_BASE_URL)) {
-      window.__streamlit = Object.assign({}, window.__streamlit,
-                                         {BACKEND_BASE_URL: nlpPowerBackendUrl(window.location, %s)});
-    }
-  </script>
-"""
 
 
 def warm() -> float:
@@ -122,26 +94,18 @@ def module_closure(js_dir: Path, stems, known=frozenset()) -> list[str]:
     return found
 
 
-def preload_index(html: str, js_dir: Path, stems=EAGER_MODULES, *, pages=()) -> str | None:
+def preload_index(html: str, js_dir: Path, stems=EAGER_MODULES) -> str | None:
     """Streamlit's ``index.html`` with ``<link rel="modulepreload">`` for ``stems`` and their imports.
 
-    With ``pages`` (the app's page URL paths), the page also gets
-    :data:`BACKEND_HINT`. Returns ``None`` when there is nothing to preload or
-    the page is not the one expected (no single ``</head>``), so the caller
-    serves Streamlit's own page.
+    Returns ``None`` when there is nothing to add or the page is not the one
+    expected (no ``</head>``), so the caller serves Streamlit's own page.
     """
     known = frozenset(re.findall(r'static/js/([\w.\-]+\.js)', html))
     names = module_closure(js_dir, stems, known)
     if not names or html.count("</head>") != 1:
         return None
     links = "".join(f'    <link rel="modulepreload" crossorigin href="./static/js/{name}">\n' for name in names)
-    hint = "    " + BACKEND_HINT % json.dumps(sorted(set(pages))) if pages else ""
-    return html.replace("</head>", f"<!-- NLP Power Explorer: fetch the chart modules at once -->\n{links}{hint}  </head>")
-
-
-def page_paths(root: Path = ROOT) -> list[str]:
-    """The URL paths of the app's pages: ``home`` and one per ``pages/*.py`` (Streamlit names a page after its file)."""
-    return ["home", *sorted(p.stem for p in (root / "pages").glob("*.py") if not p.stem.startswith("_"))]
+    return html.replace("</head>", f"<!-- NLP Power Explorer: fetch the chart modules at once -->\n{links}  </head>")
 
 
 def preload_plotly() -> Path | None:
@@ -151,18 +115,15 @@ def preload_plotly() -> Path | None:
     files plus the edited ``index.html``; it is removed when the server stops.
     The browser then downloads and compiles the chart module while Streamlit's
     own bundle loads, instead of after the first chart arrives (a first visit
-    on a 2-core machine: ≈ 0.3 s sooner, see ``make bench``), and a deep link
-    connects without first asking the page's own path for the server
-    (:data:`BACKEND_HINT`). Returns the mirror, or ``None`` (Streamlit's files
-    served unchanged) when anything about the installed Streamlit is not as
-    expected.
+    on a 2-core machine: ≈ 0.3 s sooner, see ``make bench``). Returns the
+    mirror, or ``None`` (Streamlit's files served unchanged) when anything
+    about the installed Streamlit is not as expected.
     """
     from streamlit import file_util
 
     static = Path(file_util.get_static_dir())
     try:
-        html = preload_index((static / "index.html").read_text(encoding="utf-8"), static / "static" / "js",
-                             pages=page_paths())
+        html = preload_index((static / "index.html").read_text(encoding="utf-8"), static / "static" / "js")
         if html is None:
             return None
         mirror = Path(tempfile.mkdtemp(prefix="nlp-power-static-"))

@@ -70,28 +70,6 @@ def test_preload_index_adds_one_link_per_new_module_before_head_end(tmp_path):
     assert html.replace(head, "") == HTML[HTML.index("</head>"):]  # the rest of the page is untouched
 
 
-def test_preload_index_with_pages_adds_the_backend_hint_once(tmp_path):
-    js = _static(tmp_path) / "static" / "js"
-    html = serve.preload_index(HTML, js, pages=["mt", "accuracy", "mt"])
-    head = html[:html.index("</head>")]
-    assert head.count("<script>") == 1 and head.count("</script>") == HTML.count("</script>") + 1
-    assert 'nlpPowerBackendUrl(window.location, ["accuracy", "mt"])' in head  # sorted, once each
-    assert head.index("modulepreload") < head.index("<script>")
-    assert "nlpPowerBackendUrl" not in serve.preload_index(HTML, js)  # no pages, no hint
-
-
-def test_page_paths_are_home_and_the_page_files(tmp_path):
-    (tmp_path / "pages").mkdir()
-    for name in ("b.py", "a.py", "_scaffold.py", "__init__.py", "notes.txt"):
-        (tmp_path / "pages" / name).write_text("", encoding="utf-8")
-    assert serve.page_paths(tmp_path) == ["home", "a", "b"]
-    # the app's own: every page file the navigation in app.py declares
-    app = (ROOT / "app.py").read_text(encoding="utf-8")
-    assert 'url_path="home"' in app
-    assert set(serve.page_paths()) >= {"home", "accuracy", "mt", "ratings", "sequential", "analysis", "llm",
-                                       "leaderboard", "plan", "demo"}
-
-
 @pytest.mark.parametrize("html", [HTML.replace("</head>", ""), HTML + "</head>"])
 def test_preload_index_leaves_an_unexpected_page_alone(tmp_path, html):
     assert serve.preload_index(html, _static(tmp_path) / "static" / "js") is None

@@ -69,34 +69,3 @@ def test_chart_module_is_preloaded_once(page, server_url):
                             ".filter(n => n.includes('/static/js/PlotlyChart.'))")
     assert len(fetched) == 1, fetched
     assert page.errors == []
-
-
-def test_deep_link_finds_the_server_at_once(page, server_url):
-    """scripts/serve.py (issue #9 §1, first visit): a deep link with a query asks the server's health once, at the
-    root — not first at /accuracy/_stcore/health (a 404) — and still opens the linked view."""
-    import importlib.util
-    from pathlib import Path
-    from urllib.parse import urlsplit
-
-    from playwright.sync_api import expect
-
-    probes = []
-    page.on("request", lambda r: probes.append(urlsplit(r.url).path) if "/_stcore/health" in r.url else None)
-    page.goto(f"{server_url}/accuracy?n=2000&delta=2.0&agreement=90.0", wait_until="domcontentloaded")
-    wait_idle(page)
-    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("79.1%", timeout=30_000)
-    assert probes == ["/_stcore/health"]
-    # the guess itself, in the browser: a final page name is dropped; a trailing slash keeps the path whole
-    cases = {"/accuracy": "/", "/p/8501/accuracy": "/p/8501/", "/p/8501/": "/p/8501/", "/accuracy/": "/accuracy/",
-             "/": "/", "/unknown": "/unknown", "/sequential": "/"}
-    got = page.evaluate("cases => Object.fromEntries(Object.keys(cases).map(p => "
-                        "[p, nlpPowerBackendUrl(new URL('http://h:1' + p), ['accuracy', 'sequential'])]))", cases)
-    assert got == {p: "http://h:1" + b for p, b in cases.items()}
-    # every page the navigation links to is one the launcher knows by name
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("serve", root / "scripts" / "serve.py")
-    serve = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(serve)
-    hrefs = page.locator('[data-testid="stSidebarNavLink"]').evaluate_all("links => links.map(a => a.href)")
-    assert len(hrefs) >= 10
-    assert {urlsplit(h).path.rstrip("/").rsplit("/", 1)[-1] or "home" for h in hrefs} <= set(serve.page_paths())
