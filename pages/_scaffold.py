@@ -303,15 +303,29 @@ class Metric:
 
 
 def metrics_row(*items: Metric, container=None) -> list:
-    """The metrics row; a Monte Carlo standard error goes on its own line under the value."""
-    cols = (container or st).columns(len(items))
-    for col, item in zip(cols, items):
-        col.metric(item.label, item.value, help=item.help)
+    """The metrics row; a Monte Carlo standard error goes on its own line under the value.
+
+    Each metric is as wide as its label and value and the row wraps onto a
+    second line when they do not fit: equal columns cut values short with an
+    ellipsis ("5.0…") on a 1024- or 1280-pixel projector in presentation mode.
+    """
+    row = (container or st).container(horizontal=True, gap="medium")
+    boxes = []
+    for item in items:
+        box = row.container(width="content", gap=None)
+        box.metric(item.label, item.value, help=item.help)
         if item.se:
-            col.caption(f"± {item.se} (Monte Carlo standard error)")
+            box.caption(f"± {item.se} (Monte Carlo standard error)")
         if item.caption and not presentation():
-            col.caption(item.caption)
-    return cols
+            box.caption(item.caption)
+        boxes.append(box)
+    return boxes
+
+
+def metric_slots(count: int, container=None) -> list:
+    """``count`` placeholders laid out like :func:`metrics_row`, for metrics filled later in the run."""
+    row = (container or st).container(horizontal=True, gap="medium")
+    return [row.container(width="content", gap=None).empty() for _ in range(count)]
 
 
 def verdict(power: float, target: float, *, effect: float, type_m: float | None = None, what: str = "") -> None:

@@ -323,15 +323,16 @@ with guard("Bayesian assessment not possible", stop=False):
         post = bayes_means(tuple(d), rope, hdi_mass)
         model = "mean difference, reference prior p(μ, σ²) ∝ 1/σ² (Student-t posterior)"
 if post is not None:
-    cols = st.columns([2, 1, 1, 1, 1])  # the interval needs room for two numbers
-    cols[0].metric(f"{hdi_mass:.0%} HDI of A − B", f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]",
-                   help="Highest-density interval: the most credible differences, holding this share of the posterior.")
-    cols[1].metric("P(A > B)", f"{post.p_superior:.3f}")
-    cols[2].metric("P(inside ROPE)", f"{post.p_rope:.3f}", help=f"P(|A − B| < {rope:g}).")
-    cols[3].metric(f"P(A − B > {rope:g})", f"{post.p_above_margin:.3f}")
-    cols[4].metric("BF01 (ROPE vs not)", "—" if not math.isfinite(post.bf01) else f"{post.bf01:.3f}",
-                   help="Bayes factor for 'practically equivalent' against 'different' (HyBayes §2.4). Sensitive to the "
-                   "prior; not defined for the improper prior of continuous scores.")
+    metrics_row(
+        Metric(f"{hdi_mass:.0%} HDI of A − B", f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]",
+               help="Highest-density interval: the most credible differences, holding this share of the posterior."),
+        Metric("P(A > B)", f"{post.p_superior:.3f}"),
+        Metric("P(inside ROPE)", f"{post.p_rope:.3f}", help=f"P(|A − B| < {rope:g})."),
+        Metric(f"P(A − B > {rope:g})", f"{post.p_above_margin:.3f}"),
+        Metric("BF01 (ROPE vs not)", "—" if not math.isfinite(post.bf01) else f"{post.bf01:.3f}",
+               help="Bayes factor for 'practically equivalent' against 'different' (HyBayes §2.4). Sensitive to the "
+               "prior; not defined for the improper prior of continuous scores."),
+    )
     chart(figures.density_figure(post.grid, post.density, interval=post.hdi, interval_name=f"{hdi_mass:.0%} HDI",
                                  band=(-rope, rope), band_name="ROPE", lines=[figures.Line(x=0.0, color="#333333")],
                                  title=f"Posterior of the difference — decision: {post.decision}", x_title="A − B",

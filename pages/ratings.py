@@ -42,6 +42,7 @@ from pages._scaffold import (
     fmt_pct,
     fmt_ratio,
     guard,
+    metric_slots,
     metrics_row,
     simulation,
     simulation_controls,
@@ -282,8 +283,7 @@ elif rule == "paper":
             "curves show the Satterthwaite rule's analytic power for comparison.")
 else:
     note = "Likert rounding is simulated; the curves show continuous ratings (analytic)."
-slots = st.columns(5)
-metric_slots = [col.empty() for col in slots]
+slots = metric_slots(5)
 
 
 def show_metrics(res, *, simulated: bool, power_override=None):
@@ -299,14 +299,14 @@ def show_metrics(res, *, simulated: bool, power_override=None):
                help="Mean |estimated effect| / true effect among significant results."),
         Metric("Type-S (wrong sign)", fmt_pct(res.type_s, 2), help="Share of significant results with the wrong sign."),
     ]
-    for slot, item in zip(metric_slots[:4], items_):
+    for slot, item in zip(slots[:4], items_):
         with slot.container():
             st.metric(item.label, item.value, help=item.help)
             if item.se:
                 st.caption(f"± {item.se} (Monte Carlo standard error)")
 
 
-with metric_slots[4].container():
+with slots[4].container():
     st.metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.3f}",
               help="Smallest β1 this design detects with the target power (analytic Satterthwaite rule, crossed).")
     if math.isfinite(mde_value):
@@ -318,7 +318,7 @@ if analytic:
     elif effect:
         st.success(f"**Adequately powered** ({fmt_pct(exact.power)} ≥ {target:.0%}).")
 else:
-    for slot, label in zip(metric_slots[:4], ("Power", "False-positive rate", "Type-M (exaggeration)",
+    for slot, label in zip(slots[:4], ("Power", "False-positive rate", "Type-M (exaggeration)",
                                               "Type-S (wrong sign)")):
         slot.metric(label, "…", help="Simulated after the charts are drawn (no closed form for this rule or design).")
 note_slot = st.empty()
@@ -484,7 +484,7 @@ if tab.open("type_m"):
               "type_m_chart")
 if tab.open("plan"):
     with tab["plan"]:
-        c1, c2, c3 = st.columns(3)
+        c1, c2, c3 = metric_slots(3)
         c1.metric("Cost per rating", fmt_money(cost_rating, currency),
                   help="Set in the sidebar (per rating, or an hourly wage ÷ ratings per hour).")
         c2.metric("Fixed cost per worker", fmt_money(cost_worker, currency))
@@ -583,7 +583,7 @@ if run_sims:
                     Metric("False-positive rate", "—", help="Needs the simulation."),
                     Metric("Type-M (exaggeration)", "—", help="Needs the simulation."),
                     Metric("Type-S (wrong sign)", "—", help="Needs the simulation.")]
-        for slot, item in zip(metric_slots[:4], fallback):
+        for slot, item in zip(slots[:4], fallback):
             with slot.container():
                 st.metric(item.label, item.value, help=item.help)
         note_slot.info(f"This design is too large to simulate with {sim.n_sims:,} experiments (see the message below "

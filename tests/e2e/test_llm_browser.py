@@ -19,3 +19,28 @@ def test_keyboard_slider_changes_llm_chart(page, server_url):
     # 4 points over 70% with σ = 0.25, ρ = 0.6, 1,000 questions
     power = llm.benchmark_power(1000, 0.70, 0.74, difficulty_sd=0.25, correlation=0.6).power
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(f"{100 * power:.1f}%", timeout=30_000)
+
+
+# Equal columns cut values short ("5.0…") once the presentation fonts meet a 1024-pixel projector.
+_CUT = """() => Array.from(document.querySelectorAll('[data-testid="stMetricValue"]'))
+  .filter(e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)).map(e => e.innerText)"""
+
+
+@pytest.mark.parametrize("path", ["/llm", "/accuracy", "/ratings"])
+def test_metric_values_are_never_cut_short_on_a_small_projector(browser, server_url, path):
+    from .conftest import ARTIFACTS, wait_idle
+
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    try:
+        page.goto(f"{server_url}{path}?present=true", wait_until="domcontentloaded")
+        wait_idle(page, timeout=60_000)
+        page.locator('[data-testid="stMetricValue"]').nth(4).wait_for(timeout=30_000)
+        page.wait_for_timeout(300)  # fonts and layout settle
+        values = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+        assert len(values) >= 5 and all(v.strip() and "…" not in v for v in values), values
+        assert page.evaluate(_CUT) == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"metrics-1024-present-{path.strip('/')}.png"))
+    finally:
+        context.close()
