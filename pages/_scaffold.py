@@ -123,6 +123,8 @@ _PRESENTATION_CSS = """
 [data-testid="stAlert"] p { font-size: 1.1rem !important; }
 [data-testid="stAlertContainer"] { padding: 0.5rem 0.9rem; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
+/* the page list keeps its usual size, at which every page's name fits the sidebar (larger, they are cut short) */
+[data-testid="stSidebarNav"] [data-testid="stMarkdownContainer"] p { font-size: 0.875rem; }
 [data-testid="stCaptionContainer"] { display: none; }
 h1 { font-size: 2.1rem !important; padding-bottom: 0.2rem !important; }
 [data-testid="stTab"] p { font-size: 1.15rem; }

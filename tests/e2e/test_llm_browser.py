@@ -21,13 +21,14 @@ def test_keyboard_slider_changes_llm_chart(page, server_url):
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(f"{100 * power:.1f}%", timeout=30_000)
 
 
-# Equal columns cut values short ("5.0…") once the presentation fonts meet a 1024-pixel projector.
-_CUT = """() => Array.from(document.querySelectorAll('[data-testid="stMetricValue"]'))
+# Equal columns cut values short ("5.0…") once the presentation fonts meet a 1024-pixel projector, and the
+# enlarged page list cut page names short.
+_CUT = """sel => Array.from(document.querySelectorAll(sel))
   .filter(e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)).map(e => e.innerText)"""
 
 
 @pytest.mark.parametrize("path", ["/llm", "/accuracy", "/ratings"])
-def test_metric_values_are_never_cut_short_on_a_small_projector(browser, server_url, path):
+def test_metric_values_and_page_names_are_never_cut_short_on_a_small_projector(browser, server_url, path):
     from .conftest import ARTIFACTS, wait_idle
 
     context = browser.new_context(viewport={"width": 1024, "height": 768})
@@ -39,7 +40,10 @@ def test_metric_values_are_never_cut_short_on_a_small_projector(browser, server_
         page.wait_for_timeout(300)  # fonts and layout settle
         values = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
         assert len(values) >= 5 and all(v.strip() and "…" not in v for v in values), values
-        assert page.evaluate(_CUT) == []
+        assert page.evaluate(_CUT, '[data-testid="stMetricValue"]') == []
+        names = '[data-testid="stSidebarNav"] [data-testid="stMarkdownContainer"]'
+        assert page.locator(names).count() >= 10
+        assert page.evaluate(_CUT, names) == []
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"metrics-1024-present-{path.strip('/')}.png"))
     finally:
