@@ -14,13 +14,16 @@ the full schema, so nothing invalid reaches the browser.
 
 Styles. :data:`STYLE` is the normal look; :data:`PRESENTATION` enlarges
 fonts, thickens lines and fixes the height to fit a 1280 × 720 projector
-(lab-meeting mode). Colours are the colour-blind-safe Okabe–Ito palette;
+(lab-meeting mode), and breaks long titles onto more lines (:func:`narrow`
+for charts that share the page's width), so none runs off its chart. Colours are the colour-blind-safe Okabe–Ito palette;
 legends sit below the plot so they never cover data.
 """
 
 from __future__ import annotations
 
 import math
+import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -48,6 +51,8 @@ __all__ = [
     "mde_table_figure",
     "interval_figure",
     "with_style",
+    "narrow",
+    "wrap_text",
     "replay_figure",
 ]
 
@@ -69,13 +74,20 @@ class Style:
     height: int = 460
     annotation_size: int = 13
     legend_right: bool = False
+    #: Longest title line (characters) before it is broken at a space; ``None``: never broken.
+    title_chars: int | None = None
+    #: Longest x-axis title line (characters); ``None``: never broken.
+    axis_title_chars: int | None = None
+    #: Longest y-axis title line (characters, along the axis); ``None``: never broken.
+    y_title_chars: int | None = None
 
 
 #: The normal look.
 STYLE = Style()
-#: Lab-meeting mode: large fonts and lines, one chart fits a 1280 × 720 screen.
+#: Lab-meeting mode: large fonts and lines, one chart fits a 1280 × 720 screen. At these fonts (≈ 11 px a
+#: character) a full-width chart on that screen (≈ 820 px) holds ≈ 70 characters of title.
 PRESENTATION = Style(font_size=18, title_size=21, line_width=4.5, marker_size=20, height=360, annotation_size=16,
-                     legend_right=True)
+                     legend_right=True, title_chars=64, axis_title_chars=60, y_title_chars=28)
 
 
 @dataclass(frozen=True)
@@ -149,16 +161,66 @@ def _lines(lines: Iterable[Line], *, log_x: bool, log_y: bool, style: Style) -> 
     return shapes, notes
 
 
+def wrap_text(text: str, width: int | None) -> tuple[str, int]:
+    """``text`` broken at spaces into lines of at most ``width`` characters (joined by ``<br>``), and its line count.
+
+    Text that already has line breaks, fits, or carries markup with attributes
+    (which a break could split) is returned as it is.
+    """
+    if not text:
+        return text, 0
+    if not width or len(text) <= width or "<br>" in text or re.search(r"<[^>]*\s[^>]*>", text):
+        return text, text.count("<br>") + 1
+    lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    return "<br>".join(lines), len(lines)
+
+
+def narrow(style: Style, share: float) -> Style:
+    """``style`` for a chart that takes ``share`` of the page width (0.5: two side by side).
+
+    Its title breaks after ``share`` of the characters. Its x-axis title is
+    centred on the plot, which loses a fixed width to the axis and, in
+    lab-meeting mode, to the legend at its right, so that title breaks sooner
+    still (a half-width chart on a 1280-pixel screen: a plot ≈ 140 px wide,
+    ≈ 25 characters of axis title).
+    """
+    if not 0 < share <= 1:
+        raise ValueError(f"`share` must be in (0, 1], got {share!r}.")
+    if share == 1:
+        return style
+
+    def shorter(chars: int | None, cut: int) -> int | None:
+        return None if chars is None else max(12, int(chars * share) - cut)
+
+    return replace(style, title_chars=shorter(style.title_chars, 0),
+                   axis_title_chars=shorter(style.axis_title_chars, 8))
+
+
+def _wrap_axis_title(axis: dict, width: int | None) -> tuple[dict, int]:
+    """``axis`` with its title broken into lines of at most ``width`` characters, and the line count."""
+    text = (axis.get("title") or {}).get("text", "")
+    wrapped, lines = wrap_text(text, width)
+    if wrapped == text:
+        return axis, lines
+    return {**axis, "title": {**axis["title"], "text": wrapped}}, lines
+
+
 def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iterable[Line] = (),
             legend: bool = True, **extra) -> dict:
     shapes, notes = _lines(lines, log_x=x_axis.get("type") == "log", log_y=y_axis.get("type") == "log",
                            style=style)
+    title, title_lines = wrap_text(title, style.title_chars)
+    x_axis, x_lines = _wrap_axis_title(x_axis, style.axis_title_chars)
+    y_axis, y_lines = _wrap_axis_title(y_axis, style.y_title_chars)
+    extra_top = round(1.25 * style.title_size) * max(title_lines - 1, 0)
+    extra_bottom = round(1.25 * style.font_size) * max(x_lines - 1, 0)
+    extra_left = round(1.25 * style.font_size) * max(y_lines - 1, 0)
     layout = {
         "template": _template(),
         "title": {"text": title, "font": {"size": style.title_size}},
         "font": {"size": style.font_size},
-        "height": style.height,
-        "margin": {"l": 70, "r": 20, "t": 60, "b": 40},
+        "height": style.height + extra_top + extra_bottom,
+        "margin": {"l": 70 + extra_left, "r": 20, "t": 60 + extra_top, "b": 40 + extra_bottom},
         "hovermode": "closest",
         "showlegend": legend,
         "legend": ({"orientation": "v", "yanchor": "top", "y": 1.0, "xanchor": "left", "x": 1.02}

@@ -108,9 +108,9 @@ def presentation() -> bool:
     return bool(st.session_state.get("present", False))
 
 
-def style() -> figures.Style:
-    """Chart sizes for the current mode."""
-    return figures.PRESENTATION if presentation() else figures.STYLE
+def style(share: float = 1.0) -> figures.Style:
+    """Chart sizes for the current mode; ``share`` is the chart's share of the page width (0.5: side by side)."""
+    return figures.narrow(figures.PRESENTATION if presentation() else figures.STYLE, share)
 
 
 _PRESENTATION_CSS = """

@@ -525,13 +525,13 @@ if tab.open("exaggeration"):
         with c1:
             chart(figures.type_m_figure(curves, x="n", color="series", dash=dash, current=(n, result.type_m),
                                         needed=needed_line, needed_text=text, title="Type-M error (cf. Figure 7)",
-                                        x_title=x_title, pins=pinned_type_m, style=style()), "type_m_chart")
+                                        x_title=x_title, pins=pinned_type_m, style=style(0.5)), "type_m_chart")
         with c2:
             lines = [figures.Line(x=needed_line, text=text)] if needed_line else []
             chart(figures.curve_figure(curves, x="n", y="type_s", color="series", dash=dash,
                                        current=(n, result.type_s), target=None, title="Type-S error (cf. Figure 8)",
                                        x_title=x_title, y_title="P(wrong sign | significant)", hover_format=".4f",
-                                       lines=lines, style=style()), "type_s_chart")
+                                       lines=lines, style=style(0.5)), "type_s_chart")
         st.caption(f"The dashed vertical line marks the size at which the current design reaches {target:.0%} power. "
                    "Left of it, significant results overstate (Type-M) or even reverse (Type-S) the true difference.")
 

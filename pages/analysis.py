@@ -190,10 +190,10 @@ st.dataframe(summary.round(4), hide_index=True, width="stretch")
 c1, c2 = st.columns(2)
 with c1:
     chart(figures.histogram_figure({plot_text(names[0]): u, plot_text(names[1]): v}, title="Scores per evaluation unit",
-                                   x_title="Score", style=style()), "scores_chart")
+                                   x_title="Score", style=style(0.5)), "scores_chart")
 with c2:
     chart(figures.histogram_figure({"A − B": d}, title="Differences A − B", x_title="Difference",
-                                   lines=[figures.Line(x=0.0, color="#333333")], style=style()), "differences_chart")
+                                   lines=[figures.Line(x=0.0, color="#333333")], style=style(0.5)), "differences_chart")
 
 st.header("2 · Which test?")
 if np.all(d == d[0]):
@@ -303,7 +303,7 @@ with c2:
         chart(figures.curve_figure(curve.assign(series=f"{curve_test} test"), x="n", y="power", color="series",
                                    current=(int(u.size), float(curve["power"].iloc[-1])), target=target,
                                    title="Resampled power vs number of units", x_title="Evaluation units",
-                                   y_title="Share significant", log_x=False, y_range=(0, 1.02), style=style()),
+                                   y_title="Share significant", log_x=False, y_range=(0, 1.02), style=style(0.5)),
               "power_curve_chart")
     st.warning("This curve treats the effect observed in this sample as the truth. Power computed from the observed "
                "effect is a restatement of the p-value, not evidence (Card et al. 2020, appendix A). Use the MDE and "

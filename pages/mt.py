@@ -297,11 +297,11 @@ if tab.open("sensitivity"):
         with c1:
             chart(figures.curve_figure(sens_p0, x="n", y="power", color="series", current=(n, result.power),
                                        target=target, title=f"Varying P0 (Δ_B = {base_delta:g}, b0 = {b0:g})",
-                                       x_title="n", y_title="Power", y_range=(0, 1.02), style=style()), "p0_chart")
+                                       x_title="n", y_title="Power", y_range=(0, 1.02), style=style(0.5)), "p0_chart")
         with c2:
             chart(figures.curve_figure(sens_b0, x="n", y="power", color="series", current=(n, result.power),
                                        target=target, title=f"Varying b0 (Δ_B = {base_delta:g}, P0 = {p0:g})",
-                                       x_title="n", y_title="Power", y_range=(0, 1.02), style=style()), "b0_chart")
+                                       x_title="n", y_title="Power", y_range=(0, 1.02), style=style(0.5)), "b0_chart")
         st.caption("More identical outputs (higher P0) make a difference easier to detect; noisier sentence-level "
                    "effects (higher b0) make it harder — cf. Card et al. Figure 17.")
 if tab.open("exaggeration"):
@@ -311,12 +311,12 @@ if tab.open("exaggeration"):
         with c1:
             chart(figures.type_m_figure(fig4, x="n", color="series", current=(n, result.type_m), needed=needed,
                                         needed_text=text, title="Type-M error (exaggeration ratio)", x_title="n",
-                                        pins=pinned_type_m, style=style()), "type_m_chart")
+                                        pins=pinned_type_m, style=style(0.5)), "type_m_chart")
         with c2:
             chart(figures.curve_figure(fig4, x="n", y="type_s", color="series", current=(n, result.type_s),
                                        target=None, title="Type-S error", x_title="n",
                                        y_title="P(wrong sign | significant)", hover_format=".4f",
-                                       lines=[figures.Line(x=needed, text=text)] if needed else [], style=style()),
+                                       lines=[figures.Line(x=needed, text=text)] if needed else [], style=style(0.5)),
                   "type_s_chart")
 # The uploaders are always rendered (hidden when another tab is open) so an upload survives a tab switch;
 # the fit and its charts are computed only when this tab is open.
@@ -372,14 +372,14 @@ with tab["fit"]:
             with g1:
                 chart(figures.histogram_figure({"non-zero effects": nonzero}, density=("fitted Laplace", xs, dens),
                                                title="Swap effects and the fitted Laplace (cf. Figure 16)",
-                                               x_title="Swap effect δ_i (BLEU points)", style=style()),
+                                               x_title="Swap effect δ_i (BLEU points)", style=style(0.5)),
                       "effects_chart")
             with g2:
                 chart(figures.scatter_figure(additivity.sum_of_effects, additivity.actual, identity=True,
                                              name="random subsets",
                                              title=f"Additivity (cf. Figure 15): r = {additivity.correlation:.3f}",
                                              x_title="Sum of single-swap effects",
-                                             y_title="Effect of swapping the subset", style=style()),
+                                             y_title="Effect of swapping the subset", style=style(0.5)),
                       "additivity_chart")
             st.caption(f"200 random subsets (each segment swapped with probability ½). RMS difference "
                        f"{additivity.rmse:.3f} BLEU: the paper's simulation assumes these agree.")

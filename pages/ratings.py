@@ -434,14 +434,14 @@ if tab.open("items"):
                 chart(figures.curve_figure(by_items, x="items", y="power", color="series",
                                            current=(items, current_power) if current_power is not None else None,
                                            target=target, title=f"Power vs items (effect {effect:g}, analytic)",
-                                           x_title="Items I", y_title="Power", y_range=(0, 1.02), style=style()),
+                                           x_title="Items I", y_title="Power", y_range=(0, 1.02), style=style(0.5)),
                       "items_chart")
             with c2:
                 chart(figures.curve_figure(by_workers, x="workers", y="power", color="series",
                                            current=(workers, current_power) if current_power is not None else None,
                                            target=target, log_x=False, y_range=(0, 1.02),
                                            title=f"Power vs workers (effect {effect:g}, analytic)", x_title="Workers W",
-                                           y_title="Power", style=style()), "workers_chart")
+                                           y_title="Power", style=style(0.5)), "workers_chart")
             st.caption("With few workers power hits a ceiling: more items cannot average away how much the workers "
                        "themselves disagree about the systems (the worker-slope variance)."
                        + (" Curves are fully crossed designs for comparison." if layout == "crowd" else ""))

@@ -278,13 +278,13 @@ if tab.open("power"):
                                        current=(delta, result.power if delta else result.false_positive_rate),
                                        target=target, title=f"Power vs true difference ({budget:,} judgments planned)",
                                        x_title="True difference (DA points)", y_title="Power", log_x=False,
-                                       y_range=(0, 1.02), pins=pinned_power, style=style()), "power_chart")
+                                       y_range=(0, 1.02), pins=pinned_power, style=style(0.5)), "power_chart")
         with c2:
             chart(figures.curve_figure(fig5, x="delta", y="expected_judgments", color="label",
                                        current=(delta, result.expected_judgments), target=None,
                                        title="Expected judgments collected", x_title="True difference (DA points)",
                                        y_title="Judgments", log_x=False, hover_format=",.0f",
-                                       lines=[figures.Line(y=budget, text="planned budget")], style=style()),
+                                       lines=[figures.Line(y=budget, text="planned budget")], style=style(0.5)),
                   "judgments_chart")
         st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                    "the smallest differences — it trades their (already low) power for savings.")
@@ -349,10 +349,10 @@ if tab.open("budget"):
                                        current=(budget, float(fixed_here.iloc[0])) if len(fixed_here) else None,
                                        target=target, title="Average power over the population vs judgments spent",
                                        x_title="Average judgments actually spent per pair", y_title="Average power",
-                                       y_range=(0, 1.02), lines=lines, style=style()), "budget_chart")
+                                       y_range=(0, 1.02), lines=lines, style=style(0.6)), "budget_chart")
         with c2:
             chart(figures.histogram_figure({"pairs": np.array(pop)}, nbins=30, title="True differences of the pairs",
-                                           x_title="DA points", y_title="Pairs", style=style()), "population_chart")
+                                           x_title="DA points", y_title="Pairs", style=style(0.4)), "population_chart")
         table = pd.concat([saved.assign(budget=f"{budget:,} (current)"),
                            saved_3x.assign(budget=f"{3 * budget:,} (3×)")], ignore_index=True)
         table = table.assign(design=table["design"].map(DESIGN_LABELS))[["budget", "design", "planned_budget",
@@ -422,7 +422,7 @@ if tab.open("cv"):
             chart(figures.curve_figure(cv, x="rho", y="efficiency", color="setting", current=(rho, eff), target=None,
                                        title="Data efficiency of control variates (Table 3)",
                                        x_title="Metric correlation ρ", y_title="Budget multiplier", log_x=False,
-                                       hover_format=".2f", style=style()), "cv_chart")
+                                       hover_format=".2f", style=style(2 / 3)), "cv_chart")
 
 # ---------------------------------------------------------------------------
 # the summary numbers, at the top of the page (see ``summary``)

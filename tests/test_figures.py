@@ -82,3 +82,53 @@ def test_user_text_in_charts_is_not_markup():
 
     fig = validated(figures.histogram_figure({html.escape('<a href="http://x">click</a>'): [1.0, 2.0]}))
     assert "<a" not in fig.data[0].name
+
+
+def test_wrap_text_breaks_at_spaces_and_leaves_markup_and_short_text_alone():
+    text = "Power vs true difference (1,200 judgments planned)"  # 50 characters
+    wrapped, lines = figures.wrap_text(text, 32)
+    assert lines == 2 and all(len(part) <= 32 for part in wrapped.split("<br>"))
+    assert wrapped.replace("<br>", " ") == text  # nothing lost, broken only at spaces
+    assert figures.wrap_text(text, None) == (text, 1)
+    assert figures.wrap_text(text, 80) == (text, 1)
+    assert figures.wrap_text("", 10) == ("", 0)
+    assert figures.wrap_text("a<br>b c d e f g h", 3) == ("a<br>b c d e f g h", 2)  # already broken by hand
+    styled = '<span style="color: red">a long red title here</span>'
+    assert figures.wrap_text(styled, 10) == (styled, 1)  # a break could split the tag
+    assert figures.wrap_text("supercalifragilistic", 5) == ("supercalifragilistic", 1)  # no space: one line
+
+
+def test_narrow_charts_break_titles_sooner():
+    half = figures.narrow(figures.PRESENTATION, 0.5)
+    assert (half.title_chars, half.axis_title_chars, half.y_title_chars) == (32, 22, 28)
+    assert half.legend_right and half.height == figures.PRESENTATION.height  # only where lines break changes
+    assert figures.narrow(figures.PRESENTATION, 1.0) is figures.PRESENTATION
+    assert figures.narrow(figures.PRESENTATION, 0.1).title_chars == 12  # never below a word or two
+    assert figures.narrow(figures.STYLE, 0.5).title_chars is None  # the normal look never breaks titles
+    for bad in (0, -0.5, 1.5):
+        with pytest.raises(ValueError, match="`share`"):
+            figures.narrow(figures.STYLE, bad)
+
+
+def test_a_wrapped_title_gets_its_own_room(curves):
+    # Lab-meeting mode on a 1280 × 720 screen: half-width charts held ≈ 34 characters of title, so a 50-character
+    # title ran off the chart; it now takes two lines and the top margin grows by one line.
+    title, x_title = "Power vs true difference (1,200 judgments planned)", "True difference of the pair (DA points)"
+    kwargs = dict(x="n", y="power", color="series", title=title, x_title=x_title,
+                  y_title="P(wrong sign | significant)")
+    full = validated(figures.curve_figure(curves, **kwargs, style=figures.PRESENTATION))
+    half = validated(figures.curve_figure(curves, **kwargs, style=figures.narrow(figures.PRESENTATION, 0.5)))
+    normal = validated(figures.curve_figure(curves, **kwargs, style=figures.STYLE))
+    assert full.layout.title.text == title and normal.layout.title.text == title
+    assert half.layout.title.text.count("<br>") == 1 and half.layout.xaxis.title.text.count("<br>") == 1
+    assert half.layout.margin.t - full.layout.margin.t == round(1.25 * figures.PRESENTATION.title_size)
+    assert half.layout.margin.b - full.layout.margin.b == round(1.25 * figures.PRESENTATION.font_size)
+    # a y title longer than the plot is tall breaks too, and the left margin grows by a line
+    tall = validated(figures.curve_figure(curves, **{**kwargs, "y_title": "Share of significant results with the "
+                                                     "wrong sign"}, style=figures.PRESENTATION))
+    assert full.layout.yaxis.title.text == "P(wrong sign | significant)"
+    assert tall.layout.yaxis.title.text.count("<br>") == 1
+    assert tall.layout.margin.l - full.layout.margin.l == round(1.25 * figures.PRESENTATION.font_size)
+    assert half.layout.height == full.layout.height + (half.layout.margin.t - full.layout.margin.t) \
+        + (half.layout.margin.b - full.layout.margin.b)
+    assert normal.layout.height == figures.STYLE.height

@@ -12,3 +12,36 @@ pytestmark = pytest.mark.e2e
 def test_keyboard_slider_changes_campaign_chart(page, server_url):
     slide_and_check(page, server_url, "/sequential", "Planned judgments for the pair", presses=1,
                     url_fragment="budget=1500", artifact="sequential-after-slider.png")
+
+
+# Every title, axis title, legend entry and tick label of the visible charts lies inside its chart.
+_SPILLED = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .filter(g => g.offsetParent !== null && !g.closest('.st-key-plotly_preload')).flatMap(g => {
+    const r = g.getBoundingClientRect();
+    return Array.from(g.querySelectorAll('.gtitle, .xtitle, .ytitle, .legendtext, .xtick text, .ytick text'))
+      .filter(t => { const b = t.getBoundingClientRect();
+                     return b.width > 0 && (b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1
+                                            || b.bottom > r.bottom + 1); })
+      .map(t => t.textContent); })"""
+
+
+def test_side_by_side_charts_keep_their_titles_on_a_projector(browser, server_url):
+    """Lab-meeting mode at 1280 × 720: the two half-width charts' titles used to run off the chart."""
+    from .conftest import ARTIFACTS, wait_idle
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{server_url}/sequential?present=true", wait_until="domcontentloaded")
+        wait_idle(page, timeout=60_000)
+        page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => "
+                               "g.data && g.data.length && !g.closest('.st-key-plotly_preload')).length >= 2",
+                               timeout=60_000)
+        page.wait_for_timeout(500)
+        titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
+        assert any(t.startswith("Power vs true difference") for t in titles), titles
+        assert page.evaluate(_SPILLED) == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "sequential-present-1280x720.png"))
+    finally:
+        context.close()
