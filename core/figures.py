@@ -82,8 +82,9 @@ class Style:
     y_title_chars: int | None = None
 
 
-#: The normal look.
-STYLE = Style()
+#: The normal look. Titles break after 72 characters (a full-width chart in a 1024-pixel window holds ≈ 75 at
+#: 16 px), and sooner in charts that share the width (:func:`narrow`).
+STYLE = Style(title_chars=72, axis_title_chars=70)
 #: Lab-meeting mode: large fonts and lines, one chart fits a 1280 × 720 screen. At these fonts (≈ 11 px a
 #: character) a full-width chart on that screen (≈ 820 px) holds ≈ 70 characters of title.
 PRESENTATION = Style(font_size=18, title_size=21, line_width=4.5, marker_size=20, height=360, annotation_size=16,
@@ -219,7 +220,7 @@ def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iter
         "template": _template(),
         "title": {"text": title, "font": {"size": style.title_size}},
         "font": {"size": style.font_size},
-        "height": style.height + extra_top + extra_bottom,
+        "height": style.height,  # the plot gives up the room, so charts side by side stay the same height
         "margin": {"l": 70 + extra_left, "r": 20, "t": 60 + extra_top, "b": 40 + extra_bottom},
         "hovermode": "closest",
         "showlegend": legend,

@@ -6,6 +6,8 @@ rebuild each figure with full validation, so an invalid property fails here inst
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -104,7 +106,9 @@ def test_narrow_charts_break_titles_sooner():
     assert half.legend_right and half.height == figures.PRESENTATION.height  # only where lines break changes
     assert figures.narrow(figures.PRESENTATION, 1.0) is figures.PRESENTATION
     assert figures.narrow(figures.PRESENTATION, 0.1).title_chars == 12  # never below a word or two
-    assert figures.narrow(figures.STYLE, 0.5).title_chars is None  # the normal look never breaks titles
+    assert (figures.narrow(figures.STYLE, 0.5).title_chars, figures.narrow(figures.STYLE, 0.5).axis_title_chars) \
+        == (36, 27)
+    assert figures.narrow(replace(figures.STYLE, title_chars=None), 0.5).title_chars is None  # never broken stays so
     for bad in (0, -0.5, 1.5):
         with pytest.raises(ValueError, match="`share`"):
             figures.narrow(figures.STYLE, bad)
@@ -112,14 +116,15 @@ def test_narrow_charts_break_titles_sooner():
 
 def test_a_wrapped_title_gets_its_own_room(curves):
     # Lab-meeting mode on a 1280 × 720 screen: half-width charts held ≈ 34 characters of title, so a 50-character
-    # title ran off the chart; it now takes two lines and the top margin grows by one line.
+    # title ran off the chart; it now takes two lines and the top margin grows by one line (the plot's height
+    # gives up the room, so a chart beside it keeps the same height).
     title, x_title = "Power vs true difference (1,200 judgments planned)", "True difference of the pair (DA points)"
     kwargs = dict(x="n", y="power", color="series", title=title, x_title=x_title,
                   y_title="P(wrong sign | significant)")
     full = validated(figures.curve_figure(curves, **kwargs, style=figures.PRESENTATION))
     half = validated(figures.curve_figure(curves, **kwargs, style=figures.narrow(figures.PRESENTATION, 0.5)))
     normal = validated(figures.curve_figure(curves, **kwargs, style=figures.STYLE))
-    assert full.layout.title.text == title and normal.layout.title.text == title
+    assert full.layout.title.text == title and normal.layout.title.text == title  # 50 characters fit at full width
     assert half.layout.title.text.count("<br>") == 1 and half.layout.xaxis.title.text.count("<br>") == 1
     assert half.layout.margin.t - full.layout.margin.t == round(1.25 * figures.PRESENTATION.title_size)
     assert half.layout.margin.b - full.layout.margin.b == round(1.25 * figures.PRESENTATION.font_size)
@@ -129,6 +134,5 @@ def test_a_wrapped_title_gets_its_own_room(curves):
     assert full.layout.yaxis.title.text == "P(wrong sign | significant)"
     assert tall.layout.yaxis.title.text.count("<br>") == 1
     assert tall.layout.margin.l - full.layout.margin.l == round(1.25 * figures.PRESENTATION.font_size)
-    assert half.layout.height == full.layout.height + (half.layout.margin.t - full.layout.margin.t) \
-        + (half.layout.margin.b - full.layout.margin.b)
+    assert half.layout.height == full.layout.height == figures.PRESENTATION.height  # rows of charts stay aligned
     assert normal.layout.height == figures.STYLE.height
