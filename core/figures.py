@@ -213,19 +213,26 @@ def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iter
     title, title_lines = wrap_text(title, style.title_chars)
     x_axis, x_lines = _wrap_axis_title(x_axis, style.axis_title_chars)
     y_axis, y_lines = _wrap_axis_title(y_axis, style.y_title_chars)
-    extra_top = round(1.25 * style.title_size) * max(title_lines - 1, 0)
-    extra_bottom = round(1.25 * style.font_size) * max(x_lines - 1, 0)
-    extra_left = round(1.25 * style.font_size) * max(y_lines - 1, 0)
+    # Plotly sets the lines of a title 1.3 font sizes apart, the first in the middle of the top margin: the margin
+    # must reach below the last line (half a font size) with a little room to spare.
+    title_spec = {"text": title, "font": {"size": style.title_size}}
+    below_first = round(1.3 * style.title_size) * max(title_lines - 1, 0) + style.title_size / 2 + 8
+    extra_top = max(0, round(2 * below_first) - 60) if title_lines > 1 else 0
+    extra_bottom = round(1.3 * style.font_size) * max(x_lines - 1, 0)
+    extra_left = round(1.3 * style.font_size) * max(y_lines - 1, 0)
+    plot_height = max(style.height - 100 - extra_top - extra_bottom, 100)
     layout = {
         "template": _template(),
-        "title": {"text": title, "font": {"size": style.title_size}},
+        "title": title_spec,
         "font": {"size": style.font_size},
         "height": style.height,  # the plot gives up the room, so charts side by side stay the same height
         "margin": {"l": 70 + extra_left, "r": 20, "t": 60 + extra_top, "b": 40 + extra_bottom},
         "hovermode": "closest",
         "showlegend": legend,
         "legend": ({"orientation": "v", "yanchor": "top", "y": 1.0, "xanchor": "left", "x": 1.02}
-                   if style.legend_right else {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0}),
+                   if style.legend_right else {"orientation": "h", "yanchor": "top", "xanchor": "left", "x": 0,
+                                               # below the x-axis title, however many lines it has
+                                               "y": -0.2 - extra_bottom / plot_height}),
         "xaxis": x_axis,
         "yaxis": y_axis,
         "shapes": shapes + list(extra.pop("shapes", [])),
@@ -740,7 +747,8 @@ def replay_figure(replay, summary: pd.DataFrame, *, frame_every: int = 4, scale:
                                    "yanchor": "top", "buttons": [play, pause], "showactive": False,
                                    "font": {"size": style.annotation_size}}],
                      sliders=[slider])
-    layout["margin"] = {"l": 30, "r": 20, "t": 135, "b": 170}
+    grown = layout["margin"]  # keep the room _layout made for broken titles
+    layout["margin"] = {"l": 30, "r": 20, "t": 135 + grown["t"] - 60, "b": 170 + grown["b"] - 40}
     layout["height"] = style.height + 110
     fig = figure(traces, layout)
     fig.frames = [go.Frame(f, _validate=False) for f in frames]

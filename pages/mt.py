@@ -296,11 +296,11 @@ if tab.open("sensitivity"):
         c1, c2 = st.columns(2)
         with c1:
             chart(figures.curve_figure(sens_p0, x="n", y="power", color="series", current=(n, result.power),
-                                       target=target, title=f"Varying P0 (Δ_B = {base_delta:g}, b0 = {b0:g})",
+                                       target=target, title=f"Varying P0 (Δ_B = {base_delta:g}, b0 = {b0:g})",
                                        x_title="n", y_title="Power", y_range=(0, 1.02), style=style(0.5)), "p0_chart")
         with c2:
             chart(figures.curve_figure(sens_b0, x="n", y="power", color="series", current=(n, result.power),
-                                       target=target, title=f"Varying b0 (Δ_B = {base_delta:g}, P0 = {p0:g})",
+                                       target=target, title=f"Varying b0 (Δ_B = {base_delta:g}, P0 = {p0:g})",
                                        x_title="n", y_title="Power", y_range=(0, 1.02), style=style(0.5)), "b0_chart")
         st.caption("More identical outputs (higher P0) make a difference easier to detect; noisier sentence-level "
                    "effects (higher b0) make it harder — cf. Card et al. Figure 17.")
@@ -377,7 +377,7 @@ with tab["fit"]:
             with g2:
                 chart(figures.scatter_figure(additivity.sum_of_effects, additivity.actual, identity=True,
                                              name="random subsets",
-                                             title=f"Additivity (cf. Figure 15): r = {additivity.correlation:.3f}",
+                                             title=f"Additivity (cf. Figure 15): r = {additivity.correlation:.3f}",
                                              x_title="Sum of single-swap effects",
                                              y_title="Effect of swapping the subset", style=style(0.5)),
                       "additivity_chart")

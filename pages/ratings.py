@@ -300,7 +300,7 @@ def show_metrics(res, *, simulated: bool, power_override=None):
         Metric("Type-S (wrong sign)", fmt_pct(res.type_s, 2), help="Share of significant results with the wrong sign."),
     ]
     for slot, item in zip(slots[:4], items_):
-        with slot.container():
+        with slot.container(gap=None):
             st.metric(item.label, item.value, help=item.help)
             if item.se:
                 st.caption(f"± {item.se} (Monte Carlo standard error)")
@@ -319,7 +319,7 @@ if analytic:
         st.success(f"**Adequately powered** ({fmt_pct(exact.power)} ≥ {target:.0%}).")
 else:
     for slot, label in zip(slots[:4], ("Power", "False-positive rate", "Type-M (exaggeration)",
-                                              "Type-S (wrong sign)")):
+                                       "Type-S (wrong sign)")):
         slot.metric(label, "…", help="Simulated after the charts are drawn (no closed form for this rule or design).")
 note_slot = st.empty()
 if note:
@@ -584,7 +584,7 @@ if run_sims:
                     Metric("Type-M (exaggeration)", "—", help="Needs the simulation."),
                     Metric("Type-S (wrong sign)", "—", help="Needs the simulation.")]
         for slot, item in zip(slots[:4], fallback):
-            with slot.container():
+            with slot.container(gap=None):
                 st.metric(item.label, item.value, help=item.help)
         note_slot.info(f"This design is too large to simulate with {sim.n_sims:,} experiments (see the message below "
                        "the charts): " + ("the power shown is the approximate analytic one; " if layout == "crowd"

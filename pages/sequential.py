@@ -420,7 +420,7 @@ if tab.open("cv"):
         plotted["control_variates"] = cv
         with c2:
             chart(figures.curve_figure(cv, x="rho", y="efficiency", color="setting", current=(rho, eff), target=None,
-                                       title="Data efficiency of control variates (Table 3)",
+                                       title="Data efficiency of control variates (Table 3)",
                                        x_title="Metric correlation ρ", y_title="Budget multiplier", log_x=False,
                                        hover_format=".2f", style=style(2 / 3)), "cv_chart")
 

@@ -126,13 +126,19 @@ def test_a_wrapped_title_gets_its_own_room(curves):
     normal = validated(figures.curve_figure(curves, **kwargs, style=figures.STYLE))
     assert full.layout.title.text == title and normal.layout.title.text == title  # 50 characters fit at full width
     assert half.layout.title.text.count("<br>") == 1 and half.layout.xaxis.title.text.count("<br>") == 1
-    assert half.layout.margin.t - full.layout.margin.t == round(1.25 * figures.PRESENTATION.title_size)
-    assert half.layout.margin.b - full.layout.margin.b == round(1.25 * figures.PRESENTATION.font_size)
+    # the first line sits mid-margin; the second 1.3 font sizes lower must end above the plot
+    size = figures.PRESENTATION.title_size
+    assert half.layout.margin.t / 2 + 1.3 * size + size / 2 < half.layout.margin.t
+    assert full.layout.margin.t == 60
+    assert half.layout.margin.b - full.layout.margin.b == round(1.3 * figures.PRESENTATION.font_size)
     # a y title longer than the plot is tall breaks too, and the left margin grows by a line
     tall = validated(figures.curve_figure(curves, **{**kwargs, "y_title": "Share of significant results with the "
                                                      "wrong sign"}, style=figures.PRESENTATION))
     assert full.layout.yaxis.title.text == "P(wrong sign | significant)"
     assert tall.layout.yaxis.title.text.count("<br>") == 1
-    assert tall.layout.margin.l - full.layout.margin.l == round(1.25 * figures.PRESENTATION.font_size)
+    assert tall.layout.margin.l - full.layout.margin.l == round(1.3 * figures.PRESENTATION.font_size)
+    # in the normal look the legend sits below the plot: it moves down by the x title's extra line
+    low = validated(figures.curve_figure(curves, **kwargs, style=figures.narrow(figures.STYLE, 0.5)))
+    assert low.layout.xaxis.title.text.count("<br>") == 1 and low.layout.legend.y < normal.layout.legend.y == -0.2
     assert half.layout.height == full.layout.height == figures.PRESENTATION.height  # rows of charts stay aligned
     assert normal.layout.height == figures.STYLE.height
