@@ -14,9 +14,10 @@ the full schema, so nothing invalid reaches the browser.
 
 Styles. :data:`STYLE` is the normal look; :data:`PRESENTATION` enlarges
 fonts, thickens lines and fixes the height to fit a 1280 × 720 projector
-(lab-meeting mode), and breaks long titles onto more lines (:func:`narrow`
-for charts that share the page's width), so none runs off its chart. Colours are the colour-blind-safe Okabe–Ito palette;
-legends sit below the plot so they never cover data.
+(lab-meeting mode). Both break long titles onto more lines (:func:`narrow`
+for charts that share the page's width), so none runs off its chart.
+Colours are the colour-blind-safe Okabe–Ito palette; legends sit below the
+plot so they never cover data.
 """
 
 from __future__ import annotations
@@ -215,7 +216,6 @@ def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iter
     y_axis, y_lines = _wrap_axis_title(y_axis, style.y_title_chars)
     # Plotly sets the lines of a title 1.3 font sizes apart, the first in the middle of the top margin: the margin
     # must reach below the last line (half a font size) with a little room to spare.
-    title_spec = {"text": title, "font": {"size": style.title_size}}
     below_first = round(1.3 * style.title_size) * max(title_lines - 1, 0) + style.title_size / 2 + 8
     extra_top = max(0, round(2 * below_first) - 60) if title_lines > 1 else 0
     extra_bottom = round(1.3 * style.font_size) * max(x_lines - 1, 0)
@@ -223,7 +223,7 @@ def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iter
     plot_height = max(style.height - 100 - extra_top - extra_bottom, 100)
     layout = {
         "template": _template(),
-        "title": title_spec,
+        "title": {"text": title, "font": {"size": style.title_size}},
         "font": {"size": style.font_size},
         "height": style.height,  # the plot gives up the room, so charts side by side stay the same height
         "margin": {"l": 70 + extra_left, "r": 20, "t": 60 + extra_top, "b": 40 + extra_bottom},

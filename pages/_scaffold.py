@@ -311,23 +311,25 @@ def metrics_row(*items: Metric, container=None) -> list:
     second line when they do not fit: equal columns cut values short with an
     ellipsis ("5.0…") on a 1024- or 1280-pixel projector in presentation mode.
     """
-    row = (container or st).container(horizontal=True, gap="medium")
-    boxes = []
-    for item in items:
-        box = row.container(width="content", gap=None)
+    boxes = _metric_boxes(len(items), container)
+    for box, item in zip(boxes, items):
         box.metric(item.label, item.value, help=item.help)
         if item.se:
             box.caption(f"± {item.se} (Monte Carlo standard error)")
         if item.caption and not presentation():
             box.caption(item.caption)
-        boxes.append(box)
     return boxes
+
+
+def _metric_boxes(count: int, container=None) -> list:
+    """``count`` boxes as wide as their content, in a row that wraps when they do not fit."""
+    row = (container or st).container(horizontal=True, gap="medium")
+    return [row.container(width="content", gap=None) for _ in range(count)]
 
 
 def metric_slots(count: int, container=None) -> list:
     """``count`` placeholders laid out like :func:`metrics_row`, for metrics filled later in the run."""
-    row = (container or st).container(horizontal=True, gap="medium")
-    return [row.container(width="content", gap=None).empty() for _ in range(count)]
+    return [box.empty() for box in _metric_boxes(count, container)]
 
 
 def verdict(power: float, target: float, *, effect: float, type_m: float | None = None, what: str = "") -> None:
