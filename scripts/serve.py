@@ -29,6 +29,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# One BLAS thread per process, set before numpy loads. Streamlit already runs each session in its own thread, and
+# on a small shared machine OpenBLAS's worker threads make every large dot product wait for a time slice: one
+# sample-size search took 40 s instead of 3 s with four busy processes on two cores.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 #: Streamlit's lazily loaded frontend modules that every page needs at once (file-name stems in static/js).
 EAGER_MODULES = ("PlotlyChart",)
 _IMPORT = re.compile(r'(?:from|import)\s*"\./([\w.\-]+\.js)"')

@@ -607,3 +607,19 @@ def test_leaderboard_assurance_approaches_the_ceiling_and_rejects_bad_input():
         pw.leaderboard_assurance(1000, ratings, -1.0)
     with pytest.raises(ValueError, match="`n_votes`"):
         pw.leaderboard_assurance(0, ratings, 10.0)
+
+
+def test_two_systems_without_ties_need_no_pascal_steps(monkeypatch):
+    """Two systems 0.35 Elo apart need 7,734,552 votes (the sign-test search near its 10⁷ limit). Without ties
+    every vote is discordant, D_n = n, so the exact power at n is the conditional rejection probability at n itself
+    and the search moves no binomial weights. The answer is the brute-force exact power's first crossing."""
+    from core.accuracy import engine
+
+    calls = []
+    real = engine._pascal_steps
+    monkeypatch.setattr(engine, "_pascal_steps", lambda *a: calls.append(a[3]) or real(*a))
+    n = pw.leaderboard_votes({"A": 1000, "B": 1000.35}, target_power=0.8)
+    assert n == 7_734_552 and not calls
+    q = float(pw.win_probability(1000.35, 1000))
+    power = [acc.preference_power(m, 1 - q, q).power for m in (n - 1, n)]
+    assert power[0] < 0.8 <= power[1]

@@ -108,3 +108,16 @@ def test_preload_plotly_falls_back_to_streamlits_page(tmp_path, monkeypatch):
     monkeypatch.setattr(file_util, "get_static_dir", getter)
     assert serve.preload_plotly() is None
     assert file_util.get_static_dir is getter
+
+
+def test_the_launcher_runs_numpy_with_one_blas_thread():
+    """Set before numpy loads: on a loaded 2-core machine OpenBLAS's threads made one search 13× slower."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    code = ("import runpy, os; runpy.run_path('scripts/serve.py', run_name='serve'); import numpy; "
+            "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["1", "1"], out.stderr
