@@ -201,6 +201,7 @@ _N_MAX = 10_000_000
 MAX_VOTES = _N_MAX
 _SPREAD_MAX = 2000.0  # Elo between the best and the worst system (p ≈ 1e-5)
 _RIDGE = 1e-3
+_TIE_TOL = 1e-7  # logits: estimated differences this small are ties (the fit converges to 1e-10)
 _QMC_BLOCKS, _QMC_POINTS = 8, 128
 
 
@@ -891,21 +892,26 @@ def leaderboard_power(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accu
     return LeaderboardPower(expected_ratings=expected, engine="simulate", n_sims=n_sims, **sim, **common)
 
 
-def _allocate(n_votes, m_pairs, rng) -> np.ndarray:
-    """⌊N/M⌋ votes per pair, plus one for N mod M distinct pairs chosen at random."""
-    alloc = np.full(m_pairs, n_votes // m_pairs, dtype=np.int64)
-    alloc[rng.choice(m_pairs, size=n_votes % m_pairs, replace=False)] += 1
+def _allocate(n_votes, m_pairs, rng, n_sims) -> np.ndarray:
+    """Votes per pair in each replicate, shape (n_sims, M): ⌊N/M⌋ each, plus one for N mod M distinct pairs chosen
+    at random anew in every replicate (one draw for all replicates would favour the same pairs in every replicate,
+    a bias the Monte Carlo SE does not show)."""
+    alloc = np.full((n_sims, m_pairs), n_votes // m_pairs, dtype=np.int64)
+    extra = n_votes % m_pairs
+    if extra:
+        ranks = np.argsort(rng.random((n_sims, m_pairs)), axis=1)  # a uniformly random order of the pairs per row
+        alloc[np.arange(n_sims)[:, None], ranks[:, :extra]] += 1
     return alloc
 
 
 def _draw_counts(n_votes, des: _Design, tie_rate, n_sims, rng):
     """Wins of the first system, wins of the second and ties per pair: three (n_sims, M) arrays."""
     k = des.values.size
-    alloc = _allocate(n_votes, k * (k - 1) // 2, rng)
+    alloc = _allocate(n_votes, k * (k - 1) // 2, rng, n_sims)
     probs = np.stack([(1.0 - tie_rate) * des.p_obs, (1.0 - tie_rate) * (1.0 - des.p_obs),
                       np.full(des.p_obs.size, tie_rate)], axis=1)
     probs /= probs.sum(axis=1, keepdims=True)
-    counts = rng.multinomial(alloc, probs, size=(n_sims, alloc.size)).astype(float)
+    counts = rng.multinomial(alloc, probs).astype(float)  # (n_sims, M, 3): alloc broadcasts against probs
     return counts[..., 0], counts[..., 1], counts[..., 2]
 
 
@@ -938,7 +944,9 @@ def _simulate(n_votes, des: _Design, tie_rate, ties, alpha, n_sims, rng) -> dict
     if np.any(des.gap <= 0):
         order, order_se = math.nan, 0.0
     else:
-        order = float((diff > 0).all(axis=1).mean())
+        # Strictly above: an estimated tie (equal tables give equal fits up to rounding, ~1e-15 logits, whose sign
+        # would depend on the order the systems were listed in) is not a correct order.
+        order = float((diff > _TIE_TOL).all(axis=1).mean())
         order_se = math.sqrt(order * (1.0 - order) / n_sims)
     return {
         "adjacent_power": power, "mc_se": np.sqrt(power * (1.0 - power) / n_sims),
