@@ -477,7 +477,7 @@ if sim.run and mc is not None:
         st.caption("The closed form agrees with the simulation within 3 Monte Carlo standard errors.")
     else:
         st.warning("The closed form and the simulation differ by more than 3 Monte Carlo standard errors; with few "
-                   "questions or clusters the z test's normal approximation is rough — trust the simulation.")
+                   "questions or clusters the closed form's normal theory is rough — trust the simulation.")
 
 # ---------------------------------------------------------------------------
 # the plan
@@ -487,8 +487,8 @@ judge_text = (f", answers graded by an LLM judge with sensitivity {se_pct:.0f}% 
 cluster_text = f" in clusters of {m} (ICC {icc:.2f})" if m > 1 else ""
 sentence = (f"With {n:,} questions{cluster_text}, {k} sampled answer{'s' if k > 1 else ''} per question and model"
             f"{judge_text}, a baseline accuracy of {acc_a:.1f}%, a difficulty spread of σ = {sd:.2f} and a correlation "
-            f"of ρ = {rho:.2f} between the models, a two-sided z test of the mean paired difference"
-            f"{' with cluster-robust standard errors' if m > 1 else ''} at α = {alpha:g} detects a {gain:+.1f}-point "
+            f"of ρ = {rho:.2f} between the models, a two-sided t test of the mean paired difference"
+            f"{f' with cluster-robust standard errors and {-(-n // m) - 1:,} degrees of freedom' if m > 1 else ''} at α = {alpha:g} detects a {gain:+.1f}-point "
             f"gain with {fmt_pct(result.power, 0)} power")
 if gain and math.isfinite(result.type_m):
     sentence += f"; a significant result would overstate the gain by {result.type_m:.2f}× on average"
@@ -528,7 +528,7 @@ cost_now = n * (cost_question + 2 * k * cost_sample) if (cost_question or cost_s
 plan_actions(PlanItem(
     scenario="LLM benchmark", question=f"Can {n:,} questions detect a {gain:+.1f}-point gain between two language "
     "models?", assumptions=tuple(assumptions),
-    test="two-sided z test of the mean paired difference" + (" (cluster-robust SE)" if m > 1 else ""), alpha=alpha,
+    test="two-sided t test of the mean paired difference" + (" (cluster-robust SE, t on G − 1 df)" if m > 1 else ""), alpha=alpha,
     results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
     link=current_link(),
     references=("Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
