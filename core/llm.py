@@ -423,7 +423,8 @@ def _calibrate(mu_a: float, mu_b: float, sd: float, rho: float, icc: float) -> t
     if target < low - tol or target > high + tol:
         raise ValueError(
             f"`correlation` = {rho:g} cannot be reached by Beta-distributed question difficulties with "
-            f"these accuracies and `difficulty_sd` (attainable: {low / (sd * sd):.3f} to {high / (sd * sd):.3f}); "
+            f"these accuracies and `difficulty_sd` (attainable: {math.ceil(low / (sd * sd) * 1000) / 1000:.3f} to "
+            f"{math.floor(high / (sd * sd) * 1000) / 1000:.3f}); "
             "use method=\"analytic\", which needs only the moments."
         )
     if target >= high - tol:

@@ -64,8 +64,13 @@ the expected Fisher information of a logit model (Agresti 2013, §5.5 and
 §4.5) and the variance of the score; H⁺ is the Moore–Penrose inverse, the
 covariance under the sum-to-zero constraint. When the model holds J = H and
 V = H⁺, the inverse Fisher information. The analyst's reported covariance
-(used by the Wald tests and the intervals) is H⁺ for "drop" and the sandwich
-V for "half". For an adjacent pair (u, l) — systems next to each other in the
+(used by the Wald tests and the intervals) is H⁺ for "drop". For "half" it is
+the probability limit of the empirical sandwich that the simulation and a
+robust fit compute, H⁺ Ĵ H⁺ with Ĵ = Σ_pairs n_ij (v_ij + (m_ij - σ*_ij)²)
+(e_i - e_j)(e_i - e_j)ᵀ: the squared residuals y - σ̂ of the half-win fit
+average to v_ij plus the squared lack of fit m_ij - σ*_ij, which is not zero
+because the half-win model is misspecified; it is slightly larger than V.
+For an adjacent pair (u, l) — systems next to each other in the
 true order, u above — the estimated difference D = β̂_u - β̂_l is
 N(Δ*, sd²) with sd² = aᵀ V a, a = e_u - e_l, and the two-sided Wald test at
 level α rejects when |D| / se ≥ z_{1-α/2}, se² = aᵀ V_reported a. Power is

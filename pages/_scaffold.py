@@ -59,6 +59,7 @@ __all__ = [
     "explain",
     "download_csv",
     "apply_values",
+    "link_values",
     "source_of",
     "current_link",
     "plan_actions",
@@ -199,6 +200,23 @@ def simulation_controls(
     seed = side.number_input("Random seed", min_value=0, max_value=2**31 - 1, value=seed_default, step=1,
                              key="seed", bind="query-params", help="Fixes the simulation, so a link reproduces it.")
     return SimulationSettings(True, int(n_sims), int(seed))
+
+
+def link_values(key: str, labels: Mapping) -> None:
+    """Let a link name a bound choice widget's option by its value (``?ties=half``) as well as by its label.
+
+    Streamlit writes a choice widget with a ``format_func`` into the URL by its label ("half a win each") and
+    ignores anything else; a hand-written or scripted link naturally uses the value (core's vocabulary). Call it
+    just before the widget.
+    """
+    raw = st.query_params.get(key)
+    if raw is None or raw in labels.values():
+        return
+    for value, label in labels.items():
+        if str(value) == raw:
+            st.session_state[key] = value  # the widget starts from it (the link's value is not a label it knows)
+            st.query_params[key] = label  # and the URL shows the label, as the widget writes it from now on
+            return
 
 
 def apply_values(values: Mapping, source: str | None = None) -> None:

@@ -18,6 +18,7 @@ from core import figures
 from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
 from core.plan import Assumption, PlanItem
 from pages._scaffold import (
+    link_values,
     Metric,
     pin_controls,
     pinned_curve,
@@ -270,6 +271,7 @@ start("Comparing models on accuracy",
       "Card et al. (2020), §2–3 and appendices B, C, E, H.4. Power counts a result only when it is significant "
       "**and** points the right way (their Figure 2).")
 side = st.sidebar
+link_values("scenario", SCENARIO_LABELS)
 scenario = side.radio(
     "Scenario", list(SCENARIO_LABELS), format_func=SCENARIO_LABELS.get, key="scenario", bind="query-params",
     captions=["two models, one test set", "each model on its own sample", "raters choose A, B or neither"],
@@ -298,6 +300,7 @@ if scenario in ("paired", "unpaired"):
     )
     baseline = round(baseline_pct / 100.0, 6)
 if scenario == "paired":
+    link_values("pa_source", SOURCE_LABELS)
     source = side.selectbox(
         "Where does the agreement rate come from?", list(SOURCE_LABELS), format_func=SOURCE_LABELS.get, key="pa_source",
         bind="query-params",
@@ -311,6 +314,7 @@ if scenario == "paired":
         help="Share of test items on which the two models agree (both right or both wrong). Higher agreement means "
         "fewer discordant items and less noise. Must be at most 100 − |Δ|.",
     )
+    link_values("test", TEST_LABELS)
     test = side.selectbox(
         "Significance test", list(acc.TESTS), format_func=TEST_LABELS.get, key="test", bind="query-params",
         help="Exact: conditional binomial test on the discordant items (statsmodels `mcnemar(exact=True)`). Mid-p: its "
@@ -323,10 +327,13 @@ elif scenario == "preference":
                             help="Figure 1 of Card et al. uses 65% preferring system B and no ties.")
     tie_pct = side.slider("Raters saying 'neither' (%)", min_value=0.0, max_value=90.0, value=0.0, step=0.5,
                           key="ties_pct", bind="query-params", help="Ties. The rest prefer the baseline system.")
+    tie_labels = {"drop": "dropped", "split": "split by coin flip"}
+    link_values("ties", tie_labels)
     ties = side.radio("Ties in the test", list(acc.TIES), key="ties", bind="query-params", horizontal=True,
-                      format_func={"drop": "dropped", "split": "split by coin flip"}.get,
+                      format_func=tie_labels.get,
                       help="Dropped: sign test on the raters with a preference (default). Split: each tie counts for "
                       "one side at random, then the binomial test on all raters.")
+    link_values("test", TEST_LABELS)
     test = side.selectbox("Significance test", ["exact", "midp", "chi2", "chi2_cc"], format_func=TEST_LABELS.get,
                           key="test", bind="query-params",
                           help="Exact binomial (sign) test by default; its mid-p and asymptotic versions.")

@@ -18,6 +18,7 @@ import streamlit as st
 from core import analysis as an
 from core import bayes, figures
 from pages._scaffold import (
+    link_values,
     Metric,
     cached,
     chart,
@@ -102,6 +103,7 @@ start("Analyze your results",
 side = st.sidebar
 source = side.radio("Data", ["sample", "upload", "paste"], key="data", bind="query-params", horizontal=True,
                     help="Try the bundled sample data, upload a CSV/TSV file, or paste the rows.")
+link_values("kind", KIND_LABELS)
 kind = side.selectbox("Layout", list(an.KINDS), format_func=KIND_LABELS.get, key="kind", bind="query-params",
                       help="Paired scores: two numeric columns (A, B). 0/1 correctness: two columns of 0/1. Predictions "
                       "+ gold: three columns (A's prediction, B's prediction, gold label). One column per system: "

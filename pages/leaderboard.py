@@ -25,6 +25,7 @@ from pages._scaffold import (
     pinned_designs,
     pins_table,
     apply_values,
+    link_values,
     cached,
     chart,
     cost_controls,
@@ -181,6 +182,7 @@ start("Leaderboards from pairwise votes",
       "likely the whole order is right, and what a noisy judge costs — Bradley–Terry on the Elo scale.")
 side = st.sidebar
 side.subheader("Systems")
+link_values("preset", PRESETS)
 preset = side.radio("Expected ratings", list(PRESETS), format_func=PRESETS.get, key="preset", bind="query-params",
                     on_change=on_preset_change, help="Evenly spaced by a gap; a crowded top (a few close leaders, the "
                     "rest further apart); or your own table (from your guesses or a fit to past votes).")
@@ -231,8 +233,10 @@ n_votes = side.select_slider("Total votes", options=VOTE_OPTIONS, value=5000, ke
                              help="Votes over all pairs of systems, spread evenly over the pairs.")
 tie_pct = side.slider("Ties (%)", 0.0, 60.0, 0.0, 1.0, key="ties_pct", bind="query-params",
                       help="Share of votes that are ties (or 'both bad').")
+TIE_LABELS = {"drop": "dropped", "half": "half a win each"}
+link_values("ties", TIE_LABELS)
 ties = side.radio("Ties in the fit", list(pw.TIES), key="ties", bind="query-params", horizontal=True,
-                  format_func={"drop": "dropped", "half": "half a win each"}.get,
+                  format_func=TIE_LABELS.get,
                   help="Dropped: ties carry no information (default). Half: a tie counts half a win for each side, as "
                   "some arena fits do; this pulls every rating toward the mean (by about the tie rate), so intervals "
                   "no longer cover the true ratings.")
@@ -310,6 +314,7 @@ pins = pin_controls("leaderboard", PIN_KEYS, label=f"{len(ratings)} systems, {n_
 # views
 # ---------------------------------------------------------------------------
 plotted: dict[str, pd.DataFrame] = {}
+plan_figures: list = []  # the figures shown, for the plan document
 tab = views(VIEWS)
 high = min(max(n_votes * 10, 2000, int(1.5 * needed) if 0 < needed <= 10_000_000 else 0), pw.MAX_VOTES)
 grid = tuple(int(v) for v in pw.vote_grid(high, low=max(20, min(n_votes, max(needed, 1)) // 20), points=41))
@@ -318,10 +323,12 @@ if tab.open("board"):
     with tab["board"], guard("Cannot compute this leaderboard"):
         board = table(key_ratings, n_votes, tie_rate, ties, judge)
         plotted["leaderboard"] = board
-        chart(figures.interval_figure([html.escape(str(s)) for s in board["system"]], board["expected_rating"],
-                                      board["ci_low"], board["ci_high"],
-                                      title=f"Expected leaderboard with 95% intervals after {n_votes:,} votes",
-                                      x_title="Rating (Elo)", style=style()), "board_chart")
+        board_args = dict(title=f"Expected leaderboard with 95% intervals after {n_votes:,} votes",
+                          x_title="Rating (Elo)")
+        board_data = ([html.escape(str(s)) for s in board["system"]], board["expected_rating"], board["ci_low"],
+                      board["ci_high"])
+        chart(figures.interval_figure(*board_data, **board_args, style=style()), "board_chart")
+        plan_figures.append(("Expected leaderboard", figures.interval_figure(*board_data, **board_args)))
         st.dataframe(board, hide_index=True, width="stretch", column_config={
             c: st.column_config.NumberColumn(format="%.1f") for c in ("rating", "expected_rating", "ci_low",
                                                                       "ci_high", "halfwidth")})
@@ -365,14 +372,14 @@ if tab.open("pairs"):
         curves = pair_curves(key_ratings, grid, tie_rate, ties, judge, alpha)
         curves = curves.assign(series=[html.escape(p) for p in curves["pair"]])
         plotted["adjacent_power"] = curves
-        chart(figures.curve_figure(curves, x="n_votes", y="power", color="series",
-                                   current=(n_votes, result.weakest_power), target=target,
-                                   lines=[figures.Line(x=needed, text=f"{target:.0%} on every pair: {needed:,}")]
-                                   if needed > 0 else [],
-                                   title="Power of each pair of neighbours vs total votes", x_title="Total votes",
-                                   y_title="Power", y_range=(0, 1.02),
-                                   pins=pinned_curve(pinned_frames, "n_votes", "power"),
-                                   style=style()), "pairs_chart")
+        pair_args = dict(x="n_votes", y="power", color="series", current=(n_votes, result.weakest_power),
+                         target=target,
+                         lines=[figures.Line(x=needed, text=f"{target:.0%} on every pair: {needed:,}")]
+                         if needed > 0 else [],
+                         title="Power of each pair of neighbours vs total votes", x_title="Total votes",
+                         y_title="Power", y_range=(0, 1.02), pins=pinned_curve(pinned_frames, "n_votes", "power"))
+        chart(figures.curve_figure(curves, **pair_args, style=style()), "pairs_chart")
+        plan_figures.append(("Power of each pair of neighbours vs votes", figures.curve_figure(curves, **pair_args)))
         st.caption("The diamond is the weakest pair at the current votes; the closest neighbours set the budget.")
 if tab.open("judge"):
     with tab["judge"], guard("Cannot compute this leaderboard"):
@@ -468,8 +475,10 @@ sentence = (f"With {n_votes:,} pairwise votes spread evenly over the {len(names)
             f"{len(names)} systems" + (f", {tie_pct:.0f}% ties ({'dropped' if ties == 'drop' else 'half wins'})"
                                        if tie_rate else "")
             + (f" and a judge agreeing with the true preference {judge_pct:.0f}% of the time" if judge < 1 else "")
-            + f", the closest neighbours in a Bradley–Terry fit are told apart (Wald test, α = {alpha:g}) with "
-            f"{fmt_pct(result.weakest_power, 0)} power, and the whole order is recovered with probability "
+            + (f", the two systems are told apart by the exact sign test on the non-tied votes (α = {alpha:g}) with "
+               if result.uses_exact_engine else
+               f", the closest neighbours in a Bradley–Terry fit are told apart (Wald test, α = {alpha:g}) with ")
+            + f"{fmt_pct(result.weakest_power, 0)} power, and the whole order is recovered with probability "
             f"{fmt_pct(result.order_correct, 0)}; {target:.0%} power for every pair of neighbours takes "
             + ("more votes than can be planned here" if needed < 0 else f"{needed:,} votes") + ".")
 plan_assumptions = [Assumption("expected ratings (Elo)", ", ".join(f"{n}: {v:.0f}" for n, v in ratings.items()),
@@ -498,9 +507,12 @@ plan_actions(PlanItem(
     scenario="Leaderboard from pairwise votes",
     question=f"Can {n_votes:,} pairwise votes rank {len(names)} systems?",
     assumptions=tuple(plan_assumptions),
-    test="Wald tests of adjacent Bradley–Terry rating differences (expected Fisher information)", alpha=alpha,
+    test=("exact two-sided sign test on the non-tied votes (the Accuracy page's preference engine)"
+          if result.uses_exact_engine else
+          "Wald tests of adjacent Bradley–Terry rating differences (expected Fisher information)"), alpha=alpha,
     results=tuple(plan_results),
     paragraph=sentence, cost=n_votes * cost_vote if cost_vote > 0 else None, currency=currency,
+    figures=tuple(plan_figures),
     link=current_link(),
     references=("Bradley & Terry (1952). Rank analysis of incomplete block designs. Biometrika 39.",
                 "Chiang et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human preference. "

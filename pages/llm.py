@@ -284,6 +284,7 @@ if judged and (se_pct + sp_pct) / 100 - 1 < 0.5:
 # views
 # ---------------------------------------------------------------------------
 plotted: dict[str, pd.DataFrame] = {}
+plan_figures: list = []  # the figures shown, for the plan document
 tab = views(VIEWS)
 lo, hi = max(20, n // 30, m + 1), min(10_000_000, max(n * 30, 2000))  # every size has at least 2 clusters
 ns = tuple(sorted(set(np.unique(np.geomspace(lo, hi, 40).astype(int)).tolist()) | {n}))
@@ -293,10 +294,11 @@ if tab.open("power"):
         curves = power_curves(ns, ks, design)
         curves = curves.assign(series=[f"K = {s}" + (" (current)" if s == k else "") for s in curves["samples"]])
         plotted["power_vs_questions"] = curves
-        chart(figures.curve_figure(curves, x="n_questions", y="power", color="series", current=(n, result.power),
-                                   target=target, title="Power vs number of questions, by answers per question",
-                                   x_title="Questions n", y_title="Power", y_range=(0, 1.02), pins=pinned_power,
-                                   style=style()), "power_chart")
+        power_args = dict(x="n_questions", y="power", color="series", current=(n, result.power), target=target,
+                          title="Power vs number of questions, by answers per question", x_title="Questions n",
+                          y_title="Power", y_range=(0, 1.02), pins=pinned_power)
+        chart(figures.curve_figure(curves, **power_args, style=style()), "power_chart")
+        plan_figures.append(("Power vs number of questions", figures.curve_figure(curves, **power_args)))
         st.caption("More questions help until the curve for your K reaches the target; more samples per question only "
                    "shrink the sampling-noise part of the variance (see the variance budget).")
 if tab.open("assurance"):
@@ -529,7 +531,7 @@ plan_actions(PlanItem(
     scenario="LLM benchmark", question=f"Can {n:,} questions detect a {gain:+.1f}-point gain between two language "
     "models?", assumptions=tuple(assumptions),
     test="two-sided t test of the mean paired difference" + (" (cluster-robust SE, t on G − 1 df)" if m > 1 else ""), alpha=alpha,
-    results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
+    results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency, figures=tuple(plan_figures),
     link=current_link(),
     references=("Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
                 "arXiv 2411.00640.", "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",

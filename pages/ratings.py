@@ -24,6 +24,7 @@ from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     apply_values,
+    link_values,
     cached,
     chart,
     current_link,
@@ -182,6 +183,7 @@ start("Human ratings: how many workers and items?",
       "Card et al. (2020), §5.2 and appendix H.3: workers rate items under both systems; ratings on [0, 1]; a mixed "
       "model with worker and item intercepts and slopes.")
 side = st.sidebar
+link_values("preset", PRESET_NAMES)
 side.selectbox("Variance preset", list(PRESET_NAMES), format_func=PRESET_NAMES.get, key="preset", bind="query-params",
                on_change=apply_preset,
                help="Variance components fitted by Card et al.: Table 16's high/low settings, or the per-dataset fits of "

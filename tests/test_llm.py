@@ -893,3 +893,16 @@ def test_t_test_tails_match_scipy(clusters):
     right, wrong, _, _ = llm._t_tails(ncp, 1.0, clusters, 0.05)
     assert np.allclose(right, stats.nct.sf(crit, df, ncp), atol=1e-9, rtol=0)
     assert np.allclose(wrong, stats.nct.cdf(-crit, df, ncp), atol=1e-9, rtol=0)
+
+
+def test_unreachable_correlation_names_attainable_bounds():
+    """The refusal names bounds that are attainable: rounded inward, so the printed upper bound simulates."""
+    import re
+
+    design = dict(difficulty_sd=0.3, method="simulate", n_sims=100, seed=0)
+    with pytest.raises(ValueError, match="`correlation`") as err:
+        llm.benchmark_power(100, 0.7, 0.75, correlation=1.0, **design)
+    low, high = map(float, re.search(r"attainable: (-?[\d.]+) to (-?[\d.]+)", str(err.value)).groups())
+    assert high < 1.0
+    for rho in (low, high):
+        assert 0.0 <= llm.benchmark_power(100, 0.7, 0.75, correlation=rho, **design).power <= 1.0
