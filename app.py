@@ -9,6 +9,33 @@ from pathlib import Path
 
 import streamlit as st
 
+
+
+def _tolerate_infinite_links() -> None:
+    """Let Streamlit's URL binding drop ``seed=inf`` or ``m=1e309`` like any other invalid value.
+
+    Streamlit (1.67) seeds a bound whole-number widget with ``int(float(value))`` and clears values that raise
+    ValueError or TypeError, but not OverflowError, so such a link ended in a traceback before the page ran.
+    """
+    from streamlit.runtime.state.session_state import SessionState
+
+    seed = getattr(SessionState, "_seed_widget_from_url", None)
+    if seed is None or getattr(seed, "_tolerates_overflow", False):
+        return
+
+    def tolerant(self, metadata, user_key, widget_id, url_value):
+        try:
+            return seed(self, metadata, user_key, widget_id, url_value)
+        except OverflowError:
+            self._clear_url_param(user_key)
+            return False
+
+    tolerant._tolerates_overflow = True
+    SessionState._seed_widget_from_url = tolerant
+
+
+_tolerate_infinite_links()
+
 # A local image: a Material-icon favicon would be fetched from the internet on every page.
 ICON = Path(__file__).resolve().parent / ".streamlit" / "favicon.png"
 st.set_page_config(

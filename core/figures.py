@@ -22,6 +22,8 @@ plot so they never cover data.
 
 from __future__ import annotations
 
+import html
+
 import math
 import re
 import textwrap
@@ -54,6 +56,7 @@ __all__ = [
     "with_style",
     "narrow",
     "wrap_text",
+    "plotly_text",
     "replay_figure",
 ]
 
@@ -247,6 +250,19 @@ def figure(traces: list[dict], layout: dict) -> go.Figure:
     return go.Figure({"data": traces, "layout": layout}, _validate=False)
 
 
+def plotly_text(text) -> str:
+    """Text from data (system names, pin names, uploaded labels) made inert inside a chart.
+
+    Plotly renders a subset of HTML in every label, legend entry, tick and hover text — ``<a href>`` becomes a
+    clickable link, ``<br>`` a line break — and decodes entities (``&lt;`` shows as ``<``), so escaping ``&``,
+    ``<`` and ``>`` shows the text as typed. A hover template would also read ``%{…}`` as a field: its ``%``
+    is followed by a zero-width joiner so the text shows as typed. The figure builders apply it to every label that
+    comes from data; titles, axis titles and :class:`Line` texts are the page's own (they may contain ``<br>``), so a
+    page escapes any user text it puts there.
+    """
+    return html.escape(str(text), quote=False).replace("%{", "%\u200d{")
+
+
 def _current_marker(x, y, *, x_title, y_title, hover_format, x_hover_format, style, name="current design"):
     return {
         "type": "scatter", "x": [x], "y": [y], "mode": "markers", "name": name,
@@ -325,9 +341,9 @@ def curve_figure(
             if part.empty:
                 continue
             part = part.sort_values(x)
-            label = color_format.format(cval)
+            label = color_format.format(plotly_text(cval))
             if dash and len(dash_values) > 1:
-                label += ", " + dash_format.format(dval)
+                label += ", " + dash_format.format(plotly_text(dval))
             traces.append({
                 "type": "scatter", "x": _array(part[x]), "y": _array(part[y]), "mode": mode, "name": label,
                 "line": {"color": PALETTE[ci % len(PALETTE)], "dash": _DASHES[di % len(_DASHES)],
@@ -338,6 +354,7 @@ def curve_figure(
             })
     if pins is not None and len(pins):
         for pi, (name, part) in enumerate(pins.groupby("pin", sort=False)):
+            name = plotly_text(name)
             part = part.sort_values("x")
             traces.append({
                 "type": "scatter", "x": _array(part["x"]), "y": _array(part["y"]), "mode": "lines",
@@ -349,6 +366,7 @@ def curve_figure(
             })
     if points is not None and len(points):
         for name, part in points.groupby("name", sort=False):
+            name = plotly_text(name)
             traces.append({
                 "type": "scatter", "x": _array(part["x"]), "y": _array(part["y"]), "mode": "markers",
                 "name": str(name),
@@ -405,18 +423,19 @@ def bar_figure(categories: Sequence, series: Mapping[str, Sequence[float]], *, e
     ``errors`` maps a series name to the half-widths of its error bars;
     ``current`` = (category, height) marks the current design with a diamond.
     """
-    cats = [str(c) for c in categories]
+    cats = [plotly_text(c) for c in categories]
     traces = []
-    for i, (name, values) in enumerate(series.items()):
+    for i, (key, values) in enumerate(series.items()):
+        name = plotly_text(key)
         trace = {"type": "bar", "x": cats, "y": _array(values), "name": name,
                  "marker": {"color": (colors or PALETTE)[i % len(colors or PALETTE)]},
                  "hovertemplate": f"{name}<br>{x_title or 'x'}: %{{x}}<br>{y_title or 'y'}: %{{y:{hover_format}}}"
                                   "<extra></extra>"}
-        if errors and name in errors:
-            trace["error_y"] = {"type": "data", "array": _array(errors[name]), "visible": True}
+        if errors and key in errors:
+            trace["error_y"] = {"type": "data", "array": _array(errors[key]), "visible": True}
         traces.append(trace)
     if current is not None and current[1] is not None:
-        traces.append(_current_marker(str(current[0]), float(current[1]), x_title=x_title or "x",
+        traces.append(_current_marker(plotly_text(current[0]), float(current[1]), x_title=x_title or "x",
                                       y_title=y_title or "y", hover_format=hover_format, x_hover_format="",
                                       style=style))
     layout = _layout(style, title=title, x_axis=_axis(x_title, type="category"),
@@ -434,6 +453,7 @@ def histogram_figure(samples: Mapping[str, Sequence[float]], *, title: str = "",
     """
     traces = []
     for i, (name, values) in enumerate(samples.items()):
+        name = plotly_text(name)
         trace = {"type": "histogram", "x": _array(values), "name": name, "nbinsx": nbins,
                  "marker": {"color": PALETTE[i % len(PALETTE)]}, "opacity": 0.65 if len(samples) > 1 else 1.0,
                  "hovertemplate": f"{name}<br>{x_title or 'x'}: %{{x}}<br>{y_title}: %{{y}}<extra></extra>"}
@@ -464,10 +484,10 @@ def scatter_figure(x, y, *, title: str = "", x_title: str = "", y_title: str = "
     elif colors is not None:
         marker["color"] = list(colors)
     trace = {"type": "scatter", "x": _array(x), "y": _array(y), "mode": "markers+text" if text is not None else
-             "markers", "marker": marker, "name": name or "points",
+             "markers", "marker": marker, "name": plotly_text(name) if name else "points",
              "hovertemplate": hover or f"{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>"}
     if text is not None:
-        trace.update(text=list(text), textposition="top center")
+        trace.update(text=[plotly_text(t) for t in text], textposition="top center")
     if customdata is not None:
         trace["customdata"] = np.asarray(customdata).tolist() if np.asarray(customdata).dtype.kind not in "biuf" \
             else np.asarray(customdata, dtype=float)
@@ -516,7 +536,7 @@ def heatmap_figure(matrix, labels: Sequence[str], *, text=None, title: str = "",
     """A square matrix over ``labels`` (e.g. adjusted p-values of all pairs)."""
     z = np.asarray(matrix, dtype=float)
     trace = {"type": "heatmap", "z": [[None if not math.isfinite(v) else v for v in row] for row in z.tolist()],
-             "x": list(labels), "y": list(labels), "colorscale": colorscale, "zmin": zmin, "zmax": zmax,
+             "x": [plotly_text(v) for v in labels], "y": [plotly_text(v) for v in labels], "colorscale": colorscale, "zmin": zmin, "zmax": zmax,
              "colorbar": {"title": {"text": colorbar_title}},
              "hovertemplate": hover or "%{y} vs %{x}<br>%{z:.4f}<extra></extra>"}
     if text is not None:
@@ -531,7 +551,7 @@ def interval_figure(names: Sequence[str], estimates, low, high, *, title: str = 
                     style: Style = STYLE) -> go.Figure:
     """A ranked list with intervals (an arena-style leaderboard): names on y, estimates with error bars on x."""
     est, lo, hi = (np.asarray(v, dtype=float) for v in (estimates, low, high))
-    trace = {"type": "scatter", "x": est, "y": list(names), "mode": "markers", "name": "estimate",
+    trace = {"type": "scatter", "x": est, "y": [plotly_text(v) for v in names], "mode": "markers", "name": "estimate",
              "marker": {"size": max(9, style.marker_size - 3), "color": color},
              "error_x": {"type": "data", "symmetric": False, "array": hi - est, "arrayminus": est - lo,
                          "visible": True, "thickness": max(1.5, style.line_width / 1.5)},

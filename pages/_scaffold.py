@@ -25,6 +25,7 @@ import html
 import math
 import re
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -66,6 +67,7 @@ __all__ = [
     "Pin",
     "pin_controls",
     "pinned_designs",
+    "pin_int",
     "pinned_curve",
     "pins_table",
     "pin_columns",
@@ -73,6 +75,7 @@ __all__ = [
     "prior_controls",
     "cost_controls",
     "fmt_money",
+    "currency_label",
     "fmt_pct",
     "fmt_ratio",
     "fmt_n",
@@ -295,7 +298,7 @@ def guard(what: str = "Cannot compute this design", *, stop: bool = True):
     try:
         yield
     except OverflowError:  # a link or a pin with inf, or a number too large for the engines
-        st.error(f"**{what}.** A value in the link is out of range (infinite or too large).")
+        st.error(f"**{md_escape(what)}.** A value in the link is out of range (infinite or too large).")
         if stop:
             st.stop()
     except ValueError as err:
@@ -303,7 +306,7 @@ def guard(what: str = "Cannot compute this design", *, stop: bool = True):
         if text.startswith(("could not convert string to float", "invalid literal for int()")):
             # a value from a link or a pin that is not a number (core's own messages name their parameter)
             text = "A value in the link is not a number (" + text.rsplit(":", 1)[-1].strip()[:60] + ")."
-        st.error(f"**{what}.** {safe_message(text)}")
+        st.error(f"**{md_escape(what)}.** {safe_message(text)}")
         if stop:
             st.stop()
 
@@ -510,21 +513,30 @@ def cost_controls(*, unit: str, default: float, key: str = "cost_unit", help: st
     """Unit cost and currency label (URL keys ``<key>`` and ``currency``); returns (cost per unit, currency)."""
     side = st.sidebar
     if presentation():  # a secondary control: hidden on the projector
-        return float(st.session_state.get(key, default) or 0.0), str(st.session_state.get("currency", "USD")).strip()
+        return float(st.session_state.get(key, default) or 0.0), currency_label(st.session_state.get("currency", "USD"))
     side.subheader("Cost")
     c1, c2 = side.columns([2, 1])
     cost = c1.number_input(f"Cost per {unit}", min_value=0.0, max_value=1e6, value=default, step=0.01, format="%.3f",
                            key=key, bind="query-params", help=help or f"What one {unit} costs; 0 to leave costs out.")
     currency = c2.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
                              help="A label for the amounts, e.g. USD, EUR, GBP.")
-    return float(cost), currency.strip()
+    return float(cost), currency_label(currency)
 
 
-def fmt_money(value, currency: str) -> str:
-    """An amount with its currency label."""
+def currency_label(text) -> str:
+    """The currency label a user typed (or a link carried), kept to letters, digits, spaces, currency signs and
+    full stops — at most 8 characters — so it is inert as Markdown, HTML and chart text."""
+    kept = "".join(c for c in str(text or "") if c.isalnum() or c in " ." or unicodedata.category(c) == "Sc")
+    return " ".join(kept.split())[:8]
+
+
+def fmt_money(value, currency: str, *, markdown: bool = True) -> str:
+    """An amount with its currency label; for Markdown (metrics, captions, messages) unless ``markdown=False``
+    (plan documents and charts), where a "$" needs no escape (in Markdown two of them would start LaTeX)."""
     if value is None or not math.isfinite(value):
         return "—"
-    return f"{currency} {value:,.2f}".strip()
+    label = currency_label(currency)
+    return f"{md_escape(label) if markdown else label} {value:,.2f}".strip()
 
 
 # ---------------------------------------------------------------------------
@@ -615,6 +627,15 @@ def pin_controls(page: str, keys, *, label: str) -> list:
     elif "pins" in st.query_params:
         del st.query_params["pins"]
     return list(pins)
+
+
+def pin_int(values: Mapping, key: str, default: int) -> int:
+    """A pinned design's whole-number setting (from its link text), or a clear message: a link may carry
+    ``n=1e308``, whose ``int`` is a 309-digit number that numpy cannot take."""
+    number = float(values.get(key, default))
+    if not math.isfinite(number) or abs(number) > 1e12:
+        raise OverflowError(key)
+    return int(number)
 
 
 def pinned_designs(pins, compute: Callable, *, name: str = "pin") -> tuple[list, list]:

@@ -21,6 +21,7 @@ from pages._scaffold import (
     link_values,
     Metric,
     pin_controls,
+    pin_int,
     pinned_curve,
     pinned_designs,
     pin_columns,
@@ -170,7 +171,7 @@ def pinned(values, target):
     """A pinned design: its power/Type-M curves over n and its summary (from the pin's widget values)."""
     v = dict(values)
     scen = v.get("scenario", "paired")
-    size = int(float(v.get("n", 500)))
+    size = pin_int(v, "n", 500)
     alpha_p = float(v.get("alpha", 0.05))
     ns_p = curve_sizes(size)
     if scen == "preference":
@@ -738,7 +739,7 @@ if assured is not None:
     assumptions.append(Assumption("prior on the effect", f"N({prior.mean:+.1f}, {prior.sd:.1f}²) pp", prior.source))
     results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling))]
 if cost_now is not None:
-    assumptions.append(Assumption("cost per unit", fmt_money(cost_unit, currency), "set on the page"))
+    assumptions.append(Assumption("cost per unit", fmt_money(cost_unit, currency, markdown=False), "set on the page"))
 plan_figures = []
 if tab.open("power"):
     plan_figures.append(("Power vs sample size", figures.curve_figure(

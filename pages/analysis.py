@@ -89,8 +89,8 @@ def fmt_p(p):
 
 
 def plot_text(name: str) -> str:
-    """A user-supplied name inside a chart: HTML-escaped (Plotly renders tags such as <a href> in labels)."""
-    return html.escape(str(name)[:60])
+    """A user-supplied name inside a chart, cut to 60 characters (the figure builders escape it)."""
+    return str(name)[:60]
 
 
 # ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     pin_controls,
+    pin_int,
     pinned_curve,
     pinned_designs,
     pins_table,
@@ -37,6 +38,7 @@ from pages._scaffold import (
     fmt_pct,
     guard,
     list_of,
+    md_escape,
     metrics_row,
     plan_actions,
     simulation,
@@ -119,11 +121,11 @@ PIN_KEYS = ("preset", "k", "gap", "leaders", "lead_gap", "_ratings_text", "votes
 
 def ratings_of(v: dict) -> pd.Series:
     """The expected ratings of a pinned design."""
-    preset_p, k_p = v.get("preset", "even"), int(float(v.get("k", 6)))
+    preset_p, k_p = v.get("preset", "even"), pin_int(v, "k", 6)
     if preset_p == "custom" and v.get("_ratings_text"):
         return decode_ratings(v["_ratings_text"])
     if preset_p == "crowded":
-        return pd.Series(pw.crowded_top(k_p, leaders=min(int(float(v.get("leaders", 3))), k_p),
+        return pd.Series(pw.crowded_top(k_p, leaders=min(pin_int(v, "leaders", 3), k_p),
                                         leader_gap=float(v.get("lead_gap", 5.0)), gap=float(v.get("gap", 30.0))),
                          index=pw.system_names(k_p))
     return pd.Series(pw.evenly_spaced(k_p, float(v.get("gap", 25.0))), index=pw.system_names(k_p))
@@ -138,7 +140,7 @@ def pinned(values, votes, target):
               judge_accuracy=float(v.get("judge", 100.0)) / 100, alpha=float(v.get("alpha", 0.05)))
     curves = pw.adjacent_power_curve(r, list(votes), **kw)
     weakest = curves.groupby("n_votes", as_index=False)["power"].min()
-    size = int(float(v.get("votes", 5000)))
+    size = pin_int(v, "votes", 5000)
     res = pw.leaderboard_power(size, r, **kw)
     need = pw.leaderboard_votes(r, target_power=target, **kw)
     return weakest, {"systems": len(r), "votes": size, "weakest_power": res.weakest_power,
@@ -160,6 +162,9 @@ def decode_ratings(text: str) -> pd.Series:
         except ValueError:
             raise ValueError(f"The linked ratings have a value that is not a number: {value[:20]!r}.") from None
         pairs.append((unquote(name)[:60] or f"S{len(pairs) + 1}", rating))
+    if not pairs:
+        raise ValueError("The linked ratings list no systems: the link's `ratings` should read like "
+                         "`A:1025;B:1000`. The table starts from the evenly spaced preset instead.")
     return pd.Series(dict(pairs), dtype=float)
 
 
@@ -208,12 +213,15 @@ if preset in ("even", "crowded"):
 else:
     linked = st.query_params.get("ratings")
     if "custom_ratings" not in st.session_state:
-        with guard("Cannot read the linked ratings"):
-            st.session_state["custom_ratings"] = decode_ratings(linked) if linked else pw.evenly_spaced(6, 25.0)
+        st.session_state["custom_ratings"] = pw.evenly_spaced(6, 25.0)
+        if linked:
+            with guard("Cannot read the linked ratings", stop=False):
+                st.session_state["custom_ratings"] = decode_ratings(linked)
     base = st.session_state["custom_ratings"]
     base = base if isinstance(base, pd.Series) else pd.Series(base, index=pw.system_names(len(base)))
     st.markdown("**Expected ratings (Elo)** — edit the table; add or delete rows for systems.")
-    edited = st.data_editor(pd.DataFrame({"system": [str(i) for i in base.index], "rating": base.to_numpy()}),
+    edited = st.data_editor(pd.DataFrame({"system": pd.Series([str(i) for i in base.index], dtype=object),
+                                          "rating": pd.Series(base.to_numpy(), dtype=float)}),
                             num_rows="dynamic", key="ratings_editor", hide_index=True,
                             column_config={"system": st.column_config.TextColumn("System", max_chars=60),
                                            "rating": st.column_config.NumberColumn("Rating (Elo)", min_value=0.0,
@@ -273,7 +281,7 @@ metrics_row(
     Metric("Weakest neighbours' power", fmt_pct(result.weakest_power),
            help="The lowest power among adjacent pairs (systems next to each other in the true order): P(their "
            "difference is significant in the right direction).",
-           caption=f"{weakest[0]} vs {weakest[1]}" if weakest else None),
+           caption=f"{md_escape(weakest[0])} vs {md_escape(weakest[1])}" if weakest else None),
     Metric(f"Votes for {target:.0%} on every pair", "not reachable" if needed < 0 else f"{needed:,}",
            help="The fewest total votes with which every adjacent pair reaches the target power."),
     Metric("P(whole order right)", fmt_pct(result.order_correct),
@@ -293,7 +301,7 @@ if assure:
     metrics_row(Metric("Weakest neighbours' assurance", fmt_pct(assured.min_assurance),
                        help="The lowest assurance among adjacent pairs: P(significant in the assumed order), averaged "
                        "over the prior on the pair's gap (Wald approximation).",
-                       caption=f"{pair_a[0]} vs {pair_a[1]}; ceiling {fmt_pct(float(assured.ceiling[assured.weakest]))}"))
+                       caption=f"{md_escape(pair_a[0])} vs {md_escape(pair_a[1])}; ceiling {fmt_pct(float(assured.ceiling[assured.weakest]))}"))
 if result.uses_exact_engine:
     st.info("With two systems this is a head-to-head preference study: the numbers come from the exact sign test "
             "of the Accuracy page.")
@@ -303,7 +311,7 @@ if result.uses_exact_engine:
                  query_params={"scenario": "preferences", "n": str(n_votes), "p_new": f"{p_new:.1f}",
                                "ties_pct": f"{min(tie_pct, 90.0):.1f}"})
 elif result.weakest_power < target:
-    st.warning(f"**Under-powered:** the closest neighbours ({weakest[0]} vs {weakest[1]}) would be told apart in only "
+    st.warning(f"**Under-powered:** the closest neighbours ({md_escape(weakest[0])} vs {md_escape(weakest[1])}) would be told apart in only "
                f"{fmt_pct(result.weakest_power)} of such leaderboards.")
 else:
     st.success(f"**Every pair of neighbours is adequately powered** (≥ {target:.0%}).")
@@ -325,7 +333,7 @@ if tab.open("board"):
         plotted["leaderboard"] = board
         board_args = dict(title=f"Expected leaderboard with 95% intervals after {n_votes:,} votes",
                           x_title="Rating (Elo)")
-        board_data = ([html.escape(str(s)) for s in board["system"]], board["expected_rating"], board["ci_low"],
+        board_data = ([str(s) for s in board["system"]], board["expected_rating"], board["ci_low"],
                       board["ci_high"])
         chart(figures.interval_figure(*board_data, **board_args, style=style()), "board_chart")
         plan_figures.append(("Expected leaderboard", figures.interval_figure(*board_data, **board_args)))
@@ -370,7 +378,7 @@ pins_table({"pin": "current", "systems": len(ratings), "votes": n_votes, "weakes
 if tab.open("pairs"):
     with tab["pairs"], guard("Cannot compute this leaderboard"):
         curves = pair_curves(key_ratings, grid, tie_rate, ties, judge, alpha)
-        curves = curves.assign(series=[html.escape(p) for p in curves["pair"]])
+        curves = curves.assign(series=curves["pair"])
         plotted["adjacent_power"] = curves
         pair_args = dict(x="n_votes", y="power", color="series", current=(n_votes, result.weakest_power),
                          target=target,
@@ -427,12 +435,12 @@ with tab["fit"]:
             fitted = fit(votes, ties)
         if fitted is not None:
             for note in fitted.notes:
-                st.caption(html.escape(note))
-            st.markdown(f"Fitted from {html.escape(str(origin))}: **{fitted.n_votes:,}** votes ({fitted.n_ties:,} ties) "
+                st.caption(md_escape(note))
+            st.markdown(f"Fitted from {md_escape(origin)}: **{fitted.n_votes:,}** votes ({fitted.n_ties:,} ties) "
                         f"among {len(fitted.models)} systems: {list_of(fitted.models, limit=8)}.")
             shown = fitted.table()
             plotted["fitted"] = shown
-            chart(figures.interval_figure([html.escape(str(m)) for m in shown["model"]], shown["rating"],
+            chart(figures.interval_figure([str(m) for m in shown["model"]], shown["rating"],
                                           shown["ci_low"], shown["ci_high"],
                                           title="Fitted leaderboard with 95% bootstrap intervals",
                                           x_title="Rating (Elo, mean 1000)", style=style()), "fit_chart")
@@ -500,9 +508,10 @@ if assured is not None:
     plan_results += [("weakest neighbours' assurance", fmt_pct(assured.min_assurance)),
                      ("its ceiling", fmt_pct(float(assured.ceiling[assured.weakest])))]
 if cost_vote > 0:
-    plan_assumptions.append(Assumption("cost per vote", fmt_money(cost_vote, currency), "set on the page"))
+    plan_assumptions.append(Assumption("cost per vote", fmt_money(cost_vote, currency, markdown=False),
+                                       "set on the page"))
     if needed > 0:
-        plan_results.append((f"cost of {needed:,} votes", fmt_money(needed * cost_vote, currency)))
+        plan_results.append((f"cost of {needed:,} votes", fmt_money(needed * cost_vote, currency, markdown=False)))
 plan_actions(PlanItem(
     scenario="Leaderboard from pairwise votes",
     question=f"Can {n_votes:,} pairwise votes rank {len(names)} systems?",

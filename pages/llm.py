@@ -18,12 +18,14 @@ from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     pin_controls,
+    pin_int,
     pinned_curve,
     pinned_designs,
     pin_columns,
     pins_table,
     current_link,
     fmt_money,
+    currency_label,
     plan_actions,
     prior_controls,
     source_of,
@@ -126,15 +128,15 @@ PIN_KEYS = ("n", "acc_a", "gain", "sd", "rho", "k", "m", "icc", "judge", "se", "
 def pinned(values, target):
     """A pinned design's power curve over questions (its own K) and its summary."""
     v = dict(values)
-    size, a, g = int(float(v.get("n", 1000))), float(v.get("acc_a", 70.0)) / 100, float(v.get("gain", 3.0)) / 100
+    size, a, g = pin_int(v, "n", 1000), float(v.get("acc_a", 70.0)) / 100, float(v.get("gain", 3.0)) / 100
     judged_p = v.get("judge") == "True"
-    m_p = int(float(v.get("m", 1)))
+    m_p = pin_int(v, "m", 1)
     kw = dict(accuracy_a=a, accuracy_b=round(a + g, 6), difficulty_sd=float(v.get("sd", 0.25)),
               correlation=float(v.get("rho", 0.6)), cluster_size=m_p,
               icc=float(v.get("icc", 0.2)) if m_p > 1 else 0.0,
               judge_sensitivity=float(v.get("se", 90.0)) / 100 if judged_p else 1.0,
               judge_specificity=float(v.get("sp", 90.0)) / 100 if judged_p else 1.0, alpha=float(v.get("alpha", 0.05)))
-    k_p = int(float(v.get("k", 1)))
+    k_p = pin_int(v, "k", 1)
     lo_p, hi_p = max(20, size // 30), min(10_000_000, max(size * 30, 2000))
     grid = np.unique(np.concatenate([np.geomspace(lo_p, hi_p, 40).astype(int), [size]]))
     curve = llm.power_curve(grid, samples_list=(k_p,), **kw)
@@ -215,8 +217,8 @@ cost_question = side.number_input("Cost per question", 0.0, 10_000.0, 0.50, 0.05
 cost_sample = side.number_input("Cost per sampled answer", 0.0, 1_000.0, 0.01, 0.001, format="%.3f", key="cost_s",
                                 bind="query-params", help="One model call (plus its grading); both models answer every "
                                 "question K times.")
-currency = side.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
-                           help="A label for the amounts, e.g. USD, EUR, GBP.").strip()
+currency = currency_label(side.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
+                                         help="A label for the amounts, e.g. USD, EUR, GBP."))
 alpha, target = decision_controls()
 prior = prior_controls(default_mean=gain, unit="points", low=-30.0, high=30.0, step=0.5, sd_default=2.0, sd_high=15.0,
                        help_unit=" (accuracy of B minus A, in points)", measured_scale=100.0)
@@ -499,7 +501,7 @@ if n_sizes is not None and n_sizes.first > 0:
     sentence += f" Reaching {target:.0%} power takes {n_sizes.first:,} questions at this K."
 if best is not None and best.n_questions > 0:
     sentence += (f" The cheapest design reaching it is {best.n_questions:,} questions × {best.samples} answers, "
-                 f"costing {fmt_money(best.cost, currency)}.")
+                 f"costing {fmt_money(best.cost, currency, markdown=False)}.")
 if assured is not None:
     sentence += (f" Averaged over a normal prior on the gain (mean {prior.mean:+.1f}, SD {prior.sd:.1f} points), the "
                  f"assurance is {fmt_pct(assured['assurance'], 0)} (ceiling {fmt_pct(assured['ceiling'], 0)}).")
@@ -523,7 +525,7 @@ if n_sizes is not None:
     results.append((f"questions for {target:.0%} power", f"{n_sizes.first:,}" if n_sizes.first > 0 else "not reachable"))
 if best is not None and best.n_questions > 0:
     results.append(("cheapest design", f"{best.n_questions:,} questions × K = {best.samples} "
-                                       f"({fmt_money(best.cost, currency)})"))
+                                       f"({fmt_money(best.cost, currency, markdown=False)})"))
 if assured is not None:
     results += [("assurance", fmt_pct(assured["assurance"])), ("assurance ceiling", fmt_pct(assured["ceiling"]))]
 cost_now = n * (cost_question + 2 * k * cost_sample) if (cost_question or cost_sample) else None

@@ -27,6 +27,7 @@ from pages._scaffold import (
     decision_controls,
     fmt_money,
     pin_controls,
+    pin_int,
     pinned_curve,
     pinned_designs,
     pin_columns,
@@ -103,7 +104,7 @@ PIN_KEYS = ("n", "delta", "p0", "b0", "alpha")
 def pinned(values, target):
     """A pinned design's power and Type-M curves over n (its own Δ_B, P0, b0) and its summary."""
     v = dict(values)
-    size, d = int(float(v.get("n", 2000))), float(v.get("delta", 1.0))
+    size, d = pin_int(v, "n", 2000), float(v.get("delta", 1.0))
     p0_p, b0_p, alpha_p = float(v.get("p0", 0.13)), float(v.get("b0", 25.8)), float(v.get("alpha", 0.05))
     frame = mt.power_grid(list(CURVE_NS), [d], [p0_p], [b0_p], alpha=alpha_p)[["n", "power", "type_m"]]
     point_p = mt.bleu_power(size, d, p0_p, b0_p, alpha=alpha_p)
@@ -258,9 +259,10 @@ if tab.open("power"):
                 plotted["power_vs_cost"] = money
                 chart(figures.curve_figure(
                     money, x="cost", y="power", color="series", current=(cost_now, result.power), target=target,
-                    lines=[figures.Line(x=cost_needed, text=f"{target:.0%} power<br>{fmt_money(cost_needed, currency)}")]
+                    lines=[figures.Line(x=cost_needed, text=f"{target:.0%} power<br>{fmt_money(cost_needed, currency, markdown=False)}")]
                     if cost_needed is not None and cost_needed <= money["cost"].max() else [],
-                    title=f"Power vs cost of the test set ({currency}, {fmt_money(cost_unit, currency)} per sentence)",
+                    title=f"Power vs cost of the test set ({currency}, {fmt_money(cost_unit, currency, markdown=False)} "
+                          "per sentence)",
                     x_title=f"Cost ({currency})", y_title="Power", y_range=(0, 1.02), style=style()), "cost_chart")
 if tab.open("assurance"):
     with tab["assurance"]:
@@ -459,9 +461,10 @@ if assured is not None:
                 (f"n for {target:.0%} assurance", f"{n_assured:,}" if n_assured and n_assured > 0 else
                  "not reachable")]
 if cost_now is not None:
-    assumptions.append(Assumption("cost per test sentence", fmt_money(cost_unit, currency), "set on the page"))
+    assumptions.append(Assumption("cost per test sentence", fmt_money(cost_unit, currency, markdown=False),
+                                  "set on the page"))
     if cost_needed is not None:
-        results.append((f"cost at n for {target:.0%} power", fmt_money(cost_needed, currency)))
+        results.append((f"cost at n for {target:.0%} power", fmt_money(cost_needed, currency, markdown=False)))
 plan_figures = []
 if tab.open("power"):
     plan_figures.append(("Power vs test-set size", figures.curve_figure(

@@ -1,4 +1,4 @@
-"""Plan basket: designs added from several pages, in one document with the total cost (issue 12 §3).
+"""Plan basket: designs added from several pages, in one document with the total cost .
 
 UI only: the items are ``core.plan.PlanItem`` objects kept in the session; ``core.plan`` writes the HTML.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.plan import plan_html, plan_text, total_cost
-from pages._scaffold import explain, guard, start
+from pages._scaffold import explain, fmt_money, guard, md_escape, start
 
 start("Plan basket", "Designs you added from the planning pages, combined into one plan you can file.")
 basket = st.session_state.setdefault("plan_basket", [])
@@ -22,9 +22,9 @@ else:
     for k, item in enumerate(basket):
         with st.container(border=True):
             c1, c2 = st.columns([6, 1])
-            cost = "" if item.cost is None else f" · cost {item.currency} {item.cost:,.2f}".replace("  ", " ")
+            cost = "" if item.cost is None else f" · cost {fmt_money(item.cost, item.currency)}"
             c1.markdown(f"**{k + 1}. {item.scenario}**{cost}")
-            c1.caption(item.question)
+            c1.caption(md_escape(item.question))
             if c2.button("Remove", key=f"remove_{k}", help="Take this design out of the plan."):
                 basket.pop(k)
                 st.rerun()
@@ -32,7 +32,7 @@ else:
         total = total_cost(basket)
         if total is not None:
             currency = next(i.currency for i in basket if i.cost is not None)
-            st.metric("Total cost", f"{currency} {total:,.2f}".strip(),
+            st.metric("Total cost", fmt_money(total, currency),
                       help="Sum of the costs of the designs that have one.")
         st.download_button("Download the combined plan (HTML)",
                            data=lambda: plan_html(basket, title=title or "Evaluation plan").encode("utf-8"),

@@ -30,7 +30,9 @@ from pages._scaffold import (
     current_link,
     decision_controls,
     fmt_money,
+    currency_label,
     pin_controls,
+    pin_int,
     pinned_curve,
     pinned_designs,
     pins_table,
@@ -129,12 +131,12 @@ PIN_KEYS = ("layout", "workers", "per_item", "items", "effect", "alpha") + SIGMA
 def pinned(values, target):
     """A pinned design's analytic power (and Type-M) vs effect, and its summary."""
     v = dict(values)
-    w, i = int(float(v.get("workers", 3))), int(float(v.get("items", 100)))
+    w, i = pin_int(v, "workers", 3), pin_int(v, "items", 100)
     e, alpha_p = float(v.get("effect", 0.1)), float(v.get("alpha", 0.05))
     sig_p = {k: float(v.get(k, rt.PRESETS["high"][k])) for k in SIGMA_KEYS}
     effects = np.round(np.linspace(0.0, 0.3, 31), 3)
     if v.get("layout") == "crowd":
-        k = min(int(float(v.get("per_item", 3))), w)
+        k = min(pin_int(v, "per_item", 3), w)
         frame = rt.crowd_analytic(w, [i], max(k, 2), effects, alpha=alpha_p, **sig_p)
         frame = frame.assign(type_m=np.nan)
         power_here = float(rt.crowd_analytic(w, [i], max(k, 2), [e], alpha=alpha_p, **sig_p)["power"].iloc[0])
@@ -234,7 +236,7 @@ if presentation():  # secondary controls: hidden on the projector
     pay = st.session_state.get("pay", "rating")
     cost_rating = float(st.session_state.get("cost_rating", 0.10) or 0.0)
     cost_worker = float(st.session_state.get("cost_worker", 0.0) or 0.0)
-    currency = str(st.session_state.get("currency", "USD")).strip()
+    currency = currency_label(st.session_state.get("currency", "USD"))
 else:
     side.subheader("Cost")
     pay = side.radio("Workers are paid", ["rating", "hour"], horizontal=True, key="pay", bind="query-params",
@@ -253,8 +255,8 @@ else:
     else:
         cost_rating = c1.number_input("Cost per rating", min_value=0.0, max_value=1000.0, value=0.10, step=0.01,
                                       key="cost_rating", bind="query-params", help="What one rating costs.")
-    currency = c2.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
-                             help="A label for the amounts, e.g. USD, EUR, GBP.").strip()
+    currency = currency_label(c2.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
+                                            help="A label for the amounts, e.g. USD, EUR, GBP."))
     cost_worker = side.number_input("Fixed cost per worker", min_value=0.0, max_value=100000.0, value=0.0, step=1.0,
                                     key="cost_worker", bind="query-params",
                                     help="Recruiting, training or qualification cost per worker, if any.")
@@ -679,10 +681,11 @@ if assured is not None:
     assumptions.append(Assumption("prior on β1", f"N({prior.mean:+.3f}, {prior.sd:.3f}²)", prior.source))
     results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling))]
 if cost_now is not None:
-    assumptions.append(Assumption("cost per rating", fmt_money(cost_rating, currency) + (
+    assumptions.append(Assumption("cost per rating", fmt_money(cost_rating, currency, markdown=False) + (
         " (wage ÷ ratings per hour)" if pay == "hour" else ""), "set on the page"))
     if cost_worker:
-        assumptions.append(Assumption("fixed cost per worker", fmt_money(cost_worker, currency), "set on the page"))
+        assumptions.append(Assumption("fixed cost per worker", fmt_money(cost_worker, currency, markdown=False),
+                                      "set on the page"))
     results.append(("ratings", f"{n_ratings:,}"))
 plan_figures = []
 if curves is not None:

@@ -25,6 +25,7 @@ from pages._scaffold import (
     decision_controls,
     fmt_money,
     pin_controls,
+    pin_int,
     pinned_curve,
     pinned_designs,
     pins_table,
@@ -129,9 +130,9 @@ PIN_KEYS = ("budget", "design", "peeks", "boundary", "futility", "mean", "sd", "
 def pinned(values):
     """A pinned campaign: its power vs true difference and its summary (from the pin's widget values)."""
     v = dict(values)
-    b, d = int(float(v.get("budget", 1200))), float(v.get("delta", 2.0))
+    b, d = pin_int(v, "budget", 1200), float(v.get("delta", 2.0))
     des = v.get("design", "interim_futility")
-    kw_p = dict(peeks=int(float(v.get("peeks", 3))), boundary=v.get("boundary", "pocock"),
+    kw_p = dict(peeks=pin_int(v, "peeks", 3), boundary=v.get("boundary", "pocock"),
                 futility_p=float(v.get("futility", 0.5)), mean=float(v.get("mean", 75.0)),
                 sd=float(v.get("sd", 27.0)), alpha=float(v.get("alpha", 0.05)), test=v.get("test", "mwu"))
     frame = sq.campaign_curves(b, list(np.round(np.linspace(0, 8, 33), 3)), designs=(des,), **kw_p)
@@ -511,8 +512,9 @@ if assured is not None:
     results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling)),
                 ("expected judgments under the prior", f"{assured.expected_judgments:,.0f}")]
 if cost_now is not None:
-    assumptions.append(Assumption("cost per judgment", fmt_money(cost_unit, currency), "set on the page"))
-    results.append(("expected cost", fmt_money(cost_now, currency)))
+    assumptions.append(Assumption("cost per judgment", fmt_money(cost_unit, currency, markdown=False),
+                                  "set on the page"))
+    results.append(("expected cost", fmt_money(cost_now, currency, markdown=False)))
 plan_figures = []
 if tab.open("power"):
     plan_figures.append(("Power vs true difference", figures.curve_figure(

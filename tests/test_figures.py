@@ -79,11 +79,28 @@ def test_numeric_arrays_are_sent_as_binary(curves):
 
 
 def test_user_text_in_charts_is_not_markup():
-    # Plotly renders a subset of HTML in labels; pages pass user names through html.escape
-    import html
-
-    fig = validated(figures.histogram_figure({html.escape('<a href="http://x">click</a>'): [1.0, 2.0]}))
-    assert "<a" not in fig.data[0].name
+    """Every label from data is escaped by the builders (Plotly renders <a href>, <img>, <br> in labels and
+    decodes entities, so the escaped text shows as typed); developer text (titles, Line texts) is left alone."""
+    link = '<a href="http://x">click</a>'
+    assert figures.plotly_text(link) == '&lt;a href="http://x"&gt;click&lt;/a&gt;'
+    assert figures.plotly_text("a & b") == "a &amp; b"
+    assert figures.plotly_text("%{x}") != "%{x}" and "%{" not in figures.plotly_text("%{x}")  # no hover field
+    assert figures.plotly_text(12) == "12"
+    frame = pd.DataFrame({"n": [10, 20, 10, 20], "power": [0.1, 0.2, 0.3, 0.4], "series": [link] * 2 + ["b"] * 2})
+    pins = pd.DataFrame({"x": [10, 20], "y": [0.2, 0.3], "pin": ["<img src=x>"] * 2})
+    figs = [
+        figures.curve_figure(frame, x="n", y="power", color="series", pins=pins, title="Power<br>two lines"),
+        figures.histogram_figure({link: [1.0, 2.0]}),
+        figures.bar_figure([link, "b"], {link: [1.0, 2.0]}),
+        figures.interval_figure([link, "b"], [1.0, 2.0], [0.5, 1.5], [1.5, 2.5]),
+        figures.heatmap_figure([[1.0, 0.5], [0.5, 1.0]], [link, "b"]),
+        figures.scatter_figure([1.0], [2.0], text=[link], name=link),
+    ]
+    for fig in figs:
+        texts = [str(v) for trace in fig.to_dict()["data"]
+                 for key in ("name", "x", "y", "text", "hovertemplate") for v in np.atleast_1d(trace.get(key, []))]
+        assert not any("<a " in t or "<img" in t for t in texts)
+    assert "<br>" in figs[0].layout.title.text  # the page's own markup stays
 
 
 def test_wrap_text_breaks_at_spaces_and_leaves_markup_and_short_text_alone():

@@ -1,4 +1,4 @@
-"""A fuzz of every page (issue 14): deep links with invalid values, widget pairs at their extremes, hostile
+"""A fuzz of every page: deep links with invalid values, widget pairs at their extremes, hostile
 uploads. The oracle is the contract itself: no traceback ever reaches the page (AppTest records none), and
 no user text is rendered as markup.
 
@@ -32,11 +32,18 @@ MARKUP = re.compile(r"(?<!\\)(<(img|script|a|iframe)\b|!\[|\]\()", re.IGNORECASE
 
 
 def assert_clean(at, context):
-    """No traceback, and no markup from user data outside code spans (escaped text is inert)."""
+    """No traceback, and no markup from user data outside code spans (escaped text is inert): in Markdown blocks,
+    captions and metrics, and no live tag in any chart's text (Plotly renders <a href> as a link)."""
     assert not at.exception, f"{context}: {[e.message for e in at.exception]}"
-    for block in list(at.markdown) + list(at.error) + list(at.warning) + list(at.info) + list(at.success):
-        text = re.sub(r"`[^`]*`", "", block.value)  # code spans show their content literally
-        assert not MARKUP.search(text), f"{context}: markup from user data: {block.value[:160]}"
+    texts = [b.value for b in list(at.markdown) + list(at.error) + list(at.warning) + list(at.info) + list(at.success)
+             + list(at.caption)]
+    texts += [f"{m.label} {m.value}" for m in at.metric]
+    for text in texts:
+        bare = re.sub(r"`[^`]*`", "", str(text))  # code spans show their content literally
+        assert not MARKUP.search(bare), f"{context}: markup from user data: {str(text)[:160]}"
+    for chart in at.get("plotly_chart"):
+        spec = chart.proto.spec
+        assert not re.search(r"\\u003c(a|img|script|iframe)\b", spec, re.IGNORECASE), f"{context}: a live tag in a chart"
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -141,3 +148,50 @@ def test_links_found_by_the_hunt(page, query):
         assert any("out of range" in e.value for e in at.error)
     elif page == "llm" and "m" in query:
         assert not at.error and at.get("plotly_chart")
+
+
+# User text that used to become markup or a traceback, each replayed exactly: names in a linked ratings table, pin
+# names (error titles, chart legends), a currency label; infinite whole numbers, which Streamlit's URL binding did not
+# catch; a pin at n = 1e308; a ratings table with no rows.
+HOSTILE_LINKS = [
+    ("leaderboard", {"preset": "my ratings (table)", "ratings": "![q](http://evil.example/q.png):1000;B:1025"}),
+    ("accuracy", {"pins": "![q](http://evil.example/q.png)~n=abc"}),
+    ("accuracy", {"pins": '<a href="http://evil.example/a">click</a>~n=500'}),
+    ("llm", {"pins": '<img src="http://evil.example/i.png">~n=500'}),
+    ("accuracy", {"cost_unit": "1", "currency": "![](//x)"}),
+    ("mt", {"cost_unit": "0.5", "currency": "$<b>"}),
+    ("accuracy", {"simulate": "true", "seed": "inf"}), ("mt", {"simulate": "true", "seed": "-Infinity"}),
+    ("ratings", {"simulate": "true", "seed": "1e309"}), ("analysis", {"m": "inf"}), ("demo", {"demo_seed": "inf"}),
+    ("accuracy", {"pins": "x~n=1e308"}), ("llm", {"pins": "x~n=1e308"}),
+    ("leaderboard", {"preset": "my ratings (table)", "ratings": ";;;"}),
+]
+
+
+@pytest.mark.parametrize("page, query", HOSTILE_LINKS, ids=[f"{p}-{i}" for i, (p, _) in enumerate(HOSTILE_LINKS)])
+def test_hostile_links_show_text_not_markup(page, query):
+    at = open_page(page, query, timeout=120)
+    assert_clean(at, f"{page} {query}")
+    shown = " ".join(str(x.value) for x in list(at.error) + list(at.caption) + list(at.warning))
+    if "evil.example" in str(query) and page == "leaderboard":
+        assert "\\!\\[q\\]" in shown  # the name is shown, escaped
+    if query.get("pins", "").endswith("1e308"):
+        assert any("out of range" in e.value for e in at.error)
+    if query.get("ratings") == ";;;":
+        assert any("no systems" in e.value for e in at.error) and at.get("plotly_chart")
+
+
+def test_currency_label_is_kept_to_plain_characters():
+    at = open_page("accuracy", {"cost_unit": "1", "currency": "![](//x)"})
+    cost = next(m for m in at.metric if m.label == "Cost")
+    assert cost.value == "x 500.00"
+
+
+@pytest.mark.parametrize("page, key, query, expected", [
+    ("leaderboard", "ties", {"ties": "half"}, "half"),
+    ("leaderboard", "preset", {"preset": "crowded"}, "crowded"),
+    ("accuracy", "scenario", {"scenario": "preference"}, "preference"),
+])
+def test_links_may_name_a_choice_by_its_value(page, key, query, expected):
+    """Streamlit binds a choice with labels by its label (`half a win each`); a link by value works too."""
+    at = open_page(page, query)
+    assert at.radio(key=key).value == expected
