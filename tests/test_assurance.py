@@ -122,3 +122,22 @@ def test_normal_limit_used_for_large_counts_agrees_with_the_exact_sums():
     finally:
         paired._ASSURANCE_EXACT_LIMIT = limit
     assert abs(exact.assurance - normal.assurance) < 0.001
+
+
+@pytest.mark.parametrize("prior_sd", [0.005, 0.01, 0.02])
+def test_assurance_sample_size_is_the_bisection_answer_in_few_evaluations(prior_sd):
+    """Secant steps on the probit against log n give the same smallest n as bisection over the integers, with
+    about half the exact evaluations (each costs an exact power at every quadrature node)."""
+    from core import accuracy as acc
+    from core.assurance import assurance_sample_size
+
+    calls = []
+
+    def assure(n):
+        calls.append(n)
+        return acc.mcnemar_assurance(n, 0.02, prior_sd, 0.10, alpha=0.001).assurance
+
+    ceiling = acc.mcnemar_assurance(500, 0.02, prior_sd, 0.10, alpha=0.001).ceiling
+    n = assurance_sample_size(assure, 0.8, ceiling=ceiling, guess=38_512, n_min=10, n_max=2_000_000)
+    assert assure(n - 1) < 0.8 <= assure(n)  # the smallest reaching n (assurance is increasing)
+    assert len(calls) - 2 <= 12  # bisection over the bracket would take about 20 after the bracketing
