@@ -724,14 +724,18 @@ def fmt_n(x) -> str:
 # emphasis, code, HTML, tables, strikethrough, math, e-mail autolinks. URL and "www." autolinks are broken
 # separately, so ordinary colons and full stops stay readable.
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#!|<>~$@"})
-_AUTOLINK = re.compile(r"(://)|(www)\.", re.IGNORECASE)
+_AUTOLINK = re.compile(r"(://)|(www)\.|(\\@)", re.IGNORECASE)
+# The browser's Markdown (GFM autolink literals) links "http://…", "www.…" and "name@host" even when their
+# punctuation is backslash-escaped; a zero-width space inside each breaks the pattern and shows nothing.
+_ZWSP = "\u200b"
 
 
 def md_escape(text) -> str:
     """User text made inert inside Markdown: entities escaped, line breaks flattened, markup characters backslashed."""
     flat = " ".join(str(text).splitlines())
     escaped = html.escape(flat, quote=False).translate(_MD_SPECIAL)
-    return _AUTOLINK.sub(lambda m: "\\:\\/\\/" if m.group(1) else m.group(2) + "\\.", escaped)
+    return _AUTOLINK.sub(lambda m: (_ZWSP + "\\:" + _ZWSP + "\\/\\/" + _ZWSP) if m.group(1) else
+                         (m.group(2) + _ZWSP + "\\.") if m.group(2) else (_ZWSP + "\\@" + _ZWSP), escaped)
 
 
 def safe_message(text: str) -> str:
