@@ -1,4 +1,4 @@
-"""Fuzz tests of every core reader and parser (issue 14 §2): random bytes and random CSV-ish text.
+"""Fuzz tests of every core reader and parser, and of engines at random points: random bytes and random CSV-ish text.
 
 Property: a reader either returns a well-formed result with finite numbers,
 or raises ``ValueError`` — never IndexError, KeyError, TypeError, a patsy or
@@ -265,3 +265,41 @@ def test_array_entry_points_with_hostile_values():
         from core import bayes
 
         _check_ok(lambda: bayes.compare_means(a))
+
+
+# ---------------------------------------------------------------------------
+# engines at random parameter points: probabilities in [0, 1], the level held at no difference
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(3))
+def test_llm_engine_at_random_points(seed):
+    from core import llm
+
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        mu_a = float(rng.uniform(0.05, 0.95))
+        sd = float(rng.uniform(0, 0.95 * np.sqrt(mu_a * (1 - mu_a))))
+        m = int(rng.choice([1, 2, 5, 20]))
+        n = int(rng.integers(2 * m + 1, 5000))
+        kw = dict(difficulty_sd=sd, correlation=float(rng.uniform(-0.5, 1)), samples=int(rng.integers(1, 10)),
+                  cluster_size=m, icc=float(rng.uniform(0, 0.9)), alpha=float(rng.choice([0.01, 0.05, 0.1])))
+        null = llm.benchmark_power(n, mu_a, mu_a, **kw)
+        assert null.rejection_rate == pytest.approx(kw["alpha"], abs=1e-9)  # the t test holds α at any G
+        mu_b = float(np.clip(mu_a + rng.normal(0, 0.05), 0.01, 0.99))
+        if sd * sd > mu_b * (1 - mu_b):
+            continue
+        r = llm.benchmark_power(n, mu_a, mu_b, **kw)
+        assert 0.0 <= r.power <= r.rejection_rate <= 1.0
+        assert np.isnan(r.type_s) or 0.0 <= r.type_s <= 0.5 + 1e-9
+
+
+def test_leaderboard_simulation_at_random_points():
+    from core import pairwise as pw
+
+    rng = np.random.default_rng(4)
+    for _ in range(6):
+        k = int(rng.integers(3, 6))
+        ratings = 1000 + np.cumsum(rng.uniform(5, 80, size=k))
+        n = int(rng.integers(k * (k - 1) // 2, 400))
+        r = pw.leaderboard_power(n, ratings, tie_rate=float(rng.uniform(0, 0.3)), method="simulate", n_sims=300,
+                                 seed=int(rng.integers(1 << 30)))
+        assert np.all((0 <= r.adjacent_power) & (r.adjacent_power <= 1)) and 0 <= r.order_correct <= 1
