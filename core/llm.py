@@ -2248,7 +2248,7 @@ def benchmark_noninferiority_sample_size(accuracy_a, accuracy_b, margin, *, diff
 # ---------------------------------------------------------------------------
 # per-task table from logs: n, accuracy, Wilson interval, MDE
 # ---------------------------------------------------------------------------
-def task_table(log: pd.DataFrame, *, by=None, alpha=0.05, target_power=0.8, confidence=0.95,
+def task_table(log: pd.DataFrame, *, by="auto", alpha=0.05, target_power=0.8, confidence=0.95,
                min_questions=30) -> pd.DataFrame:
     """Per-task summary of a two-model per-answer log: n, accuracies, Wilson intervals, MDE, flags.
 
@@ -2257,8 +2257,9 @@ def task_table(log: pd.DataFrame, *, by=None, alpha=0.05, target_power=0.8, conf
     log : pandas.DataFrame
         A per-answer log (:func:`read_benchmark_log`, :func:`read_harness_samples`) with columns
         ``question, model, score`` and optionally ``task`` or ``cluster``.
-    by : str, optional
-        Column that names the task; default ``"task"`` if present, else ``"cluster"``, else one row.
+    by : str or None, optional
+        Column that names the task; ``"auto"`` (default): ``"task"`` if present, else ``"cluster"``, else one row;
+        None: one row per model for the whole log.
     alpha, target_power : float, optional
         Two-sided level and power of the MDE.
     confidence : float, optional
@@ -2291,10 +2292,10 @@ def task_table(log: pd.DataFrame, *, by=None, alpha=0.05, target_power=0.8, conf
     target_power = _check_target(target_power)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     min_questions = check_int("min_questions", min_questions, low=1)
-    if by is None:
+    if by == "auto":
         by = "task" if "task" in log.columns else ("cluster" if "cluster" in log.columns else None)
-    elif by not in log.columns:
-        raise ValueError(f"`by` must be a column of the log, got {by!r}.")
+    elif by is not None and by not in log.columns:
+        raise ValueError(f"`by` must be a column of the log, \"auto\" or None, got {by!r}.")
     frame = log.assign(_task=log[by].astype(str) if by else "all questions")
     per_question = frame.groupby(["_task", "question", "model"], sort=False)["score"].mean().reset_index()
     models = list(dict.fromkeys(per_question["model"]))

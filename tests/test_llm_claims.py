@@ -84,3 +84,12 @@ def test_task_table_against_groupby_and_statsmodels():
     assert set(table[table.task == "tiny"].flag) == {"n < 30"} or all("n < 30" in f for f in table[table.task == "tiny"].flag)
     with pytest.raises(ValueError, match="`by`"):
         llm.task_table(log, by="nope")
+
+
+def test_task_table_whole_log_and_clusters():
+    log = llm.sample_log()
+    whole = llm.task_table(log, by=None)
+    assert list(whole["task"]) == ["all questions"] * 2
+    assert list(whole["n"]) == [log.question.nunique()] * 2
+    per_cluster = llm.task_table(log)  # "auto": the cluster column
+    assert len(per_cluster) == 2 * log.cluster.nunique()
