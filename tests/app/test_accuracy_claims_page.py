@@ -64,3 +64,12 @@ def test_intervals_tab_coverage_chart_and_sizes():
     assert {"Wilson", "Wald / CLT", "Clopper–Pearson", "Jeffreys", "Beta (uniform prior)"} <= names
     assert any(s.get("y0") == 0.95 for s in fig["layout"]["shapes"])
     assert any("What to report" in m.value for m in at.markdown)
+
+
+def test_noninferiority_plan_text():
+    from .conftest import open_plan
+
+    at = open_page("accuracy", {"view": NOWORSE})
+    open_plan(at, "accuracy_noworse")
+    assert not at.exception
+    assert any("H0: Δ ≤ −1 pp" in c.value and "Nam (1997)" in c.value for c in at.code)
