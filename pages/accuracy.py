@@ -715,8 +715,9 @@ if tab.open("noworse"):
                     Metric("False claim rate at the margin", fmt_pct(ni_size.power, 2),
                            help="Rejection rate when the new model is exactly the margin worse: the test's size, "
                            f"which should not exceed α = {ni_alpha:g}."),
-                    sample_size_metric(ni_sizes, target, unit="Test-set size", help="Smallest test set reaching the target power at this "
-                                       "Δ, P_a and margin" + (" (score test)." if ni_test == "exact" else "."),
+                    sample_size_metric(ni_sizes, target, unit="Test-set size",
+                                       help="Smallest test set reaching the target power at this Δ, P_a and margin"
+                                       + (" (score test)." if ni_test == "exact" else "."),
                                        limit=10_000_000),
                 )
                 if not inside:
@@ -735,7 +736,8 @@ if tab.open("noworse"):
                 if ni_sizes is not None and ni_sizes.differ:
                     st.caption(f"Power zigzags in n: it first reaches {target:.0%} at n = {ni_sizes.first:,} and "
                                f"stays there from n = {ni_sizes.conservative:,}.")
-                claim = "no worse than the baseline by more than" if ni_kind == "ni" else "equivalent to the baseline within ±"
+                claim = ("no worse than the baseline by more than" if ni_kind == "ni"
+                         else "equivalent to the baseline within ±")
                 ni_test_text = {"score": "the score test of Nam (1997) and Tango (1998)", "wald": "a Wald test",
                                 "exact": "the exact unconditional test (Sidik 2003)"}[ni_test]
                 ni_sentence = (f"To show that the new model is {claim} {ni_margin_pp:g} points, we test "
@@ -816,7 +818,7 @@ if tab.open("intervals"):
         st.markdown(
             "**What to report.** Report the accuracy with a Wilson (or Clopper–Pearson) interval and the number of "
             "items, e.g. “83.5% (95% Wilson CI 77.1–88.4%, n = 164)”. Do not report the CLT standard error "
-            "p̂(1 − p̂)/n on a few hundred items: its interval under-covers near 0% and 100%, and when every item is "
+            "√(p̂(1 − p̂)/n) on a few hundred items: its interval under-covers near 0% and 100%, and when every item is "
             "right or wrong it claims zero uncertainty (Brown, Cai & DasGupta 2001; Bowyer et al. 2025). To compare "
             "two models on the same items, use the paired tests on this page, not overlapping intervals.")
 

@@ -220,7 +220,8 @@ assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1
                     for name, n, gain, agree in rows) + (Assumption("correlation between benchmarks", f"{correlation:g}",
                                                                     "slider"),)
 sentence = (f"We claim gains on {m} benchmarks and control the family-wise error with {CORRECTION_LABELS[correction]} "
-            f"at α = {alpha:g}. With the planned test sets, each claim has on average {fmt_pct(float(np.mean(chosen.per_comparison)), 0)} "
+            f"at α = {alpha:g}. With the planned test sets, each claim has on average "
+            f"{fmt_pct(float(np.mean(chosen.per_comparison)), 0)} "
             f"power after the correction (unadjusted {fmt_pct(float(np.mean(powers)), 0)}), and all {m} claims hold "
             f"together with probability {fmt_pct(chosen.all, 0)} (Holm, 1979; Benjamini & Hochberg, 1995).")
 plan_actions(PlanItem(

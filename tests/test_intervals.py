@@ -1,6 +1,6 @@
 """Binomial intervals and their exact coverage (core.accuracy.intervals) against independent oracles.
 
-Oracles: Brown, Cai & DasGupta (2001) formulas written out here (Wilson eq. 4, Wald eq. 1, Clopper–Pearson by
+Oracles: Brown, Cai & DasGupta (2001) formulas written out here (Wilson, Wald, Clopper–Pearson by
 root-finding on the binomial tails), scipy beta quantiles for the Bayesian intervals, coverage by simulation
 within 4 MC SE, and the values quoted for n = 100, p = 0.97.
 """

@@ -1,8 +1,9 @@
 """Family power under multiplicity corrections (core.multiplicity) against independent oracles.
 
 Oracles: statsmodels ``multipletests`` (Benjamini–Hochberg; Holm through its adjusted p-values, checked against
-``multipletests``) applied to simulated z statistics, within 4 Monte Carlo standard errors; the Bonferroni closed form; P(all) = power^m for independent comparisons without
-correction; and a direct simulation of equicorrelated z's for the correlation option.
+``multipletests``) applied to simulated z statistics, within 4 Monte Carlo standard errors; the Bonferroni closed
+form; P(all) = power^m for independent comparisons without correction; and a direct simulation of equicorrelated
+z's for the correlation option.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Paired non-inferiority and equivalence (core.accuracy.noninferiority) against independent oracles.
 
-Oracles: the closed-form sample sizes of Nam (1997, eq. 7) and the usual TOST formula (Schuirmann 1987),
+Oracles: the closed-form sample sizes of Nam (1997) and the usual TOST formula (Schuirmann 1987),
 recomputed here from a numerically maximised restricted likelihood; brute-force enumeration of every
 trinomial table (b, c, n − b − c) with scipy's multinomial pmf; Monte Carlo within 4 standard errors; and null
 calibration (rejection rate at Δ = −margin).

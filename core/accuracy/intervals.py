@@ -8,7 +8,7 @@ interval, and the equal-tailed Bayesian intervals (Jeffreys prior Beta(½, ½); 
 ``"beta"``, the one Bowyer et al. recommend) hold their level much better.
 
 Coverage is exact: ``C(n, p) = Σ_k P(K = k) 1{low_k <= p <= high_k}`` with K ~ Binomial(n, p), summed over
-all n + 1 outcomes (Brown, Cai & DasGupta 2001, §2). Frequentist limits come from statsmodels
+all n + 1 outcomes (Brown, Cai & DasGupta 2001). Frequentist limits come from statsmodels
 ``proportion_confint``.
 """
 
@@ -81,7 +81,7 @@ def interval(k, n, *, method="wilson", confidence=0.95):
 
     Notes
     -----
-    Wilson: ``(p̂ + z²/2n ± z sqrt(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)`` (Brown, Cai & DasGupta 2001, eq. 4).
+    Wilson: ``(p̂ + z²/2n ± z sqrt(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)`` (Brown, Cai & DasGupta 2001).
 
     References
     ----------

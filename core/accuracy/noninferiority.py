@@ -13,7 +13,7 @@ one, ``(B, C, n − B − C) ~ Multinomial(n; p_b, p_c, P_a)`` with ``p_b = (ψ 
 
 * ``"wald"``: V = p̂_b + p̂_c − Δ̂², the unrestricted variance;
 * ``"score"``: V = p̃_b + p̃_c − m², with (p̃_b, p̃_c) the maximum-likelihood estimates restricted to
-  p̃_b − p̃_c = −m (Nam 1997, eq. 3; Tango 1998, eq. 5; closed form in :func:`restricted_variance`);
+  p̃_b − p̃_c = −m (Nam 1997; Tango 1998; closed form in :func:`restricted_variance`);
 * ``"exact"``: the exact unconditional test that orders tables by the score statistic and takes the
   critical value c* so that the size, sup over the nuisance ψ of P(T ≥ c* | Δ = −m, ψ), is at most α
   (Sidik 2003); the supremum is taken on a grid over ψ fine on the scale of ψ's standard error.
@@ -22,7 +22,7 @@ Power is computed exactly (``method="exact"``): given D = B + C discordant items
 Wald statistic ∂T/∂Δ̂ ∝ D/n + mΔ̂ > 0; for the score statistic checked against full enumeration of the
 trinomial in the tests), so each test rejects when B ≥ b*(D) and power = Σ_D P(D) P(B ≥ b*(D) | D), summed over
 the D with mass above 1e-12. ``method="normal"`` is the closed form behind the published sample-size formulas
-(Nam 1997 eq. 7 for the score test); ``method="simulate"`` draws tables.
+(Nam 1997 for the score test); ``method="simulate"`` draws tables.
 """
 
 from __future__ import annotations
@@ -101,7 +101,8 @@ def restricted_variance(pb, pc, delta0):
     -----
     Maximising ``b log p_b + c log p_c + a log(1 − p_b − p_c)`` subject to ``p_b = p_c + δ0`` gives, with
     x = p̃_c, the quadratic ``2x² + βx + γ = 0`` with ``β = −(p̂_b + p̂_c) + δ0(2 − p̂_b + p̂_c)`` and
-    ``γ = −p̂_c δ0 (1 − δ0)``, whose larger root is the MLE (Tango 1998, eq. 5, in these symbols).
+    ``γ = −p̂_c δ0 (1 − δ0)``, whose larger root is the MLE (Tango 1998, in these symbols; the tests check it
+    against a numerical maximisation).
     """
     pb = np.asarray(pb, dtype=float)
     pc = np.asarray(pc, dtype=float)
@@ -187,7 +188,8 @@ def _exact_critical(n, margin, alpha):
 
     The nuisance ψ (the discordance at the null boundary, p_b = (ψ − m)/2, p_c = (ψ + m)/2) runs over
     [m, 1] on a grid whose step is a quarter of ψ̂'s standard error sqrt(ψ(1 − ψ)/n) (at least 1e-4), so the
-    size, a smooth function of ψ on that scale, is resolved; c is found by bisection to 1e-5 (the upper end is kept, so the size stays <= α).
+    size, a smooth function of ψ on that scale, is resolved; c is found by bisection to 1e-5 (the upper end is
+    kept, so the size stays <= α).
     """
     lo_psi = margin
     grid = [lo_psi]
@@ -320,7 +322,7 @@ def noninferiority_power(n, delta, agreement, margin, *, alpha=0.025, test="scor
     -----
     See the module docstring for the statistics. The closed form takes Δ̂ ~ N(Δ, (ψ − Δ²)/n) and the test's
     null variance σ̃² at its large-sample limit (the restricted MLE evaluated at the true cell probabilities),
-    which inverts to Nam's (1997, eq. 7) sample size
+    which inverts to Nam's (1997) sample size
     ``n = (z_{1−α} σ̃ + z_{power} σ)² / (Δ + m)²``.
 
     References
@@ -435,7 +437,7 @@ def noninferiority_sample_size(delta, agreement, margin, *, target_power=0.8, al
     Notes
     -----
     ``n = (z_{1−α} σ̃ + z_{power} σ)² / (Δ + m)²`` with σ² = ψ − Δ² and σ̃² the restricted variance at the
-    margin (Nam 1997, eq. 7); the Wald test uses σ̃ = σ.
+    margin (Nam 1997); the Wald test uses σ̃ = σ.
 
     Examples
     --------
