@@ -69,6 +69,13 @@ SCENARIOS = [
         "neighbours are told apart, interval widths, P(the whole order is right), the cost of a noisy judge.",
     ),
     (
+        "pages/claims.py",
+        "Many claims at once",
+        ":material/checklist:",
+        "Gains claimed on several benchmarks: each claim's power and the chance that all hold under Holm, "
+        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.",
+    ),
+    (
         "pages/mt.py",
         "Machine translation (BLEU)",
         ":material/translate:",

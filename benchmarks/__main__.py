@@ -21,6 +21,7 @@ import time
 from benchmarks import (
     accuracy_bench,
     browser_bench,
+    claims_bench,
     llm_bench,
     mt_bench,
     pairwise_bench,
@@ -45,7 +46,7 @@ def main() -> int:
     print("NLP Power Explorer benchmarks (median wall time; lower is better)\n")
     ok = True
     checks = (accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS
-              + llm_bench.CHECKS + pairwise_bench.CHECKS)
+              + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS)
     if "--no-browser" not in sys.argv:
         checks = checks + browser_bench.CHECKS
     for check in checks:

@@ -119,6 +119,9 @@ __all__ = [
     "sample_log",
     "sample_harness_files",
     "benchmark_assurance",
+    "benchmark_noninferiority_power",
+    "benchmark_noninferiority_sample_size",
+    "task_table",
 ]
 
 #: Engines of :func:`benchmark_power`.
@@ -2204,3 +2207,195 @@ def benchmark_assurance(
     tau2, noise = _variance_parts(d)
     se = math.sqrt((tau2 * float(_design_effect(n, d.m, d.icc)) + float(noise)) / n) / d.j
     return assurance(directional, prior_mean=mu, prior_sd=tau, power_at_mean=power, scale=se, low=low, high=high)
+
+
+# ---------------------------------------------------------------------------
+# "no worse than": non-inferiority on the benchmark's variance model
+# ---------------------------------------------------------------------------
+def _noninferiority_parts(d: _Design, margin, alpha):
+    margin = check_real("margin", margin, low=0.0, high=1.0, low_open=True, high_open=True)
+    alpha = check_real("alpha", alpha, low=0.0, high=0.5, low_open=True, high_open=True)
+    return margin, alpha, stats.norm.isf(alpha)
+
+
+def _noninferiority_closed_form(n, d: _Design, margin: float, z: float) -> np.ndarray:
+    """Φ((Δ + m)/se − z_{1−α}) with se the corrected-scale standard error of the mean difference."""
+    n = np.asarray(n)
+    tau2, noise = _variance_parts(d)
+    s = np.sqrt((tau2 * _design_effect(n, d.m, d.icc) + noise) / n) / d.j
+    gap = d.delta + margin
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(s > 0, stats.norm.sf(z - gap / np.where(s > 0, s, 1.0)), float(gap > 0))
+
+
+def benchmark_noninferiority_power(n_questions, accuracy_a, accuracy_b, margin, *, difficulty_sd=0.0,
+                                   correlation=0.0, samples=1, cluster_size=1, icc=0.0, judge_sensitivity=1.0,
+                                   judge_specificity=1.0, alpha=0.025) -> PowerResult:
+    """Power to show that model B is no worse than model A by more than ``margin`` on a benchmark.
+
+    Parameters
+    ----------
+    n_questions, accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
+    judge_sensitivity, judge_specificity
+        As in :func:`benchmark_power` (A is the current model, B the cheaper or newer one).
+    margin : float
+        Tolerated loss m in (0, 1) on the accuracy scale; H0: μ_B − μ_A <= −m.
+    alpha : float, optional
+        One-sided level in (0, 0.5); 0.025 matches a two-sided 95% interval whose lower end must clear −m.
+
+    Returns
+    -------
+    PowerResult
+        ``power`` = P(reject H0) (at μ_B − μ_A = −m it is the test's size); ``type_s``/``type_m`` are ``nan``.
+
+    Notes
+    -----
+    The one-sided z test of the mean paired difference against −m with the variance of
+    :func:`benchmark_power`: reject when (d̄/J + m)/se >= z_{1−α}, so power = Φ((Δ + m)/se − z_{1−α}) with
+    se² = [2σ²(1 − ρ)(1 + (m_c − 1)icc) + (w_A + w_B)/K]/(J² n) on the corrected scale (m_c the cluster size).
+
+    References
+    ----------
+    Miller (2024), arXiv:2411.00640; Schuirmann (1987) for the one-sided tests against a margin.
+
+    Examples
+    --------
+    >>> round(benchmark_noninferiority_power(2000, 0.70, 0.70, 0.02, difficulty_sd=0.25, correlation=0.6).power, 3)
+    0.331
+    """
+    d = _validate(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
+                  judge_sensitivity, judge_specificity, 0.05)
+    n = _check_n(n_questions, d.m)
+    margin, alpha, z = _noninferiority_parts(d, margin, alpha)
+    power = float(_noninferiority_closed_form(n, d, margin, z))
+    return PowerResult(power=power, type_s=math.nan, type_m=math.nan, rejection_rate=power, method="analytic")
+
+
+def benchmark_noninferiority_sample_size(accuracy_a, accuracy_b, margin, *, difficulty_sd=0.0, correlation=0.0,
+                                         samples=1, cluster_size=1, icc=0.0, judge_sensitivity=1.0,
+                                         judge_specificity=1.0, alpha=0.025, target_power=0.8, conservative=False,
+                                         n_max=_N_MAX) -> int:
+    """Fewest questions (whole clusters) to show B no worse than A by more than ``margin`` with ``target_power``.
+
+    Parameters
+    ----------
+    accuracy_a, accuracy_b, margin, alpha, ...
+        As in :func:`benchmark_noninferiority_power`; μ_B − μ_A + margin must be > 0.
+    target_power : float, optional
+        Power to reach, in (0, 1).
+    conservative : bool, optional
+        Accepted for symmetry with the other sample sizes; the closed-form power increases with n, so the first
+        and the conservative n coincide.
+    n_max : int, optional
+        Largest number of questions considered.
+
+    Returns
+    -------
+    int
+        n = G·m questions with G >= 2 clusters; ``-1`` if ``n_max`` is not enough.
+
+    Notes
+    -----
+    n ≈ σ_1² (z_{1−α} + z_{power})² / (J (Δ + m))², the search's starting point (see
+    :func:`benchmark_sample_size`).
+
+    Examples
+    --------
+    >>> benchmark_noninferiority_sample_size(0.70, 0.70, 0.02, difficulty_sd=0.25, correlation=0.6)
+    6770
+    """
+    d = _validate(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
+                  judge_sensitivity, judge_specificity, 0.05)
+    margin, alpha, z = _noninferiority_parts(d, margin, alpha)
+    target_power = _check_target(target_power)
+    n_max = check_int("n_max", n_max, low=2 * d.m, high=_N_MAX)
+    if d.delta + margin <= 0:
+        raise ValueError(f"`accuracy_b` − `accuracy_a` + `margin` must be > 0 to size a study (got "
+                         f"{d.delta:+g} + {margin:g}): B is expected to be worse than the margin allows.")
+    tau2, noise = _variance_parts(d)
+    unit = (tau2 * (1.0 + (d.m - 1) * d.icc) + noise) / d.j**2
+    guess = max(unit * (z + stats.norm.ppf(target_power)) ** 2 / (d.delta + margin) ** 2 / d.m, 2.0)
+
+    def power_many(clusters):
+        return _noninferiority_closed_form(np.asarray(clusters) * d.m, d, margin, z)
+
+    found = sample_size_search(power_many, target_power, guess=guess, n_max=n_max // d.m, low=2)
+    g = found.pick(bool(conservative))
+    return g * d.m if g > 0 else -1
+
+
+# ---------------------------------------------------------------------------
+# per-task table from logs: n, accuracy, Wilson interval, MDE
+# ---------------------------------------------------------------------------
+def task_table(log: pd.DataFrame, *, by="auto", alpha=0.05, target_power=0.8, confidence=0.95,
+               min_questions=30) -> pd.DataFrame:
+    """Per-task summary of a two-model per-answer log: n, accuracies, Wilson intervals, MDE, flags.
+
+    Parameters
+    ----------
+    log : pandas.DataFrame
+        A per-answer log (:func:`read_benchmark_log`, :func:`read_harness_samples`) with columns
+        ``question, model, score`` and optionally ``task`` or ``cluster``.
+    by : str or None, optional
+        Column that names the task; ``"auto"`` (default): ``"task"`` if present, else ``"cluster"``, else one row;
+        None: one row per model for the whole log.
+    alpha, target_power : float, optional
+        Two-sided level and power of the MDE.
+    confidence : float, optional
+        Level of the Wilson intervals.
+    min_questions : int, optional
+        Tasks with fewer questions are flagged.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (task, model): ``task, model, n, accuracy, low, high, mde, flag``. ``accuracy`` is the mean
+        of question scores (each the mean over the model's answers); the Wilson interval uses k = accuracy·n.
+        ``mde`` is the paired MDE of the two models on that task, (z_{1−α/2} + z_{power}) s_d/√n with s_d the SD
+        of per-question score differences (the same on both rows). ``flag`` says "all right", "all wrong" or
+        "n < 30" (the Wald/CLT interval is a point, or unreliable, there: Bowyer et al. 2025).
+
+    Examples
+    --------
+    >>> t = task_table(sample_log())
+    >>> list(t.columns)
+    ['task', 'model', 'n', 'accuracy', 'low', 'high', 'mde', 'flag']
+    """
+    from .accuracy.intervals import _limits
+
+    if not isinstance(log, pd.DataFrame) or not {"question", "model", "score"} <= set(log.columns):
+        raise ValueError("`log` must be a per-answer log with columns question, model, score.")
+    if len(log) == 0:
+        raise ValueError("`log` has no rows.")
+    alpha = check_alpha(alpha)
+    target_power = _check_target(target_power)
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    min_questions = check_int("min_questions", min_questions, low=1)
+    if by == "auto":
+        by = "task" if "task" in log.columns else ("cluster" if "cluster" in log.columns else None)
+    elif by is not None and by not in log.columns:
+        raise ValueError(f"`by` must be a column of the log, \"auto\" or None, got {by!r}.")
+    frame = log.assign(_task=log[by].astype(str) if by else "all questions")
+    per_question = frame.groupby(["_task", "question", "model"], sort=False)["score"].mean().reset_index()
+    models = list(dict.fromkeys(per_question["model"]))
+    mult = stats.norm.isf(alpha / 2.0) + stats.norm.ppf(target_power)
+    rows = []
+    for task, part in per_question.groupby("_task", sort=False):
+        wide = part.pivot(index="question", columns="model", values="score")
+        mde = math.nan
+        if len(models) == 2 and set(models) <= set(wide.columns):
+            diff = (wide[models[1]] - wide[models[0]]).dropna()
+            if len(diff) >= 2:
+                mde = float(mult * diff.std(ddof=1) / math.sqrt(len(diff)))
+        for model in models:
+            if model not in wide.columns:
+                continue
+            scores = wide[model].dropna()
+            n = int(len(scores))
+            acc = float(scores.mean())
+            low, high = _limits(acc * n, n, "wilson", confidence)
+            flag = "all right" if acc >= 1.0 else ("all wrong" if acc <= 0.0 else "")
+            if n < min_questions:
+                flag = f"{flag}; n < {min_questions}" if flag else f"n < {min_questions}"
+            rows.append((str(task), str(model), n, acc, float(low), float(high), mde, flag))
+    return pd.DataFrame(rows, columns=["task", "model", "n", "accuracy", "low", "high", "mde", "flag"])

@@ -213,6 +213,40 @@ def task_table(target, alpha):
 
 
 @cached
+def noworse_point(kind, n, delta, agreement, margin, alpha, test):
+    fn = acc.noninferiority_power if kind == "ni" else acc.equivalence_power
+    return fn(n, delta, agreement, margin, alpha=alpha, test=test)
+
+
+@cached
+def noworse_sizes(kind, delta, agreement, margin, alpha, test, target):
+    fn = acc.noninferiority_sample_sizes if kind == "ni" else acc.equivalence_sample_sizes
+    return fn(delta, agreement, margin, target_power=target, alpha=alpha, test=test, method="exact")
+
+
+@cached
+def noworse_curve(kind, n, agreement, margin, alpha, test):
+    psi = 1.0 - agreement
+    top = min(psi, 3 * margin)
+    deltas = np.unique(np.round(np.concatenate([np.linspace(-min(psi, 2 * margin), top, 61), [-margin, 0.0]]), 8))
+    if kind == "eq":
+        deltas = np.unique(np.concatenate([deltas, -deltas[deltas >= -psi]]))
+        deltas = deltas[np.abs(deltas) <= min(psi, 2 * margin)]
+    power = [noworse_point(kind, n, float(d), agreement, margin, alpha, test).power for d in deltas]
+    return pd.DataFrame({"delta_pp": 100 * deltas, "power": power})
+
+
+@cached
+def interval_curves(n, confidence):
+    return acc.coverage_curves(n, confidence=confidence)
+
+
+@cached
+def interval_sizes(p, half, confidence):
+    return {m: acc.interval_sample_size(p, half, method=m, confidence=confidence) for m in acc.INTERVAL_METHODS}
+
+
+@cached
 def squad_board(n, target, alpha):
     return acc.squad_leaderboard(n=n, target_power=target, alpha=alpha, test="exact")
 
@@ -263,7 +297,8 @@ SOURCE_LABELS = {"manual": "my estimate", "glue": "GLUE regression", "squad": "S
 SCENARIO_LABELS = {"paired": "paired (McNemar)", "unpaired": "unpaired", "preference": "preferences"}
 VIEWS = {"power": "Power vs n", "assurance": "Assurance vs n", "exaggeration": "Exaggeration (Type-M / Type-S)",
          "filter": "Why significant results exaggerate", "benchmarks": "Benchmarks (Table 2)",
-         "squad": "SQuAD 2.0 leaderboard"}
+         "squad": "SQuAD 2.0 leaderboard", "noworse": "No worse than (non-inferiority)",
+         "intervals": "Small test sets (intervals)"}
 
 # ---------------------------------------------------------------------------
 # controls
@@ -641,6 +676,159 @@ if tab.open("squad"):
                    "needs p ≤ α and a positive test difference. The paper counted significance without the sign "
                    "condition. Test-set disagreement counts were not released, so test p-values use the dev agreement "
                    "rate.")
+
+NI_TEST_LABELS = {"score": "score (Nam 1997 / Tango 1998)", "wald": "Wald", "exact": "exact unconditional (n ≤ 2,000)"}
+INTERVAL_LABELS = {"wilson": "Wilson", "wald": "Wald / CLT", "clopper_pearson": "Clopper–Pearson",
+                   "jeffreys": "Jeffreys", "beta": "Beta (uniform prior)"}
+if tab.open("noworse"):
+    with tab["noworse"]:
+        if scenario != "paired":
+            st.info("“No worse than” is planned here for the paired design (both models on one test set). Switch the "
+                    "scenario to **paired (McNemar)** in the sidebar.")
+        else:
+            c1, c2, c3, c4 = st.columns(4)
+            ni_kind = c1.radio("Claim", ["ni", "eq"], key="ni_kind", bind="query-params",
+                               format_func={"ni": "no worse than (non-inferiority)",
+                                            "eq": "equivalent (TOST)"}.get,
+                               help="Non-inferiority: the new model loses at most the margin. Equivalence: the "
+                               "difference lies within ± the margin (two one-sided tests, Schuirmann 1987).")
+            ni_margin_pp = c2.slider("Margin (percentage points)", min_value=0.1, max_value=10.0, value=1.0, step=0.1,
+                                     key="ni_margin", bind="query-params",
+                                     help="The largest loss you would accept, e.g. 1 point for a cheaper model.")
+            ni_test = c3.selectbox("Test", list(acc.NI_TESTS), format_func=NI_TEST_LABELS.get, key="ni_test",
+                                   bind="query-params",
+                                   help="Score: restricted maximum likelihood at the margin (recommended). Wald: the "
+                                   "plain z test, liberal with few discordant items. Exact: never exceeds α.")
+            ni_alpha = c4.select_slider("One-sided α per test", options=[0.005, 0.01, 0.025, 0.05, 0.1], value=0.025,
+                                        key="ni_alpha", bind="query-params",
+                                        help="0.025 matches a two-sided 95% interval (non-inferiority); TOST at 0.05 "
+                                        "per side matches a 90% interval.")
+            margin = round(ni_margin_pp / 100, 6)
+            if ni_test == "exact" and n > acc.noninferiority.EXACT_TEST_N_MAX:
+                st.warning(f"The exact test is offered up to n = {acc.noninferiority.EXACT_TEST_N_MAX:,}; "
+                           "showing the score test, which is accurate at this size.")
+                ni_test = "score"
+            with guard("Cannot compute this design", stop=False):
+                ni_res = noworse_point(ni_kind, n, delta, agreement, margin, ni_alpha, ni_test)
+                ni_size = noworse_point(ni_kind, n, -margin, agreement, margin, ni_alpha, ni_test)
+                inside = (delta + margin > 0) if ni_kind == "ni" else (abs(delta) < margin)
+                ni_sizes = noworse_sizes(ni_kind, delta, agreement, margin, ni_alpha,
+                                         "score" if ni_test == "exact" else ni_test, target) if inside else None
+                ni_curve = noworse_curve(ni_kind, n, agreement, margin, ni_alpha, ni_test)
+                plotted["noworse"] = ni_curve
+                metrics_row(
+                    Metric("Power to show " + ("no worse" if ni_kind == "ni" else "equivalence"),
+                           fmt_pct(ni_res.power), help="P(the test rejects 'the new model is worse by the margin or "
+                           "more') at the expected Δ — exact sum over the discordant counts."),
+                    Metric("False claim rate at the margin", fmt_pct(ni_size.power, 2),
+                           help="Rejection rate when the new model is exactly the margin worse: the test's size, "
+                           f"which should not exceed α = {ni_alpha:g}."),
+                    sample_size_metric(ni_sizes, target, unit="Test-set size",
+                                       help="Smallest test set reaching the target power at this Δ, P_a and margin"
+                                       + (" (score test)." if ni_test == "exact" else "."),
+                                       limit=10_000_000),
+                )
+                if not inside:
+                    st.warning("The expected difference is outside the margin: no test set can show the claim.")
+                lines = [figures.Line(x=-ni_margin_pp, text=f"−margin ({-ni_margin_pp:g} pp)", color=figures.PALETTE[3])]
+                if ni_kind == "eq":
+                    lines.append(figures.Line(x=ni_margin_pp, text=f"+margin ({ni_margin_pp:g} pp)",
+                                              color=figures.PALETTE[3]))
+                chart(figures.curve_figure(
+                    ni_curve.assign(series=f"n = {n:,}, P_a = {agreement:.1%}"), x="delta_pp", y="power",
+                    color="series", current=(delta_pp, ni_res.power), target=target, log_x=False,
+                    title="Power to show " + ("“no worse than”" if ni_kind == "ni" else "equivalence")
+                    + " vs the true difference", x_title="True accuracy difference Δ, new − old (pp)",
+                    y_title="Power", y_range=(0, 1.02), x_hover_format=".2f", lines=lines, style=style()),
+                    "noworse_chart")
+                if ni_sizes is not None and ni_sizes.differ:
+                    st.caption(f"Power zigzags in n: it first reaches {target:.0%} at n = {ni_sizes.first:,} and "
+                               f"stays there from n = {ni_sizes.conservative:,}.")
+                claim = ("no worse than the baseline by more than" if ni_kind == "ni"
+                         else "equivalent to the baseline within ±")
+                ni_test_text = {"score": "the score test of Nam (1997) and Tango (1998)", "wald": "a Wald test",
+                                "exact": "the exact unconditional test (Sidik 2003)"}[ni_test]
+                ni_sentence = (f"To show that the new model is {claim} {ni_margin_pp:g} points, we test "
+                               f"H0: Δ ≤ −{ni_margin_pp:g} pp" + (f" and H0: Δ ≥ {ni_margin_pp:g} pp (TOST)"
+                                                                  if ni_kind == "eq" else "")
+                               + f" with {ni_test_text} at one-sided α = {ni_alpha:g}. With {n:,} paired test items, "
+                               f"{agreement:.0%} agreement and an expected difference of {delta_pp:+.1f} points, the "
+                               f"power is {fmt_pct(ni_res.power, 0)}"
+                               + (f"; {target:.0%} power needs n = {ni_sizes.first:,}." if ni_sizes is not None
+                                  and ni_sizes.first > 0 else "."))
+                plan_actions(PlanItem(
+                    scenario="Accuracy (no worse than)", question=f"Can {n:,} test items show that the new model is "
+                    f"{claim} {ni_margin_pp:g} points?",
+                    assumptions=(Assumption("test-set size n", f"{n:,}", "slider"),
+                                 Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
+                                 Assumption("agreement P_a", f"{agreement:.1%}", SOURCE_LABELS[source]),
+                                 Assumption("margin", f"{ni_margin_pp:g} pp", "slider")),
+                    test=ni_test_text, alpha=ni_alpha,
+                    results=(("power", fmt_pct(ni_res.power)), ("false claim rate at the margin",
+                                                                fmt_pct(ni_size.power, 2)),
+                             (f"n for {target:.0%} power", "—" if ni_sizes is None or ni_sizes.first < 0
+                              else f"{ni_sizes.first:,}")),
+                    paragraph=ni_sentence, link=current_link(),
+                    references=("Nam, J. (1997). Establishing equivalence of two treatments and sample size "
+                                "requirements in matched-pairs design. Biometrics 53:1422–1430.",
+                                "Tango, T. (1998). Equivalence test and confidence interval for the difference in "
+                                "proportions for the paired-sample design. Stat Med 17:891–908.",
+                                "Schuirmann, D. J. (1987). A comparison of the two one-sided tests procedure and the "
+                                "power approach for assessing the equivalence of average bioavailability. "
+                                "J Pharmacokinet Biopharm 15:657–680.")),
+                    key="accuracy_noworse")
+            st.markdown(
+                "**Why the hypothesis is reversed.** A non-significant superiority test does not show that two models "
+                "are equally good — it may only show that the test set is too small. To *claim* that the cheaper model "
+                "is no worse, make that claim the alternative: the null hypothesis is “the new model is worse by the "
+                "margin or more” (Δ ≤ −margin), and only a test set large enough to rule that out lets you reject it. "
+                "A small test set then fails to support the claim instead of supporting it by default. Left of the "
+                "margin line, the curve is the rate of false claims (at most α); right of it, the power.")
+
+if tab.open("intervals"):
+    with tab["intervals"]:
+        c1, c2, c3 = st.columns(3)
+        ci_level = c1.select_slider("Confidence", options=[0.8, 0.9, 0.95, 0.99], value=0.95, key="ci_level",
+                                    bind="query-params", help="Nominal coverage of the interval.")
+        ci_p = c2.slider("Expected accuracy (%)", min_value=50.0, max_value=99.9, value=90.0, step=0.1, key="ci_p",
+                         bind="query-params", help="The accuracy you expect to report; intervals are widest at 50%.")
+        ci_half = c3.slider("Wanted precision ± (percentage points)", min_value=0.5, max_value=10.0, value=2.0,
+                            step=0.1, key="ci_half", bind="query-params",
+                            help="Half-width of the interval you want to report.")
+        n_cov = min(n, 20_000)
+        with guard("Cannot compute the intervals", stop=False):
+            cov = interval_curves(n_cov, ci_level)
+            plotted["coverage"] = cov
+            needed = interval_sizes(round(ci_p / 100, 6), round(ci_half / 100, 6), ci_level)
+            at_p = {m: acc.interval_coverage(n_cov, ci_p / 100, method=m, confidence=ci_level)
+                    for m in ("wald", "wilson")}
+            metrics_row(
+                Metric(f"Wald (CLT) coverage at {ci_p:.1f}%", fmt_pct(at_p["wald"]),
+                       help=f"Exact share of {n_cov:,}-item test sets whose Wald interval contains the true accuracy "
+                       f"(nominal {ci_level:.0%})."),
+                Metric(f"Wilson coverage at {ci_p:.1f}%", fmt_pct(at_p["wilson"]),
+                       help="The same for the Wilson score interval."),
+                Metric(f"Items for ±{ci_half:g} pp (Wilson)", f"{needed['wilson']:,}",
+                       help=f"Smallest n whose Wilson {ci_level:.0%} interval is at most ±{ci_half:g} points wide "
+                       f"when the observed accuracy is {ci_p:.1f}%."),
+            )
+            chart(figures.curve_figure(
+                cov.assign(series=cov["method"].map(INTERVAL_LABELS)), x="p", y="coverage", color="series",
+                current=(ci_p / 100, at_p["wilson"]), target=ci_level, log_x=False,
+                title=f"Exact coverage of {ci_level:.0%} intervals at n = {n_cov:,}", x_title="True accuracy p",
+                y_title="Coverage", y_range=(max(0.0, min(0.5, float(cov["coverage"].min()))), 1.0),
+                x_hover_format=".3f", hover_format=".4f", style=style()), "coverage_chart")
+            if n_cov < n:
+                st.caption(f"Coverage is drawn at n = {n_cov:,}; above that every method is close to nominal.")
+            st.dataframe(pd.DataFrame({"method": [INTERVAL_LABELS[m] for m in needed],
+                                       f"items for ±{ci_half:g} pp": list(needed.values())}),
+                         hide_index=True, width="stretch")
+        st.markdown(
+            "**What to report.** Report the accuracy with a Wilson (or Clopper–Pearson) interval and the number of "
+            "items, e.g. “83.5% (95% Wilson CI 77.1–88.4%, n = 164)”. Do not report the CLT standard error "
+            "√(p̂(1 − p̂)/n) on a few hundred items: its interval under-covers near 0% and 100%, and when every item is "
+            "right or wrong it claims zero uncertainty (Brown, Cai & DasGupta 2001; Bowyer et al. 2025). To compare "
+            "two models on the same items, use the paired tests on this page, not overlapping intervals.")
 
 # ---------------------------------------------------------------------------
 # simulation check (on demand, after the charts)

@@ -51,7 +51,7 @@ from pages._scaffold import (
 VOTE_OPTIONS = sorted({int(m * 10**e) for e in range(2, 7) for m in (1, 1.5, 2, 3, 5, 7.5) if m * 10**e <= 1_000_000})
 PRESETS = {"even": "evenly spaced", "crowded": "crowded top", "custom": "my ratings (table)"}
 VIEWS = {"board": "Leaderboard", "pairs": "Neighbours vs votes", "assurance": "Assurance vs votes", "judge": "Votes vs judge accuracy",
-         "order": "Whole order vs votes", "fit": "Fit your votes"}
+         "order": "Whole order vs votes", "fit": "Fit your votes", "resolution": "Rank resolution"}
 
 
 @cached
@@ -104,6 +104,16 @@ def order_curve(ratings, votes, tie_rate, ties, judge):
 def judge_curve(ratings, accuracies, target, tie_rate, ties, alpha):
     return pw.votes_vs_judge(pd.Series(dict(ratings)), list(accuracies), target_power=target, tie_rate=tie_rate,
                              ties=ties, alpha=alpha)
+
+
+@cached
+def resolution(powers, alpha):
+    """Each neighbouring pair's power with no correction, Holm and Bonferroni across the pairs."""
+    from core import multiplicity as mt
+
+    clipped = [min(max(float(p), alpha), 1.0) for p in powers]  # two-sided rejection is at least α
+    return {c: mt.family_power(clipped, alpha=alpha, correction=c, n_sims=20_000, seed=0)
+            for c in ("none", "holm", "bonferroni")}
 
 
 @cached
@@ -316,6 +326,8 @@ elif result.weakest_power < target:
 else:
     st.success(f"**Every pair of neighbours is adequately powered** (≥ {target:.0%}).")
 
+st.page_link("pages/claims.py", label="Claiming several gains at once? See each claim's power after a multiplicity "
+             "correction", icon=":material/checklist:")
 pins = pin_controls("leaderboard", PIN_KEYS, label=f"{len(ratings)} systems, {n_votes:,} votes")
 
 # ---------------------------------------------------------------------------
@@ -448,6 +460,39 @@ with tab["fit"]:
             st.button("Use the fitted ratings in the table", key="use_fit", type="primary", on_click=use_fitted,
                       args=(fitted.ratings,), help="Switches the expected ratings to your table, filled with these "
                       "ratings, so you can plan the next round of votes.")
+
+if tab.open("resolution"):
+    with tab["resolution"], guard("Cannot compute the rank resolution"):
+        resolved = resolution(tuple(float(p) for p in result.adjacent_power), alpha)
+        pair_names = [f"{html.escape(str(a))} vs {html.escape(str(b))}" for a, b in result.pairs]
+        m_pairs = len(pair_names)
+        counts = {c: int((r.per_comparison >= target).sum()) for c, r in resolved.items()}
+        metrics_row(
+            Metric(f"Neighbours told apart, no correction", f"{counts['none']} of {m_pairs}",
+                   help=f"Neighbouring pairs whose power reaches {target:.0%} at {n_votes:,} votes, each tested at α."),
+            Metric("… with Holm across the pairs", f"{counts['holm']} of {m_pairs}",
+                   help="The same after a family-wise (Holm) correction over the neighbouring pairs — what a claim "
+                   "that 'the ranking is resolved' needs."),
+            Metric("Expected resolved pairs (Holm)", f"{resolved['holm'].expected_rejections:.1f}",
+                   se=f"{resolved['holm'].mc_se * m_pairs:.1f}" if resolved["holm"].mc_se > 0 else None,
+                   help="Sum over neighbouring pairs of their power under Holm."),
+            Metric("P(every neighbour resolved, Holm)", fmt_pct(resolved["holm"].all),
+                   help="Probability that every neighbouring pair is significant after the Holm correction."),
+        )
+        frame = pd.DataFrame({"pair": pair_names, **{f"power_{c}": r.per_comparison for c, r in resolved.items()}})
+        plotted["rank_resolution"] = frame
+        chart(figures.bar_figure(pair_names, {"no correction": resolved["none"].per_comparison,
+                                              "Holm": resolved["holm"].per_comparison,
+                                              "Bonferroni": resolved["bonferroni"].per_comparison},
+                                 title=f"Which neighbours can be told apart at {n_votes:,} votes",
+                                 x_title="Neighbouring pair (true order)", y_title="Power", y_range=(0, 1.02),
+                                 lines=[figures.Line(y=target, text=f"target {target:.0%}")],
+                                 current=(pair_names[int(np.argmin(result.adjacent_power))],
+                                          float(np.min(resolved["holm"].per_comparison))), style=style()),
+              "resolution_chart")
+        st.caption("Each neighbouring pair's power comes from the Bradley–Terry fit (the Leaderboard tab); the "
+                   "corrections treat the pairs' tests as independent — adjacent pairs share a system, so this is "
+                   "an approximation. Holm with unequal powers is simulated (20,000 families, seed 0).")
 
 # ---------------------------------------------------------------------------
 # simulated leaderboards, on demand

@@ -57,7 +57,7 @@ M_OPTIONS = [1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100]
 CURVE_KS = (1, 2, 5, 10)
 VIEWS = {"power": "Power vs questions", "assurance": "Assurance vs questions", "budget": "Variance budget",
          "cost": "Cost vs samples",
-         "judge": "Judge error", "fit": "Estimate from your logs"}
+         "judge": "Judge error", "fit": "Estimate from your logs", "noworse": "No worse than"}
 
 
 def linked_options(key: str, options: list[int], low: int, high: int) -> list[int]:
@@ -167,6 +167,33 @@ def fit(log: pd.DataFrame, judge_se, judge_sp):
     return llm.fit_benchmark(log, judge_sensitivity=judge_se, judge_specificity=judge_sp, seed=0)
 
 
+@cached
+def tasks_of(log: pd.DataFrame, by, alpha, target):
+    return llm.task_table(log, by=by, alpha=alpha, target_power=target)
+
+
+@cached
+def noworse(n, design, margin, alpha, target):
+    """Non-inferiority power at n, the questions for the target, and power vs the true gain."""
+    kw = {key: value for key, value in design if key not in ("accuracy_b", "alpha")}
+    mu_a = kw.pop("accuracy_a")
+    power = llm.benchmark_noninferiority_power(n, mu_a, dict(design)["accuracy_b"], margin, alpha=alpha, **kw).power
+    gap = dict(design)["accuracy_b"] - mu_a + margin
+    need = llm.benchmark_noninferiority_sample_size(mu_a, dict(design)["accuracy_b"], margin, alpha=alpha,
+                                                    target_power=target, **kw) if gap > 0 else None
+    sd = kw["difficulty_sd"]
+    top = (1.0 + math.sqrt(max(1.0 - 4.0 * sd * sd, 0.0))) / 2.0  # largest accuracy with this spread
+    bottom = 1.0 - top
+    gains = np.linspace(-2 * margin, 2 * margin, 41)
+    rows = []
+    for g in gains:
+        b = mu_a + g
+        if bottom - 1e-12 <= b <= top + 1e-12:
+            rows.append((100 * g, llm.benchmark_noninferiority_power(n, mu_a, min(max(b, bottom), top), margin,
+                                                                     alpha=alpha, **kw).power))
+    return power, need, pd.DataFrame(rows, columns=["gain_pp", "power"])
+
+
 def nearest(options, value):
     return min(options, key=lambda o: abs(o - value))
 
@@ -263,6 +290,8 @@ metrics_row(
            caption=None if best is None or best.n_questions < 0 else f"cost {fmt_money(best.cost, currency)}"),
 )
 verdict(result.power, target, effect=gain, type_m=result.type_m)
+st.page_link("pages/claims.py", label="Claiming gains on several benchmarks? See each claim's power after a "
+             "multiplicity correction", icon=":material/checklist:")
 pins = pin_controls("llm", PIN_KEYS, label=f"n = {n:,}, K = {k}, gain {gain:+.1f}")
 pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, target))
 pinned_power = pinned_curve(pinned_frames, "n_questions", "power")
@@ -456,6 +485,63 @@ with tab["fit"]:
             st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_fit",
                       type="primary", help="Sets the baseline accuracy, σ, ρ, K, m and ICC (rounded to the sliders' "
                       "steps); the expected gain stays yours.")
+        with guard("Cannot summarise the tasks", stop=False):
+            grouped = False
+            if "cluster" in log.columns:
+                typical = int(log.groupby("cluster")["question"].nunique().median())
+                grouped = st.toggle("One row per cluster (task)", value=typical >= 30, key="per_cluster",
+                                    help="Clusters are tasks when several tasks were uploaded (e.g. MMLU subjects); "
+                                    f"here a cluster has {typical:,} questions in the middle.")
+            per_task = tasks_of(log, "cluster" if grouped else None, alpha, target)
+            plotted["per_task"] = per_task
+            st.markdown("**Per " + ("task (cluster)" if grouped else "model, whole log") + ":** questions, accuracy "
+                        f"with its Wilson 95% interval, and the paired gain detectable with {target:.0%} power.")
+            st.dataframe(per_task, hide_index=True, width="stretch", column_config={
+                "task": "Task", "model": "Model", "n": st.column_config.NumberColumn("Questions", format="%d"),
+                "accuracy": st.column_config.NumberColumn("Accuracy", format="percent"),
+                "low": st.column_config.NumberColumn("Wilson low", format="percent"),
+                "high": st.column_config.NumberColumn("Wilson high", format="percent"),
+                "mde": st.column_config.NumberColumn(f"MDE at {target:.0%} (pts)", format="percent"),
+                "flag": "Check"})
+            flagged = int((per_task["flag"] != "").sum())
+            if flagged:
+                st.warning(f"**{flagged} row(s) flagged:** all right or all wrong (a CLT standard error would be 0), "
+                           "or fewer than 30 questions. Report Wilson intervals there, and do not rank models on such "
+                           "tasks alone (Bowyer et al. 2025).")
+
+if tab.open("noworse"):
+    with tab["noworse"]:
+        c1, c2 = st.columns(2)
+        margin_pts = c1.slider("Margin (points)", min_value=0.5, max_value=10.0, value=2.0, step=0.5, key="llm_margin",
+                               bind="query-params", help="The largest loss of accuracy you accept for the new model "
+                               "(e.g. a cheaper or quantised one).")
+        ni_alpha = c2.select_slider("One-sided α", options=[0.005, 0.01, 0.025, 0.05, 0.1], value=0.025,
+                                    key="llm_ni_alpha", bind="query-params",
+                                    help="0.025 matches a two-sided 95% interval whose lower end must clear −margin.")
+        with guard("Cannot compute this design", stop=False):
+            ni_power, ni_need, ni_curve = noworse(n, design, round(margin_pts / 100, 6), ni_alpha, target)
+            plotted["no_worse_than"] = ni_curve
+            metrics_row(
+                Metric("Power to show “no worse”", fmt_pct(ni_power),
+                       help="P(the one-sided test rejects 'B is worse than A by the margin or more') at the expected "
+                       "gain, with the variance model of this page (clusters, K answers, judge)."),
+                Metric(f"Questions for {target:.0%}", "—" if ni_need is None else
+                       ("not reachable" if ni_need < 0 else f"{ni_need:,}"),
+                       help="Fewest questions (whole clusters) reaching the target power."),
+            )
+            if ni_need is None:
+                st.warning("The expected gain is below −margin: no benchmark can show that B is no worse.")
+            chart(figures.curve_figure(
+                ni_curve.assign(series=f"n = {n:,}, K = {k}"), x="gain_pp", y="power", color="series",
+                current=(gain, ni_power), target=target, log_x=False, x_hover_format=".1f",
+                title="Power to show “no worse than” vs the true gain", x_title="True gain of B over A (points)",
+                y_title="Power", y_range=(0, 1.02),
+                lines=[figures.Line(x=-margin_pts, text=f"−margin ({-margin_pts:g} pts)", color=figures.PALETTE[3])],
+                style=style()), "noworse_chart")
+        st.markdown("**Why the hypothesis is reversed.** Failing to find a significant difference does not show that "
+                    "the new model is as good — the benchmark may simply be too small. To claim “no worse than”, the "
+                    "null hypothesis is that B is worse by the margin or more; only enough questions can reject it. "
+                    "Left of the margin line the curve is the rate of false claims (at most α).")
 
 # ---------------------------------------------------------------------------
 # simulation check, on demand

@@ -12,6 +12,11 @@ Scenarios (Card et al. 2020, §2–3 and appendices B, C, E):
   (appendix E.5, :func:`unpaired_power`, :func:`unpaired_mde`) — :mod:`.unpaired`;
 * head-to-head preferences with ties (appendix H.4, Figure 1,
   :func:`preference_power`) — :mod:`.preferences`;
+* "no worse than": paired non-inferiority and equivalence (TOST) tests with a margin
+  (:func:`noninferiority_power`, :func:`equivalence_power` and their sample sizes) — :mod:`.noninferiority`;
+* one accuracy on a small test set: Wilson, Clopper–Pearson, Jeffreys, Beta and Wald intervals, their exact
+  coverage and the items needed for a given width (:func:`interval`, :func:`interval_coverage`,
+  :func:`interval_sample_size`) — :mod:`.intervals`;
 * curves for the page (:mod:`.curves`), Table 2 and the SQuAD 2.0
   leaderboard replay (:mod:`.leaderboards`).
 
@@ -29,7 +34,19 @@ stays at or above it (exact tests zigzag; :mod:`core.sizing`); the
 
 from .curves import paired_curves, power_curves, preference_curves, unpaired_curves
 from .engine import METHODS, TESTS, pvalue_from_counts
+from .intervals import INTERVAL_METHODS, coverage_curves, interval, interval_coverage, interval_sample_size
 from .leaderboards import GLUE_TASKS, SquadPair, squad_leaderboard, squad_pair, task_mde_table
+from .noninferiority import (
+    NI_METHODS,
+    NI_TESTS,
+    equivalence_power,
+    equivalence_sample_size,
+    equivalence_sample_sizes,
+    noninferiority_power,
+    noninferiority_sample_size,
+    noninferiority_sample_sizes,
+    restricted_variance,
+)
 from .paired import (
     AGREEMENT_SOURCES,
     MDE_PRIORS,
@@ -106,4 +123,18 @@ __all__ = [
     "AGREEMENT_SOURCES",
     "design_agreement",
     "paired_design",
+    "NI_TESTS",
+    "NI_METHODS",
+    "noninferiority_power",
+    "noninferiority_sample_size",
+    "noninferiority_sample_sizes",
+    "equivalence_power",
+    "equivalence_sample_size",
+    "equivalence_sample_sizes",
+    "restricted_variance",
+    "INTERVAL_METHODS",
+    "interval",
+    "interval_coverage",
+    "interval_sample_size",
+    "coverage_curves",
 ]

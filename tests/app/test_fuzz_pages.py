@@ -15,7 +15,7 @@ import pytest
 
 from .conftest import open_page
 
-PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan")
+PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan", "claims")
 
 # Values a careless or hostile link may carry for any parameter.
 JUNK = ["", "abc", "-1", "0", "1e308", "-1e308", "nan", "inf", "99999999999", "0.5.5", "%00", "<b>x</b>", "true",
@@ -68,6 +68,8 @@ EXTREMES = {
     "llm": [("select_slider", "n", (50, 100_000)), ("slider", "acc_a", (1.0, 99.0)), ("slider", "gain", (-30.0, 30.0)),
             ("slider", "sd", (0.0, 0.5)), ("slider", "rho", (-0.5, 1.0)), ("select_slider", "k", (1, 50)),
             ("select_slider", "m", (1, 100))],
+    "claims": [("slider", "rho", (0.0, 0.9)), ("select_slider", "alpha", (0.001, 0.1)),
+               ("slider", "target", (0.5, 0.99))],
     "leaderboard": [("slider", "k", (2, 20)), ("slider", "gap", (5.0, 200.0)), ("select_slider", "votes", (100, 1_000_000)),
                     ("slider", "ties_pct", (0.0, 60.0)), ("slider", "judge", (55.0, 100.0))],
 }

@@ -1,0 +1,262 @@
+"""Many claims page: gains on several benchmarks at once, under a multiplicity correction.
+
+UI only: an editable table of benchmarks → cached calls into ``core.accuracy`` (each benchmark's unadjusted power,
+McNemar's test in its normal form) and ``core.multiplicity`` (Holm, Bonferroni, Benjamini–Hochberg) → charts
+and metrics. The table lives in the URL (``?claims=…``), so a link reproduces it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core import accuracy as acc
+from core import figures
+from core import multiplicity as mt
+from core.plan import Assumption, PlanItem
+from pages._scaffold import (
+    Metric,
+    cached,
+    chart,
+    current_link,
+    decision_controls,
+    download_csv,
+    explain,
+    fmt_pct,
+    guard,
+    md_escape,
+    metrics_row,
+    plan_actions,
+    start,
+    style,
+)
+
+CORRECTION_LABELS = {"none": "no correction", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "Benjamini–Hochberg"}
+#: Five common benchmarks with their test-set sizes (items), an expected gain and an agreement rate.
+DEFAULT = [("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("MMLU", 14042, 1.0, 92.0),
+           ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0)]
+COLUMNS = ["benchmark", "n", "gain_pp", "agreement_pct"]
+MAX_ROWS = 40
+N_SIMS = 20_000
+
+
+def encode(frame: pd.DataFrame) -> str:
+    """The table as URL text: ``name:n:gain:agreement`` rows joined by ``;`` (names lose ``:`` and ``;``)."""
+    rows = []
+    for r in frame.itertuples(index=False):
+        name = str(r.benchmark).replace(":", " ").replace(";", " ").strip()[:60]
+        rows.append(f"{name}:{int(r.n)}:{float(r.gain_pp):g}:{float(r.agreement_pct):g}")
+    return ";".join(rows)
+
+
+def decode(text: str | None) -> pd.DataFrame:
+    """The table from URL text; malformed rows are dropped, and the default table is used when none is left."""
+    rows = []
+    for part in (text or "").split(";")[:MAX_ROWS]:
+        bits = part.split(":")
+        if len(bits) != 4:
+            continue
+        try:
+            n, gain, agree = int(float(bits[1])), float(bits[2]), float(bits[3])
+        except (ValueError, OverflowError):
+            continue
+        if all(math.isfinite(v) for v in (gain, agree)) and 10 <= n <= 10_000_000 and -50 <= gain <= 50 \
+                and 0 <= agree < 100:
+            rows.append((bits[0][:60], n, gain, agree))
+    return pd.DataFrame(rows or DEFAULT, columns=COLUMNS)
+
+
+@cached
+def benchmark_powers(rows, alpha):
+    """Unadjusted two-sided power of each benchmark's comparison (McNemar, normal form), with any problem."""
+    out = []
+    for name, n, gain, agree in rows:
+        delta, agreement = gain / 100, agree / 100
+        if abs(delta) > 1 - agreement + 1e-12:
+            out.append((name, math.nan, f"gain {gain:g} pp exceeds 100 − agreement"))
+            continue
+        res = acc.mcnemar_power(int(n), delta, agreement, alpha=alpha, test="normal")
+        out.append((name, max(res.rejection_rate, alpha), ""))
+    return out
+
+
+@cached
+def family(powers, alpha, correction, correlation):
+    return mt.family_power(list(powers), alpha=alpha, correction=correction, correlation=correlation,
+                           n_sims=N_SIMS, seed=0)
+
+
+@cached
+def growth(m, target, alpha, correction):
+    return mt.family_sample_size(m, target_power=target, alpha=alpha, correction=correction)
+
+
+# ---------------------------------------------------------------------------
+# controls
+# ---------------------------------------------------------------------------
+start("Many claims at once",
+      "Gains claimed on several benchmarks: each claim's power, and the chance that all hold, once corrected for "
+      "multiplicity (Holm 1979; Benjamini & Hochberg 1995).")
+side = st.sidebar
+alpha, target = decision_controls(alpha_label="Family-wise α (two-sided)",
+                                  alpha_help="Holm and Bonferroni keep P(any false claim) ≤ α; Benjamini–Hochberg "
+                                  "keeps the expected share of false claims ≤ α.")
+side.subheader("Dependence")
+correlation = side.slider("Correlation between benchmarks' test statistics", min_value=0.0, max_value=0.9, value=0.0,
+                          step=0.05, key="rho", bind="query-params",
+                          help="0: independent benchmarks. Benchmarks scored on the same pair of models share some "
+                          "noise (e.g. related skills); equicorrelated z statistics.")
+correction = side.radio("Correction to report", list(CORRECTION_LABELS), index=2, format_func=CORRECTION_LABELS.get,
+                        key="correction", bind="query-params",
+                        help="Used for the headline numbers and the plan; the chart shows all four.")
+
+st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
+if "claims_table" not in st.session_state:
+    st.session_state["claims_table"] = decode(st.query_params.get("claims"))
+edited = st.data_editor(
+    st.session_state["claims_table"], key="claims_editor", num_rows="dynamic", hide_index=True, width="stretch",
+    column_config={
+        "benchmark": st.column_config.TextColumn("Benchmark", max_chars=60, required=True),
+        "n": st.column_config.NumberColumn("Test items n", min_value=10, max_value=10_000_000, step=1, format="%d",
+                                           required=True, help="Items both models answer (paired)."),
+        "gain_pp": st.column_config.NumberColumn("Expected gain (pp)", min_value=-50.0, max_value=50.0, step=0.1,
+                                                 format="%.1f", required=True,
+                                                 help="New minus old accuracy, in percentage points."),
+        "agreement_pct": st.column_config.NumberColumn("Agreement P_a (%)", min_value=0.0, max_value=99.9, step=0.1,
+                                                       format="%.1f", required=True,
+                                                       help="Items both models get right or both wrong."),
+    })
+table = edited.dropna().head(MAX_ROWS)
+table = table[table["benchmark"].astype(str).str.strip() != ""]
+if len(table) == 0:
+    st.info("Add at least one benchmark to the table.")
+    st.stop()
+encoded = encode(table)
+if st.query_params.get("claims") != encoded:
+    st.query_params["claims"] = encoded
+
+rows = tuple((str(r.benchmark), int(r.n), float(r.gain_pp), float(r.agreement_pct))
+             for r in table.itertuples(index=False))
+with guard("Cannot compute these benchmarks"):
+    single = benchmark_powers(rows, alpha)
+problems = [(name, why) for name, _, why in single if why]
+if problems:
+    st.error("**Impossible rows:** " + "; ".join(f"{md_escape(name)}: {why}" for name, why in problems)
+             + ". Two models can only differ in accuracy on items where they disagree.")
+    st.stop()
+names = [name for name, _, _ in single]
+powers = tuple(round(p, 12) for _, p, _ in single)
+m = len(powers)
+with guard("Cannot compute the family power"):
+    results = {c: family(powers, alpha, c, correlation) for c in CORRECTION_LABELS}
+chosen = results[correction]
+factor = growth(m, target, alpha, correction) if correction != "none" else 1.0
+
+# ---------------------------------------------------------------------------
+# metrics, chart
+# ---------------------------------------------------------------------------
+se_text = (lambda r: f"{100 * r.mc_se:.1f}%" if r.mc_se > 0 else None)
+metrics_row(
+    Metric("Mean power per claim, unadjusted", fmt_pct(float(np.mean(powers))),
+           help="Each benchmark's two-sided power at α, averaged (McNemar's test, normal form)."),
+    Metric(f"Mean power per claim, {CORRECTION_LABELS[correction]}", fmt_pct(float(np.mean(chosen.per_comparison))),
+           se=se_text(chosen), help="P(a benchmark's claim survives the correction), averaged over benchmarks."),
+    Metric(f"All {m} claims hold ({CORRECTION_LABELS[correction]})", fmt_pct(chosen.all), se=se_text(chosen),
+           help="P(every benchmark's comparison is significant after the correction)."),
+    Metric("Expected claims that hold", f"{chosen.expected_rejections:.2f} of {m}",
+           help="Sum of the per-benchmark powers under the correction."),
+    Metric(f"Test-set growth to keep {target:.0%} each", f"{factor:.3f}×",
+           help=f"With {m} equal-effect comparisons, each test set must grow by this factor to keep {target:.0%} "
+           f"power per claim under {CORRECTION_LABELS[correction]} (independent comparisons)."),
+)
+per = pd.DataFrame({"benchmark": names, "n": [r[1] for r in rows], "gain_pp": [r[2] for r in rows],
+                    "agreement_pct": [r[3] for r in rows], "power_unadjusted": powers,
+                    **{f"power_{c}": results[c].per_comparison for c in CORRECTION_LABELS}})
+summary = pd.DataFrame({"correction": list(CORRECTION_LABELS),
+                        "all_claims": [results[c].all for c in CORRECTION_LABELS],
+                        "any_claim": [results[c].any for c in CORRECTION_LABELS],
+                        "expected_claims": [results[c].expected_rejections for c in CORRECTION_LABELS],
+                        "mc_se": [results[c].mc_se for c in CORRECTION_LABELS],
+                        "method": [results[c].method for c in CORRECTION_LABELS]})
+c1, c2 = st.columns([3, 2])
+with c1:
+    chart(figures.bar_figure(names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS},
+                             title="Power of each claim under each correction", x_title="Benchmark",
+                             y_title="Power", y_range=(0, 1.02), hover_format=".3f",
+                             lines=[figures.Line(y=target, text=f"target {target:.0%}")],
+                             current=(names[0], float(chosen.per_comparison[0])), style=style(0.6)),
+          "claims_chart")
+with c2:
+    chart(figures.bar_figure([CORRECTION_LABELS[c] for c in CORRECTION_LABELS],
+                             {"all claims hold": summary["all_claims"], "at least one holds": summary["any_claim"]},
+                             title=f"All {m} claims vs at least one", x_title="Correction", y_title="Probability",
+                             y_range=(0, 1.02), lines=[figures.Line(y=target, text=f"target {target:.0%}")],
+                             current=(CORRECTION_LABELS[correction], chosen.all), style=style(0.4)),
+          "family_chart")
+if any(r.method == "simulate" for r in results.values()):
+    st.caption(f"Holm and Benjamini–Hochberg with unequal powers are simulated ({N_SIMS:,} families, seed 0); the "
+               "metrics show their Monte Carlo standard errors. Equal powers, Bonferroni and no correction are exact.")
+st.dataframe(per, hide_index=True, width="stretch", column_config={
+    "benchmark": "Benchmark", "n": st.column_config.NumberColumn("n", format="%d"),
+    "gain_pp": st.column_config.NumberColumn("Gain (pp)", format="%.1f"),
+    "agreement_pct": st.column_config.NumberColumn("P_a (%)", format="%.1f"),
+    "power_unadjusted": st.column_config.NumberColumn("Unadjusted", format="percent"),
+    **{f"power_{c}": st.column_config.NumberColumn(CORRECTION_LABELS[c], format="percent") for c in CORRECTION_LABELS}})
+weak = [name for name, p in zip(names, chosen.per_comparison) if p < target]
+if weak:
+    st.warning(f"**{len(weak)} of {m} claims are under-powered** after the {CORRECTION_LABELS[correction]} correction "
+               f"(below {target:.0%}). Plan larger test sets, fewer claims, or report them as exploratory.")
+
+download_csv({"per_benchmark": per, "family": summary}, "many_claims.csv", key="download_claims",
+             label="Download the table and the family results (CSV)")
+
+# ---------------------------------------------------------------------------
+# plan and explanation
+# ---------------------------------------------------------------------------
+assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1f} pp, {agree:.1f}%", "table on the page")
+                    for name, n, gain, agree in rows) + (Assumption("correlation between benchmarks", f"{correlation:g}",
+                                                                    "slider"),)
+sentence = (f"We claim gains on {m} benchmarks and control the family-wise error with {CORRECTION_LABELS[correction]} "
+            f"at α = {alpha:g}. With the planned test sets, each claim has on average "
+            f"{fmt_pct(float(np.mean(chosen.per_comparison)), 0)} "
+            f"power after the correction (unadjusted {fmt_pct(float(np.mean(powers)), 0)}), and all {m} claims hold "
+            f"together with probability {fmt_pct(chosen.all, 0)} (Holm, 1979; Benjamini & Hochberg, 1995).")
+plan_actions(PlanItem(
+    scenario="Many claims (multiplicity)", question=f"Will the gains claimed on {m} benchmarks survive a "
+    f"{CORRECTION_LABELS[correction]} correction?", assumptions=assumptions,
+    test=f"McNemar's test per benchmark, {CORRECTION_LABELS[correction]} across benchmarks", alpha=alpha,
+    results=tuple([(f"power, {name}", fmt_pct(p)) for name, p in zip(names, chosen.per_comparison)]
+                  + [("P(all claims hold)", fmt_pct(chosen.all)),
+                     ("expected claims that hold", f"{chosen.expected_rejections:.2f} of {m}")]),
+    paragraph=sentence, figures=(("Power of each claim", figures.bar_figure(
+        names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),
+        title="Power of each claim under each correction", x_title="Benchmark", y_title="Power")),),
+    link=current_link(),
+    references=("Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scand J Stat 6:65–70.",
+                "Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate. JRSS B 57:289–300.",
+                "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.")),
+    key="claims")
+explain(
+    f"""
+**What is being planned?** A paper claims a gain on each of several benchmarks. Each claim is a separate test; with
+{m} of them, the chance that at least one "gain" is luck grows, so the tests are corrected for multiplicity.
+
+**What a correction costs.** Bonferroni tests each benchmark at α/m. Holm does the same for the smallest p-value,
+then relaxes step by step, so it never rejects less than Bonferroni. Benjamini–Hochberg controls the expected share
+of false claims instead and is the most lenient. All of them lower each claim's power — and the chance that **every**
+claim holds is lower still: with five comparisons at 80% each, Holm leaves about 70% each and only about 29% for all
+five together.
+
+**How it is computed.** Each benchmark's unadjusted power comes from McNemar's test on its test set (normal form:
+the gain, the agreement rate and n). Each power fixes a standardized effect; the corrections then act on the
+benchmarks' z statistics, independent by default or equicorrelated (slider). Bonferroni and no correction are closed
+forms; Holm and Benjamini–Hochberg are exact when every benchmark has the same power and are simulated otherwise,
+with Monte Carlo standard errors.
+
+**What to do about it.** Plan test sets for the corrected power (the growth factor), claim fewer benchmarks, or
+declare one primary benchmark and report the rest as secondary.
+"""
+)

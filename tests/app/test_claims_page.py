@@ -1,0 +1,71 @@
+"""AppTest tests of the Many claims page (pages/claims.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core import accuracy as acc
+from core import multiplicity as mt
+
+from .conftest import chart, metrics, open_page, open_plan
+
+
+def _powers(rows, alpha=0.05):
+    return [max(acc.mcnemar_power(n, g / 100, a / 100, alpha=alpha, test="normal").rejection_rate, alpha)
+            for _, n, g, a in rows]
+
+
+def test_equal_benchmarks_reproduce_the_exact_holm_numbers():
+    # three equal benchmarks: Holm is exact (no Monte Carlo error)
+    at = open_page("claims", {"claims": "A:1000:2:90;B:1000:2:90;C:1000:2:90"})
+    assert not at.exception
+    shown = metrics(at)
+    powers = _powers([("A", 1000, 2, 90)] * 3)
+    holm = mt.family_power(powers, correction="holm")
+    assert holm.method == "exact"
+    assert shown["All 3 claims hold (Holm)"] == f"{100 * holm.all:.1f}%"
+    assert shown["Mean power per claim, Holm"] == f"{100 * np.mean(holm.per_comparison):.1f}%"
+    assert shown["Mean power per claim, unadjusted"] == f"{100 * powers[0]:.1f}%"
+    assert shown["Test-set growth to keep 80% each"] == f"{mt.family_sample_size(3, correction='holm'):.3f}×"
+
+
+def test_default_table_chart_and_correction_switch():
+    at = open_page("claims")
+    assert not at.exception
+    fig = chart(at, "claims_chart")
+    names = {t.get("name") for t in fig["data"]}
+    assert {"no correction", "Bonferroni", "Holm", "Benjamini–Hochberg", "current design"} <= names
+    assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
+    at.radio(key="correction").set_value("bonferroni").run()
+    from pages.claims import DEFAULT
+
+    bonf = mt.family_power(_powers(DEFAULT), correction="bonferroni")
+    assert metrics(at)["All 5 claims hold (Bonferroni)"] == f"{100 * bonf.all:.1f}%"
+    assert "claims=" in "&".join(f"{k}={v}" for k, v in at.query_params.items())
+
+
+def test_unequal_powers_show_a_monte_carlo_error():
+    at = open_page("claims", {"claims": "A:500:2:90;B:3000:1:92"})
+    assert not at.exception
+    assert any("simulated" in c.value for c in at.caption)
+
+
+def test_bad_rows_are_explained_and_junk_links_fall_back():
+    at = open_page("claims", {"claims": "A*:1000:20:90"})
+    assert not at.exception
+    assert any("Impossible rows" in e.value and "A\\*" in e.value for e in at.error)
+    at = open_page("claims", {"claims": "::;x:nan:1:1;<b>y</b>:1e309:1:1"})
+    assert not at.exception
+    assert "All 5 claims hold (Holm)" in metrics(at)  # the default table
+
+
+def test_correlation_and_plan():
+    at = open_page("claims", {"claims": "A:1000:2:90;B:1000:2:90", "rho": "0.5"})
+    assert not at.exception
+    powers = _powers([("A", 1000, 2, 90)] * 2)
+    holm = mt.family_power(powers, correction="holm", correlation=0.5)
+    assert metrics(at)["All 2 claims hold (Holm)"] == f"{100 * holm.all:.1f}%"
+    open_plan(at, "claims")
+    assert not at.exception
+    assert any("Holm" in c.value for c in at.code)
