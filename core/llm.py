@@ -2218,14 +2218,12 @@ def _noninferiority_parts(d: _Design, margin, alpha):
     return margin, alpha, stats.norm.isf(alpha)
 
 
-def _noninferiority_closed_form(n, d: _Design, margin: float, z: float) -> np.ndarray:
-    """Φ((Δ + m)/se − z_{1−α}) with se the corrected-scale standard error of the mean difference."""
+def _noninferiority_closed_form(n, d: _Design, margin: float, alpha: float) -> np.ndarray:
+    """P(T_{G−1}((Δ + m)/se) >= t_{1−α, G−1}): the one-sided t test against −m (se on the corrected scale)."""
     n = np.asarray(n)
     tau2, noise = _variance_parts(d)
     s = np.sqrt((tau2 * _design_effect(n, d.m, d.icc) + noise) / n) / d.j
-    gap = d.delta + margin
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(s > 0, stats.norm.sf(z - gap / np.where(s > 0, s, 1.0)), float(gap > 0))
+    return _t_tails(d.delta + margin, s, _clusters(n, d.m), 2.0 * alpha)[0]
 
 
 def benchmark_noninferiority_power(n_questions, accuracy_a, accuracy_b, margin, *, difficulty_sd=0.0,
@@ -2250,8 +2248,9 @@ def benchmark_noninferiority_power(n_questions, accuracy_a, accuracy_b, margin, 
 
     Notes
     -----
-    The one-sided z test of the mean paired difference against −m with the variance of
-    :func:`benchmark_power`: reject when (d̄/J + m)/se >= z_{1−α}, so power = Φ((Δ + m)/se − z_{1−α}) with
+    The one-sided t test of the mean paired difference against −m with the variance and the G − 1 degrees of
+    freedom of :func:`benchmark_power`: reject when (d̄/J + m)/SE >= t_{1−α, G−1}, so the power is the noncentral
+    t tail P(T_{G−1}((Δ + m)/se) >= t_{1−α, G−1}) — about Φ((Δ + m)/se − z_{1−α}) for many clusters — with
     se² = [2σ²(1 − ρ)(1 + (m_c − 1)icc) + (w_A + w_B)/K]/(J² n) on the corrected scale (m_c the cluster size).
 
     References
@@ -2267,7 +2266,7 @@ def benchmark_noninferiority_power(n_questions, accuracy_a, accuracy_b, margin, 
                   judge_sensitivity, judge_specificity, 0.05)
     n = _check_n(n_questions, d.m)
     margin, alpha, z = _noninferiority_parts(d, margin, alpha)
-    power = float(_noninferiority_closed_form(n, d, margin, z))
+    power = float(_noninferiority_closed_form(n, d, margin, alpha))
     return PowerResult(power=power, type_s=math.nan, type_m=math.nan, rejection_rate=power, method="analytic")
 
 
@@ -2302,7 +2301,7 @@ def benchmark_noninferiority_sample_size(accuracy_a, accuracy_b, margin, *, diff
     Examples
     --------
     >>> benchmark_noninferiority_sample_size(0.70, 0.70, 0.02, difficulty_sd=0.25, correlation=0.6)
-    6770
+    6772
     """
     d = _validate(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
                   judge_sensitivity, judge_specificity, 0.05)
@@ -2317,7 +2316,7 @@ def benchmark_noninferiority_sample_size(accuracy_a, accuracy_b, margin, *, diff
     guess = max(unit * (z + stats.norm.ppf(target_power)) ** 2 / (d.delta + margin) ** 2 / d.m, 2.0)
 
     def power_many(clusters):
-        return _noninferiority_closed_form(np.asarray(clusters) * d.m, d, margin, z)
+        return _noninferiority_closed_form(np.asarray(clusters) * d.m, d, margin, alpha)
 
     found = sample_size_search(power_many, target_power, guess=guess, n_max=n_max // d.m, low=2)
     g = found.pick(bool(conservative))
@@ -2351,7 +2350,7 @@ def task_table(log: pd.DataFrame, *, by="auto", alpha=0.05, target_power=0.8, co
     pandas.DataFrame
         One row per (task, model): ``task, model, n, accuracy, low, high, mde, flag``. ``accuracy`` is the mean
         of question scores (each the mean over the model's answers); the Wilson interval uses k = accuracy·n.
-        ``mde`` is the paired MDE of the two models on that task, (z_{1−α/2} + z_{power}) s_d/√n with s_d the SD
+        ``mde`` is the paired MDE of the two models on that task, (t_{1−α/2} + t_{power}) s_d/√n (n − 1 df) with s_d the SD
         of per-question score differences (the same on both rows). ``flag`` says "all right", "all wrong" or
         "n < 30" (the Wald/CLT interval is a point, or unreliable, there: Bowyer et al. 2025).
 
@@ -2378,14 +2377,15 @@ def task_table(log: pd.DataFrame, *, by="auto", alpha=0.05, target_power=0.8, co
     frame = log.assign(_task=log[by].astype(str) if by else "all questions")
     per_question = frame.groupby(["_task", "question", "model"], sort=False)["score"].mean().reset_index()
     models = list(dict.fromkeys(per_question["model"]))
-    mult = stats.norm.isf(alpha / 2.0) + stats.norm.ppf(target_power)
     rows = []
     for task, part in per_question.groupby("_task", sort=False):
         wide = part.pivot(index="question", columns="model", values="score")
         mde = math.nan
         if len(models) == 2 and set(models) <= set(wide.columns):
             diff = (wide[models[1]] - wide[models[0]]).dropna()
-            if len(diff) >= 2:
+            if len(diff) >= 2:  # the paired t test's MDE (t quantiles on n − 1 df: tasks can be small)
+                df = len(diff) - 1
+                mult = stats.t.isf(alpha / 2.0, df) + stats.t.ppf(target_power, df)
                 mde = float(mult * diff.std(ddof=1) / math.sqrt(len(diff)))
         for model in models:
             if model not in wide.columns:

@@ -1,7 +1,8 @@
 """LLM-benchmark non-inferiority and the per-task table (core.llm) against independent oracles.
 
-Oracles: the closed form Φ((Δ + m)/se − z_{1−α}) with the variance written out from Miller (2024) here; null
-calibration (power = α at Δ = −m); Monte Carlo of the z test on normal question differences within 4 MC SE;
+Oracles: scipy's noncentral t on G − 1 degrees of freedom with the variance written out from Miller (2024) here
+(the normal closed form Φ((Δ + m)/se − z_{1−α}) for many clusters); null calibration (power = α at Δ = −m);
+Monte Carlo of the t test on normal question differences within 4 MC SE;
 statsmodels ``proportion_confint`` (Wilson) and pandas group-bys for the table.
 """
 
@@ -25,9 +26,10 @@ def _se(n, mu_a, mu_b, sd, rho, k=1):
 
 def test_noninferiority_power_closed_form_and_null_calibration():
     se = _se(2000, 0.70, 0.70, 0.25, 0.6)
-    expected = stats.norm.sf(stats.norm.isf(0.025) - 0.02 / se)
+    expected = stats.nct.sf(stats.t.isf(0.025, 1999), 1999, 0.02 / se)
     got = llm.benchmark_noninferiority_power(2000, 0.70, 0.70, 0.02, difficulty_sd=0.25, correlation=0.6).power
-    assert got == pytest.approx(expected, abs=1e-12)
+    assert got == pytest.approx(expected, abs=1e-9)
+    assert got == pytest.approx(stats.norm.sf(stats.norm.isf(0.025) - 0.02 / se), abs=5e-4)  # ≈ the z test
     # at Δ = −margin the rejection rate is α
     size = llm.benchmark_noninferiority_power(2000, 0.70, 0.68, 0.02, difficulty_sd=0.25, correlation=0.6).power
     assert size == pytest.approx(0.025, abs=1e-9)
@@ -37,7 +39,8 @@ def test_noninferiority_power_by_simulation():
     n, se = 1500, _se(1500, 0.8, 0.81, 0.2, 0.5, k=2)
     rng = np.random.default_rng(2)
     est = rng.normal(0.01, se, size=20_000)  # the estimate's large-sample law
-    hits = np.mean((est + 0.02) / se >= stats.norm.isf(0.025))
+    se_hat = se * np.sqrt(rng.chisquare(n - 1, size=20_000) / (n - 1))  # its estimated standard error
+    hits = np.mean((est + 0.02) / se_hat >= stats.t.isf(0.025, n - 1))
     got = llm.benchmark_noninferiority_power(n, 0.8, 0.81, 0.02, difficulty_sd=0.2, correlation=0.5, samples=2).power
     assert abs(hits - got) <= 4 * math.sqrt(got * (1 - got) / 20_000)
 
@@ -48,10 +51,15 @@ def test_noninferiority_sample_size_straddles_the_target():
     assert n % 4 == 0
     assert llm.benchmark_noninferiority_power(n, 0.70, 0.71, 0.02, **kw).power >= 0.8
     assert llm.benchmark_noninferiority_power(n - 4, 0.70, 0.71, 0.02, **kw).power < 0.8
-    # an exact-grading, m = 1 design gives the textbook formula ⌈σ²(z_{1−α} + z_β)²/(Δ + m)²⌉
+    # an exact-grading, m = 1 design: the textbook formula ⌈σ²(z_{1−α} + z_β)²/(Δ + m)²⌉ for the z test; the t test
+    # needs a question or two more
     var = 2 * 0.0625 * 0.4 + 2 * (0.21 - 0.0625)
     n1 = llm.benchmark_noninferiority_sample_size(0.70, 0.70, 0.02, difficulty_sd=0.25, correlation=0.6)
-    assert n1 == math.ceil(var * (stats.norm.isf(0.025) + stats.norm.ppf(0.8)) ** 2 / 0.02**2)
+    z_n = math.ceil(var * (stats.norm.isf(0.025) + stats.norm.ppf(0.8)) ** 2 / 0.02**2)
+    assert z_n <= n1 <= z_n + 3
+    se1 = math.sqrt(var / n1)
+    assert stats.nct.sf(stats.t.isf(0.025, n1 - 1), n1 - 1, 0.02 / se1) >= 0.8
+    assert stats.nct.sf(stats.t.isf(0.025, n1 - 2), n1 - 2, 0.02 / math.sqrt(var / (n1 - 1))) < 0.8
 
 
 def test_noninferiority_errors():
@@ -78,7 +86,7 @@ def test_task_table_against_groupby_and_statsmodels():
     assert (hard.low, hard.high) == pytest.approx(proportion_confint(k, 200, method="wilson"), abs=1e-12)
     wide = log[log.task == "hard"].pivot(index="question", columns="model", values="score")
     diff = wide.B - wide.A
-    assert hard.mde == pytest.approx((stats.norm.isf(0.025) + stats.norm.ppf(0.8)) * diff.std() / math.sqrt(200))
+    assert hard.mde == pytest.approx((stats.t.isf(0.025, 199) + stats.t.ppf(0.8, 199)) * diff.std() / math.sqrt(200))
     easy = table[table.task == "easy"]
     assert set(easy.flag) == {"all right"}
     assert set(table[table.task == "tiny"].flag) == {"n < 30"}
