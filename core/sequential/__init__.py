@@ -27,5 +27,12 @@ from .campaign import (  # noqa: F401  (private helpers used by tests and benchm
     _mwu_looks, _run_campaigns, _sequential_probs, _simulate, _simulate_scores, _t_looks, _thetas,
     _validate_design, _validate_model, _MAX_BUDGET, _SIM_CHUNK)
 from .campaign import __all__ as _campaign_all
+from .confidence import CS_GRID, confidence_sequence, cs_boundary, cs_halfwidth, mixture_rho  # noqa: F401
+from .general import (  # noqa: F401
+    MAX_RECURSION_LOOKS, MAX_SIMULATED_ITEMS, SEQUENTIAL_DESIGNS, SequentialResult, look_schedule,
+    sequential_curves, sequential_power, sequential_sample_size)
 
-__all__ = list(_campaign_all)
+__all__ = list(_campaign_all) + [
+    "SEQUENTIAL_DESIGNS", "SequentialResult", "sequential_power", "sequential_sample_size", "sequential_curves",
+    "look_schedule", "cs_halfwidth", "confidence_sequence", "mixture_rho", "MAX_RECURSION_LOOKS",
+    "MAX_SIMULATED_ITEMS"]
