@@ -482,3 +482,42 @@ def test_boundary_constants_to_six_digits():
     assert sq.boundary_z(3, kind="pocock")[0] == pytest.approx(2.289478, abs=2e-6)
     assert sq.boundary_z(3, kind="obrien_fleming") == pytest.approx([3.4711, 2.4544, 2.0040], abs=6e-5)
     assert sq.boundary_z(3, kind="obrien_fleming")[-1] == pytest.approx(2.004036, abs=2e-6)
+
+
+# ---------------------------------------------------------------------------
+# Type-M at stopping (the estimate: difference of the two systems' means at the stopping analysis)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("design, delta, test", [("fixed", 3.0, "mwu"), ("interim", 3.0, "mwu"),
+                                                 ("interim_futility", -2.5, "mwu"), ("interim", 3.0, "t"),
+                                                 ("naive", 2.0, "mwu")])
+def test_campaign_type_m_agrees_with_monte_carlo(design, delta, test):
+    exact = sq.campaign_power(design, 1200, delta, test=test)
+    mc = sq.campaign_power(design, 1200, delta, test=test, method="simulate", n_sims=4000, seed=5)
+    assert exact.type_m > 1.0
+    assert abs(exact.type_m - mc.type_m) <= 4 * mc.type_m_se
+
+
+def test_campaign_type_m_in_the_curves_and_at_zero():
+    curves = sq.campaign_curves(1200, [0.0, 1.5, 3.0], designs=("fixed", "interim", "interim_futility"))
+    for _, row in curves.iterrows():
+        point = sq.campaign_power(row["design"], 1200, row["delta"])
+        if row["delta"] == 0:
+            assert math.isnan(row["type_m"]) and math.isnan(point.type_m)
+        else:
+            assert row["type_m"] == pytest.approx(point.type_m, rel=1e-9)
+    # stopping early for efficacy exaggerates more than the fixed design at the same budget
+    at3 = curves[curves["delta"] == 3.0].set_index("design")["type_m"]
+    assert at3["interim"] > at3["fixed"] > 1.0
+
+
+def test_mann_whitney_correlation_with_the_mean_difference():
+    # oracle: the correlation of U and X̄_A - X̄_B over simulated campaigns
+    model = sq.estimate_model("mwu", 75.0, 27.0, 2.0)
+    rng = np.random.default_rng(0)
+    a = sq._simulate_scores(rng, 76.0, 27.0, (4000, 300))
+    b = sq._simulate_scores(rng, 74.0, 27.0, (4000, 300))
+    u, _ = sq.mwu_rows(a, b)
+    r = np.corrcoef(u, a.mean(axis=1) - b.mean(axis=1))[0, 1]
+    assert model.correlation == pytest.approx(r, abs=4 * (1 - r * r) / math.sqrt(4000))
+    assert model.difference == pytest.approx(sq.score_distribution(76, 27).mean - sq.score_distribution(74, 27).mean)
+    assert sq.estimate_model("t", 75.0, 27.0, 2.0).correlation == 1.0
