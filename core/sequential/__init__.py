@@ -15,6 +15,8 @@ Modules
     :func:`sequential_power`, :func:`sequential_sample_size`.
 :mod:`~core.sequential.confidence`
     Confidence sequences: :func:`cs_halfwidth`, :func:`confidence_sequence`.
+:mod:`~core.sequential.monitor`
+    A running evaluation: :func:`monitor` (verdict and forecast), readers.
 
 Every name importable from the former single module ``core.sequential`` is
 re-exported here.
@@ -31,8 +33,12 @@ from .confidence import CS_GRID, confidence_sequence, cs_boundary, cs_halfwidth,
 from .general import (  # noqa: F401
     MAX_RECURSION_LOOKS, MAX_SIMULATED_ITEMS, SEQUENTIAL_DESIGNS, SequentialResult, look_schedule,
     sequential_curves, sequential_power, sequential_sample_size)
+from .monitor import (  # noqa: F401
+    VERDICTS, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
+    sample_differences)
 
 __all__ = list(_campaign_all) + [
     "SEQUENTIAL_DESIGNS", "SequentialResult", "sequential_power", "sequential_sample_size", "sequential_curves",
     "look_schedule", "cs_halfwidth", "confidence_sequence", "mixture_rho", "MAX_RECURSION_LOOKS",
-    "MAX_SIMULATED_ITEMS"]
+    "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
+    "differences_from_votes", "sample_differences"]
