@@ -97,6 +97,13 @@ SCENARIOS = [
         "analyses, futility stopping, budget curves and savings.",
     ),
     (
+        "pages/monitor.py",
+        "Monitor a running evaluation",
+        ":material/monitoring:",
+        "Results coming in item by item (benchmark questions, judge labels, arena votes): the running difference "
+        "with a confidence sequence valid at every n, the planned group boundaries, and whether to stop.",
+    ),
+    (
         "pages/analysis.py",
         "Analyze your results",
         ":material/analytics:",

@@ -44,6 +44,7 @@ PAGES = [
     ("/llm", None),
     ("/leaderboard", None),
     ("/claims", None),
+    ("/monitor", None),
 ]
 TARGET_FIRST, TARGET_STABLE, TARGET_VISIT = 0.5, 1.0, 3.0
 QUIET = 0.3

@@ -78,4 +78,38 @@ def check_ratio(timed) -> bool:
     return ok
 
 
-CHECKS = [check_curves, check_montecarlo, check_ratio]
+#: Design points of the general engine timed one by one (analytic target ≤ 50 ms each).
+GENERAL_POINTS = [
+    dict(design="fixed"),
+    dict(design="group", looks=3, boundary="obrien_fleming"),
+    dict(design="group", looks=10, boundary="pocock", futility_p=0.5),
+    dict(design="group", looks=5, boundary="lan_demets"),
+    dict(design="naive", every=50),
+]
+
+
+def check_general_analytic(timed) -> bool:
+    """``sequential_power`` analytic: each design point (power, Type-M, expected n under δ and 0) ≤ 50 ms."""
+    ok = True
+    for kw in GENERAL_POINTS:
+        sq.sequential_power(4000, 0.05, 1.0, **kw)  # boundaries are solved once per (K, α, family) and memoized
+        seconds = timed(lambda kw=kw: sq.sequential_power(4000, 0.05, 1.0, **kw), repeat=11)
+        hit = seconds <= 0.050
+        ok &= hit
+        label = ", ".join(f"{k}={v}" for k, v in kw.items())
+        print(f"sequential_power analytic ({label}): {1000 * seconds:7.2f} ms   (target ≤ 50 ms) "
+              f"{'OK' if hit else 'MISSED'}")
+    return ok
+
+
+def check_anytime_simulation(timed) -> bool:
+    """Anytime design: 20,000 simulated paths × 4,000 items (under δ and 0, common draws) ≤ 2 s."""
+    seconds = timed(lambda: sq.sequential_power(4000, 0.05, 1.0, design="anytime", n_sims=20_000, seed=1),
+                    repeat=3)
+    ok = seconds <= 2.0
+    print(f"anytime simulation, 20,000 paths × 4,000 items: {seconds:5.2f} s (target ≤ 2 s) "
+          f"{'OK' if ok else 'MISSED'}")
+    return ok
+
+
+CHECKS = [check_curves, check_montecarlo, check_ratio, check_general_analytic, check_anytime_simulation]

@@ -58,6 +58,8 @@ __all__ = [
     "wrap_text",
     "plotly_text",
     "replay_figure",
+    "monitor_figure",
+    "paths_figure",
 ]
 
 #: Colour-blind-safe palette (Okabe & Ito 2008).
@@ -772,4 +774,120 @@ def replay_figure(replay, summary: pd.DataFrame, *, frame_every: int = 4, scale:
     layout["height"] = style.height + 110
     fig = figure(traces, layout)
     fig.frames = [go.Frame(f, _validate=False) for f in frames]
+    return fig
+
+
+# ---------------------------------------------------------------------------
+# monitoring a running evaluation
+# ---------------------------------------------------------------------------
+def monitor_figure(sequence: pd.DataFrame, *, looks: Sequence[int] = (), look_bounds: Sequence[float] = (),
+                   target: float | None = None, n_max: int | None = None, title: str = "",
+                   x_title: str = "Items so far", y_title: str = "Running difference (B − A)",
+                   style: Style = STYLE) -> go.Figure:
+    """Running estimate with its confidence sequence, the planned group boundaries and ±target lines.
+
+    ``sequence`` has the columns ``n, estimate, lower, upper``; the last row is
+    marked as the current state. ``looks``/``look_bounds`` draw the planned
+    group-sequential efficacy boundaries on the estimate scale (±bound at each look).
+    """
+    n = sequence["n"].to_numpy()
+    step = max(1, len(n) // 2000)  # at most ~2,000 points per line in the browser
+    keep = np.r_[np.arange(0, len(n), step), len(n) - 1] if len(n) else np.arange(0)
+    keep = np.unique(keep)
+    s = sequence.iloc[keep]
+    hover = "n = %{x:,}<br>%{y:.4f}<extra>%{fullData.name}</extra>"
+    traces = [
+        {"type": "scatter", "x": s["n"], "y": s["upper"], "mode": "lines", "name": "confidence sequence",
+         "line": {"color": PALETTE[5], "width": 0.5}, "hovertemplate": hover, "legendgroup": "cs",
+         "showlegend": False},
+        {"type": "scatter", "x": s["n"], "y": s["lower"], "mode": "lines", "name": "confidence sequence",
+         "line": {"color": PALETTE[5], "width": 0.5}, "fill": "tonexty", "fillcolor": "rgba(86,180,233,0.25)",
+         "hovertemplate": hover, "legendgroup": "cs"},
+        {"type": "scatter", "x": s["n"], "y": s["estimate"], "mode": "lines", "name": "running estimate",
+         "line": {"color": PALETTE[0], "width": style.line_width}, "hovertemplate": hover},
+    ]
+    if len(looks):
+        lk, lb = list(looks), list(look_bounds)
+        traces.append({"type": "scatter", "x": lk + lk, "y": lb + [-b for b in lb], "mode": "markers",
+                       "name": "planned group boundaries",
+                       "marker": {"symbol": "line-ew-open", "size": 18, "color": PALETTE[1],
+                                  "line": {"width": 3, "color": PALETTE[1]}},
+                       "hovertemplate": "planned look at n = %{x:,}<br>stop if |estimate| ≥ %{y:.4f}<extra></extra>"})
+    if len(n):
+        last = sequence.iloc[-1]
+        traces.append(_current_marker(float(last["n"]), float(last["estimate"]), x_title="n", y_title="estimate",
+                                      hover_format=".4f", x_hover_format=",", style=style, name="now"))
+    lines = [Line(y=0.0, text="no difference", color="#333333")]
+    if target:
+        lines += [Line(y=target, text=f"+{target:g} (smallest that matters)", color=PALETTE[2], dash="dot"),
+                  Line(y=-target, text=f"−{target:g}", color=PALETTE[2], dash="dot")]
+    if n_max:
+        lines.append(Line(x=n_max, text="planned items"))
+    layout = _layout(style, title=title, x_axis=_axis(x_title, rng=(0, max(n_max or 0, int(n[-1]) if len(n) else 1)
+                                                                     * 1.02)),
+                     y_axis=_axis(y_title), lines=lines)
+    return figure(traces, layout)
+
+
+def paths_figure(sequence: pd.DataFrame, paths: pd.DataFrame, *, n_max: int, target: float, frames: int = 25,
+                 title: str = "", style: Style = STYLE) -> go.Figure:
+    """Simulated continuations of a run, animated in the browser (play/pause and a scrubber).
+
+    ``paths`` has the columns ``path, n, estimate, stopped`` (one row per
+    shown point; :func:`core.sequential.monitor`). Frame k shows every path up
+    to the k-th of ``frames`` equally spaced item counts; a path that has
+    stopped ends in a marker.
+    """
+    n0 = int(sequence["n"].iloc[-1]) if len(sequence) else 0
+    step = max(1, len(sequence) // 500)
+    past = sequence.iloc[::step]
+    ids = sorted(paths["path"].unique()) if len(paths) else []
+    cuts = np.unique(np.linspace(n0 + 1, n_max, max(2, frames)).round().astype(int))
+
+    def state(cut):
+        xs, ys, sx, sy = [], [], [], []
+        for p in ids:
+            rows = paths[(paths["path"] == p) & (paths["n"] <= cut)]
+            xs += [n0] + rows["n"].tolist() + [None]
+            ys += [float(sequence["estimate"].iloc[-1])] + rows["estimate"].tolist() + [None]
+            end = rows[rows["stopped"].astype(bool)]
+            if len(end):
+                sx.append(int(end["n"].iloc[0]))
+                sy.append(float(end["estimate"].iloc[0]))
+        return [{"type": "scatter", "x": xs, "y": ys}, {"type": "scatter", "x": sx, "y": sy}]
+
+    first = state(cuts[-1])
+    traces = [
+        {"type": "scatter", "x": past["n"], "y": past["estimate"], "mode": "lines", "name": "observed so far",
+         "line": {"color": PALETTE[0], "width": style.line_width + 1},
+         "hovertemplate": "n = %{x:,}<br>estimate %{y:.4f}<extra>observed</extra>"},
+        {**first[0], "mode": "lines", "name": "simulated continuations", "line": {"color": "#999999", "width": 1},
+         "opacity": 0.7, "hovertemplate": "n = %{x:,}<br>estimate %{y:.4f}<extra>simulated</extra>"},
+        {**first[1], "mode": "markers", "name": "stopped",
+         "marker": {"color": PALETTE[1], "size": max(7, style.marker_size // 2), "symbol": "x"},
+         "hovertemplate": "stopped at n = %{x:,}<br>estimate %{y:.4f}<extra></extra>"},
+    ]
+    play = {"label": "▶ Play", "method": "animate",
+            "args": [None, {"frame": {"duration": 150, "redraw": True}, "fromcurrent": True,
+                            "transition": {"duration": 0}}]}
+    pause = {"label": "Pause", "method": "animate",
+             "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
+    slider = {"active": len(cuts) - 1, "x": 0.16, "len": 0.84, "y": -0.3, "yanchor": "top",
+              "currentvalue": {"prefix": "items: ", "font": {"size": style.annotation_size}},
+              "steps": [{"label": f"{c:,}" if i % 5 == 4 or i == len(cuts) - 1 else "", "method": "animate",
+                         "args": [[str(c)], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}]}
+                        for i, c in enumerate(cuts)]}
+    lines = [Line(y=0.0, text="no difference", color="#333333"),
+             Line(y=target, text=f"planned effect +{target:g}", color=PALETTE[2], dash="dot"),
+             Line(y=-target, text=f"−{target:g}", color=PALETTE[2], dash="dot")]
+    layout = _layout(style, title=title, x_axis=_axis("Items", rng=(0, n_max * 1.02)),
+                     y_axis=_axis("Running difference (B − A)"), lines=lines,
+                     updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": -0.3, "xanchor": "left",
+                                   "yanchor": "top", "buttons": [play, pause], "showactive": False,
+                                   "font": {"size": style.annotation_size}}],
+                     sliders=[slider])
+    layout["margin"] = {**layout["margin"], "b": layout["margin"].get("b", 40) + 110}
+    layout["height"] = style.height + 110
+    fig = figure(traces, layout)
+    fig.frames = [go.Frame({"name": str(c), "data": state(c), "traces": [1, 2]}, _validate=False) for c in cuts]
     return fig

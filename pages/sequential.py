@@ -289,6 +289,18 @@ if tab.open("power"):
                   "judgments_chart")
         st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                    "the smallest differences — it trades their (already low) power for savings.")
+        exaggeration = fig5[(fig5["delta"] > 0) & fig5["design"].isin(["fixed", "interim", "interim_futility"])]
+        plotted["type_m"] = exaggeration[["design", "delta", "type_m"]]
+        chart(figures.curve_figure(exaggeration, x="delta", y="type_m", color="label",
+                                   current=(delta, result.type_m) if delta and math.isfinite(result.type_m) else None,
+                                   target=None, lines=[figures.Line(y=1.0, text="no exaggeration")],
+                                   title="Type-M: how much a significant result exaggerates the difference",
+                                   x_title="True difference (DA points)",
+                                   y_title="Exaggeration ratio E[|estimate| | significant] / |true|", log_x=False,
+                                   log_y=True, hover_format=".2f", style=style()), "type_m_chart")
+        st.caption("The estimate is the difference of the two systems' mean scores at the analysis that stopped. "
+                   "Stopping early for efficacy selects runs that happen to look large, so interim designs exaggerate "
+                   "more than the fixed design at the same budget (Whitehead 1986), most of all at small differences.")
 if tab.open("assurance"):
     with tab["assurance"]:
         if assured is None:
@@ -440,6 +452,9 @@ metrics_row(
            "naive peeking does not."),
     Metric("Expected judgments", f"{result.expected_judgments:,.0f}",
            help="Average number of judgments actually collected (interim designs stop early)."),
+    Metric("Type-M at stopping", f"{result.type_m:.2f}×" if delta and math.isfinite(result.type_m) else "—",
+           help="Exaggeration ratio: E[|difference of means at the stopping analysis| | significant] / |true "
+           "difference of means|. Above 1: significant results overstate the difference."),
     Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.2f} DA",
            help="Smallest true difference this design detects with the target power (the sensitivity view of §5)."),
     Metric("Saving of interim-futility", "—" if not math.isfinite(fut_row["saving"]) else
@@ -469,6 +484,10 @@ if sim.run:
         Metric("Simulated false-positive rate", fmt_pct(mc.false_positive_rate, 2),
                se=f"{100 * mc.false_positive_rate_se:.1f}%"),
         Metric("Simulated expected judgments", f"{mc.expected_judgments:,.0f}", se=f"{mc.judgments_se:,.0f}"),
+        Metric("Simulated Type-M", f"{mc.type_m:.2f}×" if math.isfinite(mc.type_m) else "—",
+               se=f"{mc.type_m_se:.2f}" if math.isfinite(mc.type_m) else None,
+               help="Mean |difference of means at the stopping analysis| over the significant simulated campaigns, "
+               "divided by the true difference of means."),
     )
     if abs(mc.power - result.power) <= 3 * max(mc.mc_se, 1e-12):
         st.caption("The analytic engine agrees with the simulated campaigns within 3 Monte Carlo standard errors.")
@@ -503,6 +522,8 @@ if design == "interim_futility":
     assumptions.append(Assumption("futility threshold", f"p > {futility_p:g}", "slider"))
 results = [("power", fmt_pct(result.power)), ("false-positive rate", fmt_pct(result.false_positive_rate, 2)),
            ("expected judgments", f"{result.expected_judgments:,.0f}"),
+           ("Type-M at stopping (difference of means)", f"{result.type_m:.2f}×" if delta and
+            math.isfinite(result.type_m) else "—"),
            (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.2f} DA"),
            ("judgments saved by interim-futility (population)", "—" if not math.isfinite(fut_row["saving"]) else
             f"{100 * fut_row['saving']:.0f}%")]
@@ -553,6 +574,11 @@ judgments there (first tab, right). Futility stopping also quits pairs whose int
 (p > {futility_p}): it gives up the smallest differences — which a campaign of this size would rarely detect anyway —
 and spends the savings on the borderline pairs. Averaged over many pairs (second tab) it reaches the same average power
 as the fixed design with fewer judgments.
+
+**Exaggeration (Type-M).** A significant result overstates the true difference on average, because only runs that
+happen to look large pass the test. Stopping early adds to it: an interim look stops for efficacy exactly when the
+running difference is unusually large, and the difference of means reported at that look is biased away from zero
+(Whitehead 1986). The Type-M chart shows the ratio E[|estimate| | significant] / |true difference| for each design.
 
 **Sensitivity.** The minimum detectable effect is the smallest true difference this campaign detects with
 {target:.0%} power; smaller differences will mostly end as ties. Halving it takes about four times the judgments.

@@ -438,3 +438,86 @@ def test_campaign_assurance_grows_with_the_budget_towards_the_ceiling():
 def test_campaign_assurance_value_errors_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=name.replace("`", "\\`")):
         call()
+
+
+# ---------------------------------------------------------------------------
+# probabilities stay in [0, 1] (the recursion's quadrature at boundaries with much density)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("design", ["interim", "interim_futility", "naive"])
+def test_campaign_probabilities_stay_in_the_unit_interval(design):
+    # a grid of budgets, effects, looks and SDs, including large drifts whose density sits on a boundary
+    # (e.g. interim, 5,000 judgments, Δ = 3, 6 looks, sd 15: the O(h²) cell rule gave power 1.0000495)
+    worst = 0.0
+    for budget in (400, 1200, 5000, 20000):
+        for delta in (0.0, 1.0, 3.0, 8.0):
+            for peeks in (2, 3, 6, 10):
+                for sd in (15.0, 27.0):
+                    r = sq.campaign_power(design, budget, delta, peeks=peeks, sd=sd)
+                    probs = np.array([r.power, r.false_positive_rate, *r.stop_probabilities,
+                                      *r.efficacy_probabilities, *r.futility_probabilities])
+                    worst = max(worst, float(np.max(-probs)), float(np.max(probs - 1.0)))
+                    assert sum(r.stop_probabilities) == pytest.approx(1.0, abs=1e-9)
+    assert worst <= 0.0
+
+
+def test_the_recursion_conserves_probability_before_clipping():
+    # unclipped: up + low + futility over all looks plus what runs to the end is 1 to 1e-9
+    from core.sequential.recursion import unit_recursion
+
+    eff = sq.boundary_z(6, kind="pocock")
+    fut = np.r_[np.full(5, 0.6745), 0.0]
+    for drift in (0.0, 1.0, 2.5, 4.0):
+        thetas = np.full((1, 6), drift)
+        up, low, f = unit_recursion(thetas, eff, fut)
+        assert (up + low + f)[0, :-1].sum() + up[0, -1] + low[0, -1] <= 1 + 1e-9
+        assert np.all(up >= -1e-9) and np.all(low >= -1e-9) and np.all(f >= -1e-9)
+    r = sq.campaign_power("interim", 5000, 3.0, peeks=6, sd=15.0)
+    assert 0.0 <= r.power <= 1.0 and min(r.stop_probabilities) >= 0.0
+    a = sq.campaign_assurance("interim", 5000, 3.0, 0.5, peeks=6, sd=15.0)
+    assert 0.0 <= a.assurance <= 1.0
+
+
+def test_boundary_constants_to_six_digits():
+    # Jennison & Turnbull (2000), Tables 2.1 and 2.3, K = 3, two-sided α = 0.05: C_P = 2.289478, C_B = 2.004036
+    assert sq.boundary_z(3, kind="pocock")[0] == pytest.approx(2.289478, abs=2e-6)
+    assert sq.boundary_z(3, kind="obrien_fleming") == pytest.approx([3.4711, 2.4544, 2.0040], abs=6e-5)
+    assert sq.boundary_z(3, kind="obrien_fleming")[-1] == pytest.approx(2.004036, abs=2e-6)
+
+
+# ---------------------------------------------------------------------------
+# Type-M at stopping (the estimate: difference of the two systems' means at the stopping analysis)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("design, delta, test", [("fixed", 3.0, "mwu"), ("interim", 3.0, "mwu"),
+                                                 ("interim_futility", -2.5, "mwu"), ("interim", 3.0, "t"),
+                                                 ("naive", 2.0, "mwu")])
+def test_campaign_type_m_agrees_with_monte_carlo(design, delta, test):
+    exact = sq.campaign_power(design, 1200, delta, test=test)
+    mc = sq.campaign_power(design, 1200, delta, test=test, method="simulate", n_sims=4000, seed=5)
+    assert exact.type_m > 1.0
+    assert abs(exact.type_m - mc.type_m) <= 4 * mc.type_m_se
+
+
+def test_campaign_type_m_in_the_curves_and_at_zero():
+    curves = sq.campaign_curves(1200, [0.0, 1.5, 3.0], designs=("fixed", "interim", "interim_futility"))
+    for _, row in curves.iterrows():
+        point = sq.campaign_power(row["design"], 1200, row["delta"])
+        if row["delta"] == 0:
+            assert math.isnan(row["type_m"]) and math.isnan(point.type_m)
+        else:
+            assert row["type_m"] == pytest.approx(point.type_m, rel=1e-9)
+    # stopping early for efficacy exaggerates more than the fixed design at the same budget
+    at3 = curves[curves["delta"] == 3.0].set_index("design")["type_m"]
+    assert at3["interim"] > at3["fixed"] > 1.0
+
+
+def test_mann_whitney_correlation_with_the_mean_difference():
+    # oracle: the correlation of U and X̄_A - X̄_B over simulated campaigns
+    model = sq.estimate_model("mwu", 75.0, 27.0, 2.0)
+    rng = np.random.default_rng(0)
+    a = sq._simulate_scores(rng, 76.0, 27.0, (4000, 300))
+    b = sq._simulate_scores(rng, 74.0, 27.0, (4000, 300))
+    u, _ = sq.mwu_rows(a, b)
+    r = np.corrcoef(u, a.mean(axis=1) - b.mean(axis=1))[0, 1]
+    assert model.correlation == pytest.approx(r, abs=4 * (1 - r * r) / math.sqrt(4000))
+    assert model.difference == pytest.approx(sq.score_distribution(76, 27).mean - sq.score_distribution(74, 27).mean)
+    assert sq.estimate_model("t", 75.0, 27.0, 2.0).correlation == 1.0

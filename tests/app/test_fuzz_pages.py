@@ -15,7 +15,7 @@ import pytest
 
 from .conftest import open_page
 
-PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan", "claims")
+PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan", "claims", "monitor")
 
 # Values a careless or hostile link may carry for any parameter.
 JUNK = ["", "abc", "-1", "0", "1e308", "-1e308", "nan", "inf", "99999999999", "0.5.5", "%00", "<b>x</b>", "true",
@@ -25,7 +25,8 @@ PARAMS = ["n", "delta", "agreement", "baseline", "alpha", "target", "scenario", 
           "ties", "view", "simulate", "sims", "seed", "assure", "prior_mean", "prior_sd", "cost_unit", "currency",
           "pins", "workers", "items", "effect", "sigma", "rule", "layout", "per_item", "budget", "peeks", "design",
           "mean", "sd", "m", "data", "kind", "acc_a", "gain", "k", "icc", "judge", "se", "sp", "votes", "ratings",
-          "preset", "gap", "step", "demo_n", "demo_p", "present", "p0", "b0", "trials"]
+          "preset", "gap", "step", "demo_n", "demo_p", "present", "p0", "b0", "trials", "source", "upto", "n_max",
+          "cs", "looks", "boundary", "swap"]
 
 
 MARKUP = re.compile(r"(?<!\\)(<(img|script|a|iframe)\b|!\[|\]\()", re.IGNORECASE)
@@ -70,6 +71,9 @@ EXTREMES = {
             ("select_slider", "m", (1, 100))],
     "claims": [("slider", "rho", (0.0, 0.9)), ("select_slider", "alpha", (0.001, 0.1)),
                ("slider", "target", (0.5, 0.99))],
+    "monitor": [("slider", "upto", (2, 300)), ("number_input", "target", (0.001, 100.0)),
+                ("number_input", "n_max", (2, 1_000_000)), ("select_slider", "alpha", (0.01, 0.1)),
+                ("slider", "looks", (1, 10))],
     "leaderboard": [("slider", "k", (2, 20)), ("slider", "gap", (5.0, 200.0)), ("select_slider", "votes", (100, 1_000_000)),
                     ("slider", "ties_pct", (0.0, 60.0)), ("slider", "judge", (55.0, 100.0))],
 }
@@ -115,6 +119,8 @@ UPLOADERS = [
     ("llm", {"view": "Estimate from your logs"}, "log_file", lambda at: None),
     ("leaderboard", {"view": "Fit your votes"}, "votes_file", lambda at: None),
     ("sequential", {"pop": "my past differences"}, "pop_file", lambda at: None),
+    ("monitor", {"source": "scores"}, "scores_file", lambda at: None),
+    ("monitor", {"source": "votes"}, "votes_file", lambda at: None),
     ("mt", {"view": "Fit P0 and b0 from your outputs"}, "file_tsv",
      lambda at: (at.radio(key="upload_mode").set_value("tsv"), at.run())),
 ]

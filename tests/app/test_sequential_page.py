@@ -203,3 +203,22 @@ def test_plan_and_pins(page):
     table = [d.value for d in page.dataframe if "pin" in d.value.columns][0].set_index("pin")
     assert table.loc["small", "power"] == pytest.approx(res.power)
     assert table.loc["current", "power"] == pytest.approx(sq.campaign_power("fixed", 4800, 2.0).power)
+
+
+def test_type_m_metric_and_curves_match_core(page):
+    res = sq.campaign_power("fixed", 1200, 2.0)
+    assert metrics(page)["Type-M at stopping"] == f"{res.type_m:.2f}×"
+    fig = chart(page, "type_m_chart")
+    names = [t["name"] for t in fig["data"]]
+    assert {"fixed", "interim", "interim-futility"} <= set(names) and "naive peeking" not in names
+    assert fig["layout"]["yaxis"]["type"] == "log"
+    curves = sq.campaign_curves(1200, [4.0], designs=("fixed", "interim"))
+    for trace in fig["data"]:
+        if trace["name"] in ("fixed", "interim"):
+            xs, ys = decode(trace["x"]), decode(trace["y"])
+            want = float(curves.loc[curves["design"] == trace["name"], "type_m"].iloc[0])
+            assert ys[xs.index(4.0)] == pytest.approx(want, rel=1e-9)
+    assert any("difference of the two systems' mean scores at the analysis that stopped" in c for c in captions(page))
+    page.radio(key="design").set_value("interim")
+    page.run()
+    assert metrics(page)["Type-M at stopping"] == f"{sq.campaign_power('interim', 1200, 2.0).type_m:.2f}×"

@@ -46,12 +46,12 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import fft as sp_fft
 from scipy import optimize, stats
-from scipy.special import ndtr
 
-from . import uploads
-from .validation import check_alpha, check_choice, check_int, check_real
+from .. import uploads
+from ..validation import check_alpha, check_choice, check_int, check_real
+from .boundaries import BOUNDARIES, boundary, boundary_z
+from .recursion import clip_probabilities, stop_distribution, unit_recursion
 
 __all__ = [
     "DESIGNS",
@@ -60,6 +60,8 @@ __all__ = [
     "METHODS",
     "REDUCIBLE_SHARE",
     "CampaignResult",
+    "EstimateModel",
+    "estimate_model",
     "boundary",
     "boundary_z",
     "campaign_power",
@@ -79,24 +81,12 @@ __all__ = [
 ]
 
 DESIGNS = ("fixed", "interim", "interim_futility", "naive")
-#: Group-sequential boundary families: Pocock (1977) constant nominal level,
-#: O'Brien & Fleming (1979), and Lan & DeMets (1983) α-spending with the
-#: O'Brien–Fleming-type (``"lan_demets"``) or Pocock-type spending function.
-BOUNDARIES = ("pocock", "obrien_fleming", "lan_demets", "lan_demets_pocock")
 TESTS = ("mwu", "t")
 METHODS = ("analytic", "simulate")
 #: Table 2 of Wei et al. (2022): share of the total annotation variance that a
 #: metric could explain (the "reducible variance").
 REDUCIBLE_SHARE = {"WMT21 *-en (crowd)": 0.231, "pSQM zh-en (professional)": 0.098,
                    "pSQM en-de (professional)": 0.534}
-
-_GRID_STEP = 0.05
-_SQRT_2PI = math.sqrt(2 * math.pi)
-
-
-def _phi(x):
-    return np.exp(-0.5 * x * x) / _SQRT_2PI
-
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(200)
 _MAX_BUDGET = 1_000_000
@@ -213,166 +203,92 @@ def _drifts(test, n_per_system, mean, sd, delta):
     return (a.mean - b.mean) / (pooled * np.sqrt(2 / n))
 
 
-# ---------------------------------------------------------------------------
-# recursive integration of the score process
-# ---------------------------------------------------------------------------
-def _cell_weights(grid, step, low, high):
-    """Length of [s - step/2, s + step/2] ∩ (low ≤ |s| < high), per grid point."""
-    left, right = grid - step / 2, grid + step / 2
+@dataclass(frozen=True)
+class EstimateModel:
+    """The difference of means as an estimate, next to the test statistic (per pair of judgments).
 
-    def overlap(a, b):
-        return np.clip(np.minimum(right, b) - np.maximum(left, a), 0.0, None)
-
-    return overlap(low, high) + overlap(-high, -low) if low > 0 else overlap(-high, high)
-
-
-def _sequential_probs(thetas, efficacy, futility):
-    """Crossing probabilities of the score process for a batch of drift paths.
-
-    Parameters
+    Attributes
     ----------
-    thetas : ndarray, shape (D, K)
-        Mean increments of S_k = Z_k sqrt(k) between looks (S_0 = 0).
-    efficacy : ndarray, shape (K,)
-        Boundaries on |Z_k| for stopping with significance.
-    futility : ndarray, shape (K,)
-        Stop for futility when |Z_k| < futility[k] (0 for none; ignored at K).
-
-    Returns
-    -------
-    up, low, fut : ndarray, shape (D, K)
-        P(stop at k with Z_k >= c_k), P(stop at k with Z_k <= -c_k), P(futility stop at k).
+    difference : float
+        True difference of the clipped scores' means, E[X_A] - E[X_B] (the estimand).
+    variance : float
+        σ_A² + σ_B²: n × Var(X̄_A - X̄_B) with n judgments per system.
+    correlation : float
+        Asymptotic correlation of the test statistic with X̄_A - X̄_B (1 for the t test).
     """
-    thetas = np.atleast_2d(np.asarray(thetas, dtype=float))
-    n_paths, looks = thetas.shape
-    roots = np.sqrt(np.arange(1, looks + 1))
-    b = np.asarray(efficacy, float) * roots  # boundaries on S
-    a = np.asarray(futility, float) * roots
-    up = np.zeros((n_paths, looks))
-    low = np.zeros((n_paths, looks))
-    fut = np.zeros((n_paths, looks))
-    # look 1: S_1 ~ N(θ_1, 1)
-    t1 = thetas[:, 0]
-    up[:, 0] = ndtr(t1 - b[0])
-    low[:, 0] = ndtr(-b[0] - t1)
-    if looks == 1:
-        return up, low, fut
-    fut[:, 0] = np.clip(ndtr(a[0] - t1) - ndtr(-a[0] - t1), 0, None)
-    half = float(np.max(b[:-1])) + 0.5
-    size = int(math.ceil(half / _GRID_STEP))
-    grid = np.arange(-size, size + 1) * _GRID_STEP
-    density = _phi(grid[None, :] - t1[:, None])
-    m = grid.size
-    fft_len = sp_fft.next_fast_len(3 * m - 2, real=True)
-    offsets = np.arange(-(m - 1), m) * _GRID_STEP  # s' - s for s, s' on the grid
-    for k in range(1, looks):
-        weights = _cell_weights(grid, _GRID_STEP, a[k - 1], b[k - 1])
-        mass = density * weights[None, :]  # continuation region at look k (index k-1)
-        theta = thetas[:, k][:, None]
-        shifted = grid[None, :] + theta  # mean of S_{k+1} given S_k = s
-        up[:, k] = (mass * ndtr(shifted - b[k])).sum(axis=1)
-        low[:, k] = (mass * ndtr(-b[k] - shifted)).sum(axis=1)
-        if k < looks - 1:
-            fut[:, k] = (mass * np.clip(ndtr(a[k] - shifted) - ndtr(-a[k] - shifted), 0, None)).sum(axis=1)
-            # density of S_{k+1} on the grid: (mass ⊛ φ(· - θ)) via FFT
-            kernel = _phi(offsets[None, :] - theta)
-            conv = sp_fft.irfft(sp_fft.rfft(mass, fft_len, axis=1, workers=-1)
-                                * sp_fft.rfft(kernel, fft_len, axis=1, workers=-1), fft_len, axis=1, workers=-1)
-            density = conv[:, m - 1: 2 * m - 1]
-    return up, low, fut
+
+    difference: float
+    variance: float
+    correlation: float
 
 
-# ---------------------------------------------------------------------------
-# boundaries
-# ---------------------------------------------------------------------------
-def _null_crossing(efficacy):
-    up, low, _ = _sequential_probs(np.zeros((1, len(efficacy))), efficacy, np.zeros(len(efficacy)))
-    return float(up.sum() + low.sum())
-
-
-def _spend(kind, t, alpha):
-    """Cumulative two-sided α spent by information fraction t (α/2 on each side)."""
-    if kind == "lan_demets":  # O'Brien–Fleming type, per side: 2 - 2Φ(z_{1-α/4} / √t)
-        return 2.0 * (2.0 - 2.0 * stats.norm.cdf(stats.norm.isf(alpha / 4) / math.sqrt(t)))
-    return alpha * math.log(1 + (math.e - 1) * t)  # Pocock type
-
-
-@lru_cache(maxsize=512)
-def _boundary_z(peeks, alpha, kind):
-    if peeks == 1:
-        return (float(stats.norm.isf(alpha / 2)),)
-    looks = np.arange(1, peeks + 1)
-    if kind in ("pocock", "obrien_fleming"):
-        shape = np.ones(peeks) if kind == "pocock" else np.sqrt(peeks / looks)
-
-        def gap(c):
-            return _null_crossing(c * shape) - alpha
-
-        c = optimize.brentq(gap, stats.norm.isf(alpha / 2) * 0.8, 6.0, xtol=1e-7)
-        return tuple(float(v) for v in c * shape)
-    bounds: list[float] = []
-    spent = 0.0
-    for k in range(1, peeks + 1):
-        target = _spend(kind, k / peeks, alpha) - spent
-
-        def gap(c, k=k):  # only the first k looks matter for the k-th increment
-            trial = np.array(bounds + [c])
-            up, low, _ = _sequential_probs(np.zeros((1, k)), trial, np.zeros(k))
-            return float(up[0, k - 1] + low[0, k - 1]) - target
-
-        c = optimize.brentq(gap, 0.5, 12.0, xtol=1e-7) if target > 1e-12 else 12.0
-        bounds.append(float(c))
-        spent += target
-    return tuple(bounds)
-
-
-def boundary_z(k, *, alpha=0.05, kind="pocock") -> np.ndarray:
-    """Critical values on |Z| at each of ``k`` equally spaced analyses."""
-    k = check_int("k", k, low=1, high=10)
-    alpha = check_alpha(alpha)
-    kind = check_choice("kind", kind, BOUNDARIES)
-    return np.array(_boundary_z(k, float(alpha), kind))
-
-
-def boundary(k, *, alpha=0.05, kind="pocock") -> np.ndarray:
-    """Nominal two-sided p-value thresholds of a group-sequential design.
-
-    Parameters
-    ----------
-    k : int
-        Number of equally spaced analyses (1–10).
-    alpha : float, optional
-        Overall two-sided false-positive rate.
-    kind : {"pocock", "obrien_fleming", "lan_demets", "lan_demets_pocock"}
-        Boundary family (see :data:`BOUNDARIES`).
-
-    Returns
-    -------
-    ndarray, shape (k,)
-        Reject at analysis i when p_i is below the i-th threshold.
+@lru_cache(maxsize=4096)
+def estimate_model(test, mean, sd, delta) -> EstimateModel:
+    """Mean difference, its variance and its correlation with the test statistic under the score model.
 
     Notes
     -----
-    Constants are computed, not tabulated: the crossing probability of the
-    canonical joint distribution (corr √(t_i/t_j)) under H0 is integrated
-    recursively and the constant solved for by Brent's method; spending
-    boundaries are solved look by look for the increments of the spending
-    function, α/2 spent on each side (O'Brien–Fleming type
-    ``2 - 2Φ(z_{1-α/4}/√t)`` per side, Pocock type ``α log(1 + (e - 1) t)`` in
-    all), the convention of gsDesign's ``sfLDOF``/``sfLDPocock``.
+    For Mann–Whitney, U/n² is asymptotically linear in the Hájek projections
+    ``h₁(x) = P(Y < x) + ½P(Y = x)`` and ``h₂(y) = P(X > y) + ½P(X = y)``
+    (van der Vaart 1998, §12.1), so with ``D = X̄ - Ȳ``
 
-    References
-    ----------
-    Pocock (1977); O'Brien & Fleming (1979); Lan & DeMets (1983); Jennison &
-    Turnbull (2000), Tables 2.1 and 2.3; Wei et al. (2022), §7.2.
+        corr(U, D) = (Cov(h₁(X), X) - Cov(h₂(Y), Y)) / √((Var h₁(X) + Var h₂(Y)) (σ_A² + σ_B²)).
 
-    Examples
-    --------
-    >>> [round(float(p), 4) for p in boundary(3)]  # Wei et al. §7.2: "is p < 0.0221?"
-    [0.0221, 0.0221, 0.0221]
+    With X = 100 - min(G, 100): ``h₁(x) = S_B(g)`` for x = 100 - g > 0 and
+    ``½S_B(100)`` at x = 0; ``h₂(y) = F_A(g)`` for y > 0 and
+    ``F_A(100) + ½S_A(100)`` at y = 0. The integrals over g use the
+    Gauss–Legendre rule and substitution of :func:`mwu_effect`.
     """
-    z = boundary_z(k, alpha=alpha, kind=kind)
-    return 2.0 * stats.norm.sf(z)
+    ma, mb = mean + delta / 2, mean - delta / 2
+    a, b = score_distribution(ma, sd), score_distribution(mb, sd)
+    variance = a.sd**2 + b.sd**2
+    if test == "t":
+        return EstimateModel(a.mean - b.mean, variance, 1.0)
+    ga, gb = _gamma(ma, sd), _gamma(mb, sd)
+    power = max(1.0, 1.0 / min(ga.kwds["a"], gb.kwds["a"]))
+    v = 0.5 * (_GL_NODES + 1.0)
+    g = 100.0 * v**power
+    weights = 0.5 * _GL_WEIGHTS * 100.0 * power * v ** (power - 1.0)
+    fa, fb = ga.pdf(g), gb.pdf(g)
+    sb, cdf_a = gb.sf(g), ga.cdf(g)
+    sa100, sb100 = float(ga.sf(100.0)), float(gb.sf(100.0))
+    p = mwu_effect(ma, mb, sd)
+    e_h1x = float(np.sum(weights * sb * (100.0 - g) * fa))
+    e_h2y = float(np.sum(weights * cdf_a * (100.0 - g) * fb))
+    e_h1sq = float(np.sum(weights * sb**2 * fa)) + 0.25 * sb100**2 * sa100
+    e_h2sq = float(np.sum(weights * cdf_a**2 * fb)) + (1.0 - sa100 + 0.5 * sa100) ** 2 * sb100
+    cov = (e_h1x - p * a.mean) - (e_h2y - p * b.mean)
+    var_u = max(e_h1sq - p * p, 0.0) + max(e_h2sq - p * p, 0.0)
+    r = cov / math.sqrt(var_u * variance) if var_u > 0 else 1.0
+    return EstimateModel(a.mean - b.mean, variance, float(min(max(r, -1.0), 1.0)))
+
+
+def _type_m(up, low, m_up, m_low, drift, sizes, model):
+    """Type-M at stopping of the difference of means, from the recursion's crossing probabilities and partial means.
+
+    With ζ_k = D_k/se_k (se_k = √(variance/n_k)) and Z_k the test statistic,
+    jointly Brownian in the information time with correlation r,
+    ``E[ζ_k | Z path] = μ_ζ,k + r (Z_k - μ_Z,k)``, so
+    ``E[D_k sign(Z_k); significant at k] = se_k ((μ_ζ,k - r μ_Z,k)(up_k - low_k) + r (E[Z_k; up_k] - E[Z_k; low_k]))``.
+    This is E[|D_k|; significant] except where the estimate and the
+    significant statistic disagree in sign, of probability about
+    Φ(-r c/√(1 - r²)) at a boundary c (10⁻⁵ at c = 1.96, r = 0.9; r = 1 for the t test).
+    Arrays broadcast: ``up, low, m_up, m_low, drift`` (..., K), ``sizes`` (..., K), the
+    model's fields scalars or (..., 1).
+    """
+    k = np.arange(1, up.shape[-1] + 1)
+    n = np.asarray(sizes, dtype=float)
+    difference = np.asarray(model.difference, dtype=float)
+    r = np.asarray(model.correlation, dtype=float)
+    se = np.sqrt(np.asarray(model.variance, dtype=float) / n)
+    mu_zeta = difference / se
+    ez_up, ez_low = m_up / np.sqrt(k), m_low / np.sqrt(k)
+    signed = se * ((mu_zeta - r * drift) * (up - low) + r * (ez_up - ez_low))
+    significant = (up + low).sum(axis=-1)
+    scale = np.abs(difference)[..., 0] if difference.ndim else abs(float(difference))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.abs(signed.sum(axis=-1)) / significant / scale
+    return np.where((significant > 0) & (scale != 0), out, np.nan)
 
 
 # ---------------------------------------------------------------------------
@@ -402,6 +318,10 @@ class CampaignResult:
         true difference is 0).
     nominal_p : tuple of float
         The nominal p-value threshold at each analysis.
+    type_m : float
+        Exaggeration ratio at stopping: E[|X̄_A - X̄_B| | significant] / |E[X_A] - E[X_B]|, the estimate being
+        the difference of the two systems' mean scores at the analysis that stopped (``nan`` at ``delta = 0``).
+        Analytic engine: :func:`_type_m`; Monte Carlo: the simulated campaigns' differences of means.
     mc_se : float
         Monte Carlo standard error of ``power`` (0 for the analytic engine).
     false_positive_rate_se, judgments_se : float
@@ -423,6 +343,8 @@ class CampaignResult:
     judgments_se: float = 0.0
     n_sims: int = 0
     method: str = "analytic"
+    type_m: float = math.nan
+    type_m_se: float = 0.0
 
 
 def _look_sizes(budget, peeks):
@@ -444,6 +366,12 @@ def _design_bounds(design, peeks, kind, futility_p, alpha):
     return eff, fut
 
 
+def _sequential_probs(thetas, efficacy, futility):
+    """Crossing probabilities at K equally spaced looks (:func:`core.sequential.recursion.unit_recursion`),
+    checked and clipped to [0, 1] (the residual of the O(h⁶) quadrature is below 10⁻⁹)."""
+    return tuple(clip_probabilities(x) for x in unit_recursion(thetas, efficacy, futility))
+
+
 def _thetas(drifts):
     """Mean increments of S_k = Z_k sqrt(k) from the per-look drifts E[Z_k]."""
     drifts = np.atleast_2d(drifts)
@@ -455,12 +383,11 @@ def _thetas(drifts):
 def _summaries(up, low, fut, sizes, delta):
     looks = up.shape[1]
     eff = up + low
-    stop = eff + fut
-    stop[:, -1] = 1.0 - stop[:, :-1].sum(axis=1)  # everything left stops at the last look
+    stop = stop_distribution(up, low, fut)  # everything left stops at the last look
     judgments = (stop * (2 * sizes)[None, :]).sum(axis=1)
     right = up.sum(axis=1) if delta >= 0 else low.sum(axis=1)
     wrong = low.sum(axis=1) if delta >= 0 else up.sum(axis=1)
-    power = right if delta != 0 else eff.sum(axis=1)
+    power = clip_probabilities(right if delta != 0 else eff.sum(axis=1))
     return power, wrong, judgments, stop, eff, fut, looks
 
 
@@ -546,16 +473,18 @@ def campaign_power(
         return _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal)
     drift = _drifts(test, sizes, mean, sd, delta)
     null = np.zeros(peeks)
-    up, low, fut = _sequential_probs(_thetas(np.vstack([drift, null])), eff_z, fut_z)
+    up, low, fut, m_up, m_low = unit_recursion(_thetas(np.vstack([drift, null])), eff_z, fut_z, moments=True)
+    up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
+    type_m = float(_type_m(up[0], low[0], m_up[0], m_low[0], drift, sizes, estimate_model(test, mean, sd, delta)))
     power, wrong, judgments, stop, eff, futp, looks = _summaries(up[:1], low[:1], fut[:1], sizes, delta)
-    false_positive_rate = float(up[1].sum() + low[1].sum())
+    false_positive_rate = float(clip_probabilities(up[1].sum() + low[1].sum()))
     significant = float(up[0].sum() + low[0].sum())
     type_s = float(wrong[0]) / significant if delta != 0 and significant > 0 else math.nan
     return CampaignResult(
         power=float(power[0]), false_positive_rate=false_positive_rate, expected_judgments=float(judgments[0]),
         stop_probabilities=tuple(stop[0]), efficacy_probabilities=tuple(eff[0]),
         futility_probabilities=tuple(futp[0]), type_s=type_s, nominal_p=nominal, budget=budget,
-        looks=looks,
+        looks=looks, type_m=type_m,
     )
 
 
@@ -703,9 +632,12 @@ def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, 
             a = _simulate_scores(rng, mean + d / 2, sd, (size, sizes[-1]))
             b = _simulate_scores(rng, mean - d / 2, sd, (size, sizes[-1]))
             pvals, signs = _sequential_pvalues(a, b, sizes, test)
-            parts.append(_run_campaigns(pvals, signs, eff_p, fut_p))
-        out[label] = tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
-    stop_look, reason, sign = out["alt"]
+            stop_look, reason, sign = _run_campaigns(pvals, signs, eff_p, fut_p)
+            # the estimate: difference of the two systems' means at the analysis that stopped
+            means = (np.cumsum(a, axis=1)[:, sizes - 1] - np.cumsum(b, axis=1)[:, sizes - 1]) / sizes[None, :]
+            parts.append((stop_look, reason, sign, means[np.arange(size), stop_look]))
+        out[label] = tuple(np.concatenate([part[i] for part in parts]) for i in range(4))
+    stop_look, reason, sign, estimate = out["alt"]
     significant = reason == 1
     if delta != 0:
         right = significant & (sign == np.sign(delta))
@@ -719,20 +651,28 @@ def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, 
     eff = np.bincount(stop_look[significant], minlength=looks) / n_sims
     fut = np.bincount(stop_look[reason == -1], minlength=looks) / n_sims
     fpr = (out["null"][1] == 1).mean()
+    true_difference = estimate_model(test, mean, sd, delta).difference
+    if delta != 0 and n_significant:
+        ratio = np.abs(estimate[significant]) / abs(true_difference)
+        type_m = float(ratio.mean())
+        type_m_se = float(ratio.std(ddof=1) / math.sqrt(ratio.size)) if ratio.size > 1 else math.nan
+    else:
+        type_m, type_m_se = math.nan, 0.0
     return CampaignResult(
         power=float(power), false_positive_rate=float(fpr), expected_judgments=float(spent.mean()),
         stop_probabilities=tuple(stop), efficacy_probabilities=tuple(eff), futility_probabilities=tuple(fut),
         type_s=type_s, nominal_p=nominal, budget=budget, looks=looks,
         mc_se=math.sqrt(power * (1 - power) / n_sims), false_positive_rate_se=math.sqrt(fpr * (1 - fpr) / n_sims),
         judgments_se=float(spent.std(ddof=1) / math.sqrt(n_sims)), n_sims=n_sims, method="simulate",
+        type_m=type_m, type_m_se=type_m_se,
     )
 
 
 # ---------------------------------------------------------------------------
 # curves, populations, MDE, savings (analytic engine, batched)
 # ---------------------------------------------------------------------------
-def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alpha, test):
-    """Analytic power and expected judgments for every (budget, delta) pair."""
+def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alpha, test, with_type_m=False):
+    """Analytic power and expected judgments (and Type-M) for every (budget, delta) pair."""
     budgets = np.atleast_1d(np.asarray(budgets, dtype=int))
     deltas = np.atleast_1d(np.asarray(deltas, dtype=float))
     looks = 1 if design == "fixed" else peeks
@@ -743,18 +683,30 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
     _fill_effects(effects, deltas, mean, sd, test)
     n = sizes.astype(float)
     scale = 1.0 / np.sqrt((2 * n + 1) / (12 * n**2)) if test == "mwu" else np.sqrt(n / 2)
-    drift_rows = (effects[None, :, None] * scale[:, None, :]).reshape(-1, looks)
-    up, low, fut = _sequential_probs(_thetas(drift_rows), eff_z, fut_z)
-    up = up.reshape(budgets.size, deltas.size, looks)
-    low = low.reshape(budgets.size, deltas.size, looks)
-    fut = fut.reshape(budgets.size, deltas.size, looks)
+    drifts = effects[None, :, None] * scale[:, None, :]
+    drift_rows = drifts.reshape(-1, looks)
+    shape = (budgets.size, deltas.size, looks)
+    if with_type_m:
+        up, low, fut, m_up, m_low = unit_recursion(_thetas(drift_rows), eff_z, fut_z, moments=True)
+        m_up, m_low = m_up.reshape(shape), m_low.reshape(shape)
+    else:
+        up, low, fut = unit_recursion(_thetas(drift_rows), eff_z, fut_z)
+    up = clip_probabilities(up).reshape(shape)
+    low = clip_probabilities(low).reshape(shape)
+    fut = clip_probabilities(fut).reshape(shape)
     eff = up + low
-    stop = eff + fut
-    stop[..., -1] = 1.0 - stop[..., :-1].sum(axis=-1)
+    stop = stop_distribution(up, low, fut)
     judgments = (stop * (2 * sizes)[:, None, :]).sum(axis=-1)
     sign = np.sign(deltas)[None, :]
-    power = np.where(sign > 0, up.sum(-1), np.where(sign < 0, low.sum(-1), eff.sum(-1)))
-    return power, judgments
+    power = clip_probabilities(np.where(sign > 0, up.sum(-1), np.where(sign < 0, low.sum(-1), eff.sum(-1))))
+    if not with_type_m:
+        return power, judgments
+    models = [estimate_model(test, mean, sd, float(d)) for d in deltas]
+    model = EstimateModel(np.array([m.difference for m in models])[None, :, None],
+                          np.array([m.variance for m in models])[None, :, None],
+                          np.array([m.correlation for m in models])[None, :, None])
+    type_m = _type_m(up, low, m_up, m_low, drifts, n[:, None, :], model)
+    return power, judgments, type_m
 
 
 def campaign_curves(budget, deltas, *, designs=("fixed", "interim", "interim_futility"), peeks=3,
@@ -764,7 +716,8 @@ def campaign_curves(budget, deltas, *, designs=("fixed", "interim", "interim_fut
     Returns
     -------
     pandas.DataFrame
-        Tidy: ``design, delta, power, expected_judgments, budget``.
+        Tidy: ``design, delta, power, expected_judgments, budget, type_m`` (Type-M at stopping of the
+        difference of means, as :attr:`CampaignResult.type_m`; ``nan`` at delta = 0).
     """
     frames = []
     for design in designs:
@@ -772,10 +725,12 @@ def campaign_curves(budget, deltas, *, designs=("fixed", "interim", "interim_fut
                                                                                futility_p, alpha)
         for d in np.atleast_1d(deltas):
             _validate_model(mean, sd, float(d))
-        power, judgments = _batched(design_, [budget_], deltas, peeks=peeks_, kind=kind, futility_p=futility_p_,
-                                    mean=mean, sd=sd, alpha=alpha_, test=test)
+        power, judgments, type_m = _batched(design_, [budget_], deltas, peeks=peeks_, kind=kind,
+                                            futility_p=futility_p_, mean=mean, sd=sd, alpha=alpha_, test=test,
+                                            with_type_m=True)
         frames.append(pd.DataFrame({"design": design, "delta": np.atleast_1d(deltas).astype(float),
-                                    "power": power[0], "expected_judgments": judgments[0], "budget": budget_}))
+                                    "power": power[0], "expected_judgments": judgments[0], "budget": budget_,
+                                    "type_m": type_m[0]}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -1095,7 +1050,7 @@ def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundar
     >>> r.assurance < r.ceiling < 1 and r.expected_judgments < 1200
     True
     """
-    from .assurance import assurance
+    from ..assurance import assurance
 
     design, budget, peeks, kind, futility_p, alpha = _validate_design(design, budget, peeks, boundary, futility_p,
                                                                       alpha)
@@ -1119,9 +1074,8 @@ def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundar
             memo.clear()
             drift_rows = spline(deltas)[:, None] * scale[None, :]
             up, low, fut = _sequential_probs(_thetas(drift_rows), eff_z, fut_z)
-            stop = up + low + fut
-            stop[:, -1] = 1.0 - stop[:, :-1].sum(axis=1)
-            memo[key] = (up.sum(axis=1), low.sum(axis=1), stop @ (2.0 * n))
+            stop = stop_distribution(up, low, fut)
+            memo[key] = (clip_probabilities(up.sum(axis=1)), clip_probabilities(low.sum(axis=1)), stop @ (2.0 * n))
         return memo[key]
 
     slope = abs(float(spline(mu, 1))) or abs(float(spline(0.0, 1)))

@@ -1,0 +1,348 @@
+"""Monitoring a running evaluation of two systems: running estimate, confidence sequence, verdict, forecast.
+
+The items so far give per-item differences ``d_i`` (system B minus A: a
+question's mean score difference, a vote coded +1 for B, -1 for A, 0 for a
+tie). The confidence sequence of :func:`core.sequential.confidence_sequence`
+is valid at every n, so the verdict may be read after every item:
+
+* ``"b_better"`` / ``"a_better"`` — 0 is outside the sequence;
+* ``"no_difference"`` — the sequence lies inside (-X, X): no difference of at
+  least X (the smallest difference that matters) is plausible;
+* ``"budget"`` — the planned items are used up without either;
+* ``"continue"`` — otherwise, with the expected number of further items
+  forecast by simulating the rest of the run under the planned effect.
+
+The planned group-sequential boundaries (:func:`core.sequential.boundary_z`)
+are shown on the estimate scale, ``± c_k sd / √n_k`` at the planned looks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import uploads
+from ..validation import check_alpha, check_choice, check_int, check_real
+from .boundaries import BOUNDARIES, boundary_z
+from .confidence import confidence_sequence, cs_boundary, mixture_rho
+
+__all__ = ["VERDICTS", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
+           "differences_from_votes", "sample_differences"]
+
+VERDICTS = ("b_better", "a_better", "no_difference", "budget", "continue")
+_FORECAST_CHUNK = 4_000_000
+
+
+@dataclass(frozen=True)
+class MonitorResult:
+    """The state of a monitored run.
+
+    Attributes
+    ----------
+    sequence : pandas.DataFrame
+        ``n, estimate, lower, upper`` (:func:`confidence_sequence`).
+    verdict : str
+        One of :data:`VERDICTS`.
+    message : str
+        The verdict in words ("stop: B is better", …).
+    n : int
+        Items so far.
+    sd : float
+        Per-item SD used (given, or the sample SD of the differences).
+    method : str
+        ``"normal mixture"`` or ``"betting"``.
+    first_n : int or None
+        First n at which 0 left the sequence.
+    looks : tuple of int
+        Planned group-sequential looks (items).
+    look_bounds : tuple of float
+        Efficacy boundary on the running estimate at each look: ``c_k sd / √n_k``.
+    group_stop : int or None
+        The first planned look already passed at which the running estimate was beyond its boundary.
+    expected_more, expected_more_se : float
+        Forecast further items until a stop (or the budget) under the planned
+        effect, with its Monte Carlo SE (0 when the run has stopped).
+    p_stop_effect : float
+        Share of simulated continuations that end with a significant difference.
+    paths : pandas.DataFrame
+        A few simulated continuations for display: ``path, n, estimate, stopped``.
+    """
+
+    sequence: pd.DataFrame
+    verdict: str
+    message: str
+    n: int
+    sd: float
+    method: str
+    first_n: int | None
+    looks: tuple
+    look_bounds: tuple
+    group_stop: int | None
+    expected_more: float
+    expected_more_se: float
+    p_stop_effect: float
+    paths: pd.DataFrame
+    target: float
+    n_max: int
+    n_sims: int
+
+
+def _verdict(lower, upper, target, n, n_max):
+    if lower > 0:
+        return "b_better", "stop: B is better"
+    if upper < 0:
+        return "a_better", "stop: A is better"
+    if -target < lower and upper < target:
+        return "no_difference", f"stop: no difference of at least {target:g} is plausible"
+    if n >= n_max:
+        return "budget", "stop: the planned items are used up, and neither system is shown better"
+    return "continue", "continue"
+
+
+def _forecast(start_sum, n, n_max, delta, sd, target, alpha, rho, n_sims, n_paths, rng):
+    """Continue the run from (n, S_n) to n_max under ``delta``; stop rules as :func:`_verdict` on the mixture CS.
+
+    The continuation uses the normal-mixture boundary without the running
+    intersection (it can only stop later than the displayed sequence, so the
+    forecast errs towards more items).
+    """
+    steps = n_max - n
+    t = np.arange(n + 1, n_max + 1, dtype=float)
+    half = cs_boundary(t, sd, alpha=alpha, rho=rho) / t
+    frame_at = np.unique(np.linspace(0, steps - 1, min(steps, 40)).round().astype(int))
+    used = np.empty(n_sims)
+    effect = np.zeros(n_sims, dtype=bool)
+    shown = []
+    chunk = max(1, _FORECAST_CHUNK // steps)
+    for start in range(0, n_sims, chunk):
+        rows = min(chunk, n_sims - start)
+        s = start_sum + np.cumsum(rng.normal(delta, sd, (rows, steps)), axis=1)
+        est = s / t[None, :]
+        lo, hi = est - half[None, :], est + half[None, :]
+        sig = (lo > 0) | (hi < 0)
+        stop = sig | ((lo > -target) & (hi < target))
+        stop[:, -1] = True
+        k = np.argmax(stop, axis=1)
+        used[start:start + rows] = t[k] - n
+        effect[start:start + rows] = sig[np.arange(rows), k]
+        if start == 0:
+            for p in range(min(n_paths, rows)):
+                idx = frame_at[frame_at <= k[p]]
+                if idx.size == 0 or idx[-1] != k[p]:
+                    idx = np.append(idx, k[p])
+                shown.append(pd.DataFrame({"path": p, "n": t[idx].astype(int), "estimate": est[p, idx],
+                                           "stopped": idx == k[p]}))
+    paths = pd.concat(shown, ignore_index=True) if shown else pd.DataFrame(columns=["path", "n", "estimate",
+                                                                                       "stopped"])
+    se = float(used.std(ddof=1) / math.sqrt(n_sims)) if n_sims > 1 else math.nan
+    return float(used.mean()), se, float(effect.mean()), paths
+
+
+def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boundary="obrien_fleming",
+            n_sims=2000, n_paths=30, seed=0) -> MonitorResult:
+    """Where a running comparison stands, and what to do next.
+
+    Parameters
+    ----------
+    x : array_like
+        Per-item differences so far, in arrival order (B minus A).
+    target : float
+        X > 0: the smallest difference that matters (the planned effect).
+    n_max : int
+        Items planned (the forecast never goes beyond).
+    alpha : float, optional
+        Level of the confidence sequence and of the planned boundaries.
+    sd : float, optional
+        Per-item SD (default: the sample SD of ``x``).
+    bounds : (float, float), optional
+        Known range of the differences: use the betting CS (no variance guess).
+    looks, boundary : optional
+        The planned group-sequential design drawn for comparison.
+    n_sims, n_paths, seed : optional
+        Simulated continuations for the forecast, how many to return for
+        display, and the seed.
+
+    Returns
+    -------
+    MonitorResult
+
+    Examples
+    --------
+    >>> r = monitor(np.r_[np.ones(60), -np.ones(20)], target=0.2, n_max=400, bounds=(-1, 1))
+    >>> r.message
+    'stop: B is better'
+    """
+    values = np.asarray(x, dtype=float).ravel()
+    target = check_real("target", target, low=0.0, high=1e6, low_open=True)
+    n_max = check_int("n_max", n_max, low=2, high=10_000_000)
+    alpha = check_alpha(alpha)
+    looks = check_int("looks", looks, low=1, high=10)
+    boundary = check_choice("boundary", boundary, BOUNDARIES)
+    n_sims = check_int("n_sims", n_sims, low=100, high=100_000)
+    n_paths = check_int("n_paths", n_paths, low=0, high=200)
+    if values.size > n_max:
+        raise ValueError(f"`n_max` must be at least the {values.size:,} items already seen, got {n_max:,}.")
+    if sd is None and values.size >= 2:
+        sd_used = float(np.std(values, ddof=1))
+    else:
+        sd_used = sd
+    if sd_used is None or not sd_used > 0:
+        raise ValueError("`sd` cannot be estimated from constant differences; give `sd`.")
+    sd_used = check_real("sd", sd_used, low=0.0, high=1e6, low_open=True)
+    seq = confidence_sequence(values, alpha=alpha, sd=sd_used, plan_n=n_max, bounds=bounds)
+    n = int(values.size)
+    last = seq.iloc[-1]
+    verdict, message = _verdict(float(last["lower"]), float(last["upper"]), target, n, n_max)
+    planned = np.array([max(1, round(n_max * k / looks)) for k in range(1, looks + 1)])
+    bounds_est = boundary_z(looks, alpha=alpha, kind=boundary) * sd_used / np.sqrt(planned)
+    group_stop = None
+    for nk, b in zip(planned, bounds_est):
+        if nk <= n and abs(seq["estimate"].iloc[nk - 1]) >= b:
+            group_stop = int(nk)
+            break
+    rng = np.random.default_rng(seed)
+    if verdict == "continue":
+        sign = 1.0 if last["estimate"] >= 0 else -1.0
+        rho = mixture_rho(n_max, sd_used, alpha=alpha)
+        more, more_se, p_effect, paths = _forecast(float(values.sum()), n, n_max, sign * target, sd_used, target,
+                                                   alpha, rho, n_sims, n_paths, rng)
+        message = f"continue: about {math.ceil(more):,} more items expected"
+    else:
+        more, more_se, p_effect = 0.0, 0.0, float(verdict in ("a_better", "b_better"))
+        paths = pd.DataFrame(columns=["path", "n", "estimate", "stopped"])
+    return MonitorResult(sequence=seq, verdict=verdict, message=message, n=n, sd=sd_used,
+                         method=seq.attrs["method"], first_n=seq.attrs["first_n"],
+                         looks=tuple(int(v) for v in planned), look_bounds=tuple(float(v) for v in bounds_est),
+                         group_stop=group_stop, expected_more=more, expected_more_se=more_se, p_stop_effect=p_effect,
+                         paths=paths, target=target, n_max=n_max, n_sims=n_sims)
+
+
+# ---------------------------------------------------------------------------
+# inputs: the readers of the other pages, turned into per-item differences
+# ---------------------------------------------------------------------------
+def _two_models(models, model_a, model_b, what):
+    names = list(dict.fromkeys(models))
+    if len(names) < 2:
+        raise ValueError(f"{what} must hold two systems; found {len(names)}.")
+    a = model_a if model_a is not None else names[0]
+    b = model_b if model_b is not None else next(m for m in names if m != a)
+    for label, m in (("model_a", a), ("model_b", b)):
+        if m not in names:
+            raise ValueError(f"`{label}` must be one of the systems in the file; {m!r} is not.")
+    if a == b:
+        raise ValueError("`model_a` and `model_b` must be different systems.")
+    return a, b
+
+
+def differences_from_log(log: pd.DataFrame, *, model_a=None, model_b=None) -> pd.DataFrame:
+    """Per-question differences from a per-answer log (:func:`core.llm.read_benchmark_log`).
+
+    Each question's score is the mean over its samples; questions answered by
+    both systems are kept, in the order they first appear.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``item, a, b, difference`` (b - a); ``attrs["models"] = (A, B)``.
+    """
+    a, b = _two_models(log["model"].astype(str), model_a, model_b, "The log")
+    means = log[log["model"].isin([a, b])].groupby(["question", "model"], sort=False)["score"].mean().unstack()
+    means = means.dropna()
+    if len(means) < 2:
+        raise ValueError(f"The log must have at least 2 questions answered by both {a!r} and {b!r}.")
+    out = pd.DataFrame({"item": means.index.astype(str), "a": means[a].to_numpy(), "b": means[b].to_numpy()})
+    out["difference"] = out["b"] - out["a"]
+    out.attrs["models"] = (a, b)
+    return out
+
+
+def differences_from_votes(votes: pd.DataFrame, *, model_a=None, model_b=None) -> pd.DataFrame:
+    """Votes between two systems (:func:`core.pairwise.read_votes`) coded +1 (B wins), -1 (A wins), 0 (tie).
+
+    Without names, the pair with the most battles is used. Votes keep file order.
+    """
+    ma, mb = votes["model_a"].astype(str).to_numpy(), votes["model_b"].astype(str).to_numpy()
+    if model_a is None or model_b is None:
+        pairs = pd.Series([tuple(sorted(p)) for p in zip(ma, mb)])
+        if pairs.empty:
+            raise ValueError("The votes file has no battles.")
+        top = pairs.value_counts().index[0]
+        model_a, model_b = top
+    keep = ((ma == model_a) & (mb == model_b)) | ((ma == model_b) & (mb == model_a))
+    if keep.sum() < 2:
+        raise ValueError(f"`model_a` and `model_b` must have at least 2 battles between them; {model_a!r} and "
+                         f"{model_b!r} have {int(keep.sum())}.")
+    winner = votes["winner"].astype(str).to_numpy()[keep]
+    first = ma[keep]
+    b_won = ((winner == "model_a") & (first == model_b)) | ((winner == "model_b") & (first == model_a))
+    a_won = ((winner == "model_a") & (first == model_a)) | ((winner == "model_b") & (first == model_b))
+    diff = b_won.astype(float) - a_won.astype(float)
+    out = pd.DataFrame({"item": np.arange(1, diff.size + 1).astype(str), "a": a_won.astype(float),
+                        "b": b_won.astype(float), "difference": diff})
+    out.attrs["models"] = (str(model_a), str(model_b))
+    return out
+
+
+def read_paired_scores(data, *, name="The file") -> pd.DataFrame:
+    """Per-item scores of two systems from an upload.
+
+    Two layouts are read:
+
+    * wide: a header and two numeric columns, one per system (an optional
+      ``item``/``question``/``id`` column names the items), one row per item
+      in arrival order;
+    * long: the LLM page's per-answer log (``question, model, score``, CSV or
+      JSON Lines; :func:`core.llm.read_benchmark_log`), averaged per question.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``item, a, b, difference`` (b - a); ``attrs["models"] = (A, B)``.
+
+    Raises
+    ------
+    ValueError
+        Unreadable files (limits and messages of :mod:`core.uploads`), missing
+        or non-numeric columns (the message names the row), fewer than 2 items.
+    """
+    from .. import llm
+
+    if uploads.looks_like_json(data):
+        return differences_from_log(llm.read_benchmark_log(data, name=name))
+    table = uploads.read_table(data, name=name, min_columns=2, header="yes")
+    lower = [str(c).strip().lower() for c in table.columns]
+    if "model" in lower or "model_name" in lower or "system" in lower:
+        return differences_from_log(llm.read_benchmark_log(data, name=name))
+    id_names = {"item", "question", "id", "question_id", "doc_id"}
+    ids = [c for c, low in zip(table.columns, lower) if low in id_names]
+    systems = [c for c, low in zip(table.columns, lower) if low not in id_names]
+    if len(systems) < 2:
+        raise ValueError(f"{name} needs two score columns, one per system; found {len(systems)}.")
+    a, b = systems[:2]
+    columns = {}
+    for col in (a, b):
+        cells = table[col]
+        values = pd.to_numeric(cells, errors="coerce")
+        bad = np.nonzero(~np.isfinite(values.to_numpy(dtype=float)))[0]
+        if bad.size:
+            row = int(bad[0])
+            raise ValueError(f"{name}, row {row + 2:,}, column {str(col)[:40]!r}: {str(cells.iloc[row])[:20]!r} is "
+                             "not a number.")
+        columns[col] = values.to_numpy(dtype=float)
+    if len(table) < 2:
+        raise ValueError(f"{name} must have at least 2 items.")
+    item = table[ids[0]].astype(str).to_numpy() if ids else np.arange(1, len(table) + 1).astype(str)
+    out = pd.DataFrame({"item": item, "a": columns[a], "b": columns[b]})
+    out["difference"] = out["b"] - out["a"]
+    out.attrs["models"] = (str(a), str(b))
+    return out
+
+
+def sample_differences() -> pd.DataFrame:
+    """The built-in example: the LLM page's synthetic log (300 questions, 5 samples each), per-question differences."""
+    from .. import llm
+
+    return differences_from_log(llm.sample_log())

@@ -1,0 +1,185 @@
+"""Recursive numerical integration of a sequentially monitored score process.
+
+The running sum ``S_k`` observed at analyses k = 1..K has independent normal
+increments, ``S_k - S_{k-1} ~ N(θ_k, v_k)`` (the canonical joint distribution;
+Jennison & Turnbull 2000, ch. 3 and §19.2). A monitoring rule stops at look k
+for efficacy when ``|S_k| >= b_k`` and for futility when ``|S_k| < a_k``.
+The sub-density of ``S_k`` on the event "still running" obeys
+
+    f_{k+1}(s') = ∫_{C_k} f_k(s) φ((s' - s - θ_{k+1}) / √v_{k+1}) / √v_{k+1} ds,
+
+with ``C_k = {a_k <= |s| < b_k}`` (Armitage, McPherson & Rowe 1969). Crossing
+probabilities and the partial means needed for the estimate at stopping
+(``E[S_k; S_k >= b_k]``) are one-dimensional integrals of the same kind with
+the normal CDF (and ``μΦ + σφ``) in closed form.
+
+Quadrature
+----------
+All densities live on one uniform grid (step ``h = 0.05 √min v_k``, so the
+normal kernel is resolved at every look), which makes each step a
+convolution done by FFT for a whole batch of drift paths at once. The
+continuation region ``C_k`` does not fall on grid points; integrals over it use
+the weights of the local quintic interpolant through the six nearest grid
+points (interior nodes get weight h, as the trapezoid rule, which is
+spectrally accurate for the smooth, rapidly decaying integrands; the partial
+sub-intervals at the region's ends are integrated exactly on the quintic), an
+O(h⁶) rule at the ends. This replaces the ``density × cell length`` rule, whose O(h²)
+error at a boundary with much density (a large drift) made probabilities sum
+to more than 1 by up to 5·10⁻⁵. With the quintic rule the residual is below
+10⁻⁹ (rounding and the h⁶ term); :func:`clip_probabilities` removes it.
+
+References
+----------
+Armitage, McPherson & Rowe (1969), JRSS A 132:235–244; Jennison & Turnbull
+(2000), *Group Sequential Methods with Applications to Clinical Trials*,
+ch. 19 (§19.2, recursive numerical integration).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import fft as sp_fft
+from scipy.special import ndtr
+
+__all__ = ["recursion", "unit_recursion", "region_weights", "clip_probabilities", "stop_distribution"]
+
+#: Grid step relative to the smallest increment SD.
+GRID_STEP = 0.05
+#: Residual numerical error tolerated before clipping a probability to [0, 1].
+ROUNDING = 1e-8
+_SQRT_2PI = math.sqrt(2 * math.pi)
+
+# Lagrange basis on the nodes x = -2..3 around each sub-interval [s_j, s_{j+1}] (local coordinate
+# x = (s - s_j)/h), and its antiderivatives: the quintic interpolant integrated exactly
+_NODES = np.arange(-2, 4)
+_BASIS = [np.poly1d(np.poly(np.delete(_NODES, i)) / np.prod(_NODES[i] - np.delete(_NODES, i)))
+          for i in range(_NODES.size)]
+_ANTI = [p.integ() for p in _BASIS]
+
+
+def _phi(x):
+    return np.exp(-0.5 * x * x) / _SQRT_2PI
+
+
+def region_weights(grid, step, low, high):
+    """Quadrature weights on ``grid`` for ∫ over ``{low <= |s| < high}`` (``low = 0``: the interval (-high, high)).
+
+    Local quintic interpolation through the grid points j-2, …, j+3 on each
+    sub-interval [s_j, s_{j+1}], integrated exactly over its overlap with the
+    region. The grid must extend at least three steps beyond ``high``.
+    """
+    weights = np.zeros(grid.size)
+    intervals = [(-high, high)] if low <= 0 else [(-high, -low), (low, high)]
+    base = grid[:-1]
+    for left, right in intervals:
+        u0 = np.clip((left - base) / step, 0.0, 1.0)
+        u1 = np.clip((right - base) / step, 0.0, 1.0)
+        idx = np.nonzero(u1 > u0)[0]
+        if idx.size == 0:
+            continue
+        if idx[0] + _NODES[0] < 0 or idx[-1] + _NODES[-1] >= grid.size:
+            raise RuntimeError("integration grid too narrow for the continuation region")
+        for offset, anti in zip(_NODES, _ANTI):
+            np.add.at(weights, idx + offset, step * (anti(u1[idx]) - anti(u0[idx])))
+    return weights
+
+
+def clip_probabilities(p):
+    """Clip a probability array to [0, 1] after checking that the excess is numerical (below :data:`ROUNDING`)."""
+    p = np.asarray(p, dtype=float)
+    excess = max(float(np.max(-p, initial=0.0)), float(np.max(p - 1.0, initial=-1.0)))
+    if excess > ROUNDING:  # a real error in the integration, not rounding: never hide it
+        raise RuntimeError(f"recursive integration lost accuracy (probability off [0, 1] by {excess:.2g})")
+    return np.clip(p, 0.0, 1.0)
+
+
+def stop_distribution(up, low, fut):
+    """P(stop at look k) from the crossing and futility probabilities: whatever is left stops at the last look.
+
+    Each entry is checked and clipped with :func:`clip_probabilities`, so the
+    row sums to 1 and every entry lies in [0, 1].
+    """
+    stop = np.asarray(up) + np.asarray(low) + np.asarray(fut)
+    stop[..., -1] = 1.0 - stop[..., :-1].sum(axis=-1)
+    return clip_probabilities(stop)
+
+
+def recursion(thetas, variances, efficacy, futility, *, moments=False):
+    """Crossing probabilities (and partial means) of the score process for a batch of drift paths.
+
+    Parameters
+    ----------
+    thetas : ndarray, shape (D, K)
+        Mean increments θ_k of S between looks (S_0 = 0), one row per path.
+    variances : ndarray, shape (K,)
+        Increment variances v_k (> 0).
+    efficacy : ndarray, shape (K,)
+        Boundaries b_k on |S_k| (stop with significance at |S_k| >= b_k).
+    futility : ndarray, shape (K,)
+        Stop for futility when |S_k| < a_k (0 for none; ignored at the last look).
+    moments : bool, optional
+        Also return ``E[S_k; S_k >= b_k]`` and ``E[S_k; S_k <= -b_k]``.
+
+    Returns
+    -------
+    up, low, fut : ndarray, shape (D, K)
+        P(stop at k with S_k >= b_k), P(stop at k with S_k <= -b_k), P(futility stop at k).
+    m_up, m_low : ndarray, shape (D, K)
+        Only with ``moments``: the partial means above.
+    """
+    thetas = np.atleast_2d(np.asarray(thetas, dtype=float))
+    n_paths, looks = thetas.shape
+    v = np.broadcast_to(np.asarray(variances, dtype=float), (looks,))
+    sig = np.sqrt(v)
+    b = np.asarray(efficacy, dtype=float)
+    a = np.asarray(futility, dtype=float)
+    up = np.zeros((n_paths, looks))
+    low = np.zeros((n_paths, looks))
+    fut = np.zeros((n_paths, looks))
+    m_up = np.zeros((n_paths, looks))
+    m_low = np.zeros((n_paths, looks))
+
+    def stops(mass, mu, k):
+        """Stopping probabilities at look k from point masses at means ``mu`` (kernel SD sig[k])."""
+        s = sig[k]
+        hi, lo = (mu - b[k]) / s, (-b[k] - mu) / s
+        up[:, k] = (mass * ndtr(hi)).sum(axis=1)
+        low[:, k] = (mass * ndtr(lo)).sum(axis=1)
+        if moments:  # E[X; X >= b] = μΦ((μ-b)/σ) + σφ((b-μ)/σ);  E[X; X <= -b] = μΦ((-b-μ)/σ) - σφ((-b-μ)/σ)
+            m_up[:, k] = (mass * (mu * ndtr(hi) + s * _phi(hi))).sum(axis=1)
+            m_low[:, k] = (mass * (mu * ndtr(lo) - s * _phi(lo))).sum(axis=1)
+        if k < looks - 1 and a[k] > 0:
+            fut[:, k] = (mass * np.clip(ndtr((a[k] - mu) / s) - ndtr((-a[k] - mu) / s), 0, None)).sum(axis=1)
+
+    t1 = thetas[:, :1]
+    stops(np.ones((n_paths, 1)), t1, 0)
+    if looks == 1:
+        return (up, low, fut, m_up, m_low) if moments else (up, low, fut)
+    step = GRID_STEP * float(sig.min())
+    half = float(np.max(b[:-1])) + 12 * step
+    size = int(math.ceil(half / step))
+    grid = np.arange(-size, size + 1) * step
+    density = _phi((grid[None, :] - t1) / sig[0]) / sig[0]
+    m = grid.size
+    fft_len = sp_fft.next_fast_len(3 * m - 2, real=True)
+    offsets = np.arange(-(m - 1), m) * step  # s' - s for s, s' on the grid
+    for k in range(1, looks):
+        mass = density * region_weights(grid, step, a[k - 1], b[k - 1])[None, :]
+        theta = thetas[:, k][:, None]
+        stops(mass, grid[None, :] + theta, k)
+        if k < looks - 1:
+            kernel = _phi((offsets[None, :] - theta) / sig[k]) / sig[k]
+            conv = sp_fft.irfft(sp_fft.rfft(mass, fft_len, axis=1, workers=-1)
+                                * sp_fft.rfft(kernel, fft_len, axis=1, workers=-1), fft_len, axis=1, workers=-1)
+            density = conv[:, m - 1: 2 * m - 1]
+    return (up, low, fut, m_up, m_low) if moments else (up, low, fut)
+
+
+def unit_recursion(thetas, efficacy_z, futility_z, *, moments=False):
+    """:func:`recursion` for K equally spaced looks with unit increments and boundaries on |Z_k| = |S_k|/√k."""
+    thetas = np.atleast_2d(np.asarray(thetas, dtype=float))
+    roots = np.sqrt(np.arange(1, thetas.shape[1] + 1))
+    return recursion(thetas, np.ones(thetas.shape[1]), np.asarray(efficacy_z, float) * roots,
+                     np.asarray(futility_z, float) * roots, moments=moments)

@@ -1,0 +1,243 @@
+"""Monitor a running evaluation: running estimate, confidence sequence, verdict and forecast.
+
+UI only: widgets → cached calls into ``core.sequential`` (readers, :func:`core.sequential.monitor`) → charts and
+metrics. The confidence sequence is valid at every n, so the page may be reloaded after every new item.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core import figures
+from core import pairwise as pw
+from core import sequential as sq
+from core.plan import Assumption, PlanItem
+from pages._scaffold import (
+    Metric,
+    cached,
+    chart,
+    current_link,
+    download_csv,
+    explain,
+    fmt_pct,
+    guard,
+    md_escape,
+    metrics_row,
+    plan_actions,
+    start,
+    style,
+    views,
+)
+
+SOURCES = {"sample": "built-in example (LLM benchmark run)", "scores": "per-item scores of two systems (CSV or log)",
+           "votes": "pairwise votes (Leaderboard format)"}
+VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}
+CS_METHODS = {"bounded": "betting (values in [−1, 1]; no variance guess)",
+              "mixture": "normal mixture (SD estimated from the data)"}
+
+
+@cached
+def sample():
+    return sq.sample_differences()
+
+
+@cached
+def read_scores(data: bytes, name: str):
+    return sq.read_paired_scores(data, name=f"`{name}`")
+
+
+@cached
+def read_votes(data: bytes, name: str):
+    return sq.differences_from_votes(pw.read_votes(data, name=f"`{name}`"))
+
+
+@cached
+def watch(values, target, n_max, alpha, bounded, looks, boundary, seed):
+    return sq.monitor(np.array(values), target=target, n_max=n_max, alpha=alpha,
+                      bounds=(-1.0, 1.0) if bounded else None, looks=looks, boundary=boundary, seed=seed)
+
+
+start("Monitor a running evaluation",
+      "Look after every item without inflating false positives: a confidence sequence (Howard et al. 2021; "
+      "Waudby-Smith & Ramdas 2024) around the running difference, the planned group-sequential boundaries "
+      "(Jennison & Turnbull 2000), and what to do next.")
+side = st.sidebar
+side.subheader("Results so far")
+source = side.radio("Data", list(SOURCES), format_func=SOURCES.get, key="source", bind="query-params",
+                    help="Per-item results in the order they came in. The example is the LLM page's synthetic "
+                    "benchmark log (two models, 300 questions).")
+with guard("Cannot read the results", stop=True):
+    if source == "sample":
+        data = sample()
+        origin = "the built-in synthetic LLM benchmark log"
+    else:
+        up = side.file_uploader("Upload the results", type=["csv", "tsv", "txt", "json", "jsonl"],
+                                key=f"{source}_file",
+                                help="Scores: a CSV with one column per system (one row per item), or the LLM page's "
+                                "per-answer log (question, model, score). Votes: model_a, model_b, winner (Leaderboard "
+                                "format). Nothing in the file is executed." if source == "scores" else
+                                "model_a, model_b, winner per vote, in the order they came in; the pair of systems "
+                                "with the most battles is monitored. Nothing in the file is executed.")
+        if up is None:
+            st.info("Upload a file in the sidebar, or switch to the built-in example.")
+            st.stop()
+        data = read_scores(up.getvalue(), up.name) if source == "scores" else read_votes(up.getvalue(), up.name)
+        origin = f"`{md_escape(up.name)}`"
+swap = side.toggle("Swap A and B", key="swap", bind="query-params",
+                   help="The difference is B − A; swap to monitor the other direction.")
+name_a, name_b = data.attrs.get("models", ("A", "B"))
+diffs = data["difference"].to_numpy(dtype=float)
+if swap:
+    diffs, name_a, name_b = -diffs, name_b, name_a
+total = int(diffs.size)
+if total < 2:
+    st.error("**Cannot monitor this run.** At least 2 items are needed.")
+    st.stop()
+# the replay slider's range depends on the data: keep a value from the URL or an earlier file inside it
+if "upto" in st.session_state and not 2 <= int(st.session_state["upto"]) <= total:
+    st.session_state["upto"] = total
+# the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at their end
+upto = side.slider("Items so far (replay the run)", min_value=2, max_value=total,
+                   value=min(60, total) if source == "sample" else total, key="upto",
+                   bind="query-params", help="Show the run as it stood after this many items: the sequence is valid "
+                   "at every n, so any stopping point is honest.")
+side.subheader("Plan")
+target = side.number_input("Smallest difference that matters (X)", min_value=0.001, max_value=100.0, value=0.05,
+                           step=0.01, format="%.3f", key="target", bind="query-params",
+                           help="In the items' units: 0.05 = 5 accuracy points; for votes coded ±1, 0.1 = a 55/45 "
+                           "split. The run stops for 'no difference' when the sequence lies inside ±X.")
+n_max = int(side.number_input("Planned items", min_value=2, max_value=1_000_000, value=max(1000, total), step=100,
+                              key="n_max", bind="query-params",
+                              help="The most items the run may use; the confidence sequence is tuned for it."))
+alpha = side.select_slider("α (two-sided)", options=[0.01, 0.025, 0.05, 0.1], value=0.05, key="alpha",
+                           bind="query-params", help="The sequence misses the true difference at any n with "
+                           "probability at most α, however often you look.")
+cs_method = side.radio("Confidence sequence", list(CS_METHODS), format_func=CS_METHODS.get, key="cs",
+                       bind="query-params", help="Betting (Waudby-Smith & Ramdas 2024) is valid for any distribution "
+                       "of differences in [−1, 1] (accuracies, votes). The normal mixture (Howard et al. 2021) treats "
+                       "the sample SD as known: narrower early, an approximation.")
+looks = side.slider("Planned group looks K", 1, 10, 3, key="looks", bind="query-params",
+                    help="The group-sequential plan drawn for comparison: K equally spaced analyses.")
+boundary = side.selectbox("Group boundary", list(sq.BOUNDARIES), index=1, key="boundary", bind="query-params",
+                          format_func={"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
+                                       "lan_demets": "Lan–DeMets (O'Brien–Fleming type)",
+                                       "lan_demets_pocock": "Lan–DeMets (Pocock type)"}.get,
+                          help="How α is shared among the planned looks.")
+seed = int(side.number_input("Simulation seed", 0, 2**31 - 1, 1, key="seed", bind="query-params",
+                             help="Seed of the simulated continuations (forecast and animation)."))
+
+with guard("Cannot monitor this run"):
+    if n_max < upto:
+        raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
+    res = watch(tuple(diffs[:upto]), float(target), n_max, float(alpha), cs_method == "bounded", looks, boundary,
+                seed)
+
+last = res.sequence.iloc[-1]
+text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "
+                    f"{res.first_n:,}." if res.first_n else "",
+        "a_better": f"**{res.message.replace('A', md_escape(name_a), 1)}** — 0 left the confidence sequence at item "
+                    f"{res.first_n:,}." if res.first_n else "",
+        "no_difference": f"**{res.message}** — the whole sequence lies inside ±{target:g}.",
+        "budget": f"**{res.message}.**",
+        "continue": f"**{res.message}** under the planned effect ({'+' if last['estimate'] >= 0 else '−'}{target:g}; "
+                    f"± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
+{"b_better": st.success, "a_better": st.success, "no_difference": st.info, "budget": st.warning,
+ "continue": st.info}[res.verdict](text)
+
+metrics_row(
+    Metric("Items so far", f"{res.n:,}", help=f"Of {n_max:,} planned."),
+    Metric("Running difference", f"{last['estimate']:+.4f}", help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} "
+           "over the items so far."),
+    Metric(f"{1 - alpha:.0%} confidence sequence", f"[{last['lower']:+.3f}, {last['upper']:+.3f}]",
+           help="Valid at every n simultaneously: looking after every item keeps the false-positive rate ≤ α."),
+    Metric("Expected further items", f"{math.ceil(res.expected_more):,}" if res.verdict == "continue" else "0",
+           se=f"{res.expected_more_se:.0f}" if res.verdict == "continue" else None,
+           help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations under the planned "
+           "effect (capped at the planned items)."),
+    Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
+           help="Share of simulated continuations under the planned effect that stop with 0 outside the sequence."),
+)
+
+plotted: dict[str, pd.DataFrame] = {"sequence": res.sequence}
+tab = views(VIEWS)
+title = f"{md_escape(name_b)} − {md_escape(name_a)}: running difference with its confidence sequence"
+if tab.open("monitor"):
+    with tab["monitor"]:
+        chart(figures.monitor_figure(res.sequence, looks=res.looks, look_bounds=res.look_bounds, target=target,
+                                     n_max=n_max, title=title, style=style()), "monitor_chart")
+        planned = ", ".join(f"n = {n:,}: |estimate| ≥ {b:.4f}" for n, b in zip(res.looks, res.look_bounds))
+        group = (f"The planned group design would have stopped at its look at n = {res.group_stop:,}."
+                 if res.group_stop else "No planned group look passed so far has crossed its boundary.")
+        if res.method == "betting":
+            how = "Waudby-Smith & Ramdas 2024, hedged capital with predictable plug-in bets"
+        else:
+            how = f"Howard et al. 2021, eq. 14, tuned for the planned items, SD {res.sd:.4f} from the data"
+        st.caption(f"Confidence sequence: {res.method} ({how}). Planned {looks}-look {boundary.replace('_', '–')} "
+                   f"boundaries on the estimate (SD {res.sd:.4f}): {planned}. {group}")
+if tab.open("paths"):
+    with tab["paths"]:
+        if res.verdict != "continue":
+            st.info("The run has stopped: there is nothing left to simulate. Move **Items so far** back to replay an "
+                    "earlier moment.")
+        else:
+            plotted["paths"] = res.paths
+            chart(figures.paths_figure(res.sequence, res.paths, n_max=n_max, target=target,
+                                       title=f"{len(res.paths['path'].unique())} simulated continuations under the "
+                                       f"planned effect {'+' if last['estimate'] >= 0 else '−'}{target:g}",
+                                       style=style()), "paths_chart")
+            st.caption("Press ▶ Play: each grey line is one way the rest of the run may go if the true difference is "
+                       "the planned effect; × marks where it would stop (0 or ±X settled by the confidence sequence).")
+
+download_csv(plotted, "monitor.csv", key="download_monitor", label="Download the running estimate (CSV)")
+
+verdict_text = res.message if res.verdict != "continue" else f"continue (about {math.ceil(res.expected_more):,} " \
+    "more items expected)"
+paragraph = (f"We monitored the comparison of {name_b} with {name_a} item by item with a {1 - alpha:.0%} "
+             f"{'betting' if res.method == 'betting' else 'normal-mixture'} confidence sequence "
+             f"({'Waudby-Smith & Ramdas, 2024' if res.method == 'betting' else 'Howard et al., 2021'}), valid at "
+             f"every number of items, planning at most {n_max:,} items and treating differences smaller than "
+             f"{target:g} as negligible. After {res.n:,} items the mean difference was {last['estimate']:+.4f} "
+             f"(confidence sequence [{last['lower']:+.4f}, {last['upper']:+.4f}]); verdict: {verdict_text}.")
+plan_actions(PlanItem(
+    scenario="Monitor a running evaluation", question=f"Can we stop comparing {name_b} with {name_a} yet?",
+    assumptions=(Assumption("data", origin.strip("`"), "upload" if source != "sample" else "built-in example"),
+                 Assumption("smallest difference that matters", f"{target:g}", "set on the page"),
+                 Assumption("planned items", f"{n_max:,}", "set on the page"),
+                 Assumption("confidence sequence", CS_METHODS[cs_method], "set on the page")),
+    test=f"{res.method} confidence sequence, checked after every item", alpha=float(alpha),
+    results=(("items so far", f"{res.n:,}"), ("running difference", f"{last['estimate']:+.4f}"),
+             ("confidence sequence", f"[{last['lower']:+.4f}, {last['upper']:+.4f}]"), ("verdict", verdict_text)),
+    paragraph=paragraph, link=current_link(),
+    references=("Howard, Ramdas, McAuliffe & Sekhon (2021). Time-uniform, nonparametric, nonasymptotic confidence "
+                "sequences. Annals of Statistics 49(2).",
+                "Waudby-Smith & Ramdas (2024). Estimating means of bounded random variables by betting. JRSS B 86(1).",
+                "Jennison & Turnbull (2000). Group Sequential Methods with Applications to Clinical Trials.")),
+    key="monitor")
+
+explain(
+    f"""
+**The question.** Results of two systems come in item by item — benchmark questions, judge labels, arena votes. When
+can you stop? Checking a fixed-n 95% interval after every batch and stopping when it excludes 0 declares false winners
+far more often than 5% (every 50 items up to 4,000: about 36%).
+
+**The confidence sequence** (blue band) is built to be looked at after every item: with probability at least
+{1 - alpha:.0%} it contains the true difference at *all* n at once. So stopping the moment it excludes 0 is honest.
+The price: it is wider than a fixed-n interval at the same n (about 1.5× at the planned size).
+
+**The verdict.** *Stop: B is better* when the band lies above 0; *stop: no difference of at least X is plausible* when
+it lies inside ±X (X = {target:g} here, the smallest difference that matters); otherwise *continue*, with the number of
+further items expected if the true difference is the planned effect (simulated continuations — the second tab shows
+them moving).
+
+**The planned group boundaries** (orange marks) are the alternative when you only look a few times: stop at a look if
+the running difference is beyond the mark. They are narrower than the band at their looks but are valid only at those
+looks.
+
+**Exaggeration.** A run that stops early because the difference looks large tends to overstate it (Type-M); report the
+confidence sequence, not just the point estimate.
+"""
+)
