@@ -305,7 +305,7 @@ def _plan_budget(a, b, ch, cj, budget):
     m = np.minimum(m, _N_MAX)
     # never over budget after rounding (the 1e-12 only absorbs float noise in budget/cost)
     m = np.where(ns * ch + m * cj > budget * (1 + 1e-12), m - 1, m)
-    m = np.maximum(m, ns)
+    m = np.maximum(m, ns) if b > 0 else ns  # a useless judge (ρ = 0): buy no judge-only calls
     var = a / ns + b / m
     best = int(np.argmin(var))  # first minimum → the smaller n on ties
     return int(ns[best]), int(m[best])
