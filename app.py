@@ -45,72 +45,7 @@ st.set_page_config(
     initial_sidebar_state="expanded",
 )
 
-#: (file, title, icon, one-line description) of every scenario page.
-SCENARIOS = [
-    (
-        "pages/accuracy.py",
-        "Accuracy (McNemar)",
-        ":material/target:",
-        "Two classifiers on one test set, unpaired accuracy, or head-to-head preferences: "
-        "power, exaggeration, the smallest detectable gain, and the SQuAD 2.0 leaderboard.",
-    ),
-    (
-        "pages/llm.py",
-        "LLM benchmarks",
-        ":material/smart_toy:",
-        "Two language models on one benchmark: how many questions, how many sampled answers per question, clustered "
-        "questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from your logs.",
-    ),
-    (
-        "pages/leaderboard.py",
-        "Leaderboards (pairwise votes)",
-        ":material/leaderboard:",
-        "Many systems ranked from pairwise votes by people or an LLM judge (Bradley–Terry, Elo scale): votes until "
-        "neighbours are told apart, interval widths, P(the whole order is right), the cost of a noisy judge.",
-    ),
-    (
-        "pages/claims.py",
-        "Many claims at once",
-        ":material/checklist:",
-        "Gains claimed on several benchmarks: each claim's power and the chance that all hold under Holm, "
-        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.",
-    ),
-    (
-        "pages/mt.py",
-        "Machine translation (BLEU)",
-        ":material/translate:",
-        "BLEU differences with the paired randomization test: power vs test-set size, sensitivity to the "
-        "swap-effect distribution, and P0/b0 fitted from your own system outputs.",
-    ),
-    (
-        "pages/ratings.py",
-        "Human ratings (Likert)",
-        ":material/groups:",
-        "Likert evaluations with crossed worker × item variance: power and false positives of the paper's and the "
-        "Satterthwaite rule, Figure 6, and an annotation-budget planner.",
-    ),
-    (
-        "pages/sequential.py",
-        "DA campaigns: fixed vs interim",
-        ":material/timer:",
-        "How many Direct Assessment judgments to budget, and whether to peek: Pocock / O'Brien–Fleming interim "
-        "analyses, futility stopping, budget curves and savings.",
-    ),
-    (
-        "pages/monitor.py",
-        "Monitor a running evaluation",
-        ":material/monitoring:",
-        "Results coming in item by item (benchmark questions, judge labels, arena votes): the running difference "
-        "with a confidence sequence valid at every n, the planned group boundaries, and whether to stop.",
-    ),
-    (
-        "pages/analysis.py",
-        "Analyze your results",
-        ":material/analytics:",
-        "Upload per-item results: the right significance test, effect sizes, a Bayesian HDI/ROPE assessment, "
-        "many-system comparisons, and what to write in the paper.",
-    ),
-]
+from pages._registry import PAGES as REGISTRY, SECTIONS, scenario_pages  # noqa: E402
 
 
 def home() -> None:
@@ -140,17 +75,15 @@ def home() -> None:
         "Responsibility* (EMNLP), Figure 2 and appendix B."
     )
     st.subheader("Scenarios")
-    for page, (_, title, icon, description) in zip(PAGES, SCENARIOS):
-        st.page_link(page, label=title, icon=icon)
-        st.caption(description)
+    for info in scenario_pages():
+        st.page_link(PAGES[info.name], label=info.title, icon=info.icon)
+        st.caption(info.description)
 
 
 HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_path="home")
-PAGES = [st.Page(path, title=title, icon=icon) for path, title, icon, _ in SCENARIOS]
-
-BASKET = st.Page("pages/plan.py", title="Plan basket", icon=":material/shopping_basket:")
-DEMO = st.Page("pages/demo.py", title="Lab-meeting demo", icon=":material/slideshow:")
-navigation = st.navigation({"": [HOME], "Scenarios": PAGES, "Lab meeting": [DEMO], "Plans": [BASKET]})
+PAGES = {info.name: st.Page(info.path, title=info.title, icon=info.icon) for info in REGISTRY}
+navigation = st.navigation({"": [HOME], **{section: [PAGES[i.name] for i in REGISTRY if i.section == section]
+                                           for section in SECTIONS}})
 # Before the page runs, so the page reads the mode of this very run.
 st.sidebar.toggle(
     "Presentation mode", key="present", bind="query-params",

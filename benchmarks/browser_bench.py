@@ -29,23 +29,16 @@ import time
 import urllib.request
 from pathlib import Path
 
+from pages._registry import PAGES as REGISTRY
+
 ROOT = Path(__file__).resolve().parents[1]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 CHROMIUM_ARGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
     "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-#: (page path, accessible name of the slider moved — the first one of the page's sidebar)
-PAGES = [
-    ("/accuracy", None),
-    ("/mt", None),
-    ("/ratings", None),
-    ("/sequential", None),
-    ("/llm", None),
-    ("/leaderboard", None),
-    ("/claims", None),
-    ("/monitor", None),
-]
+#: (page path, accessible name of the slider moved — None: the first one of the page's sidebar), from the registry
+PAGES = [(f"/{page.name}", None) for page in REGISTRY if page.bench]
 TARGET_FIRST, TARGET_STABLE, TARGET_VISIT = 0.5, 1.0, 3.0
 QUIET = 0.3
 VISITS = 5  # server starts for the first-visit figure

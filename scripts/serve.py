@@ -47,13 +47,13 @@ def warm() -> float:
     import plotly.io  # noqa: F401
     import streamlit  # noqa: F401
 
-    from core import accuracy, analysis, bayes, figures, mt, ratings, sequential  # noqa: F401
+    import importlib
 
-    for name in ("llm", "pairwise", "multiplicity"):  # pages added later; optional
-        try:
-            __import__(f"core.{name}")
-        except ImportError:
-            pass
+    from core import accuracy, figures  # noqa: F401  (used below)
+    from pages._registry import PAGES
+
+    for module in dict.fromkeys(m for page in PAGES for m in page.core):  # every page's engines, from the registry
+        importlib.import_module(f"core.{module}")
     # app.py declares its pages with st.navigation. Streamlit would otherwise treat the pages/ folder as a
     # legacy multipage app until a first session has run app.py, so a deep link such as /accuracy as the first
     # request would run that page alone first and hand over to app.py (pages._scaffold.ensure_frame): a lost run.

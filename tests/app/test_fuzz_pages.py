@@ -13,9 +13,11 @@ import re
 
 import pytest
 
+from pages._registry import PAGES as REGISTRY
+
 from .conftest import open_page
 
-PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan", "claims", "monitor")
+PAGES = tuple(page.name for page in REGISTRY)
 
 # Values a careless or hostile link may carry for any parameter.
 JUNK = ["", "abc", "-1", "0", "1e308", "-1e308", "nan", "inf", "99999999999", "0.5.5", "%00", "<b>x</b>", "true",

@@ -1,0 +1,115 @@
+"""The one list of the app's pages: app.py's navigation, the home page, the fuzz tests, the browser benchmark,
+the launcher's warm-up and the README's page table are all driven from it or checked against it.
+
+Pure data (no streamlit import), so tests, benchmarks and ``scripts/serve.py`` can read it. Adding a scenario page
+is one entry here plus the page file; see the README's "How to add a scenario page".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PageInfo", "PAGES", "SECTIONS", "scenario_pages", "by_name"]
+
+#: Navigation sections, in the sidebar's order (the home page comes first, outside any section).
+SECTIONS = ("Scenarios", "Lab meeting", "Plans")
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """One page of the app.
+
+    Attributes
+    ----------
+    name : str
+        File stem in ``pages/`` and URL path (``/accuracy``).
+    title, icon : str
+        Navigation label and Material icon.
+    description : str
+        One line for the home page.
+    section : str
+        One of :data:`SECTIONS`.
+    core : tuple of str
+        ``core`` modules the page computes with (imported by the launcher before the first visitor).
+    bench : bool
+        Whether ``make bench`` moves this page's first slider in the browser benchmark.
+    """
+
+    name: str
+    title: str
+    icon: str
+    description: str
+    section: str = "Scenarios"
+    core: tuple[str, ...] = ()
+    bench: bool = True
+
+    @property
+    def path(self) -> str:
+        """The page file, relative to the repository (what ``st.Page`` takes)."""
+        return f"pages/{self.name}.py"
+
+
+PAGES: tuple[PageInfo, ...] = (
+    PageInfo(
+        "accuracy", "Accuracy (McNemar)", ":material/target:",
+        "Two classifiers on one test set, unpaired accuracy, or head-to-head preferences: power, exaggeration, "
+        "the smallest detectable gain, \"no worse than\" gates, intervals for small test sets, and the SQuAD 2.0 "
+        "leaderboard.", core=("accuracy",)),
+    PageInfo(
+        "llm", "LLM benchmarks", ":material/smart_toy:",
+        "Two language models on one benchmark: how many questions, how many sampled answers per question, "
+        "clustered questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from "
+        "your logs.", core=("llm",)),
+    PageInfo(
+        "leaderboard", "Leaderboards (pairwise votes)", ":material/leaderboard:",
+        "Many systems ranked from pairwise votes by people or an LLM judge (Bradley–Terry, Elo scale): votes until "
+        "neighbours are told apart, interval widths, P(the whole order is right), the cost of a noisy judge.",
+        core=("pairwise",)),
+    PageInfo(
+        "claims", "Many claims at once", ":material/checklist:",
+        "Gains claimed on several benchmarks: each claim's power and the chance that all hold under Holm, "
+        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("multiplicity",)),
+    PageInfo(
+        "mt", "Machine translation (BLEU)", ":material/translate:",
+        "BLEU differences with the paired randomization test: power vs test-set size, sensitivity to the "
+        "swap-effect distribution, and P0/b0 fitted from your own system outputs.", core=("mt",)),
+    PageInfo(
+        "ratings", "Human ratings (Likert)", ":material/groups:",
+        "Likert evaluations with crossed worker × item variance: power and false positives of the paper's and the "
+        "Satterthwaite rule, Figure 6, and an annotation-budget planner.", core=("ratings",)),
+    PageInfo(
+        "sequential", "DA campaigns: fixed vs interim", ":material/timer:",
+        "How many Direct Assessment judgments to budget, and whether to peek: Pocock / O'Brien–Fleming interim "
+        "analyses, futility stopping, budget curves, savings and the exaggeration of stopping early.",
+        core=("sequential",)),
+    PageInfo(
+        "monitor", "Monitor a running evaluation", ":material/monitoring:",
+        "Results coming in item by item (benchmark questions, judge labels, arena votes): the running difference "
+        "with a confidence sequence valid at every n, the planned group boundaries, and whether to stop.",
+        core=("sequential",)),
+    PageInfo(
+        "analysis", "Analyze your results", ":material/analytics:",
+        "Upload per-item results: the right significance test, effect sizes, a Bayesian HDI/ROPE assessment, "
+        "many-system comparisons, and what to write in the paper.", core=("analysis", "bayes"), bench=False),
+    PageInfo(
+        "demo", "Lab-meeting demo", ":material/slideshow:",
+        "A five-step guided story of the significance filter, animated for a projector.", section="Lab meeting",
+        core=("demo",), bench=False),
+    PageInfo(
+        "plan", "Plan basket", ":material/shopping_basket:",
+        "Designs added from several pages in one downloadable plan with the total cost.", section="Plans",
+        bench=False),
+)
+
+
+def scenario_pages() -> tuple[PageInfo, ...]:
+    """The pages of the "Scenarios" section, in navigation order."""
+    return tuple(p for p in PAGES if p.section == "Scenarios")
+
+
+def by_name(name: str) -> PageInfo:
+    """The page called ``name`` (its file stem)."""
+    for page in PAGES:
+        if page.name == name:
+            return page
+    raise KeyError(name)
