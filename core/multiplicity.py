@@ -133,10 +133,8 @@ def _holm_tail(f):
     for k in range(m):
         # each p-value still above the previous threshold falls below this one with prob (f_k − f_{k−1})/(1 − f_{k−1})
         step = 0.0 if prev >= 1.0 else min(max((f[k] - prev) / (1.0 - prev), 0.0), 1.0)
-        new = np.zeros(m + 1)
-        for s in np.flatnonzero(dist > 0):
-            add = stats.binom.pmf(np.arange(m - s + 1), m - s, step)
-            new[s:] += dist[s] * add
+        # transition matrix T[s, t] = P(t − s of the m − s remaining fall below) = Bin(t − s; m − s, step)
+        new = dist @ stats.binom.pmf(states[None, :] - states[:, None], m - states[:, None], step)
         new[states < k + 1] = 0.0  # step k + 1 needs at least k + 1 p-values below its threshold
         dist = new
         tail[k] = dist.sum()
@@ -147,7 +145,8 @@ def _holm_tail(f):
 def _bh_tail(g):
     """P(R >= r), r = 1..m, for BH with exchangeable tests; g[r−1] = P(p <= α r / m)."""
     m = g.size
-    dist = stats.binom.pmf(np.arange(m + 1), m, g[-1])  # N(t_m)
+    states = np.arange(m + 1)
+    dist = stats.binom.pmf(states, m, g[-1])  # N(t_m)
     below = np.empty(m)  # below[r−1] = P(N(t_j) <= j − 1 for every j >= r) = P(R < r)
     for r in range(m, 0, -1):
         dist = dist.copy()
@@ -155,10 +154,8 @@ def _bh_tail(g):
         below[r - 1] = dist.sum()
         if r > 1:
             thin = 0.0 if g[r - 1] <= 0 else min(g[r - 2] / g[r - 1], 1.0)
-            new = np.zeros(m + 1)
-            for s in np.flatnonzero(dist > 0):
-                new[: s + 1] += dist[s] * stats.binom.pmf(np.arange(s + 1), s, thin)
-            dist = new
+            # binomial thinning: T[s, t] = Bin(t; s, thin), each of the s p-values below t_r stays below t_{r−1}
+            dist = dist @ stats.binom.pmf(states[None, :], states[:, None], thin)
     return 1.0 - below
 
 

@@ -230,8 +230,9 @@ def noworse_curve(kind, n, agreement, margin, alpha, test):
     top = min(psi, 3 * margin)
     deltas = np.unique(np.round(np.concatenate([np.linspace(-min(psi, 2 * margin), top, 61), [-margin, 0.0]]), 8))
     if kind == "eq":
-        deltas = np.unique(np.concatenate([deltas, -deltas[deltas >= -psi]]))
-        deltas = deltas[np.abs(deltas) <= min(psi, 2 * margin)]
+        deltas = np.unique(np.concatenate([deltas, -deltas]))
+        deltas = deltas[np.abs(deltas) <= 2 * margin]
+    deltas = deltas[np.abs(deltas) <= psi + 1e-12]  # two models can only differ where they disagree
     power = [noworse_point(kind, n, float(d), agreement, margin, alpha, test).power for d in deltas]
     return pd.DataFrame({"delta_pp": 100 * deltas, "power": power})
 
@@ -710,7 +711,8 @@ if tab.open("noworse"):
                 ni_test = "score"
             with guard("Cannot compute this design", stop=False):
                 ni_res = noworse_point(ni_kind, n, delta, agreement, margin, ni_alpha, ni_test)
-                ni_size = noworse_point(ni_kind, n, -margin, agreement, margin, ni_alpha, ni_test)
+                ni_size = (noworse_point(ni_kind, n, -margin, agreement, margin, ni_alpha, ni_test)
+                           if margin <= 1 - agreement + 1e-12 else None)
                 inside = (delta + margin > 0) if ni_kind == "ni" else (abs(delta) < margin)
                 ni_sizes = noworse_sizes(ni_kind, delta, agreement, margin, ni_alpha,
                                          "score" if ni_test == "exact" else ni_test, target) if inside else None
@@ -720,7 +722,7 @@ if tab.open("noworse"):
                     Metric("Power to show " + ("no worse" if ni_kind == "ni" else "equivalence"),
                            fmt_pct(ni_res.power), help="P(the test rejects 'the new model is worse by the margin or "
                            "more') at the expected Δ — exact sum over the discordant counts."),
-                    Metric("False claim rate at the margin", fmt_pct(ni_size.power, 2),
+                    Metric("False claim rate at the margin", "—" if ni_size is None else fmt_pct(ni_size.power, 2),
                            help="Rejection rate when the new model is exactly the margin worse: the test's size, "
                            f"which should not exceed α = {ni_alpha:g}."),
                     sample_size_metric(ni_sizes, target, unit="Test-set size",
@@ -765,7 +767,7 @@ if tab.open("noworse"):
                                  Assumption("margin", f"{ni_margin_pp:g} pp", "slider")),
                     test=ni_test_text, alpha=ni_alpha,
                     results=(("power", fmt_pct(ni_res.power)), ("false claim rate at the margin",
-                                                                fmt_pct(ni_size.power, 2)),
+                                                                "—" if ni_size is None else fmt_pct(ni_size.power, 2)),
                              (f"n for {target:.0%} power", "—" if ni_sizes is None or ni_sizes.first < 0
                               else f"{ni_sizes.first:,}")),
                     paragraph=ni_sentence, link=current_link(),

@@ -158,8 +158,8 @@ def harness_options(entries):
 
 
 @cached
-def read_harness(entries, metric, filter_):
-    return llm.read_harness_samples(list(entries), metric=metric, filter=filter_)
+def read_harness(entries, metric, filter_, files_per_model="runs"):
+    return llm.read_harness_samples(list(entries), metric=metric, filter=filter_, files_per_model=files_per_model)
 
 
 @cached
@@ -443,7 +443,12 @@ with tab["fit"]:
                                       help="The per-sample score, e.g. acc or exact_match.")
                 filt = c2.selectbox("Filter", options.filters, key="harness_filter",
                                     help="The answer-extraction pipeline (e.g. strict-match).")
-                log, origin = read_harness(entries, metric, filt), f"{len(entries)} harness files"
+                per_model = st.radio("Several files of one model are", list(llm.FILES_PER_MODEL), horizontal=True,
+                                     key="harness_files", format_func={"runs": "repeated runs (K > 1)",
+                                                                       "tasks": "different tasks"}.get,
+                                     help="Tasks (e.g. MMLU subjects) become clusters, and the table below gets one "
+                                     "row per task.")
+                log, origin = read_harness(entries, metric, filt, per_model), f"{len(entries)} harness files"
         else:
             log, origin = llm.sample_log(), "the synthetic worked example (core/data/llm_sample/benchmark_log.csv)"
             st.caption("Synthetic data, generated from the page's own model: two models × 300 questions in 60 "

@@ -58,6 +58,8 @@ _N_MAX = 10_000_000
 #: Largest n for ``test="exact"``: its critical value needs the size at every nuisance value on a fine grid.
 EXACT_TEST_N_MAX = 2_000
 _TAIL_EPS = 1e-12
+#: Step of the exact test's nuisance grid, in standard errors of ψ̂.
+_GRID_STEP = 0.5
 
 
 def _validate(n, delta, agreement, margin, alpha, test, method):
@@ -187,15 +189,15 @@ def _exact_critical(n, margin, alpha):
     """Critical value c* of the exact unconditional test: the smallest c with sup_ψ P(T_score >= c | Δ = −m) <= α.
 
     The nuisance ψ (the discordance at the null boundary, p_b = (ψ − m)/2, p_c = (ψ + m)/2) runs over
-    [m, 1] on a grid whose step is a quarter of ψ̂'s standard error sqrt(ψ(1 − ψ)/n) (at least 1e-4), so the
-    size, a smooth function of ψ on that scale, is resolved; c is found by bisection to 1e-5 (the upper end is
+    [m, 1] on a grid whose step is half of ψ̂'s standard error sqrt(ψ(1 − ψ)/n) (at least 1e-4), so the
+    size, a smooth function of ψ on that scale, is resolved (the tests check the size off the grid); c is found by bisection to 1e-5 (the upper end is
     kept, so the size stays <= α).
     """
     lo_psi = margin
     grid = [lo_psi]
     while grid[-1] < 1.0:
         p = grid[-1]
-        step = max(0.25 * math.sqrt(max(p * (1.0 - p), 1.0 / n) / n), 1e-4)
+        step = max(_GRID_STEP * math.sqrt(max(p * (1.0 - p), 1.0 / n) / n), 1e-4)
         grid.append(min(p + step, 1.0))
     psi0 = np.array(grid)
     q0 = (psi0 - margin) / (2.0 * psi0)
@@ -209,9 +211,19 @@ def _exact_critical(n, margin, alpha):
     qd = q0[which]
     all_d = np.arange(n + 1)
 
+    last = {}
+
     def size(c):
+        # successive critical values move few thresholds b*(D): only those cells' tails are recomputed
         b_star = _thresholds(all_d, n, margin, "score", c)[d]
-        return np.bincount(which, weights=weight * stats.binom.sf(b_star - 1, d, qd), minlength=psi0.size).max()
+        if last:
+            tail = last["tail"].copy()
+            moved = b_star != last["b_star"]
+            tail[moved] = stats.binom.sf(b_star[moved] - 1, d[moved], qd[moved])
+        else:
+            tail = stats.binom.sf(b_star - 1, d, qd)
+        last.update(b_star=b_star, tail=tail)
+        return np.bincount(which, weights=weight * tail, minlength=psi0.size).max()
 
     z = stats.norm.isf(alpha)
     low, high = z - 1.0, z + 1.0

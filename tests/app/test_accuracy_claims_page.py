@@ -73,3 +73,15 @@ def test_noninferiority_plan_text():
     open_plan(at, "accuracy_noworse")
     assert not at.exception
     assert any("H0: Δ ≤ −1 pp" in c.value and "Nam (1997)" in c.value for c in at.code)
+
+
+@pytest.mark.parametrize("query", [
+    {"view": NOWORSE, "agreement": "99.9", "delta": "0.0", "ni_margin": "10.0"},  # margin wider than ψ
+    {"view": NOWORSE, "n": "5463", "ni_test": "exact unconditional (n ≤ 2,000)"},  # beyond the exact test's range
+    {"view": INTERVALS, "n": "2000000", "ci_p": "50.0", "ci_half": "10.0", "ci_level": "0.8"},
+])
+def test_extremes_give_numbers_or_messages(query):
+    at = open_page("accuracy", query, timeout=120)
+    assert not at.exception and not at.error
+    if query.get("n") == "5463":
+        assert any("offered up to n = 2,000" in w.value for w in at.warning)

@@ -42,3 +42,23 @@ def test_per_task_table_from_the_worked_example():
     at.toggle(key="per_cluster").set_value(True).run()
     assert len(at.dataframe[-1].value) == len(llm.task_table(llm.sample_log(), by="cluster"))
     assert any("flagged" in w.value for w in at.warning)
+
+
+def test_harness_files_as_tasks_give_one_row_per_task():
+    at = open_page("llm", {"view": "Estimate from your logs"})
+    at.radio(key="log_source").set_value("harness").run()
+    files = llm.sample_harness_files()
+    # relabel the synthetic runs as two tasks per model (samples_<task>_<date>.jsonl)
+    renamed = {}
+    for model, name, data in files:
+        index = len(renamed.setdefault(model, []))
+        if index < 2:
+            renamed[model].append((f"samples_task{index}_2024-01-01T00-00-00.jsonl", data, "application/jsonl"))
+    at.file_uploader(key="files_a").set_value(renamed["synthetic-baseline"])
+    at.file_uploader(key="files_b").set_value(renamed["synthetic-candidate"])
+    at.run()
+    at.radio(key="harness_files").set_value("tasks").run()
+    assert not at.exception
+    at.toggle(key="per_cluster").set_value(True).run()
+    table = at.dataframe[-1].value
+    assert sorted(set(table["task"])) == ["task0", "task1"] and len(table) == 4
