@@ -1,4 +1,4 @@
-"""Accuracy page benchmarks (issue #2)."""
+"""Accuracy page benchmarks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Browser benchmark: how live the sliders feel (issue #9 §1).
+"""Browser benchmark: how live the sliders feel.
 
 Starts the app the way ``make run`` does (``scripts/serve.py``) on a free port
 of 127.0.0.1, drives headless Chromium with Playwright and, for each page,

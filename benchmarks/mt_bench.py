@@ -1,4 +1,4 @@
-"""Machine-translation page benchmarks (issue #3)."""
+"""Machine-translation page benchmarks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Leaderboard page benchmarks (core.pairwise, issue 11).
+"""Leaderboard page benchmarks (core.pairwise).
 
 Targets: every analytic page curve for 20 systems <= 100 ms; 500 simulated leaderboards of 10 systems with
 20,000 votes <= 2 s.

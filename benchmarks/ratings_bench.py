@@ -1,4 +1,4 @@
-"""Human-ratings page benchmarks (issue #4)."""
+"""Human-ratings page benchmarks."""
 
 from __future__ import annotations
 

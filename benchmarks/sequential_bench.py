@@ -1,4 +1,4 @@
-"""Sequential-budget page benchmarks (issue #5)."""
+"""Sequential-budget page benchmarks."""
 
 from __future__ import annotations
 

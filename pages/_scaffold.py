@@ -5,7 +5,7 @@ A page reads "controls → compute → show":
 >>> start("Title", "Source")                              # doctest: +SKIP
 >>> alpha, target = decision_controls()                   # doctest: +SKIP
 >>> with guard():                                         # doctest: +SKIP
-...     result = cached_call(...)
+...     result = power(design)                        # a page function decorated with @cached
 >>> metrics_row(Metric("Power", fmt_pct(result.power)), …) # doctest: +SKIP
 >>> view = views({"power": "Power vs n", …})              # doctest: +SKIP
 >>> if view.open("power"): chart(figures.curve_figure(…), "power_chart")
@@ -450,7 +450,7 @@ def download_csv(frame: pd.DataFrame | Mapping[str, pd.DataFrame], file_name: st
 
 
 # ---------------------------------------------------------------------------
-# plans: download, text for the paper, plan basket (issue 12 §3)
+# plans: download, text for the paper, plan basket
 # ---------------------------------------------------------------------------
 def current_link() -> str:
     """The shareable URL of the current view (page address plus its query parameters)."""
@@ -540,7 +540,7 @@ def fmt_money(value, currency: str, *, markdown: bool = True) -> str:
 
 
 # ---------------------------------------------------------------------------
-# pinned designs (issue 13 §3)
+# pinned designs
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Pin:

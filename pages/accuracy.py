@@ -872,7 +872,7 @@ if sim is not None and sim.run:
                    "standard errors; with a fixed seed this happens in about 3 runs in 1,000.")
 
 # ---------------------------------------------------------------------------
-# the plan (issue 12 §3)
+# the plan
 # ---------------------------------------------------------------------------
 test_words = {"exact": "an exact McNemar test", "midp": "a mid-p McNemar test", "chi2": "a chi-square McNemar test",
               "chi2_cc": "a continuity-corrected McNemar test", "normal": "McNemar's test (normal approximation)"}

@@ -417,7 +417,7 @@ def test_value_errors_name_the_parameter(call, name):
 
 
 def test_chi2_cc_table_without_difference_is_never_significant_in_a_direction():
-    # issue 9 §6; oracle: enumeration of every (b, c) table with statsmodels' p-value
+    # oracle: enumeration of every (b, c) table with statsmodels' p-value
     from scipy import stats
     from statsmodels.stats.contingency_tables import mcnemar
 

@@ -226,7 +226,7 @@ def test_value_errors(call, name):
 
 
 # ---------------------------------------------------------------------------
-# issue 14: cost that fits the data, and inputs that used to end in a traceback
+# cost that fits the data, and inputs that used to end in a traceback
 # ---------------------------------------------------------------------------
 def _walsh_brute(d):
     """Oracle: all n(n+1)/2 Walsh averages, sorted (the O(n²) definition)."""

@@ -1,4 +1,4 @@
-"""Assurance (issue 12 §1): power averaged over a normal prior on the effect.
+"""Assurance: power averaged over a normal prior on the effect.
 
 Oracles: the closed form for a normal test, Φ((μ − z s)/√(s² + τ²)) (O'Hagan, Stevens & Campbell 2005,
 eq. 3); Monte Carlo over the prior with each scenario's exact engine at every draw (tolerance from its

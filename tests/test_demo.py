@@ -1,4 +1,4 @@
-"""core.demo: the lab-meeting replay agrees with the exact engine (issue 13).
+"""core.demo: the lab-meeting replay agrees with the exact engine.
 
 Oracle: core.accuracy.preference_power (exact sums); tolerances from the replay's Monte Carlo error.
 """

@@ -835,7 +835,7 @@ def test_sample_data_worked_example():
 
 
 def test_simulation_work_is_capped_with_what_to_reduce():
-    # issue 14: a link with 10⁷ questions and the simulation on ran for minutes; now refused up front
+    # a link with 10⁷ questions and the simulation on ran for minutes; now refused up front
     with pytest.raises(ValueError, match=r"`n_sims` × `n_questions` = 2,000 × 100,000 .*reduce `n_sims` to at most 100\b"):
         llm.benchmark_power(100_000, 0.7, 0.73, method="simulate", n_sims=2000)
     with pytest.raises(ValueError, match=r"reduce `n_questions` to at most 100,000"):

@@ -221,7 +221,7 @@ def test_value_errors_name_the_parameter(call, name):
 
 
 # ---------------------------------------------------------------------------
-# issue 14: the randomization engine in bounded time and memory
+# the randomization engine in bounded time and memory
 # ---------------------------------------------------------------------------
 def test_randomization_engine_replays_the_textbook_test():
     # oracle: replay the engine's random stream (effects, then fair swap bits) and run the textbook test in float64

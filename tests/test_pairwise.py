@@ -569,7 +569,7 @@ def test_pairs_with_only_ties_are_counted_and_resampled():
     assert half.win_rates.loc["b", "d"] == 0.5
 
 
-# --- leaderboard_assurance (issue 12 on the leaderboard page) --------------------------------------------------------
+# --- leaderboard_assurance on the leaderboard page --------------------------------------------------------
 def test_leaderboard_assurance_zero_prior_sd_is_the_wald_power():
     ratings = [1250, 1200, 1190, 1150, 1100]
     res = pw.leaderboard_assurance(8000, ratings, 0.0, tie_rate=0.1, judge_accuracy=0.85)

@@ -1,4 +1,4 @@
-"""core.plan: the downloadable plan (issue 12 §3).
+"""core.plan: the downloadable plan.
 
 Oracles: Python's own HTML parser (the document parses and every chart script is well formed), a scan of
 every element for external resources, and the numbers as core computes them.

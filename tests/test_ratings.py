@@ -289,7 +289,7 @@ def test_crowd_plans_reach_target():
 
 
 # ---------------------------------------------------------------------------
-# issue 14: pilot fits whose cost fits the data; only ValueError for bad pilots
+# pilot fits whose cost fits the data; only ValueError for bad pilots
 # ---------------------------------------------------------------------------
 PILOT_SIG = {"sigma_w0": 0.3, "sigma_w1": 0.2, "sigma_i0": 0.4, "sigma_i1": 0.25, "sigma": 0.5}
 

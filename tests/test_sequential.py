@@ -228,7 +228,7 @@ def test_value_errors_name_the_parameter(call, name):
 
 
 # ---------------------------------------------------------------------------
-# issue 14: uploaded and pasted differences; the Monte Carlo engine's cost
+# uploaded and pasted differences; the Monte Carlo engine's cost
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "data, expected",

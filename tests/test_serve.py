@@ -1,4 +1,4 @@
-"""The launcher's Plotly preload (scripts/serve.py, issue #9 §1: first page visit).
+"""The launcher's Plotly preload (scripts/serve.py: first page visit).
 
 Oracles: hand-built module graphs (the closure is known by construction) and
 the installed Streamlit's own index.html and chart chunk.

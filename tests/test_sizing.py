@@ -35,7 +35,7 @@ def brute_force(power, target, n_hi):
 
 
 def test_issue_examples_preferences():
-    # issue 9 §5: first 786, stays >= 80% from 820; alpha 0.047 with split ties: 70 and 77
+    # first 786, stays >= 80% from 820; alpha 0.047 with split ties: 70 and 77
     assert acc.preference_sample_sizes(0.55, 0.45) == SampleSize(786, 820)
     assert acc.preference_sample_size(0.55, 0.45) == 786
     assert acc.preference_sample_size(0.55, 0.45, conservative=True) == 820

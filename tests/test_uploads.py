@@ -8,7 +8,7 @@ from core import uploads
 
 
 def test_long_field_is_accepted():
-    # the csv module's default field limit is 128 KB (issue 14 §2)
+    # the csv module's default field limit is 128 KB
     long = "x" * 300_000
     table = uploads.read_table(f"a\tb\n{long}\t1\n".encode(), min_columns=2)
     assert len(table.loc[0, "a"]) == 300_000
@@ -34,7 +34,7 @@ def test_bad_tables(data, message):
 
 
 def test_header_detection_keeps_numeric_first_rows():
-    # "1e-1" and "-2" are numbers, so the first row is data (issue 14 §2, DA upload)
+    # "1e-1" and "-2" are numbers, so the first row is data (a DA upload)
     table = uploads.read_table(b"1e-1,-2\n3,4\n", min_columns=2)
     assert list(table.columns) == ["column 1", "column 2"] and table.iloc[0, 0] == "1e-1"
     assert list(uploads.read_table(b"x,y\n1,2\n").columns) == ["x", "y"]

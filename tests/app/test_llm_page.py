@@ -192,7 +192,7 @@ def test_pins_on_the_power_chart(page):
 
 
 def test_a_simulation_too_large_is_refused_and_the_page_goes_on():
-    # issue 14: 2,000 replicates × 100,000 questions is refused with what to reduce; the plan below still renders
+    # 2,000 replicates × 100,000 questions is refused with what to reduce; the plan below still renders
     page = open_page("llm", {"n": "100000", "simulate": "true"})
     assert not page.exception
     assert any("reduce `n_sims` to at most 100" in e.value for e in page.error)

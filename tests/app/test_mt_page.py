@@ -82,7 +82,7 @@ def test_randomization_test_on_demand_shows_standard_error(page):
 
 
 def test_cached_randomization_run_replays_without_error(page):
-    # issue 14 §2: a second run of a cached design (a rerun, or a second user) must not raise
+    # a second run of a cached design (a rerun, or a second user) must not raise
     page.toggle(key="simulate").set_value(True)
     page.run()
     page.select_slider(key="sims").set_value(500)
@@ -158,7 +158,7 @@ def test_small_effective_sample_warns(page):
     assert any("unreliable" in w.value for w in page.warning)
 
 
-# --- issue 12 (assurance, costs, plan) and issue 13 §3 (pins) on the MT page ---------------------------------------
+# --- assurance, costs, plan and pins on the MT page ---------------------------------------
 def test_assurance_metric_and_chart():
     page = open_page("mt", {"assure": "true", "prior_mean": "1.0", "prior_sd": "1.0", "view": "Assurance vs n"})
     assert not page.exception

@@ -19,7 +19,7 @@ def page():
 
 
 def test_default_is_analytic_and_instant(page):
-    # the default view runs no simulation at all (issue 9 §1)
+    # the default view runs no simulation at all
     res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic")
     shown = metrics(page)
     assert shown["Power"] == f"{100 * res.power:.1f}%"
@@ -143,7 +143,7 @@ def test_crowd_planner():
 
 
 def test_pool_of_two_workers_is_not_an_error():
-    # issue 14 §2: k workers per item with a pool of 2 (by dragging or by link)
+    # k workers per item with a pool of 2 (by dragging or by link)
     page = open_page("ratings", {"layout": "k workers per item", "workers": "2"}, timeout=180)
     assert not page.exception
     assert metrics(page)["Power"].endswith("%")
@@ -156,7 +156,7 @@ def test_false_positive_view_is_simulated_on_open():
     assert len(fig["data"]) == 2 and any(s.get("y0") == 0.025 for s in fig["layout"]["shapes"])
 
 
-# --- issue 12 (assurance, costs, plan) and issue 13 §3 (pins) on the Ratings page -----------------------------------
+# --- assurance, costs, plan and pins on the Ratings page -----------------------------------
 def test_assurance_metric_chart_and_assurance_planner():
     page = open_page("ratings", {"assure": "true", "prior_mean": "0.1", "prior_sd": "0.03",
                                  "view": "Assurance vs items"}, timeout=180)
@@ -195,7 +195,7 @@ def test_pins_and_plan(page):
 
 
 def test_a_simulation_too_large_is_refused_with_what_to_reduce():
-    # issue 14: a link to a huge crowdsourcing design must not draw gigabytes; the page names what to reduce and
+    # a link to a huge crowdsourcing design must not draw gigabytes; the page names what to reduce and
     # still shows the approximate analytic power (oracle: crowd_analytic)
     page = open_page("ratings", {"workers": "50", "items": "2000", "layout": "k workers per item", "per_item": "50"})
     assert not page.exception

@@ -166,7 +166,7 @@ def test_savings_table_has_current_and_triple_budget(budget_page):
     assert row["saving"] == pytest.approx(triple.loc["interim_futility", "saving"])
 
 
-# --- issue 12 (assurance, costs, plan) and issue 13 §3 (pins) on the DA page ----------------------------------------
+# --- assurance, costs, plan and pins on the DA page ----------------------------------------
 def test_assurance_metric_and_chart():
     page = open_page("sequential", {"assure": "true", "prior_mean": "2.0", "prior_sd": "2.0",
                                     "view": "Assurance vs budget"}, timeout=120)

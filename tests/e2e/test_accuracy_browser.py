@@ -28,7 +28,7 @@ def test_link_reproduces_the_view(page, server_url):
 
 
 def test_plan_downloads_as_a_self_contained_html(page, server_url):
-    """Issue 12 §3: the plan downloads in the browser; the file is self-contained and states the page's numbers."""
+    """The plan downloads in the browser; the file is self-contained and states the page's numbers."""
     import re
 
     from playwright.sync_api import expect
@@ -56,7 +56,7 @@ def test_plan_downloads_as_a_self_contained_html(page, server_url):
 
 
 def test_chart_module_is_preloaded_once(page, server_url):
-    """scripts/serve.py (issue #9 §1, first visit): the page asks for Plotly's chunk in its <head>, and the
+    """scripts/serve.py (first visit): the page asks for Plotly's chunk in its <head>, and the
     chart then uses that very module — one download, no errors."""
     html = page.request.get(f"{server_url}/accuracy").text()
     head = html[:html.index("</head>")]

@@ -1,4 +1,4 @@
-"""Lab-meeting demo in a real browser at projector size: click through, press play, screenshot (issue 13)."""
+"""Lab-meeting demo in a real browser at projector size: click through, press play, screenshot."""
 
 from __future__ import annotations
 
