@@ -5,10 +5,10 @@ A page reads "controls → compute → show":
 >>> start("Title", "Source")                              # doctest: +SKIP
 >>> alpha, target = decision_controls()                   # doctest: +SKIP
 >>> with guard():                                         # doctest: +SKIP
-...     result = power(design)                        # a page function decorated with @cached
+...     result = power(design)                     # a page function decorated with @cached
 >>> metrics_row(Metric("Power", fmt_pct(result.power)), …) # doctest: +SKIP
 >>> view = views({"power": "Power vs n", …})              # doctest: +SKIP
->>> if view.open("power"): chart(figures.curve_figure(…), "power_chart")
+>>> if view.open("power"): chart(figures.curve_figure(…), "power_chart")  # doctest: +SKIP
 
 Speed rules the page follows: only the open view's charts are computed and
 sent (lazy tabs), figures come from :mod:`core.figures` (no per-property
