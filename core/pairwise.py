@@ -153,7 +153,7 @@ from scipy.stats import qmc
 from .accuracy import preference_curves, preference_power, preference_sample_sizes
 from .results import PowerResult
 from .uploads import MAX_BYTES, looks_like_json, read_jsonl, read_table
-from .validation import check_alpha, check_choice, check_int, check_probability, check_real
+from .validation import check_alpha, check_choice, check_int, check_probability, check_real, renamed
 
 __all__ = [
     "MAX_VOTES",
@@ -1058,8 +1058,8 @@ class LeaderboardAssurance:
         the votes grow).
     power_at_mean : ndarray
         The Wald power of each pair at its assumed gap.
-    gap_sd : float
-        τ, the prior SD of every gap (Elo).
+    delta_sd : float
+        τ, the prior SD of every gap (Elo); ``gap_sd`` is its deprecated name.
     n_votes : int
     """
 
@@ -1068,8 +1068,17 @@ class LeaderboardAssurance:
     assurance: np.ndarray
     ceiling: np.ndarray
     power_at_mean: np.ndarray
-    gap_sd: float
+    delta_sd: float
     n_votes: int
+
+    @property
+    def gap_sd(self) -> float:
+        """Deprecated name of :attr:`delta_sd`."""
+        import warnings
+
+        warnings.warn("`gap_sd` is now called `delta_sd`; the old name will be removed in the next release.",
+                      DeprecationWarning, stacklevel=2)
+        return self.delta_sd
 
     @property
     def weakest(self) -> int:
@@ -1082,8 +1091,8 @@ class LeaderboardAssurance:
         return float(np.min(self.assurance))
 
 
-def leaderboard_assurance(n_votes, ratings, gap_sd, *, tie_rate=0.0, ties="drop", judge_accuracy=1.0, alpha=0.05
-                          ) -> LeaderboardAssurance:
+def leaderboard_assurance(n_votes, ratings, delta_sd=None, *, tie_rate=0.0, ties="drop", judge_accuracy=1.0,
+                          alpha=0.05, gap_sd=None) -> LeaderboardAssurance:
     """Assurance of each pair of neighbours: power averaged over a normal prior on its Elo gap.
 
     Parameters
@@ -1091,9 +1100,10 @@ def leaderboard_assurance(n_votes, ratings, gap_sd, *, tie_rate=0.0, ties="drop"
     n_votes, ratings, tie_rate, ties, judge_accuracy, alpha
         As in :func:`leaderboard_power`; ``ratings`` give the assumed order and
         the prior means of the adjacent gaps.
-    gap_sd : float
+    delta_sd : float
         τ (Elo, 0 … 2000): the prior SD of each adjacent gap, independently. τ = 0
         gives the Wald power of :func:`leaderboard_power`'s analytic engine.
+        (``gap_sd`` is its deprecated name.)
 
     Returns
     -------
@@ -1133,7 +1143,7 @@ def leaderboard_assurance(n_votes, ratings, gap_sd, *, tie_rate=0.0, ties="drop"
 
     names, values, n_votes, tie_rate, ties, judge, alpha, *_ = _validate(
         ratings, n_votes=n_votes, tie_rate=tie_rate, ties=ties, judge_accuracy=judge_accuracy, alpha=alpha)
-    tau = check_real("gap_sd", gap_sd, low=0.0, high=2000.0)
+    tau = check_real("delta_sd", renamed(delta_sd, gap_sd, new="delta_sd", old="gap_sd"), low=0.0, high=2000.0)
     des = _design(tuple(float(v) for v in values), tie_rate, ties, judge)
     root = math.sqrt(n_votes)
     z = stats.norm.isf(alpha / 2.0)
@@ -1156,7 +1166,7 @@ def leaderboard_assurance(n_votes, ratings, gap_sd, *, tie_rate=0.0, ties="drop"
     order = des.order
     pairs = tuple((names[order[i]], names[order[i + 1]]) for i in range(order.size - 1))
     return LeaderboardAssurance(pairs=pairs, gap=des.gap.copy(), assurance=np.array(out_a), ceiling=np.array(out_c),
-                                power_at_mean=np.asarray(power, dtype=float), gap_sd=tau, n_votes=n_votes)
+                                power_at_mean=np.asarray(power, dtype=float), delta_sd=tau, n_votes=n_votes)
 
 
 def leaderboard_votes(ratings, *, target_power=0.8, tie_rate=0.0, judge_accuracy=1.0, alpha=0.05, halfwidth=None,

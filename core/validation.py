@@ -16,6 +16,7 @@ __all__ = [
     "check_probability",
     "check_alpha",
     "check_choice",
+    "renamed",
 ]
 
 
@@ -73,3 +74,19 @@ def check_choice(name: str, value, choices: Iterable[str]) -> str:
         listed = ", ".join(repr(c) for c in options)
         raise ValueError(f"`{name}` must be one of {listed}, got {value!r}.")
     return value
+
+
+def renamed(new_value, old_value, *, new: str, old: str):
+    """The value of a keyword renamed from ``old`` to ``new`` (one vocabulary across modules), accepting the old
+    name for one release with a ``DeprecationWarning``; both at once is an error."""
+    if old_value is None:
+        if new_value is None:
+            raise ValueError(f"`{new}` is required.")
+        return new_value
+    if new_value is not None:
+        raise ValueError(f"Give `{new}` only (`{old}` is its old name).")
+    import warnings
+
+    warnings.warn(f"`{old}` is now called `{new}`; the old name will be removed in the next release.",
+                  DeprecationWarning, stacklevel=3)
+    return old_value

@@ -603,7 +603,7 @@ def test_leaderboard_assurance_approaches_the_ceiling_and_rejects_bad_input():
     huge = pw.leaderboard_assurance(1_000_000, ratings, 30.0)
     assert np.all(small.assurance < huge.assurance)
     np.testing.assert_allclose(huge.assurance, huge.ceiling, atol=0.03)
-    with pytest.raises(ValueError, match="`gap_sd`"):
+    with pytest.raises(ValueError, match="`delta_sd`"):
         pw.leaderboard_assurance(1000, ratings, -1.0)
     with pytest.raises(ValueError, match="`n_votes`"):
         pw.leaderboard_assurance(0, ratings, 10.0)
@@ -650,3 +650,18 @@ def test_leftover_votes_are_spread_anew_in_every_replicate():
     assert np.all(alloc.sum(axis=1) == 13) and set(np.unique(alloc)) == {4, 5}
     share = (alloc == 5).mean(axis=0)  # each pair gets the extra vote a third of the time
     assert np.all(np.abs(share - 1 / 3) <= 4 * math.sqrt(1 / 3 * 2 / 3 / 30_000))
+
+
+def test_renamed_keywords_still_work_for_one_release():
+    """``gap_sd``/``gap_mean`` became ``delta_sd``/``delta_mean`` (one vocabulary); the old names warn."""
+    new = pw.leaderboard_assurance(5000, [1200, 1175, 1150], delta_sd=25.0)
+    with pytest.warns(DeprecationWarning, match="delta_sd"):
+        old = pw.leaderboard_assurance(5000, [1200, 1175, 1150], gap_sd=25.0)
+    assert np.array_equal(new.assurance, old.assurance)
+    with pytest.warns(DeprecationWarning):
+        assert old.gap_sd == new.delta_sd == 25.0
+    with pytest.raises(ValueError, match="`delta_sd`"):
+        pw.leaderboard_assurance(5000, [1200, 1175, 1150], delta_sd=25.0, gap_sd=25.0)
+    with pytest.warns(DeprecationWarning, match="delta_mean"), pytest.warns(DeprecationWarning, match="delta_sd"):
+        old_pref = acc.preference_assurance(100, gap_mean=0.3, gap_sd=0.1)
+    assert old_pref.assurance == acc.preference_assurance(100, 0.3, 0.1).assurance

@@ -15,7 +15,7 @@ from scipy import stats
 
 from ..results import PowerResult
 from ..sizing import SampleSize, sample_size_search
-from ..validation import check_alpha, check_choice, check_int, check_probability, check_real
+from ..validation import check_alpha, check_choice, check_int, check_probability, check_real, renamed
 from .engine import (
     METHODS,
     TESTS,
@@ -178,8 +178,10 @@ def preference_distribution(n, p_a, p_b, *, alpha=0.05, ties="drop", test="exact
 
 
 
-def preference_assurance(n, gap_mean, gap_sd, *, tie_rate=0.0, alpha=0.05, ties="drop", test="exact"):
-    """Assurance of a preference study: power averaged over a normal prior on the gap p_a − p_b.
+def preference_assurance(n, delta_mean=None, delta_sd=None, *, tie_rate=0.0, alpha=0.05, ties="drop", test="exact",
+                         gap_mean=None, gap_sd=None):
+    """Assurance of a preference study: power averaged over a normal prior N(delta_mean, delta_sd²) on the gap
+    Δ = p_a − p_b (``gap_mean`` and ``gap_sd`` are the deprecated names of ``delta_mean`` and ``delta_sd``).
 
     The tie rate is held fixed and the prior is truncated to the feasible gaps,
     |gap| <= 1 − tie_rate. Each node's directional power comes from the exact
@@ -206,8 +208,9 @@ def preference_assurance(n, gap_mean, gap_sd, *, tie_rate=0.0, alpha=0.05, ties=
     ties = check_choice("ties", ties, _TIES)
     test = check_choice("test", test, TESTS)
     share = 1.0 - tie_rate
-    mu = check_real("gap_mean", gap_mean, low=-share, high=share)
-    tau = check_real("gap_sd", gap_sd, low=0.0, high=1.0)
+    mu = check_real("delta_mean", renamed(delta_mean, gap_mean, new="delta_mean", old="gap_mean"),
+                    low=-share, high=share)
+    tau = check_real("delta_sd", renamed(delta_sd, gap_sd, new="delta_sd", old="gap_sd"), low=0.0, high=1.0)
 
     def cells(gaps):
         p_a = (share + gaps) / 2.0
