@@ -75,8 +75,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -95,6 +95,7 @@ from .validation import (
 )
 
 __all__ = [
+    "BenchmarkDesign",
     "METHODS",
     "MAX_SIMULATED_QUESTIONS",
     "FILES_PER_MODEL",
@@ -151,53 +152,140 @@ _Z_WEIGHTS /= _Z_WEIGHTS.sum()  # trapezoid rule for E[f(Z)], Z ~ N(0, 1)
 # validation
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _Design:
-    mu_a: float
-    mu_b: float
-    sd: float
-    rho: float
-    k: int
-    m: int
-    icc: float
-    se: float
-    sp: float
-    alpha: float
+class BenchmarkDesign:
+    """A two-model benchmark comparison, everything but its size: the page builds it once and every call uses it.
+
+    The fields are the keyword arguments of :func:`benchmark_power` (see there for their meaning); they are
+    validated once, here, and the methods are the module's functions for this design. Frozen and compared by
+    value, so it is a cache key (``st.cache_data`` hashes it by its fields).
+
+    Examples
+    --------
+    >>> d = BenchmarkDesign(0.70, 0.73, difficulty_sd=0.25, correlation=0.6)
+    >>> round(d.power(2000).power, 3), d.sample_size()
+    (0.643, 2899)
+    >>> d.power(2000) == benchmark_power(2000, 0.70, 0.73, difficulty_sd=0.25, correlation=0.6)
+    True
+    """
+
+    accuracy_a: float
+    accuracy_b: float
+    difficulty_sd: float = 0.0
+    correlation: float = 0.0
+    samples: int = 1
+    cluster_size: int = 1
+    icc: float = 0.0
+    judge_sensitivity: float = 1.0
+    judge_specificity: float = 1.0
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        set_ = partial(object.__setattr__, self)
+        set_("accuracy_a", check_probability("accuracy_a", self.accuracy_a))
+        set_("accuracy_b", check_probability("accuracy_b", self.accuracy_b))
+        set_("difficulty_sd", check_real("difficulty_sd", self.difficulty_sd, low=0.0, high=0.5))
+        set_("correlation", check_real("correlation", self.correlation, low=-1.0, high=1.0))
+        set_("samples", check_int("samples", self.samples, low=1, high=_MAX_SAMPLES))
+        set_("cluster_size", check_int("cluster_size", self.cluster_size, low=1, high=_N_MAX // 2))
+        set_("icc", check_probability("icc", self.icc))
+        set_("judge_sensitivity", check_probability("judge_sensitivity", self.judge_sensitivity))
+        set_("judge_specificity", check_probability("judge_specificity", self.judge_specificity))
+        set_("alpha", check_alpha(self.alpha))
+        mu_a, mu_b, sd = self.accuracy_a, self.accuracy_b, self.difficulty_sd
+        limit = min(mu_a * (1.0 - mu_a), mu_b * (1.0 - mu_b))
+        if sd * sd > limit + 1e-12:
+            raise ValueError(
+                "`difficulty_sd` must satisfy difficulty_sd² <= accuracy × (1 − accuracy) for both models "
+                f"(so difficulty_sd <= {math.sqrt(limit):.4g} here: no spread of probabilities in [0, 1] with "
+                f"these means is wider), got {sd:g}."
+            )
+        if self.judge_sensitivity + self.judge_specificity <= 1.0:
+            raise ValueError(
+                "`judge_sensitivity` + `judge_specificity` must exceed 1 (Youden's J = Se + Sp − 1 > 0), "
+                f"got {self.judge_sensitivity:g} + {self.judge_specificity:g}: a judge no better than chance "
+                "carries no information about which answers are right, so no benchmark size can detect a difference."
+            )
+
+    # the engines' short names (the module notes' symbols)
+    mu_a = property(lambda self: self.accuracy_a)
+    mu_b = property(lambda self: self.accuracy_b)
+    sd = property(lambda self: self.difficulty_sd)
+    rho = property(lambda self: self.correlation)
+    k = property(lambda self: self.samples)
+    m = property(lambda self: self.cluster_size)
+    se = property(lambda self: self.judge_sensitivity)
+    sp = property(lambda self: self.judge_specificity)
 
     @property
     def j(self) -> float:
+        """Youden's J = Se + Sp − 1: the factor by which the judge shrinks every difference."""
         return self.se + self.sp - 1.0
 
     @property
     def delta(self) -> float:
+        """The true accuracy gain Δ = μ_B − μ_A."""
         return self.mu_b - self.mu_a
+
+    def kwargs(self, *drop: str) -> dict:
+        """The fields as keyword arguments of the module's functions, without those named in ``drop``."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in drop}
+
+    def with_(self, **changes) -> BenchmarkDesign:
+        """The same design with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    # the module's functions for this design
+    def power(self, n_questions, *, method="analytic", n_sims=2000, seed=None, progress=None) -> PowerResult:
+        """:func:`benchmark_power` at ``n_questions``."""
+        return benchmark_power(n_questions, **self.kwargs(), method=method, n_sims=n_sims, seed=seed,
+                               progress=progress)
+
+    def sample_sizes(self, *, target_power=0.8, n_max=_N_MAX) -> SampleSize:
+        """:func:`benchmark_sample_sizes`."""
+        return benchmark_sample_sizes(**self.kwargs(), target_power=target_power, n_max=n_max)
+
+    def sample_size(self, *, target_power=0.8, conservative=False, n_max=_N_MAX) -> int:
+        """:func:`benchmark_sample_size`."""
+        return self.sample_sizes(target_power=target_power, n_max=n_max).pick(conservative)
+
+    def mde(self, n_questions, *, target_power=0.8) -> float:
+        """:func:`benchmark_mde` from this design's baseline (its ``accuracy_b`` plays no part)."""
+        return benchmark_mde(n_questions, **self.kwargs("accuracy_b"), target_power=target_power)
+
+    def plan(self, *, cost_question, cost_sample, target_power=0.8, max_samples=50) -> BenchmarkPlan:
+        """:func:`benchmark_plan` (every K up to ``max_samples``; this design's ``samples`` plays no part)."""
+        return benchmark_plan(**self.kwargs("samples"), cost_question=cost_question, cost_sample=cost_sample,
+                              target_power=target_power, max_samples=max_samples)
+
+    def power_curve(self, ns, *, samples_list=(1, 2, 5, 10)) -> pd.DataFrame:
+        """:func:`power_curve` over ``ns`` for each K in ``samples_list``."""
+        return power_curve(ns, **self.kwargs("samples"), samples_list=samples_list)
+
+    def variance_budget(self, *, max_samples=20) -> pd.DataFrame:
+        """:func:`variance_budget` for K = 1 … ``max_samples``."""
+        return variance_budget(**self.kwargs("samples", "alpha"), max_samples=max_samples)
+
+    def judge_curve(self, ns) -> pd.DataFrame:
+        """:func:`judge_curve`: this design's judge against exact grading."""
+        return judge_curve(ns, **self.kwargs())
+
+    def assurance(self, n_questions, delta_mean, delta_sd):
+        """:func:`benchmark_assurance` with a normal prior on the gain (its ``accuracy_b`` plays no part)."""
+        return benchmark_assurance(n_questions, delta_mean=delta_mean, delta_sd=delta_sd, **self.kwargs("accuracy_b"))
+
+    def noninferiority_power(self, n_questions, margin, *, alpha=0.025) -> PowerResult:
+        """:func:`benchmark_noninferiority_power` (one-sided ``alpha``, not the design's two-sided one)."""
+        return benchmark_noninferiority_power(n_questions, margin=margin, alpha=alpha, **self.kwargs("alpha"))
+
+
+#: The engines' name for the design (kept for the code written against it).
+_Design = BenchmarkDesign
 
 
 def _validate(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
-              judge_sensitivity, judge_specificity, alpha) -> _Design:
-    mu_a = check_probability("accuracy_a", accuracy_a)
-    mu_b = check_probability("accuracy_b", accuracy_b)
-    sd = check_real("difficulty_sd", difficulty_sd, low=0.0, high=0.5)
-    rho = check_real("correlation", correlation, low=-1.0, high=1.0)
-    k = check_int("samples", samples, low=1, high=_MAX_SAMPLES)
-    m = check_int("cluster_size", cluster_size, low=1, high=_N_MAX // 2)
-    icc = check_probability("icc", icc)
-    se = check_probability("judge_sensitivity", judge_sensitivity)
-    sp = check_probability("judge_specificity", judge_specificity)
-    alpha = check_alpha(alpha)
-    limit = min(mu_a * (1.0 - mu_a), mu_b * (1.0 - mu_b))
-    if sd * sd > limit + 1e-12:
-        raise ValueError(
-            "`difficulty_sd` must satisfy difficulty_sd² <= accuracy × (1 − accuracy) for both models "
-            f"(so difficulty_sd <= {math.sqrt(limit):.4g} here: no spread of probabilities in [0, 1] with "
-            f"these means is wider), got {sd:g}."
-        )
-    if se + sp <= 1.0:
-        raise ValueError(
-            "`judge_sensitivity` + `judge_specificity` must exceed 1 (Youden's J = Se + Sp − 1 > 0), "
-            f"got {se:g} + {sp:g}: a judge no better than chance carries no information about which "
-            "answers are right, so no benchmark size can detect a difference."
-        )
-    return _Design(mu_a, mu_b, sd, rho, k, m, icc, se, sp, alpha)
+              judge_sensitivity, judge_specificity, alpha) -> BenchmarkDesign:
+    return BenchmarkDesign(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
+                           judge_sensitivity, judge_specificity, alpha)
 
 
 def _check_n(n_questions, m: int, name: str = "n_questions") -> int:

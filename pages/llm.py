@@ -70,53 +70,47 @@ def linked_options(key: str, options: list[int], low: int, high: int) -> list[in
     return sorted(set(options) | {value}) if value is not None and low <= value <= high else options
 
 
+# Every cached call takes the page's one llm.BenchmarkDesign (frozen, hashed by value).
 @cached
-def point(n, design):
-    return llm.benchmark_power(n, **dict(design))
-
-
-@cached
-def sizes(design, target):
-    return llm.benchmark_sample_sizes(**dict(design), target_power=target)
+def point(n, design: llm.BenchmarkDesign):
+    return design.power(n)
 
 
 @cached
-def mde(n, design, target):
-    kw = {k: v for k, v in dict(design).items() if k != "accuracy_b"}
-    return llm.benchmark_mde(n, **kw, target_power=target)
+def sizes(design: llm.BenchmarkDesign, target):
+    return design.sample_sizes(target_power=target)
 
 
 @cached
-def plan(design, cost_question, cost_sample, target):
-    kw = {k: v for k, v in dict(design).items() if k != "samples"}
-    return llm.benchmark_plan(**kw, cost_question=cost_question, cost_sample=cost_sample, target_power=target,
-                              max_samples=50)
+def mde(n, design: llm.BenchmarkDesign, target):
+    return design.mde(n, target_power=target)
 
 
 @cached
-def power_curves(ns, ks, design):
-    kw = {k: v for k, v in dict(design).items() if k != "samples"}
-    return llm.power_curve(list(ns), samples_list=tuple(ks), **kw)
+def plan(design: llm.BenchmarkDesign, cost_question, cost_sample, target):
+    return design.plan(cost_question=cost_question, cost_sample=cost_sample, target_power=target, max_samples=50)
 
 
 @cached
-def budget(design):
-    kw = {k: v for k, v in dict(design).items() if k not in ("samples", "alpha")}
-    return llm.variance_budget(**kw, max_samples=20)
+def power_curves(ns, ks, design: llm.BenchmarkDesign):
+    return design.power_curve(list(ns), samples_list=tuple(ks))
 
 
 @cached
-def judge_curves(ns, design, se, sp):
-    kw = {k: v for k, v in dict(design).items() if k not in ("judge_sensitivity", "judge_specificity")}
-    return llm.judge_curve(list(ns), judge_sensitivity=se, judge_specificity=sp, **kw)
+def budget(design: llm.BenchmarkDesign):
+    return design.variance_budget(max_samples=20)
 
 
 @cached
-def assurance_at(ns, design, mean, sd):
-    kw = {k: v for k, v in dict(design).items() if k != "accuracy_b"}
+def judge_curves(ns, design: llm.BenchmarkDesign):
+    return design.judge_curve(list(ns))
+
+
+@cached
+def assurance_at(ns, design: llm.BenchmarkDesign, mean, sd):
     rows = []
     for size in ns:
-        res = llm.benchmark_assurance(size, delta_mean=mean, delta_sd=sd, **kw)
+        res = design.assurance(size, mean, sd)
         rows.append((size, res.assurance, res.power_at_mean, res.ceiling))
     return pd.DataFrame(rows, columns=["n_questions", "assurance", "power", "ceiling"])
 
@@ -173,13 +167,13 @@ def tasks_of(log: pd.DataFrame, by, alpha, target):
 
 
 @cached
-def noworse(n, design, margin, alpha, target):
+def noworse(n, design: llm.BenchmarkDesign, margin, alpha, target):
     """Non-inferiority power at n, the questions for the target, and power vs the true gain."""
-    kw = {key: value for key, value in design if key not in ("accuracy_b", "alpha")}
-    mu_a = kw.pop("accuracy_a")
-    power = llm.benchmark_noninferiority_power(n, mu_a, dict(design)["accuracy_b"], margin, alpha=alpha, **kw).power
-    gap = dict(design)["accuracy_b"] - mu_a + margin
-    need = llm.benchmark_noninferiority_sample_size(mu_a, dict(design)["accuracy_b"], margin, alpha=alpha,
+    kw = design.kwargs("accuracy_a", "accuracy_b", "alpha")
+    mu_a, mu_b = design.accuracy_a, design.accuracy_b
+    power = design.noninferiority_power(n, margin, alpha=alpha).power
+    gap = mu_b - mu_a + margin
+    need = llm.benchmark_noninferiority_sample_size(mu_a, mu_b, margin, alpha=alpha,
                                                     target_power=target, **kw) if gap > 0 else None
     sd = kw["difficulty_sd"]
     top = (1.0 + math.sqrt(max(1.0 - 4.0 * sd * sd, 0.0))) / 2.0  # largest accuracy with this spread
@@ -255,9 +249,6 @@ sim = simulation_controls(options=(500, 1000, 2000, 5000), default=2000,
                           "the closed form.")
 
 icc_used = icc if m > 1 else 0.0
-design = (("accuracy_a", acc_a / 100), ("accuracy_b", round(acc_a / 100 + gain / 100, 6)), ("difficulty_sd", sd),
-          ("correlation", rho), ("samples", k), ("cluster_size", m), ("icc", icc_used),
-          ("judge_sensitivity", se_pct / 100), ("judge_specificity", sp_pct / 100), ("alpha", alpha))
 delta = gain / 100
 
 # ---------------------------------------------------------------------------
@@ -268,6 +259,9 @@ if not 0 <= acc_a + gain <= 100:
              f"{acc_a + gain:.1f}%. Lower the gain or the baseline accuracy.")
     st.stop()
 with guard("Impossible design"):
+    design = llm.BenchmarkDesign(acc_a / 100, round(acc_a / 100 + gain / 100, 6), difficulty_sd=sd, correlation=rho,
+                                 samples=k, cluster_size=m, icc=icc_used, judge_sensitivity=se_pct / 100,
+                                 judge_specificity=sp_pct / 100, alpha=alpha)
     result = point(n, design)
     mde_value = mde(n, design, target)
     n_sizes = sizes(design, target) if gain != 0 else None
@@ -399,8 +393,7 @@ if tab.open("cost"):
 if tab.open("judge"):
     with tab["judge"], guard():
         j_se, j_sp = (se_pct / 100, sp_pct / 100) if judged else (0.9, 0.9)
-        jc = judge_curves(ns, tuple((a, b) for a, b in design if a not in ("judge_sensitivity", "judge_specificity")),
-                          j_se, j_sp)
+        jc = judge_curves(ns, design.with_(judge_sensitivity=j_se, judge_specificity=j_sp))
         jc = jc.assign(series=jc["grading"].map({"exact": "exact grading",
                                                  "judge": f"judge (Se = {j_se:.0%}, Sp = {j_sp:.0%})"}))
         plotted["judge"] = jc
@@ -556,8 +549,8 @@ if sim.run:
     key = ("llm", n, design, sim.n_sims, sim.seed)
     mc = None
     with guard("Cannot simulate this design", stop=False):  # the rest of the page does not need it
-        mc = simulation(key, lambda progress: llm.benchmark_power(n, **dict(design), method="simulate",
-                                                                  n_sims=sim.n_sims, seed=sim.seed, progress=progress),
+        mc = simulation(key, lambda progress: design.power(n, method="simulate", n_sims=sim.n_sims, seed=sim.seed,
+                                                           progress=progress),
                         text=f"Simulating {sim.n_sims:,} benchmark runs…")
 if sim.run and mc is not None:
     metrics_row(
