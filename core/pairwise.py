@@ -140,7 +140,8 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -156,6 +157,7 @@ from .uploads import MAX_BYTES, looks_like_json, read_jsonl, read_table
 from .validation import check_alpha, check_choice, check_int, check_probability, check_real, renamed
 
 __all__ = [
+    "Leaderboard",
     "MAX_VOTES",
     "METHODS",
     "SAMPLE_VOTES",
@@ -264,6 +266,82 @@ def _validate(ratings, *, n_votes=None, tie_rate=0.0, ties="drop", judge_accurac
     if halfwidth is not None:
         halfwidth = check_real("halfwidth", halfwidth, low=0.0, high=10_000.0, low_open=True)
     return names, values, n_votes, tie_rate, ties, judge, alpha, method, n_sims, target_power, halfwidth
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A planned leaderboard, everything but its number of votes: the page builds it once and every call uses it.
+
+    ``ratings`` may be given as a Series, a dict or an array (as in :func:`leaderboard_power`); it is kept as a tuple
+    of ``(name, rating)`` pairs, so the object is frozen, compared by value and a cache key. The other fields are
+    the keyword arguments of the module's functions, validated once, here; the methods are those functions.
+
+    Examples
+    --------
+    >>> board = Leaderboard(evenly_spaced(10, 25))
+    >>> board.votes()
+    15320
+    >>> round(float(board.power(20_000).adjacent_power[0]), 3)
+    0.893
+    """
+
+    ratings: tuple
+    tie_rate: float = 0.0
+    ties: str = "drop"
+    judge_accuracy: float = 1.0
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        names, values, _, tie_rate, ties, judge, alpha, *_ = _validate(
+            self.ratings, tie_rate=self.tie_rate, ties=self.ties, judge_accuracy=self.judge_accuracy, alpha=self.alpha)
+        set_ = partial(object.__setattr__, self)
+        set_("ratings", tuple(zip(names, (float(v) for v in values))))
+        set_("tie_rate", tie_rate)
+        set_("ties", ties)
+        set_("judge_accuracy", judge)
+        set_("alpha", alpha)
+
+    @property
+    def series(self) -> pd.Series:
+        """The expected ratings as a Series indexed by system name (input order)."""
+        return pd.Series(dict(self.ratings), dtype=float)
+
+    def _kw(self, *drop: str) -> dict:
+        kw = {"tie_rate": self.tie_rate, "ties": self.ties, "judge_accuracy": self.judge_accuracy, "alpha": self.alpha}
+        return {k: v for k, v in kw.items() if k not in drop}
+
+    def with_(self, **changes) -> Leaderboard:
+        """The same leaderboard with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    def power(self, n_votes, *, method="analytic", n_sims=500, seed=None) -> LeaderboardPower:
+        """:func:`leaderboard_power` at ``n_votes``."""
+        return leaderboard_power(n_votes, self.series, **self._kw(), method=method, n_sims=n_sims, seed=seed)
+
+    def votes(self, *, target_power=0.8, halfwidth=None, conservative=False, n_max=_N_MAX) -> int:
+        """:func:`leaderboard_votes`: the fewest votes for ``target_power`` on every pair of neighbours."""
+        return leaderboard_votes(self.series, **self._kw(), target_power=target_power, halfwidth=halfwidth,
+                                 conservative=conservative, n_max=n_max)
+
+    def assurance(self, n_votes, delta_sd) -> LeaderboardAssurance:
+        """:func:`leaderboard_assurance` with a normal prior of SD ``delta_sd`` (Elo) on every adjacent gap."""
+        return leaderboard_assurance(n_votes, self.series, delta_sd, **self._kw())
+
+    def table(self, n_votes) -> pd.DataFrame:
+        """:func:`leaderboard_table` at ``n_votes``."""
+        return leaderboard_table(self.series, n_votes, **self._kw("alpha"))
+
+    def adjacent_power_curve(self, votes) -> pd.DataFrame:
+        """:func:`adjacent_power_curve` over ``votes``."""
+        return adjacent_power_curve(self.series, votes, **self._kw())
+
+    def order_correct_curve(self, votes) -> pd.DataFrame:
+        """:func:`order_correct_curve` over ``votes``."""
+        return order_correct_curve(self.series, votes, **self._kw("alpha"))
+
+    def votes_vs_judge(self, judge_accuracies, *, target_power=0.8) -> pd.DataFrame:
+        """:func:`votes_vs_judge` (the judge's accuracy varies; this design's plays no part)."""
+        return votes_vs_judge(self.series, judge_accuracies, target_power=target_power, **self._kw("judge_accuracy"))
 
 
 # ---------------------------------------------------------------------------

@@ -54,56 +54,50 @@ VIEWS = {"board": "Leaderboard", "pairs": "Neighbours vs votes", "assurance": "A
          "order": "Whole order vs votes", "fit": "Fit your votes", "resolution": "Rank resolution"}
 
 
+# Every cached call takes the page's one pw.Leaderboard (frozen, hashed by value).
 @cached
-def power(n_votes, ratings, tie_rate, ties, judge, alpha):
-    return pw.leaderboard_power(n_votes, pd.Series(dict(ratings)), tie_rate=tie_rate, ties=ties,
-                                judge_accuracy=judge, alpha=alpha)
-
-
-@cached
-def assurance_at(n_votes, ratings, gap_sd, tie_rate, ties, judge, alpha):
-    return pw.leaderboard_assurance(n_votes, pd.Series(dict(ratings)), gap_sd, tie_rate=tie_rate, ties=ties,
-                                    judge_accuracy=judge, alpha=alpha)
+def power(board: pw.Leaderboard, n_votes):
+    return board.power(n_votes)
 
 
 @cached
-def assurance_curve(votes, ratings, gap_sd, pair, tie_rate, ties, judge, alpha):
+def assurance_at(board: pw.Leaderboard, n_votes, delta_sd):
+    return board.assurance(n_votes, delta_sd)
+
+
+@cached
+def assurance_curve(board: pw.Leaderboard, votes, delta_sd, pair):
     rows = []
     for v in votes:
-        res = pw.leaderboard_assurance(v, pd.Series(dict(ratings)), gap_sd, tie_rate=tie_rate, ties=ties,
-                                       judge_accuracy=judge, alpha=alpha)
+        res = board.assurance(v, delta_sd)
         rows.append((v, float(res.assurance[pair]), float(res.power_at_mean[pair]), float(res.ceiling[pair]),
                      res.min_assurance))
     return pd.DataFrame(rows, columns=["n_votes", "assurance", "power", "ceiling", "min_assurance"])
 
 
 @cached
-def votes_needed(ratings, target, tie_rate, ties, judge, alpha):
-    return pw.leaderboard_votes(pd.Series(dict(ratings)), target_power=target, tie_rate=tie_rate, ties=ties,
-                                judge_accuracy=judge, alpha=alpha)
+def votes_needed(board: pw.Leaderboard, target):
+    return board.votes(target_power=target)
 
 
 @cached
-def table(ratings, n_votes, tie_rate, ties, judge):
-    return pw.leaderboard_table(pd.Series(dict(ratings)), n_votes, tie_rate=tie_rate, ties=ties, judge_accuracy=judge)
+def table(board: pw.Leaderboard, n_votes):
+    return board.table(n_votes)
 
 
 @cached
-def pair_curves(ratings, votes, tie_rate, ties, judge, alpha):
-    return pw.adjacent_power_curve(pd.Series(dict(ratings)), list(votes), tie_rate=tie_rate, ties=ties,
-                                   judge_accuracy=judge, alpha=alpha)
+def pair_curves(board: pw.Leaderboard, votes):
+    return board.adjacent_power_curve(list(votes))
 
 
 @cached
-def order_curve(ratings, votes, tie_rate, ties, judge):
-    return pw.order_correct_curve(pd.Series(dict(ratings)), list(votes), tie_rate=tie_rate, ties=ties,
-                                  judge_accuracy=judge)
+def order_curve(board: pw.Leaderboard, votes):
+    return board.order_correct_curve(list(votes))
 
 
 @cached
-def judge_curve(ratings, accuracies, target, tie_rate, ties, alpha):
-    return pw.votes_vs_judge(pd.Series(dict(ratings)), list(accuracies), target_power=target, tie_rate=tie_rate,
-                             ties=ties, alpha=alpha)
+def judge_curve(board: pw.Leaderboard, accuracies, target):
+    return board.votes_vs_judge(list(accuracies), target_power=target)
 
 
 @cached
@@ -146,13 +140,13 @@ def pinned(values, votes, target):
     """A pinned design's weakest-neighbour power over the vote grid, and its summary."""
     v = dict(values)
     r = ratings_of(v)
-    kw = dict(tie_rate=float(v.get("ties_pct", 0.0)) / 100, ties=v.get("ties", "drop"),
-              judge_accuracy=float(v.get("judge", 100.0)) / 100, alpha=float(v.get("alpha", 0.05)))
-    curves = pw.adjacent_power_curve(r, list(votes), **kw)
+    pinned_board = pw.Leaderboard(r, tie_rate=float(v.get("ties_pct", 0.0)) / 100, ties=v.get("ties", "drop"),
+                                  judge_accuracy=float(v.get("judge", 100.0)) / 100, alpha=float(v.get("alpha", 0.05)))
+    curves = pinned_board.adjacent_power_curve(list(votes))
     weakest = curves.groupby("n_votes", as_index=False)["power"].min()
     size = pin_int(v, "votes", 5000)
-    res = pw.leaderboard_power(size, r, **kw)
-    need = pw.leaderboard_votes(r, target_power=target, **kw)
+    res = pinned_board.power(size)
+    need = pinned_board.votes(target_power=target)
     return weakest, {"systems": len(r), "votes": size, "weakest_power": res.weakest_power,
                      "order_correct": res.order_correct, "votes_for_target": need}
 
@@ -277,15 +271,15 @@ sim = simulation_controls(options=(200, 500, 1000, 2000), default=500, unit="Sim
                           help="Draws the votes, fits every leaderboard by maximum likelihood and counts, with Monte "
                           "Carlo standard errors, next to the Fisher-information numbers.")
 tie_rate, judge = tie_pct / 100, judge_pct / 100
-key_ratings = tuple((str(k_), float(v)) for k_, v in ratings.items())
 st.session_state["_ratings_text"] = encode_ratings(ratings)  # so a pin keeps a custom table
 
 # ---------------------------------------------------------------------------
 # the current design (analytic, instant)
 # ---------------------------------------------------------------------------
 with guard("Cannot compute this leaderboard"):
-    result = power(n_votes, key_ratings, tie_rate, ties, judge, alpha)
-    needed = votes_needed(key_ratings, target, tie_rate, ties, judge, alpha)
+    board = pw.Leaderboard(ratings, tie_rate=tie_rate, ties=ties, judge_accuracy=judge, alpha=alpha)
+    result = power(board, n_votes)
+    needed = votes_needed(board, target)
 weakest = result.weakest_pair
 metrics_row(
     Metric("Weakest neighbours' power", fmt_pct(result.weakest_power),
@@ -306,7 +300,7 @@ metrics_row(
 assured = None
 if assure:
     with guard("Cannot average over this prior"):
-        assured = assurance_at(n_votes, key_ratings, gap_sd, tie_rate, ties, judge, alpha)
+        assured = assurance_at(board, n_votes, gap_sd)
     pair_a = assured.pairs[assured.weakest]
     metrics_row(Metric("Weakest neighbours' assurance", fmt_pct(assured.min_assurance),
                        help="The lowest assurance among adjacent pairs: P(significant in the assumed order), averaged "
@@ -341,15 +335,15 @@ grid = tuple(int(v) for v in pw.vote_grid(high, low=max(20, min(n_votes, max(nee
 grid = tuple(sorted(set(grid) | {n_votes}))
 if tab.open("board"):
     with tab["board"], guard("Cannot compute this leaderboard"):
-        board = table(key_ratings, n_votes, tie_rate, ties, judge)
-        plotted["leaderboard"] = board
+        board_table = table(board, n_votes)
+        plotted["leaderboard"] = board_table
         board_args = dict(title=f"Expected leaderboard with 95% intervals after {n_votes:,} votes",
                           x_title="Rating (Elo)")
-        board_data = ([str(s) for s in board["system"]], board["expected_rating"], board["ci_low"],
-                      board["ci_high"])
+        board_data = ([str(s) for s in board_table["system"]], board_table["expected_rating"],
+                      board_table["ci_low"], board_table["ci_high"])
         chart(figures.interval_figure(*board_data, **board_args, style=style()), "board_chart")
         plan_figures.append(("Expected leaderboard", figures.interval_figure(*board_data, **board_args)))
-        st.dataframe(board, hide_index=True, width="stretch", column_config={
+        st.dataframe(board_table, hide_index=True, width="stretch", column_config={
             c: st.column_config.NumberColumn(format="%.1f") for c in ("rating", "expected_rating", "ci_low",
                                                                       "ci_high", "halfwidth")})
         if ties == "half" and tie_rate > 0:
@@ -366,7 +360,7 @@ if tab.open("assurance"):
                 votes_a = tuple(sorted(set(int(v) for v in pw.vote_grid(max(high, 10 * n_votes), low=max(20, n_votes
                                                                                                    // 20),
                                                                          points=18)) | {n_votes}))
-                curve_a = assurance_curve(votes_a, key_ratings, gap_sd, assured.weakest, tie_rate, ties, judge, alpha)
+                curve_a = assurance_curve(board, votes_a, gap_sd, assured.weakest)
             plotted["assurance"] = curve_a
             a_name = f"{assured.pairs[assured.weakest][0]} vs {assured.pairs[assured.weakest][1]}"
             tidy = pd.concat([curve_a.assign(series=f"assurance, {a_name}", value=curve_a["assurance"]),
@@ -389,7 +383,7 @@ pins_table({"pin": "current", "systems": len(ratings), "votes": n_votes, "weakes
             "order_correct": st.column_config.NumberColumn("P(order right)", format="percent")})
 if tab.open("pairs"):
     with tab["pairs"], guard("Cannot compute this leaderboard"):
-        curves = pair_curves(key_ratings, grid, tie_rate, ties, judge, alpha)
+        curves = pair_curves(board, grid)
         curves = curves.assign(series=curves["pair"])
         plotted["adjacent_power"] = curves
         pair_args = dict(x="n_votes", y="power", color="series", current=(n_votes, result.weakest_power),
@@ -404,7 +398,7 @@ if tab.open("pairs"):
 if tab.open("judge"):
     with tab["judge"], guard("Cannot compute this leaderboard"):
         accuracies = tuple(np.round(np.linspace(0.6, 1.0, 5 if result.uses_exact_engine else 17), 3))
-        jc = judge_curve(key_ratings, accuracies, target, tie_rate, ties, alpha)
+        jc = judge_curve(board, accuracies, target)
         plotted["votes_vs_judge"] = jc
         chart(figures.curve_figure(jc.assign(series=f"votes for {target:.0%} on every pair"), x="judge_accuracy",
                                    y="n_votes", color="series", log_x=False, log_y=True, target=None,
@@ -416,7 +410,7 @@ if tab.open("judge"):
                    "1/0.36 ≈ 2.8 times the votes of a perfect one.")
 if tab.open("order"):
     with tab["order"], guard("Cannot compute this leaderboard"):
-        oc = order_curve(key_ratings, grid, tie_rate, ties, judge)
+        oc = order_curve(board, grid)
         plotted["order_correct"] = oc
         chart(figures.curve_figure(oc.assign(series="P(whole order right)"), x="n_votes", y="order_correct",
                                    color="series", current=(n_votes, result.order_correct), target=target,
@@ -499,11 +493,10 @@ if tab.open("resolution"):
 # ---------------------------------------------------------------------------
 if sim.run:
     st.subheader("Simulated leaderboards")
-    key = ("pairwise", n_votes, key_ratings, tie_rate, ties, judge, alpha, sim.n_sims, sim.seed)
+    key = ("pairwise", n_votes, board, sim.n_sims, sim.seed)
 
     def run(progress):
-        out = pw.leaderboard_power(n_votes, ratings, tie_rate=tie_rate, ties=ties, judge_accuracy=judge, alpha=alpha,
-                                   method="simulate", n_sims=sim.n_sims, seed=sim.seed)
+        out = board.power(n_votes, method="simulate", n_sims=sim.n_sims, seed=sim.seed)
         progress(1.0)
         return out
 

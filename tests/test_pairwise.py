@@ -665,3 +665,22 @@ def test_renamed_keywords_still_work_for_one_release():
     with pytest.warns(DeprecationWarning, match="delta_mean"), pytest.warns(DeprecationWarning, match="delta_sd"):
         old_pref = acc.preference_assurance(100, gap_mean=0.3, gap_sd=0.1)
     assert old_pref.assurance == acc.preference_assurance(100, 0.3, 0.1).assurance
+
+
+def test_leaderboard_design_object_equals_the_keyword_functions():
+    """pw.Leaderboard: validated once, frozen, equal for equal ratings however given, methods = the functions."""
+    ratings = pd.Series([1100.0, 1075.0, 1040.0], index=["a", "b", "c"])
+    kw = dict(tie_rate=0.1, ties="half", judge_accuracy=0.9, alpha=0.05)
+    board = pw.Leaderboard(ratings, **kw)
+    assert board == pw.Leaderboard({"a": 1100, "b": 1075, "c": 1040}, **kw) and hash(board)
+    assert board.ratings == (("a", 1100.0), ("b", 1075.0), ("c", 1040.0))
+    assert np.array_equal(board.power(3000).adjacent_power, pw.leaderboard_power(3000, ratings, **kw).adjacent_power)
+    assert board.votes() == pw.leaderboard_votes(ratings, **kw)
+    assert board.table(3000).equals(pw.leaderboard_table(ratings, 3000, tie_rate=0.1, ties="half", judge_accuracy=0.9))
+    assert board.adjacent_power_curve([500, 5000]).equals(pw.adjacent_power_curve(ratings, [500, 5000], **kw))
+    assert np.array_equal(board.assurance(3000, 20.0).assurance,
+                          pw.leaderboard_assurance(3000, ratings, 20.0, **kw).assurance)
+    with pytest.raises(ValueError, match="`judge_accuracy`"):
+        board.with_(judge_accuracy=0.4)
+    with pytest.raises(ValueError, match="`ties`"):
+        pw.Leaderboard(ratings, ties="split")
