@@ -292,8 +292,11 @@ class Leaderboard:
     alpha: float = 0.05
 
     def __post_init__(self):
+        ratings = self.ratings
+        if isinstance(ratings, tuple) and ratings and all(isinstance(p, tuple) and len(p) == 2 for p in ratings):
+            ratings = dict(ratings)  # the stored form, given back by dataclasses.replace
         names, values, _, tie_rate, ties, judge, alpha, *_ = _validate(
-            self.ratings, tie_rate=self.tie_rate, ties=self.ties, judge_accuracy=self.judge_accuracy, alpha=self.alpha)
+            ratings, tie_rate=self.tie_rate, ties=self.ties, judge_accuracy=self.judge_accuracy, alpha=self.alpha)
         set_ = partial(object.__setattr__, self)
         set_("ratings", tuple(zip(names, (float(v) for v in values))))
         set_("tie_rate", tie_rate)
