@@ -65,7 +65,7 @@ def vote_item_model(win_rate, *, tie_rate=0.0) -> ItemModel:
     --------
     >>> m = vote_item_model(0.6, tie_rate=0.2)
     >>> round(m.delta, 4), round(m.sd, 4)
-    (0.16, 0.8798)
+    (0.16, 0.88)
     """
     p = check_probability("win_rate", win_rate)
     t = check_real("tie_rate", tie_rate, low=0.0, high=1.0, high_open=True)
