@@ -74,7 +74,7 @@ def vote_item_model(win_rate, *, tie_rate=0.0) -> ItemModel:
 
 
 def compare_designs(n_max, delta, sd, *, looks=3, boundary="obrien_fleming", futility_p=None, alpha=0.05,
-                    n_sims=2000, seed=0) -> pd.DataFrame:
+                    n_sims=2000, seed=0, designs=("fixed", "group", "anytime")) -> pd.DataFrame:
     """Fixed, group-sequential and anytime runs of the same planned ``n_max`` items, side by side.
 
     Returns
@@ -85,8 +85,10 @@ def compare_designs(n_max, delta, sd, *, looks=3, boundary="obrien_fleming", fut
     """
     n_max = check_int("n_max", n_max, low=2, high=10_000_000)
     rows = []
-    for design, kw in (("fixed", {}), ("group", dict(looks=looks, boundary=boundary, futility_p=futility_p)),
-                       ("anytime", dict(n_sims=n_sims, seed=seed))):
+    options = {"fixed": {}, "group": dict(looks=looks, boundary=boundary, futility_p=futility_p),
+               "anytime": dict(n_sims=n_sims, seed=seed)}
+    for design in designs:
+        kw = options[design]
         r = sequential_power(n_max, delta, sd, design=design, alpha=alpha, **kw)
         rows.append((design, n_max, r.power, r.type_m, r.expected_n, r.expected_n_null, r.false_positive_rate,
                      r.mc_se))
