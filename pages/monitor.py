@@ -33,7 +33,8 @@ from pages._scaffold import (
     views,
 )
 
-SOURCES = {"sample": "built-in example", "scores": "per-item scores", "votes": "pairwise votes"}
+SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
+           "votes": "pairwise votes"}
 VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}
 CS_METHODS = {"bounded": "betting", "mixture": "normal mixture"}
 
@@ -46,6 +47,13 @@ def sample():
 @cached
 def read_scores(data: bytes, name: str):
     return sq.read_paired_scores(data, name=f"`{name}`")
+
+
+@cached
+def read_harness(entries):
+    from core import llm
+
+    return sq.differences_from_log(llm.read_harness_samples(list(entries)))
 
 
 @cached
@@ -73,6 +81,22 @@ with guard("Cannot read the results", stop=True):
     if source == "sample":
         data = sample()
         origin = "the built-in synthetic LLM benchmark log"
+    elif source == "harness":
+        files = {}
+        for role, default in (("a", "baseline"), ("b", "new")):
+            name = side.text_input(f"Model {role.upper()} name", default, key=f"harness_name_{role}", max_chars=80)
+            ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=["jsonl"],
+                                     accept_multiple_files=True, key=f"harness_{role}",
+                                     help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
+                                     "(first metric and filter). Nothing in the file is executed.")
+            files[name.strip() or default] = ups
+        if not all(files.values()):
+            st.info("Upload the samples files of both models in the sidebar, or switch to the built-in example.")
+            st.stop()
+        if len(files) < 2:
+            raise ValueError("The two models need different names.")
+        data = read_harness(tuple((name, f.name, f.getvalue()) for name, ups in files.items() for f in ups))
+        origin = f"{sum(len(v) for v in files.values())} harness files"
     else:
         up = side.file_uploader("Upload the results", type=["csv", "tsv", "txt", "json", "jsonl"],
                                 key=f"{source}_file",

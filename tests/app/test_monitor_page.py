@@ -121,3 +121,21 @@ def test_planned_items_below_the_items_seen_is_a_message():
     at = open_page("monitor", {"upto": "120", "n_max": "100"})
     assert not at.exception
     assert at.error and "Planned items" in at.error[0].value
+
+
+def test_harness_files_are_read_like_the_llm_page():
+    from core import llm
+
+    at = open_page("monitor", {"source": "lm-evaluation-harness files"})
+    assert not at.exception and at.info
+    files = llm.sample_harness_files()
+    by_model = {}
+    for model, name, data in files:
+        by_model.setdefault(model, []).append((name, data))
+    for role, model in zip("ab", by_model):
+        at.text_input(key=f"harness_name_{role}").set_value(model)
+        at.file_uploader(key=f"harness_{role}").set_value([(n, d, "application/jsonl") for n, d in by_model[model]])
+    at.run()
+    assert not at.exception, at.exception
+    want = sq.differences_from_log(llm.read_harness_samples(files))
+    assert metrics(at)["Items so far"] == f"{len(want):,}"  # uploads open at their last item
