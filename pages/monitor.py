@@ -185,7 +185,8 @@ metrics_row(
     Metric("Expected further items", f"{math.ceil(res.expected_more):,}" if res.verdict == "continue" else "0",
            se=f"{res.expected_more_se:.0f}" if res.verdict == "continue" else None,
            help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations under the planned "
-           "effect (capped at the planned items)."),
+           "effect (capped at the planned items), each checked with the normal-mixture sequence and the SD of the "
+           "data — a forecast, whichever sequence is shown."),
     Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
            help="Share of simulated continuations under the planned effect that stop with 0 outside the sequence."),
 )
