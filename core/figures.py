@@ -872,7 +872,7 @@ def paths_figure(sequence: pd.DataFrame, paths: pd.DataFrame, *, n_max: int, tar
                             "transition": {"duration": 0}}]}
     pause = {"label": "Pause", "method": "animate",
              "args": [[None], {"frame": {"duration": 0, "redraw": False}, "mode": "immediate"}]}
-    slider = {"active": len(cuts) - 1, "x": 0.16, "len": 0.84, "y": -0.3, "yanchor": "top",
+    slider = {"active": len(cuts) - 1, "x": 0.24, "len": 0.76, "y": -0.3, "yanchor": "top",
               "currentvalue": {"prefix": "items: ", "font": {"size": style.annotation_size}},
               "steps": [{"label": f"{c:,}" if i % 5 == 4 or i == len(cuts) - 1 else "", "method": "animate",
                          "args": [[str(c)], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}]}

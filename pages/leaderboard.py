@@ -17,7 +17,10 @@ import streamlit as st
 
 from core import figures
 from core import pairwise as pw
+from core import sequential as sq
 from core.plan import Assumption, PlanItem
+from pages._sequential_section import sequential_section
+from pages._scaffold import md_escape
 from pages._scaffold import (
     Metric,
     pin_controls,
@@ -512,6 +515,26 @@ if sim.run:
     table_mc = pd.DataFrame({"pair": [f"{a} vs {b}" for a, b in mc.pairs], "analytic": result.adjacent_power,
                              "simulated": mc.adjacent_power, "mc_se": np.atleast_1d(mc.mc_se)})
     st.dataframe(table_mc, hide_index=True, width="stretch")
+
+# ---------------------------------------------------------------------------
+# run it sequentially: a head-to-head of the closest neighbours (core.sequential's engine)
+# ---------------------------------------------------------------------------
+if weakest:
+    with guard("Cannot run this design sequentially", stop=False):
+        top, low_ = (weakest if ratings[weakest[0]] >= ratings[weakest[1]] else weakest[::-1])
+        p_win = float(pw.observed_win_rate(pw.win_probability(ratings[top], ratings[low_]), judge_accuracy=judge))
+        vote = sq.vote_item_model(p_win, tie_rate=tie_rate)
+        pair_votes = (sq.sequential_sample_size(vote.delta, vote.sd, design="fixed", target_power=target, alpha=alpha)
+                      if vote.delta > 0 else 1000)
+        gap_elo = float(ratings[top] - ratings[low_])
+        plotted.update(sequential_section(
+            n=int(min(pair_votes, 1_000_000)), model=vote, alpha=alpha, target=target, unit="vote", units="votes",
+            x_title="Net win margin of the better system (share of votes)", to_x=lambda d: d,
+            x_max=max(2 * vote.delta, 0.1), current_x=vote.delta, cost_per_item=cost_vote, currency=currency,
+            assumption=(f"for a head-to-head of the closest neighbours ({md_escape(top)} vs "
+                        f"{md_escape(low_)}, {gap_elo:.0f} Elo apart: {p_win:.1%} observed wins among decisive "
+                        f"votes, {tie_rate:.0%} ties), each vote +1, −1 or 0; planned with the votes a fixed "
+                        f"head-to-head test needs for {target:.0%} power."), key="seq"))
 
 # ---------------------------------------------------------------------------
 # the plan, download and explanation

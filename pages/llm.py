@@ -14,7 +14,9 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, llm
+from core import sequential as sq
 from core.plan import Assumption, PlanItem
+from pages._sequential_section import sequential_section
 from pages._scaffold import (
     Metric,
     pin_controls,
@@ -566,6 +568,22 @@ if sim.run and mc is not None:
     else:
         st.warning("The closed form and the simulation differ by more than 3 Monte Carlo standard errors; with few "
                    "questions or clusters the closed form's normal theory is rough — trust the simulation.")
+
+# ---------------------------------------------------------------------------
+# run it sequentially (core.sequential's engine on this page's variance model)
+# ---------------------------------------------------------------------------
+with guard("Cannot run this design sequentially", stop=False):
+    item = sq.benchmark_item_model(accuracy_a=acc_a / 100, accuracy_b=min(max(acc_a / 100 + gain / 100, 0.0), 1.0),
+                                   difficulty_sd=sd, correlation=rho, samples=k, cluster_size=m, icc=icc_used,
+                                   judge_sensitivity=se_pct / 100, judge_specificity=sp_pct / 100)
+    cluster_note = (f"(clusters of {m} questions with ICC {icc_used:.2f} enter as the design effect "
+                    f"{1 + (m - 1) * icc_used:.2f}: questions are assumed to arrive cluster by cluster, so every look "
+                    "falls between clusters)." if m > 1 else "(independent questions).")
+    plotted.update(sequential_section(
+        n=n, model=item, alpha=alpha, target=target, unit="question", units="questions",
+        x_title="True gain (points)", to_x=lambda d: 100 * d / item.scale, x_max=max(2 * abs(gain), 5.0),
+        current_x=abs(gain), cost_per_item=cost_question + 2 * k * cost_sample, currency=currency,
+        assumption="from the variance model above " + cluster_note, key="seq"))
 
 # ---------------------------------------------------------------------------
 # the plan

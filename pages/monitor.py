@@ -33,11 +33,10 @@ from pages._scaffold import (
     views,
 )
 
-SOURCES = {"sample": "built-in example (LLM benchmark run)", "scores": "per-item scores of two systems (CSV or log)",
-           "votes": "pairwise votes (Leaderboard format)"}
+SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
+           "votes": "pairwise votes"}
 VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}
-CS_METHODS = {"bounded": "betting (values in [−1, 1]; no variance guess)",
-              "mixture": "normal mixture (SD estimated from the data)"}
+CS_METHODS = {"bounded": "betting", "mixture": "normal mixture"}
 
 
 @cached
@@ -48,6 +47,13 @@ def sample():
 @cached
 def read_scores(data: bytes, name: str):
     return sq.read_paired_scores(data, name=f"`{name}`")
+
+
+@cached
+def read_harness(entries):
+    from core import llm
+
+    return sq.differences_from_log(llm.read_harness_samples(list(entries)))
 
 
 @cached
@@ -68,12 +74,29 @@ start("Monitor a running evaluation",
 side = st.sidebar
 side.subheader("Results so far")
 source = side.radio("Data", list(SOURCES), format_func=SOURCES.get, key="source", bind="query-params",
-                    help="Per-item results in the order they came in. The example is the LLM page's synthetic "
-                    "benchmark log (two models, 300 questions).")
+                    help="Per-item results in the order they came in: scores of two systems (a CSV with one column "
+                    "per system, or the LLM page's per-answer log), or pairwise votes (the Leaderboard page's format). "
+                    "The example is the LLM page's synthetic benchmark log (two models, 300 questions).")
 with guard("Cannot read the results", stop=True):
     if source == "sample":
         data = sample()
         origin = "the built-in synthetic LLM benchmark log"
+    elif source == "harness":
+        files = {}
+        for role, default in (("a", "baseline"), ("b", "new")):
+            name = side.text_input(f"Model {role.upper()} name", default, key=f"harness_name_{role}", max_chars=80)
+            ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=["jsonl"],
+                                     accept_multiple_files=True, key=f"harness_{role}",
+                                     help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
+                                     "(first metric and filter). Nothing in the file is executed.")
+            files[name.strip() or default] = ups
+        if not all(files.values()):
+            st.info("Upload the samples files of both models in the sidebar, or switch to the built-in example.")
+            st.stop()
+        if len(files) < 2:
+            raise ValueError("The two models need different names.")
+        data = read_harness(tuple((name, f.name, f.getvalue()) for name, ups in files.items() for f in ups))
+        origin = f"{sum(len(v) for v in files.values())} harness files"
     else:
         up = side.file_uploader("Upload the results", type=["csv", "tsv", "txt", "json", "jsonl"],
                                 key=f"{source}_file",
@@ -100,25 +123,29 @@ if total < 2:
 # the replay slider's range depends on the data: keep a value from the URL or an earlier file inside it
 if "upto" in st.session_state and not 2 <= int(st.session_state["upto"]) <= total:
     st.session_state["upto"] = total
-# the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at their end
-upto = side.slider("Items so far (replay the run)", min_value=2, max_value=total,
-                   value=min(60, total) if source == "sample" else total, key="upto",
-                   bind="query-params", help="Show the run as it stood after this many items: the sequence is valid "
-                   "at every n, so any stopping point is honest.")
+if total == 2:  # a slider needs two different ends
+    upto = 2
+else:
+    # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at their end
+    upto = side.slider("Items so far (replay the run)", min_value=2, max_value=total,
+                       value=min(60, total) if source == "sample" else total, key="upto",
+                       bind="query-params", help="Show the run as it stood after this many items: the sequence is "
+                       "valid at every n, so any stopping point is honest.")
 side.subheader("Plan")
 target = side.number_input("Smallest difference that matters (X)", min_value=0.001, max_value=100.0, value=0.05,
                            step=0.01, format="%.3f", key="target", bind="query-params",
                            help="In the items' units: 0.05 = 5 accuracy points; for votes coded ±1, 0.1 = a 55/45 "
                            "split. The run stops for 'no difference' when the sequence lies inside ±X.")
-n_max = int(side.number_input("Planned items", min_value=2, max_value=1_000_000, value=max(1000, total), step=100,
-                              key="n_max", bind="query-params",
-                              help="The most items the run may use; the confidence sequence is tuned for it."))
+with guard("Cannot read the planned items"):  # a link with ?n_max=inf overflows Streamlit's integer input
+    n_max = int(side.number_input("Planned items", min_value=2, max_value=1_000_000, value=max(1000, total), step=100,
+                                  key="n_max", bind="query-params",
+                                  help="The most items the run may use; the confidence sequence is tuned for it."))
 alpha = side.select_slider("α (two-sided)", options=[0.01, 0.025, 0.05, 0.1], value=0.05, key="alpha",
                            bind="query-params", help="The sequence misses the true difference at any n with "
                            "probability at most α, however often you look.")
 cs_method = side.radio("Confidence sequence", list(CS_METHODS), format_func=CS_METHODS.get, key="cs",
-                       bind="query-params", help="Betting (Waudby-Smith & Ramdas 2024) is valid for any distribution "
-                       "of differences in [−1, 1] (accuracies, votes). The normal mixture (Howard et al. 2021) treats "
+                       bind="query-params", help="Betting (Waudby-Smith & Ramdas 2024) needs no variance guess and is valid "
+                       "for any distribution of differences in [−1, 1] (accuracies, votes). The normal mixture (Howard et al. 2021) treats "
                        "the sample SD as known: narrower early, an approximation.")
 looks = side.slider("Planned group looks K", 1, 10, 3, key="looks", bind="query-params",
                     help="The group-sequential plan drawn for comparison: K equally spaced analyses.")
@@ -127,8 +154,9 @@ boundary = side.selectbox("Group boundary", list(sq.BOUNDARIES), index=1, key="b
                                        "lan_demets": "Lan–DeMets (O'Brien–Fleming type)",
                                        "lan_demets_pocock": "Lan–DeMets (Pocock type)"}.get,
                           help="How α is shared among the planned looks.")
-seed = int(side.number_input("Simulation seed", 0, 2**31 - 1, 1, key="seed", bind="query-params",
-                             help="Seed of the simulated continuations (forecast and animation)."))
+with guard("Cannot read the seed"):
+    seed = int(side.number_input("Simulation seed", 0, 2**31 - 1, 1, key="seed", bind="query-params",
+                                 help="Seed of the simulated continuations (forecast and animation)."))
 
 with guard("Cannot monitor this run"):
     if n_max < upto:
@@ -157,7 +185,8 @@ metrics_row(
     Metric("Expected further items", f"{math.ceil(res.expected_more):,}" if res.verdict == "continue" else "0",
            se=f"{res.expected_more_se:.0f}" if res.verdict == "continue" else None,
            help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations under the planned "
-           "effect (capped at the planned items)."),
+           "effect (capped at the planned items), each checked with the normal-mixture sequence and the SD of the "
+           "data — a forecast, whichever sequence is shown."),
     Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
            help="Share of simulated continuations under the planned effect that stop with 0 outside the sequence."),
 )

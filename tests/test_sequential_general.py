@@ -236,3 +236,38 @@ def test_normal_mixture_cs_covers_at_all_n():
 def test_value_errors_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=f"`{name}`"):
         call()
+
+
+# ---------------------------------------------------------------------------
+# per-item models of the other scenarios
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("kw", [dict(), dict(difficulty_sd=0.25, correlation=0.6),
+                                dict(difficulty_sd=0.2, correlation=0.5, samples=5, cluster_size=10, icc=0.2,
+                                     judge_sensitivity=0.9, judge_specificity=0.85)])
+def test_benchmark_item_model_reproduces_the_llm_closed_form(kw):
+    # oracle: core.llm.benchmark_power (Miller 2024 variance model) — the fixed design is the same z-test
+    from core import llm
+
+    m = sq.benchmark_item_model(accuracy_a=0.7, accuracy_b=0.73, **kw)
+    fixed = sq.sequential_power(1000, m.delta, m.sd, design="fixed")
+    ref = llm.benchmark_power(1000, 0.7, 0.73, **kw)
+    assert fixed.power == pytest.approx(ref.power, rel=1e-9)
+    assert fixed.type_m == pytest.approx(ref.type_m, rel=1e-9)
+    assert fixed.type_s == pytest.approx(ref.type_s, rel=1e-9)
+
+
+def test_vote_item_model_by_enumeration():
+    p, t = 0.62, 0.15
+    values, probs = np.array([1.0, -1.0, 0.0]), np.array([(1 - t) * p, (1 - t) * (1 - p), t])
+    mean = float(values @ probs)
+    m = sq.vote_item_model(p, tie_rate=t)
+    assert m.delta == pytest.approx(mean) and m.sd == pytest.approx(math.sqrt(float(values**2 @ probs) - mean**2))
+
+
+def test_compare_designs_rows():
+    table = sq.compare_designs(1200, 0.03, 0.5, looks=4, n_sims=2000, seed=1).set_index("design")
+    assert list(table.index) == ["fixed", "group", "anytime"]
+    assert table.loc["fixed", "expected_n"] == 1200
+    assert table.loc["group", "expected_n"] < 1200 and table.loc["anytime", "mc_se"] > 0
+    assert table.loc["group", "power"] == pytest.approx(
+        sq.sequential_power(1200, 0.03, 0.5, design="group", looks=4).power)

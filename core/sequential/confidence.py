@@ -232,7 +232,7 @@ def confidence_sequence(x, *, alpha=0.05, sd=None, plan_n=None, bounds=None) -> 
         method = "betting"
     else:
         if sd is None:
-            sd = float(np.std(values, ddof=1))
+            sd = float(np.std(values, ddof=1)) if np.ptp(values) > 0 else 0.0
             if not sd > 0:
                 raise ValueError("`sd` cannot be estimated from constant values; give `sd` or `bounds`.")
         sd = check_real("sd", sd, low=0.0, high=1e6, low_open=True)

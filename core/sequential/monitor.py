@@ -34,6 +34,8 @@ __all__ = ["VERDICTS", "MonitorResult", "monitor", "read_paired_scores", "differ
 
 VERDICTS = ("b_better", "a_better", "no_difference", "budget", "continue")
 _FORECAST_CHUNK = 4_000_000
+#: Most item counts at which a simulated continuation is checked (every item for runs up to this long).
+_FORECAST_LOOKS = 2000
 
 
 @dataclass(frozen=True)
@@ -105,21 +107,25 @@ def _verdict(lower, upper, target, n, n_max):
 def _forecast(start_sum, n, n_max, delta, sd, target, alpha, rho, n_sims, n_paths, rng):
     """Continue the run from (n, S_n) to n_max under ``delta``; stop rules as :func:`_verdict` on the mixture CS.
 
-    The continuation uses the normal-mixture boundary without the running
-    intersection (it can only stop later than the displayed sequence, so the
-    forecast errs towards more items).
+    The continuation is checked at up to :data:`_FORECAST_LOOKS` item counts
+    between n and ``n_max`` (every item for short runs); the sums at those
+    counts are exact draws of the normal model (increments N(δm, σ²m) over m
+    items). It uses the normal-mixture boundary without the running
+    intersection, and a coarse grid of checks can only stop later than item
+    by item, so the forecast errs towards more items.
     """
-    steps = n_max - n
-    t = np.arange(n + 1, n_max + 1, dtype=float)
+    t = np.unique(np.linspace(n + 1, n_max, min(n_max - n, _FORECAST_LOOKS)).round()).astype(float)
+    incr = np.diff(np.concatenate([[float(n)], t]))
     half = cs_boundary(t, sd, alpha=alpha, rho=rho) / t
-    frame_at = np.unique(np.linspace(0, steps - 1, min(steps, 40)).round().astype(int))
+    frame_at = np.unique(np.linspace(0, t.size - 1, min(t.size, 40)).round().astype(int))
     used = np.empty(n_sims)
     effect = np.zeros(n_sims, dtype=bool)
     shown = []
-    chunk = max(1, _FORECAST_CHUNK // steps)
+    chunk = max(1, _FORECAST_CHUNK // t.size)
     for start in range(0, n_sims, chunk):
         rows = min(chunk, n_sims - start)
-        s = start_sum + np.cumsum(rng.normal(delta, sd, (rows, steps)), axis=1)
+        steps = rng.standard_normal((rows, t.size)) * (sd * np.sqrt(incr))[None, :] + (delta * incr)[None, :]
+        s = start_sum + np.cumsum(steps, axis=1)
         est = s / t[None, :]
         lo, hi = est - half[None, :], est + half[None, :]
         sig = (lo > 0) | (hi < 0)
@@ -186,7 +192,7 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     if values.size > n_max:
         raise ValueError(f"`n_max` must be at least the {values.size:,} items already seen, got {n_max:,}.")
     if sd is None and values.size >= 2:
-        sd_used = float(np.std(values, ddof=1))
+        sd_used = float(np.std(values, ddof=1)) if np.ptp(values) > 0 else 0.0
     else:
         sd_used = sd
     if sd_used is None or not sd_used > 0:

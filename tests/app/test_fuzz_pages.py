@@ -121,8 +121,8 @@ UPLOADERS = [
     ("llm", {"view": "Estimate from your logs"}, "log_file", lambda at: None),
     ("leaderboard", {"view": "Fit your votes"}, "votes_file", lambda at: None),
     ("sequential", {"pop": "my past differences"}, "pop_file", lambda at: None),
-    ("monitor", {"source": "scores"}, "scores_file", lambda at: None),
-    ("monitor", {"source": "votes"}, "votes_file", lambda at: None),
+    ("monitor", {"source": "per-item scores"}, "scores_file", lambda at: None),
+    ("monitor", {"source": "pairwise votes"}, "votes_file", lambda at: None),
     ("mt", {"view": "Fit P0 and b0 from your outputs"}, "file_tsv",
      lambda at: (at.radio(key="upload_mode").set_value("tsv"), at.run())),
 ]

@@ -150,3 +150,22 @@ def test_assurance_metric_chart_and_plan():
     open_plan(page, "leaderboard")
     text = [c.value for c in page.code if "Bradley–Terry" in c.value][0]
     assert f"assurance is {100 * res.min_assurance:.0f}%" in text
+
+
+def test_run_it_sequentially_head_to_head_of_the_closest_neighbours():
+    from core import sequential as sq
+
+    at = open_page("leaderboard")
+    at.session_state["seq_open"] = True
+    at.run()
+    assert not at.exception
+    text = next(c for c in captions(at) if c.startswith("Per-vote difference"))
+    assert "closest neighbours" in text and "+1, −1 or 0" in text
+    shown = metrics(at)
+    votes = int(shown["Expected votes, group"].split(" of ")[1].replace(",", ""))
+    # the planned votes are the fixed head-to-head test's sample size at the target power
+    mean = float(text.split("mean ")[1].split(",")[0])
+    sd = float(text.split("SD ")[1].split(" ")[0])
+    fixed = sq.sequential_power(votes, mean, sd, design="fixed")
+    assert fixed.power == pytest.approx(0.8, abs=0.01)
+    assert chart(at, "seq_expected_n_chart")["data"]

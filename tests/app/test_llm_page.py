@@ -198,3 +198,26 @@ def test_a_simulation_too_large_is_refused_and_the_page_goes_on():
     assert any("reduce `n_sims` to at most 100" in e.value for e in page.error)
     assert not any(m.label == "Simulated power" for m in page.metric)
     assert any(e.label.startswith("Plan this design") for e in page.expander)
+
+
+def test_run_it_sequentially_section_matches_core():
+    from core import sequential as sq
+
+    at = open_page("llm")
+    assert "seq_power_chart" not in str([c.proto.id for c in at.get("plotly_chart")])  # computed only when open
+    at.session_state["seq_open"] = True
+    at.run()
+    assert not at.exception
+    item = sq.benchmark_item_model(accuracy_a=0.70, accuracy_b=0.73, difficulty_sd=0.25, correlation=0.6)
+    table = sq.compare_designs(1000, item.delta, item.sd, looks=3, boundary="obrien_fleming", n_sims=2000,
+                               seed=0).set_index("design")
+    shown = metrics(at)
+    assert shown["Expected questions, group"] == f"{table.loc['group', 'expected_n']:,.0f} of 1,000"
+    assert shown["Type-M at stopping, group"] == f"{table.loc['group', 'type_m']:.2f}×"
+    assert shown["Power fixed / group / anytime"].startswith(f"{100 * table.loc['fixed', 'power']:.0f}%")
+    assert any("independent questions" in c for c in captions(at))
+    fig = chart(at, "seq_type_m_chart")
+    assert fig["layout"]["yaxis"]["type"] == "log"
+    at.slider(key="seq_looks").set_value(5)
+    at.run()
+    assert not at.exception and metrics(at)["Expected questions, group"] != shown["Expected questions, group"]

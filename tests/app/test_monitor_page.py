@@ -1,0 +1,141 @@
+"""AppTest tests of the monitoring page (pages/monitor.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core import pairwise as pw
+from core import sequential as sq
+
+from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_plan
+
+PATHS = {"view": "What may happen next (animated)"}
+
+
+@pytest.fixture
+def page():
+    at = open_page("monitor", timeout=120)
+    assert not at.exception, at.exception
+    return at
+
+
+def core_result(upto=60, **kw):
+    d = sq.sample_differences()["difference"].to_numpy()[:upto]
+    args = dict(target=0.05, n_max=1000, alpha=0.05, bounds=(-1.0, 1.0), looks=3, boundary="obrien_fleming", seed=1)
+    args.update(kw)
+    return sq.monitor(d, **args)
+
+
+def test_defaults_match_core(page):
+    res = core_result()
+    shown = metrics(page)
+    last = res.sequence.iloc[-1]
+    assert shown["Items so far"] == "60"
+    assert shown["Running difference"] == f"{last['estimate']:+.4f}"
+    assert shown["95% confidence sequence"] == f"[{last['lower']:+.3f}, {last['upper']:+.3f}]"
+    assert res.verdict == "continue"
+    assert shown["Expected further items"] == f"{int(np.ceil(res.expected_more)):,}"
+    assert any(res.message in i.value for i in page.info)
+    fig = chart(page, "monitor_chart")
+    names = [t["name"] for t in fig["data"]]
+    assert {"running estimate", "confidence sequence", "planned group boundaries", "now"} <= set(names)
+    bounds = next(t for t in fig["data"] if t["name"] == "planned group boundaries")
+    assert decode(bounds["y"])[:3] == pytest.approx(list(res.look_bounds))
+    assert any("betting" in c for c in captions(page))
+
+
+def test_replay_to_the_end_stops_with_the_winner():
+    at = open_page("monitor", {"upto": "300"})
+    assert not at.exception
+    res = core_result(300)
+    assert res.verdict == "b_better"
+    assert any("synthetic-candidate is better" in s.value for s in at.success)
+    assert metrics(at)["Expected further items"] == "0"
+
+
+def test_swap_and_controls_change_the_chart(page):
+    before = chart_data(page, "monitor_chart")
+    page.toggle(key="swap").set_value(True)
+    page.run()
+    assert not page.exception
+    assert metrics(page)["Running difference"].startswith("-")
+    assert chart_data(page, "monitor_chart") != before
+    for kind, key, value in (("slider", "looks", 5), ("radio", "cs", "mixture"), ("select_slider", "alpha", 0.1)):
+        before = chart_data(page, "monitor_chart")
+        getattr(page, kind)(key=key).set_value(value)
+        page.run()
+        assert not page.exception
+        assert chart_data(page, "monitor_chart") != before
+
+
+def test_animated_paths_have_frames_and_play_buttons():
+    at = open_page("monitor", PATHS)
+    assert not at.exception
+    fig = chart(at, "paths_chart")
+    assert len(fig["frames"]) >= 10
+    labels = [b["label"] for b in fig["layout"]["updatemenus"][0]["buttons"]]
+    assert labels == ["▶ Play", "Pause"]
+    assert fig["layout"]["sliders"][0]["steps"]
+
+
+def test_uploaded_scores_and_votes():
+    at = open_page("monitor", {"source": "per-item scores"})
+    rows = "item,base,new\n" + "\n".join(f"q{i},{i % 2},{1 if i % 3 else 0}" for i in range(200))
+    at.file_uploader(key="scores_file").set_value(("scores.csv", rows.encode(), "text/csv"))
+    at.run()
+    assert not at.exception
+    assert metrics(at)["Items so far"] == "200"
+    votes = pw.SAMPLE_VOTES.read_bytes()
+    at = open_page("monitor", {"source": "pairwise votes"})
+    at.file_uploader(key="votes_file").set_value(("votes.csv", votes, "text/csv"))
+    at.run()
+    assert not at.exception
+    want = sq.differences_from_votes(pw.read_votes(votes))
+    assert metrics(at)["Items so far"] == f"{len(want):,}"
+
+
+def test_bad_upload_is_a_message():
+    at = open_page("monitor", {"source": "per-item scores"})
+    at.file_uploader(key="scores_file").set_value(("bad.csv", b"a,b\n1,x\n2,3\n", "text/csv"))
+    at.run()
+    assert not at.exception
+    assert at.error and "not a number" in at.error[0].value
+
+
+def test_url_state_download_plan_and_explainer():
+    at = open_page("monitor", {"upto": "120", "target": "0.1", "n_max": "2000", "cs": "normal mixture"})
+    assert not at.exception
+    assert metrics(at)["Items so far"] == "120"
+    res = core_result(120, target=0.1, n_max=2000, bounds=None)
+    assert metrics(at)["95% confidence sequence"] == (f"[{res.sequence['lower'].iloc[-1]:+.3f}, "
+                                                      f"{res.sequence['upper'].iloc[-1]:+.3f}]")
+    assert at.get("download_button")
+    assert any("Explain" in e.label for e in at.expander)
+    open_plan(at, "monitor")
+    assert not at.exception
+    assert any("confidence sequence" in c.value for c in at.code)
+
+
+def test_planned_items_below_the_items_seen_is_a_message():
+    at = open_page("monitor", {"upto": "120", "n_max": "100"})
+    assert not at.exception
+    assert at.error and "Planned items" in at.error[0].value
+
+
+def test_harness_files_are_read_like_the_llm_page():
+    from core import llm
+
+    at = open_page("monitor", {"source": "lm-evaluation-harness files"})
+    assert not at.exception and at.info
+    files = llm.sample_harness_files()
+    by_model = {}
+    for model, name, data in files:
+        by_model.setdefault(model, []).append((name, data))
+    for role, model in zip("ab", by_model):
+        at.text_input(key=f"harness_name_{role}").set_value(model)
+        at.file_uploader(key=f"harness_{role}").set_value([(n, d, "application/jsonl") for n, d in by_model[model]])
+    at.run()
+    assert not at.exception, at.exception
+    want = sq.differences_from_log(llm.read_harness_samples(files))
+    assert metrics(at)["Items so far"] == f"{len(want):,}"  # uploads open at their last item

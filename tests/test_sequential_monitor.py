@@ -1,0 +1,88 @@
+"""Tests of core.sequential.monitor: verdicts, the forecast against an item-by-item simulation, readers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core import pairwise as pw
+from core import sequential as sq
+
+
+def test_verdicts():
+    rng = np.random.default_rng(0)
+    b = sq.monitor(np.r_[np.ones(60), -np.ones(20)], target=0.2, n_max=400, bounds=(-1, 1))
+    assert b.verdict == "b_better" and b.message == "stop: B is better" and b.expected_more == 0
+    a = sq.monitor(-np.r_[np.ones(60), -np.ones(20)], target=0.2, n_max=400, bounds=(-1, 1))
+    assert a.verdict == "a_better" and a.message == "stop: A is better"
+    x = rng.choice([-1.0, 1.0], size=3000)
+    none = sq.monitor(x, target=0.2, n_max=3000, bounds=(-1, 1))
+    assert none.verdict == "no_difference" and "no difference of at least 0.2" in none.message
+    assert -0.2 < none.sequence["lower"].iloc[-1] and none.sequence["upper"].iloc[-1] < 0.2
+    more = sq.monitor(x[:50], target=0.2, n_max=3000, bounds=(-1, 1))
+    assert more.verdict == "continue" and more.message.startswith("continue: about ")
+    assert more.expected_more > 0 and more.expected_more_se > 0 and len(more.paths)
+    budget = sq.monitor(x[:40], target=0.01, n_max=40, bounds=(-1, 1))
+    assert budget.verdict == "budget"
+
+
+def test_forecast_agrees_with_an_item_by_item_simulation():
+    # oracle: continue each run item by item with the normal-mixture boundary, stopping by the same rules
+    rng = np.random.default_rng(3)
+    x = rng.normal(0.05, 0.4, 80)
+    target, n_max, sd = 0.1, 600, float(np.std(x, ddof=1))
+    r = sq.monitor(x, target=target, n_max=n_max, n_sims=4000, seed=9)
+    assert r.verdict == "continue"
+    rho = sq.mixture_rho(n_max, sd)
+    t = np.arange(81, n_max + 1)
+    half = sq.cs_boundary(t, sd, alpha=0.05, rho=rho) / t
+    sign = 1.0 if x.mean() >= 0 else -1.0
+    s = x.sum() + np.cumsum(np.random.default_rng(10).normal(sign * target, sd, (4000, t.size)), axis=1)
+    est = s / t
+    stop = (est - half > 0) | (est + half < 0) | ((est - half > -target) & (est + half < target))
+    stop[:, -1] = True
+    used = t[np.argmax(stop, axis=1)] - 80
+    se = math.hypot(used.std(ddof=1) / math.sqrt(used.size), r.expected_more_se)
+    assert abs(r.expected_more - used.mean()) <= 4 * se
+
+
+def test_group_boundaries_on_the_estimate_scale():
+    x = np.random.default_rng(1).normal(0.0, 0.5, 100)
+    r = sq.monitor(x, target=0.05, n_max=900, looks=3, boundary="obrien_fleming")
+    assert r.looks == (300, 600, 900)
+    assert r.look_bounds == pytest.approx([3.4711 * r.sd / math.sqrt(300), 2.4544 * r.sd / math.sqrt(600),
+                                           2.0040 * r.sd / math.sqrt(900)], rel=2e-5)
+
+
+def test_readers():
+    wide = sq.read_paired_scores(b"item,base,new\nq1,0.5,1\nq2,1,1\nq3,0,1\n")
+    assert wide["difference"].tolist() == [0.5, 0.0, 1.0] and wide.attrs["models"] == ("base", "new")
+    log = sq.read_paired_scores(b"question,model,score\n1,a,1\n1,b,0\n2,a,0\n2,b,1\n2,b,0\n")
+    assert log["difference"].tolist() == [-1.0, 0.5] and log.attrs["models"] == ("a", "b")
+    sample = sq.sample_differences()
+    assert len(sample) == 300 and sample.attrs["models"] == ("synthetic-baseline", "synthetic-candidate")
+    votes = pw.read_votes(b"model_a,model_b,winner\nx,y,model_a\ny,x,model_a\nx,y,tie\nx,z,model_b\n")
+    d = sq.differences_from_votes(votes)
+    assert d.attrs["models"] == ("x", "y") and d["difference"].tolist() == [-1.0, 1.0, 0.0]
+    assert sq.differences_from_votes(pw.read_votes(pw.SAMPLE_VOTES.read_bytes()))["difference"].abs().max() <= 1
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: sq.monitor([0.1, 0.2, 0.3], target=0.0, n_max=10), "target"),
+    (lambda: sq.monitor([0.1, 0.2, 0.3], target=0.1, n_max=2), "n_max"),
+    (lambda: sq.monitor([0.1, 0.2, 0.3], target=0.1, n_max=10, looks=0), "looks"),
+    (lambda: sq.monitor([0.1, 0.1, 0.1], target=0.1, n_max=10), "sd"),
+    (lambda: sq.monitor([0.1, 2.0, 0.3], target=0.1, n_max=10, bounds=(-1, 1)), "x"),
+])
+def test_value_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        call()
+
+
+def test_reader_errors_name_the_row():
+    with pytest.raises(ValueError, match="row 3"):
+        sq.read_paired_scores(b"a,b\n1,2\n1,x\n")
+    with pytest.raises(ValueError, match="two score columns"):
+        sq.read_paired_scores(b"item,a\nq1,1\nq2,0\n")
