@@ -245,15 +245,22 @@ def test_value_errors_name_the_parameter(call, name):
                                 dict(difficulty_sd=0.2, correlation=0.5, samples=5, cluster_size=10, icc=0.2,
                                      judge_sensitivity=0.9, judge_specificity=0.85)])
 def test_benchmark_item_model_reproduces_the_llm_closed_form(kw):
-    # oracle: core.llm.benchmark_power (Miller 2024 variance model) — the fixed design is the same z-test
+    # oracles: the z test with the per-item SD of core.llm's variance model (Miller 2024), in closed form; and
+    # core.llm.benchmark_power, whose t test on G − 1 degrees of freedom differs from the z test only by t vs z
+    from scipy import stats
+
     from core import llm
 
     m = sq.benchmark_item_model(accuracy_a=0.7, accuracy_b=0.73, **kw)
     fixed = sq.sequential_power(1000, m.delta, m.sd, design="fixed")
+    shift = abs(m.delta) * math.sqrt(1000) / m.sd
+    z = stats.norm.isf(0.025)
+    assert fixed.power == pytest.approx(stats.norm.sf(z - shift), rel=1e-9)
+    assert fixed.type_s == pytest.approx(stats.norm.cdf(-z - shift) / (stats.norm.sf(z - shift)
+                                                                      + stats.norm.cdf(-z - shift)), rel=1e-6)
     ref = llm.benchmark_power(1000, 0.7, 0.73, **kw)
-    assert fixed.power == pytest.approx(ref.power, rel=1e-9)
-    assert fixed.type_m == pytest.approx(ref.type_m, rel=1e-9)
-    assert fixed.type_s == pytest.approx(ref.type_s, rel=1e-9)
+    df = -(-1000 // kw.get("cluster_size", 1)) - 1  # G − 1
+    assert ref.power == pytest.approx(stats.nct.sf(stats.t.isf(0.025, df), df, shift), rel=1e-8)
 
 
 def test_vote_item_model_by_enumeration():
