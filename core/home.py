@@ -385,6 +385,11 @@ def _looks_like_mt(text: str) -> bool:
     return float(np.mean([len(c.split()) for c in cells])) >= 2.0
 
 
+def _label(name) -> str:
+    """The file's name as a code span for messages (backticks removed, at most 80 characters)."""
+    return "`" + str(name)[:80].replace("`", "'") + "`"
+
+
 def recognise(name: str, data) -> str:
     """The kind of evaluation file ``data`` is, from its structure (never its name alone).
 
@@ -417,7 +422,7 @@ def recognise(name: str, data) -> str:
     >>> recognise("scores.csv", b"a,b\\n0.5,0.6\\n0.7,0.4\\n")
     'scores'
     """
-    label = f"`{str(name)[:80]}`"
+    label = _label(name)
     try:
         return _recognise(label, data)
     except ValueError as err:
@@ -528,7 +533,7 @@ def read_upload(name: str, data) -> Upload:
     :func:`core.mt.fit_swap_effects`.
     """
     kind = recognise(name, data)
-    label = f"`{str(name)[:80]}`"
+    label = _label(name)
     page = UPLOAD_KINDS[kind].page
     if kind == "harness":
         records = uploads.read_jsonl(data, name=label)
