@@ -45,39 +45,13 @@ st.set_page_config(
     initial_sidebar_state="expanded",
 )
 
-from pages._registry import PAGES as REGISTRY, SECTIONS, scenario_pages  # noqa: E402
+from pages._registry import PAGES as REGISTRY, SECTIONS  # noqa: E402
 
 
 def home() -> None:
-    st.title("NLP Power Explorer")
-    st.markdown(
-        "Before you spend a cent on a test set or an annotation campaign, see whether your "
-        "evaluation can detect the difference you care about — and how much a significant "
-        "result would exaggerate it."
-    )
-    col1, col2, col3 = st.columns(3)
-    col1.markdown(
-        "**Power** is the probability that your experiment finds a real difference "
-        "*significant, in the right direction*. Below 80% an experiment is usually called "
-        "under-powered: a real improvement will often go unnoticed."
-    )
-    col2.markdown(
-        "**Type-M error** (exaggeration ratio) is how much, on average, a *significant* "
-        "observed difference overstates the true one. Under-powered studies only reach "
-        "significance when noise inflates the difference, so their published gains are too big."
-    )
-    col3.markdown(
-        "**Type-S error** is the chance that a significant result points the *wrong way*: "
-        "the worse system looks better. It becomes real when power is very low."
-    )
-    st.caption(
-        "Definitions and methods follow Card et al. (2020), *With Little Power Comes Great "
-        "Responsibility* (EMNLP), Figure 2 and appendix B."
-    )
-    st.subheader("Scenarios")
-    for info in scenario_pages():
-        st.page_link(PAGES[info.name], label=info.title, icon=info.icon)
-        st.caption(info.description)
+    from pages._home import render  # the cards, the significance-filter chart and "Start from your data"
+
+    render()
 
 
 HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_path="home")

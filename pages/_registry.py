@@ -33,6 +33,9 @@ class PageInfo:
         ``core`` modules the page computes with (imported by the launcher before the first visitor).
     bench : bool
         Whether ``make bench`` moves this page's first slider in the browser benchmark.
+    question : str
+        The user's question the page answers, for its home-page card ("" for no card). The card's one-line answer
+        comes from :data:`core.home.TEASERS` (a page with a question but no teaser gets no card).
     """
 
     name: str
@@ -42,6 +45,7 @@ class PageInfo:
     section: str = "Scenarios"
     core: tuple[str, ...] = ()
     bench: bool = True
+    question: str = ""
 
     @property
     def path(self) -> str:
@@ -54,43 +58,52 @@ PAGES: tuple[PageInfo, ...] = (
         "accuracy", "Accuracy (McNemar)", ":material/target:",
         "Two classifiers on one test set, unpaired accuracy, or head-to-head preferences: power, exaggeration, "
         "the smallest detectable gain, \"no worse than\" gates, intervals for small test sets, and the SQuAD 2.0 "
-        "leaderboard.", core=("accuracy",)),
+        "leaderboard.", core=("accuracy",),
+        question="Are two classifiers different on my test set?"),
     PageInfo(
         "llm", "LLM benchmarks", ":material/smart_toy:",
         "Two language models on one benchmark: how many questions, how many sampled answers per question, "
         "clustered questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from "
-        "your logs.", core=("llm",)),
+        "your logs.", core=("llm",),
+        question="Is one LLM better than another on a benchmark?"),
     PageInfo(
         "leaderboard", "Leaderboards (pairwise votes)", ":material/leaderboard:",
         "Many systems ranked from pairwise votes by people or an LLM judge (Bradley–Terry, Elo scale): votes until "
         "neighbours are told apart, interval widths, P(the whole order is right), the cost of a noisy judge.",
-        core=("pairwise",)),
+        core=("pairwise",),
+        question="Can votes rank my systems on a leaderboard?"),
     PageInfo(
         "claims", "Many claims at once", ":material/checklist:",
         "Gains claimed on several benchmarks: each claim's power and the chance that all hold under Holm, "
-        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("multiplicity",)),
+        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("multiplicity",),
+        question="Do all the gains in my paper hold at once?"),
     PageInfo(
         "mt", "Machine translation (BLEU)", ":material/translate:",
         "BLEU differences with the paired randomization test: power vs test-set size, sensitivity to the "
-        "swap-effect distribution, and P0/b0 fitted from your own system outputs.", core=("mt",)),
+        "swap-effect distribution, and P0/b0 fitted from your own system outputs.", core=("mt",),
+        question="Will BLEU show my MT system is better?"),
     PageInfo(
         "ratings", "Human ratings (Likert)", ":material/groups:",
         "Likert evaluations with crossed worker × item variance: power and false positives of the paper's and the "
-        "Satterthwaite rule, Figure 6, and an annotation-budget planner.", core=("ratings",)),
+        "Satterthwaite rule, Figure 6, and an annotation-budget planner.", core=("ratings",),
+        question="How many workers and items for a human rating study?"),
     PageInfo(
         "sequential", "DA campaigns: fixed vs interim", ":material/timer:",
         "How many Direct Assessment judgments to budget, and whether to peek: Pocock / O'Brien–Fleming interim "
         "analyses, futility stopping, budget curves, savings and the exaggeration of stopping early.",
-        core=("sequential",)),
+        core=("sequential",),
+        question="How big a Direct Assessment campaign, and may I peek?"),
     PageInfo(
         "monitor", "Monitor a running evaluation", ":material/monitoring:",
         "Results coming in item by item (benchmark questions, judge labels, arena votes): the running difference "
         "with a confidence sequence valid at every n, the planned group boundaries, and whether to stop.",
-        core=("sequential",)),
+        core=("sequential",),
+        question="My evaluation is running: can I stop yet?"),
     PageInfo(
         "analysis", "Analyze your results", ":material/analytics:",
         "Upload per-item results: the right significance test, effect sizes, a Bayesian HDI/ROPE assessment, "
-        "many-system comparisons, and what to write in the paper.", core=("analysis", "bayes"), bench=False),
+        "many-system comparisons, and what to write in the paper.", core=("analysis", "bayes"), bench=False,
+        question="I already have results: which test, and what do I write?"),
     PageInfo(
         "demo", "Lab-meeting demo", ":material/slideshow:",
         "A five-step guided story of the significance filter, animated for a projector.", section="Lab meeting",

@@ -1,0 +1,601 @@
+"""The home page's numbers: one-line answers at each page's defaults, and recognition of uploaded files.
+
+Two parts, both pure (no streamlit):
+
+* **Teasers.** One small function per scenario page returns the number its home-page card promises, computed
+  with the same public ``core`` call the page makes at its default widget values (closed-form or exact engines
+  only, so the home page stays instant). :data:`TEASERS` maps a page's name (``pages/_registry.py``) to its
+  function; a new page's card is one registry entry (with its ``question``) plus one function here.
+* **Uploads.** :func:`recognise` tells which kind of evaluation file an upload is (lm-evaluation-harness sample
+  logs, a tidy per-answer LLM log, pairwise votes, per-item scores, pilot ratings, MT outputs) from its
+  structure, using the same defensive readers as the pages (:mod:`core.uploads`; nothing is executed).
+  :func:`read_upload` then reads it with the target page's own reader, fits what that page can take (point
+  estimates only, no bootstrap), and returns the widget values to open the page with.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import numpy as np
+import pandas as pd
+
+from . import accuracy as acc
+from . import analysis as an
+from . import llm
+from . import multiplicity as mu
+from . import mt
+from . import pairwise as pw
+from . import ratings as rt
+from . import sequential as sq
+from . import uploads
+
+__all__ = [
+    "Teaser",
+    "TEASERS",
+    "teaser",
+    "accuracy_teaser",
+    "llm_teaser",
+    "leaderboard_teaser",
+    "claims_teaser",
+    "mt_teaser",
+    "ratings_teaser",
+    "sequential_teaser",
+    "monitor_teaser",
+    "analysis_teaser",
+    "UploadKind",
+    "UPLOAD_KINDS",
+    "accepted_formats",
+    "recognise",
+    "Upload",
+    "read_upload",
+]
+
+
+# ---------------------------------------------------------------------------
+# teasers: one number per page, at the page's defaults
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Teaser:
+    """The one-line answer of a home-page card.
+
+    Attributes
+    ----------
+    page : str
+        Name of the page it opens (``pages/_registry.py``).
+    answer : str
+        The sentence shown on the card (plain text, no markup).
+    metric : str
+        Label of the page's metric that shows the promised number.
+    value : float
+        The number itself (a probability, a count or a difference).
+    shown : str
+        The number as that metric shows it on the page (e.g. ``"37.6%"``).
+    """
+
+    page: str
+    answer: str
+    metric: str
+    value: float
+    shown: str
+
+
+def _pct(x: float, digits: int = 1) -> str:
+    """A probability as the pages' metrics show it (``pages._scaffold.fmt_pct``)."""
+    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def accuracy_teaser(*, n=500, delta=0.02, agreement=0.9, alpha=0.05, test="exact") -> Teaser:
+    """Two classifiers on one test set: exact McNemar power (the Accuracy page's paired scenario).
+
+    Defaults are the page's: n = 500 items, Δ = +2 points, agreement P_a = 90%, α = 0.05, exact conditional test
+    (:func:`core.accuracy.mcnemar_power`; Card et al. 2020, §3 and appendix E).
+
+    Examples
+    --------
+    >>> accuracy_teaser().shown
+    '24.9%'
+    """
+    power = acc.mcnemar_power(n, delta, agreement, alpha=alpha, test=test).power
+    return Teaser("accuracy", f"Two classifiers on a {n:,}-item test set: {_pct(power, 0)} power for a "
+                  f"{100 * delta:g}-point accuracy gain.", "Power", power, _pct(power))
+
+
+def llm_teaser(*, n=1000, accuracy_a=0.70, gain=0.03, difficulty_sd=0.25, correlation=0.6, alpha=0.05) -> Teaser:
+    """Two LLMs on one benchmark: power of the paired t test (the LLM page's defaults).
+
+    n = 1,000 questions, baseline 70%, a 3-point gain, difficulty spread σ = 0.25, correlation ρ = 0.6, K = 1
+    answer per question, independent questions, exact grading (:func:`core.llm.benchmark_power`; Miller 2024).
+
+    Examples
+    --------
+    >>> llm_teaser().shown
+    '37.6%'
+    """
+    power = llm.benchmark_power(n, accuracy_a=accuracy_a, accuracy_b=round(accuracy_a + gain, 6),
+                                difficulty_sd=difficulty_sd, correlation=correlation, samples=1, cluster_size=1,
+                                icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0, alpha=alpha).power
+    return Teaser("llm", f"Two LLMs on a {n:,}-question benchmark: {_pct(power, 0)} power for a "
+                  f"{100 * gain:g}-point gain.", "Power", power, _pct(power))
+
+
+def leaderboard_teaser(*, systems=6, gap=25.0, n_votes=5000, alpha=0.05) -> Teaser:
+    """A leaderboard from pairwise votes: power for the closest neighbours (the Leaderboard page's defaults).
+
+    6 systems evenly spaced 25 Elo apart, 5,000 votes spread over the pairs, no ties, an exact judge
+    (:func:`core.pairwise.leaderboard_power`, Bradley–Terry Fisher information).
+
+    Examples
+    --------
+    >>> leaderboard_teaser().shown
+    '60.8%'
+    """
+    ratings = pd.Series(pw.evenly_spaced(systems, gap), index=pw.system_names(systems))
+    power = pw.leaderboard_power(n_votes, ratings, tie_rate=0.0, ties="drop", judge_accuracy=1.0,
+                                 alpha=alpha).weakest_power
+    return Teaser("leaderboard", f"{systems} systems {gap:g} Elo apart, {n_votes:,} votes: {_pct(power, 0)} power "
+                  "to tell neighbours apart.", "Weakest neighbours' power", power, _pct(power))
+
+
+#: The "Many claims at once" page's default table: (benchmark, n, gain in points, agreement in %).
+CLAIMS_DEFAULT = (("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("MMLU", 14042, 1.0, 92.0),
+                  ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0))
+
+
+def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="bh") -> Teaser:
+    """Several claimed gains: the chance that all hold after Benjamini–Hochberg (the Claims page's defaults).
+
+    Each benchmark's power is McNemar's normal-form power (:func:`core.accuracy.mcnemar_power`, ``test="normal"``,
+    at least α as on the page); the family is :func:`core.multiplicity.family_power` with independent statistics,
+    the page's seeded simulation of 20,000 families (seed 0: the same number as the page, in about 10 ms).
+
+    Examples
+    --------
+    >>> claims_teaser().shown
+    '6.1%'
+    """
+    powers = [max(acc.mcnemar_power(int(n), gain / 100, agree / 100, alpha=alpha, test="normal").rejection_rate,
+                  alpha) for _, n, gain, agree in benchmarks]
+    powers = [round(p, 12) for p in powers]
+    family = mu.family_power(powers, alpha=alpha, correction=correction, correlation=0.0, n_sims=20_000, seed=0)
+    return Teaser("claims", f"{len(powers)} benchmark gains in one paper: {_pct(family.all, 0)} chance that all "
+                  "hold after Benjamini–Hochberg.", f"All {len(powers)} claims hold", family.all, _pct(family.all))
+
+
+def mt_teaser(*, n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05) -> Teaser:
+    """MT with BLEU: power of the paired randomization test's normal form (the MT page's defaults).
+
+    n = 2,000 sentences, Δ_B = 1 BLEU, P0 = 0.13, b0 = 25.8 (the average of Card et al. 2020, Table 3)
+    (:func:`core.mt.bleu_power`).
+
+    Examples
+    --------
+    >>> mt_teaser().shown
+    '74.7%'
+    """
+    power = mt.bleu_power(n, delta, p0, b0, alpha=alpha).power
+    return Teaser("mt", f"MT on a {n:,}-sentence test set: {_pct(power, 0)} power for a {delta:g}-BLEU gain.",
+                  "Power", power, _pct(power))
+
+
+def ratings_teaser(*, workers=3, items=100, effect=0.1, alpha=0.05) -> Teaser:
+    """Human ratings: analytic REML + Satterthwaite power (the Ratings page's defaults).
+
+    3 workers each rating 100 items under both systems, β1 = 0.1 (a 0.2 difference in mean rating on [0, 1]),
+    the "high" variance components of Card et al. (2020), Table 16 (:func:`core.ratings.likert_power`).
+
+    Examples
+    --------
+    >>> ratings_teaser().shown
+    '15.9%'
+    """
+    power = rt.likert_power(workers, items, effect, **dict(rt.PRESETS["high"]), alpha=alpha, rule="satterthwaite",
+                            method="analytic").power
+    return Teaser("ratings", f"{workers} workers rating {items} items: {_pct(power, 0)} power for a "
+                  f"{2 * effect:g} difference in mean rating.", "Power", power, _pct(power))
+
+
+def sequential_teaser(*, budget=1200, delta=2.0, mean=75.0, sd=27.0, alpha=0.05) -> Teaser:
+    """A Direct Assessment campaign: fixed-design Mann–Whitney power (the DA campaigns page's defaults).
+
+    1,200 judgments for the pair, a 2-point true difference, mean 75, SD 27 (:func:`core.sequential.campaign_power`
+    with the page's K = 3 Pocock settings, which a fixed design ignores).
+
+    Examples
+    --------
+    >>> sequential_teaser().shown
+    '55.0%'
+    """
+    power = sq.campaign_power("fixed", budget, delta, peeks=3, boundary="pocock", futility_p=0.5, mean=mean, sd=sd,
+                              alpha=alpha, test="mwu").power
+    return Teaser("sequential", f"A DA campaign of {budget:,} judgments: {_pct(power, 0)} power for a {delta:g}-point "
+                  "difference.", "Power", power, _pct(power))
+
+
+def monitor_teaser(*, upto=60, target=0.05, n_max=1000, alpha=0.05) -> Teaser:
+    """A running evaluation: the confidence sequence after ``upto`` items of the built-in run (the Monitor page).
+
+    The page's example (two models on 300 questions, :func:`core.sequential.sample_differences`) at 60 items,
+    with the betting confidence sequence, X = 0.05 and 1,000 planned items (:func:`core.sequential.monitor`; its
+    forecast is simulated with the page's seed, its interval and verdict are not).
+
+    Examples
+    --------
+    >>> monitor_teaser().metric
+    'Running difference'
+    """
+    diffs = sq.sample_differences()["difference"].to_numpy(dtype=float)
+    res = sq.monitor(diffs[:upto], target=target, n_max=n_max, alpha=alpha, bounds=(-1.0, 1.0), looks=3,
+                     boundary="obrien_fleming", seed=1)
+    last = res.sequence.iloc[-1]
+    verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
+    return Teaser("monitor", f"A run {upto} of {diffs.size} questions in: difference {last['estimate']:+.3f}, "
+                  f"{1 - alpha:.0%} confidence sequence [{last['lower']:+.2f}, {last['upper']:+.2f}] — {verdict}.",
+                  "Running difference", float(last["estimate"]), f"{last['estimate']:+.4f}")
+
+
+#: The Analyze page's bundled example of paired scores.
+ANALYSIS_SAMPLE = Path(__file__).resolve().parent / "data" / "analysis_sample" / "scores.csv"
+
+
+def analysis_teaser(*, alpha=0.05) -> Teaser:
+    """Results you already have: the test recommended for the Analyze page's sample (NLPStatTest §3.1.3).
+
+    :func:`core.analysis.parse_results` and :func:`core.analysis.recommend_tests` on the bundled paired scores.
+
+    Examples
+    --------
+    >>> analysis_teaser().value
+    300.0
+    """
+    data = an.parse_results(ANALYSIS_SAMPLE.read_bytes(), "scores")
+    rec = an.recommend_tests(data.a - data.b, alpha=alpha, binary=False)
+    names = list(rec.tests.query("verdict == 'recommended'")["name"])
+    which = names[0] if names else "a paired test"
+    return Teaser("analysis", f"Per-item scores of two systems ({data.rows_used:,} items in the example): the right "
+                  f"test ({which}), effect sizes and what to write.", "Items", float(data.rows_used),
+                  f"{data.rows_used:,}")
+
+
+#: A page's teaser function, by page name; pages without one get no card.
+TEASERS = {
+    "accuracy": accuracy_teaser,
+    "llm": llm_teaser,
+    "leaderboard": leaderboard_teaser,
+    "claims": claims_teaser,
+    "mt": mt_teaser,
+    "ratings": ratings_teaser,
+    "sequential": sequential_teaser,
+    "monitor": monitor_teaser,
+    "analysis": analysis_teaser,
+}
+
+
+def teaser(page: str) -> Teaser:
+    """The card's answer for ``page`` at its defaults.
+
+    Raises
+    ------
+    ValueError
+        When ``page`` has no teaser.
+    """
+    try:
+        return TEASERS[page]()
+    except KeyError:
+        raise ValueError(f"`page` must be one of {', '.join(TEASERS)}; got {page!r}.") from None
+
+
+# ---------------------------------------------------------------------------
+# recognising uploads
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UploadKind:
+    """A kind of evaluation file the home page recognises."""
+
+    kind: str
+    label: str
+    page: str
+    shape: str
+
+
+UPLOAD_KINDS = {k.kind: k for k in (
+    UploadKind("harness", "lm-evaluation-harness sample log", "llm",
+               "JSONL from `--log_samples`: one line per document with `doc_id`, `resps`/`filtered_resps` and the "
+               "metrics"),
+    UploadKind("llm_log", "per-answer LLM log", "llm",
+               "CSV/TSV/JSONL with columns `question`, `model`, `score` (optional `sample`, `cluster`)"),
+    UploadKind("votes", "pairwise votes", "leaderboard",
+               "CSV/JSONL with columns `model_a`, `model_b`, `winner` (arena or AlpacaEval style)"),
+    UploadKind("pilot", "pilot ratings", "ratings",
+               "CSV with columns `worker`, `item`, `system`, `rating` (two systems)"),
+    UploadKind("mt", "MT outputs", "mt",
+               "TSV with three text columns: system A, system B, reference (one segment per line)"),
+    UploadKind("scores", "per-item scores", "analysis",
+               "CSV/TSV with one numeric column per system (one row per item), or 0/1 correctness"),
+    UploadKind("predictions", "per-item predictions and gold labels", "analysis",
+               "CSV/TSV with three label columns: prediction of A, prediction of B, gold label"),
+)}
+
+
+def accepted_formats() -> str:
+    """The accepted formats, one per line (for messages)."""
+    return "\n".join(f"- {k.label}: {k.shape}" for k in UPLOAD_KINDS.values())
+
+
+_HARNESS_MARKS = frozenset({"resps", "filtered_resps", "arguments", "doc", "target", "doc_hash", "metrics"})
+_VOTE_COLUMNS = frozenset({"model_a", "model_b", "winner"})
+_PILOT_COLUMNS = frozenset({"worker", "item", "system", "rating"})
+_LLM_ROLES = {"question": ("question", "question_id", "doc_id", "item", "item_id"),
+              "model": ("model", "model_name", "system"),
+              "score": ("score", "correct", "is_correct")}
+
+
+def _is_llm_log(keys: set) -> bool:
+    return all(any(a in keys for a in aliases) for aliases in _LLM_ROLES.values())
+
+
+def _first_record(text: str, name: str) -> dict:
+    """The first JSON object of JSON Lines or of a JSON array (the array is parsed whole: it is one value)."""
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        records = uploads.read_jsonl(stripped.encode("utf-8"), name=name)
+        return records[0]
+    for number, line in enumerate(stripped.splitlines(), start=1):
+        if line.strip():
+            try:
+                record = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
+                raise ValueError(f"{name}, line {number:,}: not valid JSON.") from None
+            if not isinstance(record, dict):
+                raise ValueError(f"{name}, line {number:,}: expected a JSON object.")
+            return record
+    raise ValueError(f"{name} has no records.")
+
+
+def _numeric_share(cells) -> float:
+    cells = [c for c in cells if not uploads.is_missing(c)]
+    if not cells:
+        return 0.0
+    good = 0
+    for c in cells:
+        try:
+            good += math.isfinite(float(c))
+        except ValueError:
+            pass
+    return good / len(cells)
+
+
+def _looks_like_mt(text: str) -> bool:
+    """Three tab-separated columns of sentences (several words per cell), on every one of the first lines."""
+    lines = [line for line in text[:200_000].splitlines()[:50] if line.strip()]
+    if len(lines) < 1:
+        return False
+    rows = [line.split("\t") for line in lines]
+    if any(len(r) != 3 for r in rows):
+        return False
+    body = rows[1:] if [c.strip().lower() for c in rows[0]] in (["hyp_a", "hyp_b", "ref"], ["hyp_a", "hyp_b", "refs"],
+                                                                 ["a", "b", "ref"], ["a", "b", "reference"]) else rows
+    cells = [c for r in body for c in r]
+    if not cells or _numeric_share(cells) > 0.2:
+        return False
+    return float(np.mean([len(c.split()) for c in cells])) >= 2.0
+
+
+def _label(name) -> str:
+    """The file's name as a code span for messages (backticks removed, at most 80 characters)."""
+    return "`" + str(name)[:80].replace("`", "'") + "`"
+
+
+def recognise(name: str, data) -> str:
+    """The kind of evaluation file ``data`` is, from its structure (never its name alone).
+
+    Parameters
+    ----------
+    name : str
+        The file's name (used in messages; ``.json``/``.jsonl`` files are read as JSON).
+    data : bytes
+        The file's content (at most :data:`core.uploads.MAX_BYTES`).
+
+    Returns
+    -------
+    str
+        A key of :data:`UPLOAD_KINDS`: ``"harness"`` (JSON lines with ``doc_id`` and harness fields such as
+        ``resps``), ``"votes"`` (``model_a``, ``model_b``, ``winner``), ``"llm_log"`` (``question``, ``model``,
+        ``score`` or their aliases), ``"pilot"`` (``worker``, ``item``, ``system``, ``rating``), ``"mt"`` (three
+        tab-separated columns of sentences), ``"scores"`` (numeric columns) or ``"predictions"`` (three label
+        columns).
+
+    Raises
+    ------
+    ValueError
+        For an unreadable file (empty, binary, not UTF-8, too large, malformed; see :mod:`core.uploads`), or one
+        of no recognised shape — the message lists the accepted formats.
+
+    Examples
+    --------
+    >>> recognise("votes.csv", b"model_a,model_b,winner\\nx,y,model_a\\n")
+    'votes'
+    >>> recognise("scores.csv", b"a,b\\n0.5,0.6\\n0.7,0.4\\n")
+    'scores'
+    """
+    label = _label(name)
+    try:
+        return _recognise(label, data)
+    except ValueError as err:
+        text = str(err)
+        if "Accepted formats" not in text:
+            text += " Accepted formats:\n" + accepted_formats()
+        raise ValueError(text) from None
+
+
+def _recognise(label: str, data) -> str:
+    text = uploads.decode_text(data, name=label)
+    unknown = (f"{label} is not a file the app recognises. Accepted formats:\n" + accepted_formats())
+    if uploads.looks_like_json(data):
+        keys = {str(k).strip().lower() for k in _first_record(text, label)}
+        if "doc_id" in keys and keys & _HARNESS_MARKS:
+            return "harness"
+        if _VOTE_COLUMNS <= keys:
+            return "votes"
+        if _is_llm_log(keys):
+            return "llm_log"
+        raise ValueError(unknown)
+    if _looks_like_mt(text):
+        return "mt"
+    table = uploads.read_table(data, name=label, min_columns=2)
+    columns = {str(c).strip().lower() for c in table.columns}
+    if _VOTE_COLUMNS <= columns:
+        return "votes"
+    if _PILOT_COLUMNS <= columns:
+        return "pilot"
+    if _is_llm_log(columns):
+        return "llm_log"
+    sample = table.head(200)
+    numeric = [_numeric_share(sample[c]) for c in sample.columns]
+    if min(numeric) >= 0.9:
+        return "scores"
+    if table.shape[1] == 3:  # prediction of A, prediction of B, gold label
+        return "predictions"
+    raise ValueError(unknown)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A recognised upload, read with its page's reader.
+
+    Attributes
+    ----------
+    kind : str
+        Key of :data:`UPLOAD_KINDS`.
+    page : str
+        The page to open.
+    summary : str
+        What was found, in one plain-text sentence (contains file text: escape it before showing).
+    values : tuple of (str, object)
+        Widget keys of the page and the fitted values to open it with (rounded to the widgets' steps and clipped
+        to their ranges, as the page's own "Use these values" buttons do); empty when the page cannot take
+        values from a link.
+    next_step : str
+        What to do on the page (plain text).
+    """
+
+    kind: str
+    page: str
+    summary: str
+    values: tuple = field(default=())
+    next_step: str = ""
+
+    @property
+    def query(self) -> dict[str, str]:
+        """``values`` as URL query parameters."""
+        return {k: str(v) for k, v in self.values}
+
+
+_K_OPTIONS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50)  # the LLM page's select_slider options
+_M_OPTIONS = (1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100)
+
+
+def _nearest(options, value):
+    return min(options, key=lambda o: abs(o - value))
+
+
+def _clip(value, low, high):
+    return float(min(max(value, low), high))
+
+
+def read_upload(name: str, data) -> Upload:
+    """Recognise an upload, read it with its page's reader and fit the values that page takes.
+
+    Parameters
+    ----------
+    name : str
+        The file's name (for messages).
+    data : bytes
+        The file.
+
+    Returns
+    -------
+    Upload
+
+    Raises
+    ------
+    ValueError
+        As :func:`recognise`, or the reader's own message when the file has a recognised shape but bad content.
+
+    Notes
+    -----
+    Fits are the pages' own, with point estimates only: :func:`core.llm.fit_benchmark` (``n_boot=0``),
+    :func:`core.pairwise.fit_bradley_terry` (``n_boot=0``), :func:`core.ratings.fit_pilot` and
+    :func:`core.mt.fit_swap_effects`.
+    """
+    kind = recognise(name, data)
+    label = _label(name)
+    page = UPLOAD_KINDS[kind].page
+    if kind == "harness":
+        records = uploads.read_jsonl(data, name=label)
+        metrics = records[0].get("metrics") if isinstance(records[0].get("metrics"), list) else []
+        shown = ", ".join(str(m)[:30] for m in metrics[:6]) or "none listed"
+        return Upload(kind, page, f"An lm-evaluation-harness samples file: {len(records):,} documents (metrics: "
+                      f"{shown}).",
+                      next_step="On the LLM page, open “Estimate from your logs”, choose lm-evaluation-harness files and "
+                      "upload one samples file per model: it estimates σ, ρ and K from them.")
+    if kind == "llm_log":
+        log = llm.read_benchmark_log(data, name=label)
+        fitted = llm.fit_benchmark(log, n_boot=0, seed=0)
+        a_name, b_name = fitted.models
+        values = {"acc_a": _clip(round(200 * fitted.accuracy[a_name]) / 2, 1.0, 99.0),
+                  "k": _nearest(_K_OPTIONS, fitted.samples), "m": _nearest(_M_OPTIONS, fitted.cluster_size)}
+        if fitted.difficulty_sd is not None:
+            values["sd"] = _clip(round(fitted.difficulty_sd, 2), 0.0, 0.5)
+        if fitted.correlation is not None:
+            values["rho"] = _clip(round(fitted.correlation * 20) / 20, -0.5, 1.0)
+        if fitted.icc is not None and fitted.cluster_size > 1:
+            values["icc"] = _clip(round(fitted.icc * 20) / 20, 0.0, 1.0)
+        return Upload(kind, page, f"A per-answer log of {a_name} and {b_name}: {fitted.n_questions:,} questions, "
+                      f"K = {fitted.samples}; accuracy {100 * fitted.accuracy[a_name]:.1f}% vs "
+                      f"{100 * fitted.accuracy[b_name]:.1f}%.", tuple(values.items()),
+                      "The LLM page opens with the baseline accuracy, σ, ρ, K and clusters fitted from the log; the "
+                      "expected gain stays yours.")
+    if kind == "votes":
+        votes = pw.read_votes(data, name=label)
+        fitted = pw.fit_bradley_terry(votes, ties="drop", n_boot=0, seed=0)
+        ratings = fitted.ratings.sort_values(ascending=False).head(50)
+        encoded = ";".join(f"{quote(str(k), safe='')}:{v:.1f}" for k, v in ratings.round(1).items())
+        return Upload(kind, page, f"{fitted.n_votes:,} pairwise votes ({fitted.n_ties:,} ties) among "
+                      f"{len(fitted.models)} systems.", (("preset", "custom"), ("ratings", encoded)),
+                      "The Leaderboard page opens with the fitted ratings as your table, to plan the next round of "
+                      "votes.")
+    if kind == "pilot":
+        fitted = rt.fit_pilot(uploads.read_table(data, name=label, min_columns=2))
+        values = {k: _clip(round(v, 3), 0.0, 0.4) for k, v in fitted.sigmas.items()}
+        values["effect"] = _clip(round(round(abs(fitted.effect) / 0.005) * 0.005, 3), 0.0, 0.3)
+        values["baseline"] = _clip(round(fitted.baseline, 2), 0.1, 0.9)
+        return Upload(kind, page, f"Pilot ratings: {fitted.n_ratings:,} ratings by {fitted.workers} workers of "
+                      f"{fitted.items} items; effect β1 = {fitted.effect:+.3f}.", tuple(values.items()),
+                      "The Ratings page opens with the effect, mean rating and the five variance components fitted "
+                      "from the pilot.")
+    if kind == "mt":
+        hyp_a, hyp_b, refs = mt.read_tsv(bytes(data))
+        fitted = mt.fit_swap_effects(hyp_a, hyp_b, refs)
+        values = {"p0": _clip(round(fitted.p0, 2), 0.0, 0.9), "b0": _clip(round(fitted.b0, 1), 5.0, 100.0),
+                  "delta": _clip(round(round(fitted.delta_bleu / 0.05) * 0.05, 2), -10.0, 10.0)}
+        return Upload(kind, page, f"MT outputs of two systems on {fitted.n:,} segments: BLEU {fitted.bleu_a:.2f} vs "
+                      f"{fitted.bleu_b:.2f}; P0 = {fitted.p0:.3f}, b0 = {fitted.b0:.1f}.", tuple(values.items()),
+                      "The MT page opens with P0, b0 and Δ_B fitted from your outputs.")
+    # per-item results: the Analyze page reads the file itself (a link cannot carry it)
+    table = uploads.read_table(data, name=label, min_columns=2)
+    layout = kind
+    if kind == "scores":
+        if table.shape[1] > 2:
+            layout = "systems"
+        elif all(str(c).strip() in ("0", "1", "0.0", "1.0") for c in table.iloc[:200].to_numpy().ravel()
+                 if not uploads.is_missing(str(c))):
+            layout = "binary"
+    parsed = an.parse_results(bytes(data), layout)
+    return Upload(kind, page, f"Per-item results of {len(parsed.names)} systems on {parsed.rows_used:,} items.",
+                  (("data", "upload"), ("kind", layout)),
+                  "On the Analyze page, upload the same file: it picks the right test and reports effect sizes.")

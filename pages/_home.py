@@ -1,0 +1,153 @@
+"""The home page (UI only): the user's question → a card with the page's answer at its defaults; the significance
+filter as a picture next to the three definitions; "Start from your data" (an upload recognised and handed to the
+right page with fitted values).
+
+Cards come from ``pages/_registry.py`` (pages with a ``question``) and :data:`core.home.TEASERS` (their one-line
+answers), so a new page's card is one registry entry plus one teaser function. Every number is an exact or
+closed-form engine, cached; the chart is a seeded simulation of 400 small studies (≈ 50 ms).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core import demo, figures
+from core import home as hm
+from pages._registry import PAGES as REGISTRY, by_name
+from pages._scaffold import cached, chart, code, md_escape, presentation, safe_message, start, style
+
+#: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options).
+RATERS = [10, 15, 20, 25, 30, 40, 50, 75, 100]
+
+
+@cached
+def teaser(name: str) -> hm.Teaser:
+    return hm.teaser(name)
+
+
+@cached
+def filter_points(n: int):
+    return demo.significance_filter(n)
+
+
+@cached
+def read_upload(name: str, data: bytes) -> hm.Upload:
+    return hm.read_upload(name, data)
+
+
+def card_pages() -> list:
+    """The registered pages with a question and a teaser, in navigation order."""
+    return [info for info in REGISTRY if info.question and info.name in hm.TEASERS]
+
+
+def definitions(box) -> None:
+    box.markdown(
+        "**Power** is the probability that your experiment finds a real difference "
+        "*significant, in the right direction*. Below 80% an experiment is usually called "
+        "under-powered: a real improvement will often go unnoticed."
+    )
+    box.markdown(
+        "**Type-M error** (exaggeration ratio) is how much, on average, a *significant* "
+        "observed difference overstates the true one. Under-powered studies only reach "
+        "significance when noise inflates the difference, so their published gains are too big."
+    )
+    box.markdown(
+        "**Type-S error** is the chance that a significant result points the *wrong way*: "
+        "the worse system looks better. It becomes real when power is very low."
+    )
+
+
+def filter_chart(box) -> None:
+    """Observed vs true difference of many small studies, the significant ones highlighted."""
+    with box:
+        n = st.select_slider("Raters per study", RATERS, value=25, key="home_n", bind="query-params",
+                             help="Each dot is a simulated head-to-head study with this many raters (exact sign test, "
+                             "α = 0.05). More raters: more dots are significant and they sit on the truth.")
+        points = filter_points(n)
+        sig = points["significant"].to_numpy()
+        colors = [figures.PALETTE[1] if s else "#BBBBBB" for s in sig]
+        fig = figures.scatter_figure(
+            100 * points["position"], 100 * points["observed"], colors=colors, identity=True,
+            name="simulated studies (orange: significant)",
+            title=f"The significance filter: {int(sig.sum())} of {len(sig)} studies with {n} raters are significant",
+            x_title="True preference gap (points)", y_title="Observed gap (points)",
+            hover="true %{x:.0f} · observed %{y:+.0f} points<extra></extra>",
+            style=figures.with_style(style(0.5), height=300 if presentation() else 340))
+        chart(fig, "filter_chart")
+        small = points[points["true_effect"] <= 0.2 + 1e-9]
+        ratio = (small.loc[small["significant"], "observed"] / small.loc[small["significant"], "true_effect"]).mean()
+        if small["significant"].any():
+            st.caption(f"Orange dots are significant. For true gaps up to 20 points they overstate the truth "
+                       f"{ratio:.1f}× on average: under-powered studies publish exaggerated gains (Card et al. 2020, "
+                       "Figure 1). Dashed: observed = true.")
+
+
+def cards() -> None:
+    """One card per question: the question, the page's answer at its defaults, and a link."""
+    infos = card_pages()
+    per_row = 2 if presentation() else 3
+    for start_at in range(0, len(infos), per_row):
+        row = st.columns(per_row)
+        for box, info in zip(row, infos[start_at:start_at + per_row]):
+            with box.container(border=True, key=f"card_{info.name}"):
+                st.markdown(f"**{md_escape(info.question)}**")
+                try:
+                    answer = teaser(info.name)
+                except ValueError:  # a page whose defaults cannot be computed keeps its card and link
+                    answer = None
+                if answer is not None:
+                    st.markdown(md_escape(answer.answer))
+                st.page_link(info.path, label=info.title, icon=info.icon)
+
+
+def record_sources(upload: hm.Upload, file_name: str) -> None:
+    """Let the target page's plan say where the values came from (``pages._scaffold.source_of``)."""
+    sources = st.session_state.setdefault("_sources", {})
+    for key, value in upload.values:
+        sources[key] = (value, f"fitted from {str(file_name)[:80]} (home page upload)")
+
+
+def from_your_data() -> None:
+    st.subheader("Start from your data")
+    up = st.file_uploader(
+        "Upload an evaluation file: the app recognises its kind and opens the right page",
+        type=["csv", "tsv", "txt", "json", "jsonl"], key="home_file",
+        help="lm-evaluation-harness sample logs, a per-answer LLM log, pairwise votes, per-item scores, pilot ratings "
+        "or MT outputs (TSV). At most 20 MB; nothing in the file is executed.")
+    if up is None:
+        if not presentation():
+            st.caption("Accepted: " + "; ".join(f"{k.label}" for k in hm.UPLOAD_KINDS.values()) + ".")
+        return
+    try:
+        upload = read_upload(up.name, up.getvalue())
+    except ValueError as err:
+        message = str(err).partition(" Accepted formats:")[0].partition("\nAccepted formats:")[0]
+        st.error(f"**Cannot use this file.** {safe_message(message)}")
+        st.markdown("**Accepted formats**\n\n" + "\n".join(f"- **{k.label}** — {k.shape}"
+                                                            for k in hm.UPLOAD_KINDS.values()))
+        return
+    kind = hm.UPLOAD_KINDS[upload.kind]
+    info = by_name(upload.page)
+    st.success(f"Recognised {code(up.name)} as **{kind.label}**. {md_escape(upload.summary)}")
+    if upload.values:
+        record_sources(upload, up.name)
+    label = f"Open {info.title}" + (" with these values" if upload.values else "")
+    st.page_link(info.path, label=label, icon=info.icon, query_params=upload.query or None)
+    st.caption(md_escape(upload.next_step))
+
+
+def render() -> None:
+    """The home page."""
+    start("NLP Power Explorer", "Definitions and methods follow Card et al. (2020), With Little Power Comes Great "
+          "Responsibility (EMNLP), Figure 2 and appendix B.")
+    st.markdown(
+        "Before you spend a cent on a test set or an annotation campaign, see whether your "
+        "evaluation can detect the difference you care about — and how much a significant "
+        "result would exaggerate it."
+    )
+    left, right = st.columns([1, 1], gap="large")
+    definitions(left)
+    filter_chart(right)
+    st.subheader("What are you evaluating?")
+    cards()
+    from_your_data()

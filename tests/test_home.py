@@ -1,0 +1,336 @@
+"""core.home: the home-page cards' numbers and the recognition of uploaded files.
+
+The teasers are checked against the same public core calls written out with each page's default widget values
+(tests/app/test_home_page.py checks, in addition, that each page shows that very number at its defaults). The
+significance-filter chart's data is checked against the exact sign-test power (within 4 Monte Carlo SE) and
+for null calibration.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from urllib.parse import unquote
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core import accuracy as acc
+from core import analysis as an
+from core import demo, home, llm, mt
+from core import multiplicity as mu
+from core import pairwise as pw
+from core import ratings as rt
+from core import sequential as sq
+from core import uploads
+
+
+# ---------------------------------------------------------------------------
+# teasers
+# ---------------------------------------------------------------------------
+def test_accuracy_teaser_is_the_exact_mcnemar_power_at_the_page_defaults():
+    t = home.accuracy_teaser()
+    # Accuracy page: paired scenario, n = 500, Δ = 2.0 pp, agreement 90% ("my estimate"), exact test, α = 0.05
+    expected = acc.mcnemar_power(500, 0.02, 0.9, alpha=0.05, test="exact").power
+    assert t.value == expected
+    assert t.shown == f"{100 * expected:.1f}%"
+    assert f"{100 * expected:.0f}% power" in t.answer and "500-item" in t.answer
+    assert t.page == "accuracy" and t.metric == "Power"
+
+
+def test_accuracy_teaser_matches_an_independent_enumeration():
+    # Exact conditional McNemar power by enumeration (Card et al. 2020, appendix E.4): the discordant count D is
+    # Binomial(n, 1 − P_a); given D, the "B right" count is Binomial(D, p) with p = (p_d + Δ)/(2 p_d); power is the
+    # probability of rejecting two-sided at α with the positive sign.
+    from scipy import stats
+
+    n, delta, agree, alpha = 500, 0.02, 0.9, 0.05
+    p_disc = 1 - agree
+    p = (p_disc + delta) / (2 * p_disc)
+    power = 0.0
+    for d in range(1, n + 1):
+        wd = stats.binom.pmf(d, n, p_disc)
+        if wd < 1e-15:
+            continue
+        k = np.arange(d + 1)
+        pv = np.minimum(1.0, 2 * np.minimum(stats.binom.cdf(k, d, 0.5), stats.binom.sf(k - 1, d, 0.5)))
+        reject = (pv <= alpha) & (k > d / 2)
+        power += wd * stats.binom.pmf(k[reject], d, p).sum()
+    assert home.accuracy_teaser().value == pytest.approx(power, abs=1e-9)
+
+
+def test_llm_teaser_is_the_benchmark_power_at_the_page_defaults():
+    t = home.llm_teaser()
+    expected = llm.benchmark_power(1000, accuracy_a=0.70, accuracy_b=0.73, difficulty_sd=0.25, correlation=0.6,
+                                   samples=1, cluster_size=1, icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0,
+                                   alpha=0.05).power
+    assert t.value == expected
+    # the issue's own example sentence
+    assert t.answer == "Two LLMs on a 1,000-question benchmark: 38% power for a 3-point gain."
+
+
+def test_llm_teaser_matches_the_paired_t_closed_form():
+    # Miller (2024), eq. 5-6: Var(d) = Var_a + Var_b − 2ρσ² with Var_x = μ(1 − μ) at K = 1 (every answer is
+    # Bernoulli); power of the two-sided t test on n − 1 df via the noncentral t (scipy).
+    from scipy import stats
+
+    n, mu_a, mu_b, sd, rho = 1000, 0.70, 0.73, 0.25, 0.6
+    var_d = mu_a * (1 - mu_a) + mu_b * (1 - mu_b) - 2 * rho * sd * sd
+    nc = (mu_b - mu_a) / math.sqrt(var_d / n)
+    crit = stats.t.ppf(0.975, n - 1)
+    power = stats.nct.sf(crit, n - 1, nc)
+    assert home.llm_teaser().value == pytest.approx(power, abs=2e-3)
+
+
+def test_leaderboard_teaser_is_the_weakest_neighbours_power_at_the_page_defaults():
+    t = home.leaderboard_teaser()
+    ratings = pd.Series(pw.evenly_spaced(6, 25.0), index=pw.system_names(6))
+    expected = pw.leaderboard_power(5000, ratings, tie_rate=0.0, ties="drop", judge_accuracy=1.0, alpha=0.05)
+    assert t.value == expected.weakest_power
+    assert t.metric == "Weakest neighbours' power"
+
+
+def test_claims_teaser_is_the_family_power_of_the_page_default_table():
+    t = home.claims_teaser()
+    powers = [round(max(acc.mcnemar_power(n, g / 100, a / 100, alpha=0.05, test="normal").rejection_rate, 0.05), 12)
+              for _, n, g, a in home.CLAIMS_DEFAULT]
+    expected = mu.family_power(powers, alpha=0.05, correction="bh", correlation=0.0, n_sims=20_000, seed=0)
+    assert t.value == expected.all
+    assert 0.0 <= t.value <= min(powers)  # all claims hold: at most the weakest claim's own power
+    assert t.metric == "All 5 claims hold"
+
+
+def test_mt_ratings_sequential_teasers_at_the_page_defaults():
+    assert home.mt_teaser().value == mt.bleu_power(2000, 1.0, 0.13, 25.8, alpha=0.05).power
+    assert home.ratings_teaser().value == rt.likert_power(3, 100, 0.1, **dict(rt.PRESETS["high"]), alpha=0.05,
+                                                          rule="satterthwaite", method="analytic").power
+    assert home.sequential_teaser().value == sq.campaign_power("fixed", 1200, 2.0, peeks=3, boundary="pocock",
+                                                               futility_p=0.5, mean=75.0, sd=27.0, alpha=0.05,
+                                                               test="mwu").power
+
+
+def test_monitor_teaser_is_the_running_difference_of_the_example_at_60_items():
+    t = home.monitor_teaser()
+    diffs = sq.sample_differences()["difference"].to_numpy(dtype=float)
+    assert t.value == pytest.approx(diffs[:60].mean(), abs=1e-12)  # the running difference is the plain mean
+    assert t.shown == f"{diffs[:60].mean():+.4f}"
+    assert "60 of 300" in t.answer
+
+
+def test_analysis_teaser_names_the_recommended_test_of_the_sample():
+    t = home.analysis_teaser()
+    data = an.parse_results(home.ANALYSIS_SAMPLE.read_bytes(), "scores")
+    rec = an.recommend_tests(data.a - data.b, alpha=0.05, binary=False)
+    first = rec.tests.query("verdict == 'recommended'")["name"].iloc[0]
+    assert first in t.answer and t.value == data.rows_used
+
+
+def test_every_teaser_is_a_probability_or_a_finite_number():
+    for name in home.TEASERS:
+        t = home.teaser(name)
+        assert t.page == name and math.isfinite(t.value) and t.answer.endswith(".")
+        if t.shown.endswith("%"):
+            assert 0.0 <= t.value <= 1.0
+
+
+def test_teaser_of_an_unknown_page_is_a_clear_error():
+    with pytest.raises(ValueError, match="`page` must be one of"):
+        home.teaser("nope")
+
+
+# ---------------------------------------------------------------------------
+# the significance filter (home-page chart)
+# ---------------------------------------------------------------------------
+def test_significance_filter_is_the_replays_of_each_gap():
+    frame = demo.significance_filter(25, (0.1, 0.3), n_experiments=50, seed=7)
+    for i, gap in enumerate((0.1, 0.3)):
+        r = demo.replay_experiments(25, (1 + gap) / 2, n_experiments=50, seed=7 + i)
+        part = frame[np.isclose(frame["true_effect"], r.true_effect)]
+        np.testing.assert_array_equal(part["observed"].to_numpy(), r.experiments["observed"].to_numpy())
+        np.testing.assert_array_equal(part["significant"].to_numpy(), r.experiments["significant"].to_numpy())
+    assert (frame["position"] - frame["true_effect"]).abs().max() <= 0.012
+
+
+def test_significance_filter_share_significant_matches_the_exact_power():
+    frame = demo.significance_filter(40, (0.3,), n_experiments=4000, seed=3)
+    power = frame["power"].iloc[0]  # exact sign-test power (core.accuracy.preference_power)
+    share = frame["significant"].mean()  # all significant results of a positive gap count, both signs
+    se = math.sqrt(power * (1 - power) / len(frame))
+    wrong = (frame["significant"] & (frame["observed"] < 0)).mean()
+    assert abs(share - wrong - power) <= 4 * se
+
+
+def test_significance_filter_null_calibration():
+    frame = demo.significance_filter(50, (0.0,), n_experiments=5000, seed=11)
+    se = math.sqrt(0.05 * 0.95 / len(frame))
+    assert frame["significant"].mean() <= 0.05 + 4 * se  # the exact sign test is conservative
+
+
+def test_significance_filter_exaggerates_small_gaps():
+    frame = demo.significance_filter(25, (0.1,), n_experiments=2000, seed=5)
+    sig = frame[frame["significant"] & (frame["observed"] > 0)]
+    assert sig["observed"].mean() > 2 * 0.1  # Type-M > 2 at ≈ 8% power (Card et al. 2020, Figure 1)
+
+
+# ---------------------------------------------------------------------------
+# recognising uploads: small synthetic files of each shape
+# ---------------------------------------------------------------------------
+HARNESS = b"\n".join(json.dumps({"doc_id": i, "doc": {"q": f"{i}+1"}, "target": str(i + 1), "arguments": [],
+                                 "resps": [[str(i + 1)]], "filtered_resps": [str(i + 1)], "filter": "none",
+                                 "metrics": ["exact_match"], "exact_match": float(i % 2)}).encode()
+                     for i in range(6))
+VOTES_CSV = (b"model_a,model_b,winner\n" + b"\n".join(
+    f"{a},{b},{w}".encode() for a, b, w in [("x", "y", "model_a"), ("y", "z", "model_b"), ("x", "z", "tie"),
+                                             ("z", "x", "model_b"), ("y", "x", "model_a"), ("x", "y", "model_a")] * 5))
+VOTES_JSON = json.dumps([{"model_a": "x", "model_b": "y", "winner": "model_a"},
+                         {"model_a": "y", "model_b": "x", "winner": "model_b"}]).encode()
+
+
+def llm_log_csv(seed=0) -> bytes:
+    rng = np.random.default_rng(seed)
+    rows = ["question,model,sample,score"]
+    for q in range(60):
+        p = rng.uniform(0.2, 0.9)
+        for model, shift in (("base", 0.0), ("new", 0.05)):
+            for k in range(3):  # K = 3 answers per question: σ and ρ are identifiable
+                rows.append(f"q{q},{model},{k},{int(rng.uniform() < min(p + shift, 1))}")
+    return "\n".join(rows).encode()
+
+
+def pilot_csv(seed=0) -> bytes:
+    rng = np.random.default_rng(seed)
+    rows = ["worker,item,system,rating"]
+    for w in range(4):
+        for i in range(15):
+            for s, shift in (("A", 0.0), ("B", 0.1)):
+                rows.append(f"w{w},i{i},{s},{np.clip(0.5 + shift + rng.normal(0, 0.2), 0, 1):.3f}")
+    return "\n".join(rows).encode()
+
+
+MT_TSV = "\n".join(f"the cat sat on mat number {i}\tthe cat sits on the mat {i}\tthe cat sat on the mat {i}"
+                   for i in range(12)).encode()
+SCORES = b"sys_a,sys_b\n" + b"\n".join(f"{0.5 + i / 100:.2f},{0.45 + i / 90:.3f}".encode() for i in range(20))
+BINARY = b"a,b\n" + b"\n".join(f"{i % 2},{(i // 2) % 2}".encode() for i in range(20))
+SYSTEMS = b"s1,s2,s3\n" + b"\n".join(f"{i / 20:.2f},{(i + 3) % 20 / 20:.2f},{(i * 7) % 20 / 20:.2f}".encode()
+                                     for i in range(20))
+PREDICTIONS = b"pred_a,pred_b,gold\n" + b"\n".join(f"{'pos' if i % 3 else 'neg'},{'pos' if i % 2 else 'neg'},pos"
+                                                   .encode() for i in range(20))
+
+
+@pytest.mark.parametrize("name, data, kind", [
+    ("samples_gsm8k_2024-01-01T00-00-00.jsonl", HARNESS, "harness"),
+    ("votes.csv", VOTES_CSV, "votes"),
+    ("votes.json", VOTES_JSON, "votes"),
+    ("log.csv", llm_log_csv(), "llm_log"),
+    ("log.jsonl", b'{"question": "q1", "model": "A", "score": 1}\n{"question": "q1", "model": "B", "score": 0}\n',
+     "llm_log"),
+    ("pilot.csv", pilot_csv(), "pilot"),
+    ("outputs.tsv", MT_TSV, "mt"),
+    ("outputs.txt", b"hyp_a\thyp_b\tref\n" + MT_TSV, "mt"),
+    ("scores.csv", SCORES, "scores"),
+    ("binary.csv", BINARY, "scores"),
+    ("systems.csv", SYSTEMS, "scores"),
+    ("predictions.csv", PREDICTIONS, "predictions"),
+])
+def test_recognise_each_shape(name, data, kind):
+    assert home.recognise(name, data) == kind
+    assert home.UPLOAD_KINDS[kind].page in {"llm", "leaderboard", "ratings", "mt", "analysis"}
+
+
+@pytest.mark.parametrize("data", [
+    b'{"foo": 1, "bar": 2}\n',
+    b"name,city\nada,london\nalan,wilmslow\n",
+    b"just one line of prose without columns\n",
+    b"\x00\x01\x02binary",
+    b"",
+    "a,b\n1,2\n".encode("utf-16"),
+    b"[1, 2, 3]",
+    b"a,b,c,d\nx,y,z,w\n",
+])
+def test_unknown_or_unreadable_files_list_the_accepted_formats(data):
+    with pytest.raises(ValueError) as err:
+        home.recognise("mystery.txt", data)
+    text = str(err.value)
+    assert "Accepted formats" in text
+    for kind in home.UPLOAD_KINDS.values():
+        assert kind.label in text
+
+
+def test_recognise_never_executes_or_trusts_the_name():
+    # a CSV named .jsonl is still read as a table; a file name with backticks cannot break the message's code span
+    assert home.recognise("x.jsonl", SCORES) == "scores"
+    with pytest.raises(ValueError) as err:
+        home.recognise("bad`name`.csv", b"name,city\nada,london\n")
+    assert "`bad'name'.csv`" in str(err.value)
+
+
+def test_recognise_respects_the_upload_size_limit():
+    big = b"a,b\n" + b"1,2\n" * (uploads.MAX_BYTES // 4 + 1)
+    with pytest.raises(ValueError, match="at most 20 MB"):
+        home.recognise("big.csv", big)
+
+
+# ---------------------------------------------------------------------------
+# read_upload: the values handed to the pages
+# ---------------------------------------------------------------------------
+def test_llm_log_values_are_the_pages_rounding_of_the_fit():
+    data = llm_log_csv(1)
+    up = home.read_upload("log.csv", data)
+    fitted = llm.fit_benchmark(llm.read_benchmark_log(data), n_boot=0, seed=0)
+    values = dict(up.values)
+    assert up.page == "llm" and up.kind == "llm_log"
+    assert values["acc_a"] == pytest.approx(round(200 * fitted.accuracy[fitted.models[0]]) / 2)
+    assert values["rho"] == pytest.approx(round(fitted.correlation * 20) / 20)
+    assert values["sd"] == pytest.approx(round(fitted.difficulty_sd, 2))
+    assert values["k"] == 3 and values["m"] == 1 and "icc" not in values
+    assert up.query["acc_a"] == str(values["acc_a"])
+
+
+def test_votes_are_fitted_and_encoded_for_the_leaderboard_link():
+    up = home.read_upload("votes.csv", VOTES_CSV)
+    fitted = pw.fit_bradley_terry(pw.read_votes(VOTES_CSV), ties="drop", n_boot=0, seed=0)
+    assert dict(up.values)["preset"] == "custom"
+    decoded = {unquote(name): float(value) for name, _, value in
+               (part.rpartition(":") for part in dict(up.values)["ratings"].split(";"))}
+    assert set(decoded) == set(map(str, fitted.ratings.index))
+    for name, rating in fitted.ratings.items():
+        assert decoded[str(name)] == pytest.approx(rating, abs=0.05 + 1e-9)
+
+
+def test_pilot_values_are_clipped_to_the_sliders():
+    up = home.read_upload("pilot.csv", pilot_csv(2))
+    fitted = rt.fit_pilot(uploads.read_table(pilot_csv(2)))
+    values = dict(up.values)
+    assert set(values) == {"sigma_w0", "sigma_w1", "sigma_i0", "sigma_i1", "sigma", "effect", "baseline"}
+    assert values["effect"] == pytest.approx(min(round(abs(fitted.effect) / 0.005) * 0.005, 0.3))
+    assert all(0.0 <= values[k] <= 0.4 for k in ("sigma_w0", "sigma_w1", "sigma_i0", "sigma_i1", "sigma"))
+    assert 0.1 <= values["baseline"] <= 0.9
+
+
+def test_mt_values_are_the_swap_effect_fit():
+    up = home.read_upload("outputs.tsv", MT_TSV)
+    fitted = mt.fit_swap_effects(*mt.read_tsv(MT_TSV))
+    values = dict(up.values)
+    assert values["p0"] == pytest.approx(min(max(round(fitted.p0, 2), 0.0), 0.9))
+    assert values["b0"] == pytest.approx(min(max(round(fitted.b0, 1), 5.0), 100.0))
+    assert values["delta"] == pytest.approx(min(max(round(fitted.delta_bleu / 0.05) * 0.05, -10), 10), abs=1e-9)
+
+
+@pytest.mark.parametrize("data, layout", [(SCORES, "scores"), (BINARY, "binary"), (SYSTEMS, "systems"),
+                                          (PREDICTIONS, "predictions")])
+def test_per_item_results_open_the_analyze_page_with_its_layout(data, layout):
+    up = home.read_upload("results.csv", data)
+    assert up.page == "analysis" and up.query == {"data": "upload", "kind": layout}
+    an.parse_results(data, layout)  # the Analyze page can read it with that layout
+
+
+def test_harness_file_points_to_the_llm_pages_log_tab():
+    up = home.read_upload("samples.jsonl", HARNESS)
+    assert up.page == "llm" and up.values == () and "6 documents" in up.summary and "exact_match" in up.summary
+
+
+def test_a_recognised_file_with_bad_content_gets_the_readers_message():
+    bad = b"question,model,score\nq1,A,1.5\nq1,B,0\n"
+    with pytest.raises(ValueError, match="score"):
+        home.read_upload("log.csv", bad)
