@@ -16,6 +16,7 @@ import gc
 import io
 import json
 import math
+import re
 
 import pandas as pd
 
@@ -238,6 +239,33 @@ def looks_like_json(data) -> bool:
     return head[:1] in (b"{", b"[")
 
 
+# A \uD800–\uDBFF escape not followed by a \uDC00–\uDFFF one, or the reverse: json.loads accepts it, but the string
+# cannot be encoded as UTF-8, and every later step that prints or hashes it fails with Python's own message.
+_LONE_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                             r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _json_value(text: str, *, name: str, line: int | None):
+    """``json.loads`` with every failure a message that names the file and the line."""
+    where = f"{name}, line {line:,}" if line is not None else name
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        if line is None:
+            raise ValueError(f"{name}: not valid JSON (line {err.lineno:,}, column {err.colno}: {err.msg}).") from None
+        raise ValueError(f"{where}: not valid JSON (column {err.colno}: {err.msg}).") from None
+    except RecursionError:
+        raise ValueError(f"{where}: the JSON is nested too deeply.") from None
+    except ValueError:  # e.g. an integer of more than 4,300 digits (Python's limit on converting them)
+        raise ValueError(f"{where}: a number is too long to read (more than 4,300 digits).") from None
+    lone = _LONE_SURROGATE.search(text)
+    if lone is not None:
+        at = line if line is not None else text.count("\n", 0, lone.start()) + 1
+        raise ValueError(f"{name}, line {at:,}: the text escape {lone.group(0)} is half of a character pair "
+                         "(a lone surrogate), which is not valid Unicode.")
+    return value
+
+
 def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> list[dict]:
     """JSON Lines (one object per line) or a JSON array of objects.
 
@@ -268,12 +296,7 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
     text = decode_text(data, name=name)
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            records = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{name}: not valid JSON (line {err.lineno:,}, column {err.colno}: {err.msg}).") from None
-        except RecursionError:
-            raise ValueError(f"{name}: the JSON is nested too deeply.") from None
+        records = _json_value(stripped, name=name, line=None)
         if not isinstance(records, list):
             raise ValueError(f"{name}: expected a list of objects.")
         if len(records) > max_records:
@@ -286,12 +309,7 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{name}, line {number:,}: not valid JSON (column {err.colno}: {err.msg}).") from None
-        except RecursionError:
-            raise ValueError(f"{name}, line {number:,}: the JSON is nested too deeply.") from None
+        record = _json_value(line, name=name, line=number)
         if not isinstance(record, dict):
             raise ValueError(f"{name}, line {number:,}: expected a JSON object ({{…}}), got {type(record).__name__}.")
         records.append(record)

@@ -239,7 +239,7 @@ def test_value_errors_name_the_parameter(call, name):
         (b"diff,\n1.5,\n,\n2,\n", [1.5, 2.0]),  # one-column CSV with empty cells
         (b"\xef\xbb\xbfvalue\r\n0.4\r\n0.8\r\n", [0.4, 0.8]),  # BOM and CRLF
         (b'"delta"\n"1.5"\n"-0.5"\n', [1.5, 0.5]),
-        (b"0.4,0.8,1.1\n2 3;4\n", [0.4, 0.8, 1.1, 2, 3, 4]),  # lists without spaces are still lists
+        (b"0.4,0.8,1.1;2 3\n", [0.4, 0.8, 1.1, 2, 3]),  # one line of values is a list, whatever the separators
     ],
 )
 def test_read_differences(data, expected):
@@ -262,6 +262,11 @@ def test_read_differences(data, expected):
         (b"\x00\x01\x02", "binary"),
         (b"\xff\xfe1\x002\x00", "UTF-16"),
         (b"1\n" * 10_001, "At most 10,000"),
+        # a table is refused, never flattened into one list (a,b / 0.5,1 / 1.2 / 3,4,5 used to give six values)
+        (b"a,b\n0.5,1\n1.2\n3,4,5", r"line 1: a header with 2 names .* one column of pairwise differences"),
+        (b"0.5,1\n1.2\n", r"line 1: 2 values on one line .* one column of pairwise differences"),
+        (b"SYS,BLEU,DA\nA,70.8,71.2\nB,69.1,70.0\n", "ranking of systems"),  # WMT-style system scores
+        (b"70.8 71.2\n69.1 70.0\n", "one column of pairwise differences"),  # not "within ±50"
     ],
 )
 def test_read_differences_refuses_with_the_line(data, message):

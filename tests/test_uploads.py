@@ -86,3 +86,18 @@ def test_read_table_strips_cells_skips_blank_rows_and_restores_the_collector():
     with pytest.raises(ValueError):
         uploads.read_table(b"a,b\n1,2\n3\n")
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("data, message", [
+    (b'{"a": ' + b"1" * 5000 + b"}\n", r"votes\.jsonl, line 1: a number is too long"),
+    (b'{"model_a": "x\\ud800y"}\n', r"votes\.jsonl, line 1: the text escape \\ud800 is half of a character pair"),
+    (b'[{"a": 1},\n {"b": "\\udc00"}]', r"votes\.jsonl, line 2: the text escape \\udc00"),
+])
+def test_json_failures_name_the_file_and_line(data, message):
+    """Python's own messages (its 4,300-digit limit; a lone surrogate that breaks every later print) do not leak."""
+    with pytest.raises(ValueError, match=message):
+        uploads.read_jsonl(data, name="votes.jsonl")
+
+
+def test_json_surrogate_pairs_are_text():
+    assert uploads.read_jsonl(b'{"a": "\\ud83d\\ude00"}\n') == [{"a": "\U0001F600"}]

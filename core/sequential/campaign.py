@@ -756,7 +756,13 @@ def _is_number(token: str) -> bool:
     return bool(_NUMBER.fullmatch(token) or _NOT_FINITE.fullmatch(token))
 
 
-def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
+_TABLE_HELP = ("it looks like a table with several columns. The page needs one column of pairwise differences: one "
+               "difference per line (system A's mean DA score minus system B's, within ±50 points). A ranking of "
+               "systems (one score per system and column) is not that: subtract the scores of the pairs you want "
+               "to compare first.")
+
+
+def _difference_tokens(text: str, *, header: bool, max_values: int, name: str, one_column: bool = False):
     """(line, token) pairs of a list of numbers; the rules shared by pasted and uploaded differences.
 
     Values are separated by white space, semicolons, quotes or commas; empty
@@ -765,10 +771,13 @@ def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
     is a decimal comma (or a thousands separator), and reading it as two
     values would silently change the data. With ``header``, a first non-empty
     line made only of non-numbers (``difference``) is skipped; ``1e-1``,
-    ``-2``, ``+3.5`` and ``.5`` are numbers.
+    ``-2``, ``+3.5`` and ``.5`` are numbers. With ``one_column`` (an uploaded
+    file), a table is refused rather than flattened: a header of several names,
+    or several values on a line of a file with several lines of values.
     """
     tokens = []
     first = True
+    wide_line = None  # the first line holding more than one value
     for number, line in enumerate(text.splitlines(), start=1):
         cells = []
         for chunk in _SEPARATORS.split(line):
@@ -784,17 +793,25 @@ def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
             continue
         if header and first and not any(_is_number(cell) for cell in cells):
             first = False
+            if one_column and len(cells) > 1:
+                raise ValueError(f"{name}, line {number:,}: a header with {len(cells)} names — {_TABLE_HELP}")
             continue  # a header such as "difference"
         first = False
+        if one_column and len(cells) > 1 and wide_line is None:
+            wide_line = (number, len(cells))
+        if one_column and wide_line is not None and tokens and tokens[0][0] != number:
+            line_no, count = wide_line
+            raise ValueError(f"{name}, line {line_no:,}: {count} values on one line of a file with several lines "
+                             f"of values — {_TABLE_HELP}")
         tokens.extend((number, cell) for cell in cells)
         if len(tokens) > max_values:
             raise ValueError(f"At most {max_values:,} differences are supported; {name.lower()} has more.")
     return tokens
 
 
-def _differences_from_text(text: str, *, header: bool, max_values, name: str) -> np.ndarray:
+def _differences_from_text(text: str, *, header: bool, max_values, name: str, one_column: bool = False) -> np.ndarray:
     max_values = check_int("max_values", max_values, low=1, high=1_000_000)
-    tokens = _difference_tokens(text, header=header, max_values=max_values, name=name)
+    tokens = _difference_tokens(text, header=header, max_values=max_values, name=name, one_column=one_column)
     if not tokens:
         raise ValueError("No differences found: give numbers separated by commas, spaces or new lines.")
     values = np.empty(len(tokens))
@@ -868,7 +885,7 @@ def read_differences(data: bytes, *, max_values=10_000) -> np.ndarray:
     [0.1, 2.0, 0.5]
     """
     text = uploads.decode_text(data, name="The uploaded file")
-    return _differences_from_text(text, header=True, max_values=max_values, name="The uploaded file")
+    return _differences_from_text(text, header=True, max_values=max_values, name="The uploaded file", one_column=True)
 
 
 def population_curves(budgets, population, *, designs=("fixed", "interim", "interim_futility"), peeks=3,
