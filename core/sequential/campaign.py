@@ -46,7 +46,7 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from .. import uploads
 from ..validation import check_alpha, check_choice, check_int, check_real
@@ -247,16 +247,25 @@ def estimate_model(test, mean, sd, delta) -> EstimateModel:
     ga, gb = _gamma(ma, sd), _gamma(mb, sd)
     power = max(1.0, 1.0 / min(ga.kwds["a"], gb.kwds["a"]))
     v = 0.5 * (_GL_NODES + 1.0)
-    g = 100.0 * v**power
-    weights = 0.5 * _GL_WEIGHTS * 100.0 * power * v ** (power - 1.0)
-    fa, fb = ga.pdf(g), gb.pdf(g)
+    log_g = math.log(100.0) + power * np.log(v)
+    g = np.exp(log_g)
+    log_weights = np.log(0.5 * _GL_WEIGHTS * 100.0 * power) + (power - 1.0) * np.log(v)
+
+    def weighted_pdf(dist):
+        # weight × density in logs: with a small gamma shape (a very high mean score with a wide spread) the
+        # substitution's weight underflows to 0 where the density overflows, and their product is finite
+        shape, scale = dist.kwds["a"], dist.kwds["scale"]
+        log_pdf = (shape - 1.0) * log_g - g / scale - special.gammaln(shape) - shape * math.log(scale)
+        return np.exp(log_weights + log_pdf)
+
+    wfa, wfb = weighted_pdf(ga), weighted_pdf(gb)
     sb, cdf_a = gb.sf(g), ga.cdf(g)
     sa100, sb100 = float(ga.sf(100.0)), float(gb.sf(100.0))
     p = mwu_effect(ma, mb, sd)
-    e_h1x = float(np.sum(weights * sb * (100.0 - g) * fa))
-    e_h2y = float(np.sum(weights * cdf_a * (100.0 - g) * fb))
-    e_h1sq = float(np.sum(weights * sb**2 * fa)) + 0.25 * sb100**2 * sa100
-    e_h2sq = float(np.sum(weights * cdf_a**2 * fb)) + (1.0 - sa100 + 0.5 * sa100) ** 2 * sb100
+    e_h1x = float(np.sum(wfa * sb * (100.0 - g)))
+    e_h2y = float(np.sum(wfb * cdf_a * (100.0 - g)))
+    e_h1sq = float(np.sum(wfa * sb**2)) + 0.25 * sb100**2 * sa100
+    e_h2sq = float(np.sum(wfb * cdf_a**2)) + (1.0 - sa100 + 0.5 * sa100) ** 2 * sb100
     cov = (e_h1x - p * a.mean) - (e_h2y - p * b.mean)
     var_u = max(e_h1sq - p * p, 0.0) + max(e_h2sq - p * p, 0.0)
     r = cov / math.sqrt(var_u * variance) if var_u > 0 else 1.0
