@@ -232,6 +232,12 @@ elif delta and result.power < target:
                "judgments.")
 elif delta:
     st.success(f"**Adequately powered** ({fmt_pct(result.power)} ≥ {target:.0%}).")
+at_ceiling = sq.ceiling_share(min(mean + abs(delta) / 2, 99.0), sd)
+if at_ceiling > sq.CEILING_WARNING:
+    st.warning(f"**Outside the score model's range:** with a mean of {mean:g} and an SD of {sd:g}, "
+               f"{at_ceiling:.0%} of the better system's scores sit at the ceiling (100). The Gamma score model treats "
+               "scores as continuous, and its numbers are unreliable here (checked against a direct Mann–Whitney "
+               "simulation): lower the mean or the SD, or treat these numbers as rough.")
 
 # the prior on the difference (assurance) and the cost
 assured = None

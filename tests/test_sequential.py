@@ -526,3 +526,11 @@ def test_mann_whitney_correlation_with_the_mean_difference():
     assert model.correlation == pytest.approx(r, abs=4 * (1 - r * r) / math.sqrt(4000))
     assert model.difference == pytest.approx(sq.score_distribution(76, 27).mean - sq.score_distribution(74, 27).mean)
     assert sq.estimate_model("t", 75.0, 27.0, 2.0).correlation == 1.0
+
+
+def test_ceiling_share_is_the_gamma_mass_within_half_a_point_of_100():
+    """Oracle: scipy's Gamma CDF at 0.5 with the model's shape (100 − mean)²/sd² and scale sd²/(100 − mean)."""
+    from scipy import stats
+
+    assert sq.ceiling_share(95, 27) == pytest.approx(stats.gamma.cdf(0.5, 25 / 729, scale=729 / 5))
+    assert sq.ceiling_share(75, 27) < 0.05 < sq.CEILING_WARNING < sq.ceiling_share(95, 15)

@@ -222,3 +222,12 @@ def test_type_m_metric_and_curves_match_core(page):
     page.radio(key="design").set_value("interim")
     page.run()
     assert metrics(page)["Type-M at stopping"] == f"{sq.campaign_power('interim', 1200, 2.0).type_m:.2f}×"
+
+
+def test_warns_outside_the_score_models_range():
+    """At a mean of 95 with an SD of 27 most scores sit at 100; the page says its numbers are unreliable there."""
+    from .conftest import open_page as _open
+
+    at = _open("sequential", {"mean": "95.0", "sd": "27.0"})
+    assert not at.exception and any("Outside the score model" in w.value for w in at.warning)
+    assert not any("Outside the score model" in w.value for w in _open("sequential").warning)
