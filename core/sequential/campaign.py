@@ -46,7 +46,7 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from .. import uploads
 from ..validation import check_alpha, check_choice, check_int, check_real
@@ -247,9 +247,19 @@ def estimate_model(test, mean, sd, delta) -> EstimateModel:
     ga, gb = _gamma(ma, sd), _gamma(mb, sd)
     power = max(1.0, 1.0 / min(ga.kwds["a"], gb.kwds["a"]))
     v = 0.5 * (_GL_NODES + 1.0)
-    g = 100.0 * v**power
-    weights = 0.5 * _GL_WEIGHTS * 100.0 * power * v ** (power - 1.0)
-    fa, fb = ga.pdf(g), gb.pdf(g)
+    # density × Jacobian of g = 100 v^power in logs: for very skewed scores g underflows near v = 0 while the
+    # product stays finite (the substitution removes the g^(k-1) singularity)
+    log_v = np.log(v)
+    log_g = math.log(100.0) + power * log_v
+    g = np.exp(log_g)
+    log_jacobian = math.log(100.0 * power) + (power - 1.0) * log_v
+
+    def density_times_jacobian(dist):
+        k, theta = dist.kwds["a"], dist.kwds["scale"]
+        return np.exp((k - 1.0) * log_g - g / theta - special.gammaln(k) - k * math.log(theta) + log_jacobian)
+
+    weights = 0.5 * _GL_WEIGHTS
+    fa, fb = density_times_jacobian(ga), density_times_jacobian(gb)
     sb, cdf_a = gb.sf(g), ga.cdf(g)
     sa100, sb100 = float(ga.sf(100.0)), float(gb.sf(100.0))
     p = mwu_effect(ma, mb, sd)
@@ -263,32 +273,79 @@ def estimate_model(test, mean, sd, delta) -> EstimateModel:
     return EstimateModel(a.mean - b.mean, variance, float(min(max(r, -1.0), 1.0)))
 
 
-def _type_m(up, low, m_up, m_low, drift, sizes, model):
-    """Type-M at stopping of the difference of means, from the recursion's crossing probabilities and partial means.
+_GL6_X, _GL6_W = np.polynomial.legendre.leggauss(6)
+_TYPE_M_CELLS = 4_000_000  # paths × grid points × tail nodes per block
 
-    With ζ_k = D_k/se_k (se_k = √(variance/n_k)) and Z_k the test statistic,
-    jointly Brownian in the information time with correlation r,
-    ``E[ζ_k | Z path] = μ_ζ,k + r (Z_k - μ_Z,k)``, so
-    ``E[D_k sign(Z_k); significant at k] = se_k ((μ_ζ,k - r μ_Z,k)(up_k - low_k) + r (E[Z_k; up_k] - E[Z_k; low_k]))``.
-    This is E[|D_k|; significant] except where the estimate and the
-    significant statistic disagree in sign, of probability about
-    Φ(-r c/√(1 - r²)) at a boundary c (10⁻⁵ at c = 1.96, r = 0.9; r = 1 for the t test).
-    Arrays broadcast: ``up, low, m_up, m_low, drift`` (..., K), ``sizes`` (..., K), the
-    model's fields scalars or (..., 1).
-    """
-    k = np.arange(1, up.shape[-1] + 1)
-    n = np.asarray(sizes, dtype=float)
-    difference = np.asarray(model.difference, dtype=float)
-    r = np.asarray(model.correlation, dtype=float)
-    se = np.sqrt(np.asarray(model.variance, dtype=float) / n)
-    mu_zeta = difference / se
-    ez_up, ez_low = m_up / np.sqrt(k), m_low / np.sqrt(k)
-    signed = se * ((mu_zeta - r * drift) * (up - low) + r * (ez_up - ez_low))
-    significant = (up + low).sum(axis=-1)
-    scale = np.abs(difference)[..., 0] if difference.ndim else abs(float(difference))
+
+def _tail_nodes(lo, hi, sigma):
+    """Composite 6-point Gauss–Legendre nodes and weights on [lo, hi], panels of width σ/4."""
+    panels = max(1, int(math.ceil((hi - lo) / (sigma / 4))))
+    edges = np.linspace(lo, hi, panels + 1)
+    half = np.diff(edges) / 2
+    mid = edges[:-1] + half
+    return (mid[:, None] + half[:, None] * _GL6_X[None, :]).ravel(), (half[:, None] * _GL6_W[None, :]).ravel()
+
+
+def _fold_mean(m, s):
+    """E|N(m, s²)| = m (1 - 2Φ(-m/s)) + 2 s φ(m/s) (|m| where s = 0)."""
+    m, s = np.broadcast_arrays(np.asarray(m, dtype=float), np.asarray(s, dtype=float))
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.abs(signed.sum(axis=-1)) / significant / scale
-    return np.where((significant > 0) & (scale != 0), out, np.nan)
+        x = m / s
+        out = m * (1.0 - 2.0 * stats.norm.cdf(-x)) + 2.0 * s * stats.norm.pdf(x)
+    return np.where(s > 0, out, np.abs(m))
+
+
+def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, variance, correlation):
+    """Crossing probabilities and Type-M at stopping of the difference of means, per drift path.
+
+    Parameters are per path (rows): ``drift`` (D, K) E[Z_k]; ``sizes`` (D, K) judgments per system;
+    ``difference``, ``variance``, ``correlation`` (D,) from :func:`estimate_model`.
+
+    Notes
+    -----
+    With ζ_k = D_k / se_k (se_k = √(variance/n_k)) and the test statistic
+    Z_k jointly Brownian in the information time with correlation r, ζ_k
+    given the whole Z path is N(μ_ζ,k + r (Z_k - μ_Z,k), 1 - r²), so
+    ``E[|D_k| | Z path] = se_k · E|N(μ_ζ,k + r (Z_k - μ_Z,k), 1 - r²)|`` (a
+    folded normal mean). Its integral over each stopping region
+    ``|S_k| ≥ b_k`` (S_k = Z_k √k) is taken at every look from the
+    recursion's point masses (:func:`core.sequential.recursion.recursion`,
+    ``on_look``) with composite Gauss–Legendre nodes on the region. Type-M is
+    ``Σ_k E[|D_k|; significant at k] / P(significant) / |difference|``. For
+    the t test r = 1 and |D_k| = se_k |Z_k|.
+    """
+    thetas = np.atleast_2d(thetas)
+    n_paths, looks = thetas.shape
+    r = np.broadcast_to(np.asarray(correlation, dtype=float), (n_paths,))
+    resid = np.sqrt(np.clip(1.0 - r * r, 0.0, None))
+    se = np.sqrt(np.asarray(variance, dtype=float)[:, None] / np.asarray(sizes, dtype=float))
+    mu_zeta = np.asarray(difference, dtype=float)[:, None] / se
+    drift = np.asarray(drift, dtype=float)
+    bounds = np.asarray(eff_z, dtype=float) * np.sqrt(np.arange(1, looks + 1))
+    abs_mean = np.zeros((n_paths, looks))
+
+    def on_look(k, mass, mu, sigma):
+        root, b = math.sqrt(k + 1), bounds[k]
+        regions = (_tail_nodes(b, max(b, float(mu.max())) + 8 * sigma, sigma),
+                   _tail_nodes(min(-b, float(mu.min())) - 8 * sigma, -b, sigma))
+        for y, w in regions:
+            h = _fold_mean(mu_zeta[:, k, None] + r[:, None] * (y[None, :] / root - drift[:, k, None]),
+                           resid[:, None])
+            block = max(1, _TYPE_M_CELLS // max(1, mass.shape[1] * y.size))
+            for start in range(0, n_paths, block):
+                rows = slice(start, min(n_paths, start + block))
+                kernel = np.exp(-0.5 * ((y[None, None, :] - mu[rows, :, None]) / sigma) ** 2) / (
+                    sigma * math.sqrt(2 * math.pi))
+                density = np.einsum("dm,dmq->dq", mass[rows], kernel)
+                abs_mean[rows, k] += (density * h[rows] * w[None, :]).sum(axis=1) * se[rows, k]
+
+    up, low, fut = unit_recursion(thetas, eff_z, fut_z, on_look=on_look)
+    up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
+    significant = (up + low).sum(axis=1)
+    scale = np.abs(np.asarray(difference, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        type_m = abs_mean.sum(axis=1) / significant / scale
+    return up, low, fut, np.where((significant > 0) & (scale > 0), type_m, np.nan)
 
 
 # ---------------------------------------------------------------------------
@@ -321,7 +378,7 @@ class CampaignResult:
     type_m : float
         Exaggeration ratio at stopping: E[|X̄_A - X̄_B| | significant] / |E[X_A] - E[X_B]|, the estimate being
         the difference of the two systems' mean scores at the analysis that stopped (``nan`` at ``delta = 0``).
-        Analytic engine: :func:`_type_m`; Monte Carlo: the simulated campaigns' differences of means.
+        Analytic engine: :func:`_recursion_with_type_m`; Monte Carlo: the simulated campaigns' differences of means.
     mc_se : float
         Monte Carlo standard error of ``power`` (0 for the analytic engine).
     false_positive_rate_se, judgments_se : float
@@ -473,9 +530,11 @@ def campaign_power(
         return _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal)
     drift = _drifts(test, sizes, mean, sd, delta)
     null = np.zeros(peeks)
-    up, low, fut, m_up, m_low = unit_recursion(_thetas(np.vstack([drift, null])), eff_z, fut_z, moments=True)
-    up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
-    type_m = float(_type_m(up[0], low[0], m_up[0], m_low[0], drift, sizes, estimate_model(test, mean, sd, delta)))
+    model = estimate_model(test, mean, sd, delta)
+    up, low, fut, type_ms = _recursion_with_type_m(
+        _thetas(np.vstack([drift, null])), eff_z, fut_z, np.vstack([drift, null]), np.vstack([sizes, sizes]),
+        [model.difference, 1.0], [model.variance, model.variance], [model.correlation, model.correlation])
+    type_m = float(type_ms[0])
     power, wrong, judgments, stop, eff, futp, looks = _summaries(up[:1], low[:1], fut[:1], sizes, delta)
     false_positive_rate = float(clip_probabilities(up[1].sum() + low[1].sum()))
     significant = float(up[0].sum() + low[0].sum())
@@ -687,8 +746,13 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
     drift_rows = drifts.reshape(-1, looks)
     shape = (budgets.size, deltas.size, looks)
     if with_type_m:
-        up, low, fut, m_up, m_low = unit_recursion(_thetas(drift_rows), eff_z, fut_z, moments=True)
-        m_up, m_low = m_up.reshape(shape), m_low.reshape(shape)
+        models = [estimate_model(test, mean, sd, float(d)) for d in deltas]
+        per_delta = np.array([(m.difference, m.variance, m.correlation) for m in models]).reshape(-1, 3)
+        rows = np.tile(per_delta, (budgets.size, 1))  # rows ordered (budget, delta) as drift_rows
+        size_rows = np.repeat(sizes, deltas.size, axis=0)
+        up, low, fut, type_m = _recursion_with_type_m(_thetas(drift_rows), eff_z, fut_z, drift_rows, size_rows,
+                                                      rows[:, 0], rows[:, 1], rows[:, 2])
+        type_m = type_m.reshape(budgets.size, deltas.size)
     else:
         up, low, fut = unit_recursion(_thetas(drift_rows), eff_z, fut_z)
     up = clip_probabilities(up).reshape(shape)
@@ -701,11 +765,6 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
     power = clip_probabilities(np.where(sign > 0, up.sum(-1), np.where(sign < 0, low.sum(-1), eff.sum(-1))))
     if not with_type_m:
         return power, judgments
-    models = [estimate_model(test, mean, sd, float(d)) for d in deltas]
-    model = EstimateModel(np.array([m.difference for m in models])[None, :, None],
-                          np.array([m.variance for m in models])[None, :, None],
-                          np.array([m.correlation for m in models])[None, :, None])
-    type_m = _type_m(up, low, m_up, m_low, drifts, n[:, None, :], model)
     return power, judgments, type_m
 
 
