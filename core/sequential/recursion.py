@@ -139,7 +139,8 @@ def recursion(thetas, variances, efficacy, futility, *, moments=False, on_look=N
     v = np.broadcast_to(np.asarray(variances, dtype=float), (looks,))
     sig = np.sqrt(v)
     b = np.asarray(efficacy, dtype=float)
-    a = np.asarray(futility, dtype=float)
+    # a significant look stops for efficacy even where the futility threshold lies beyond the boundary
+    a = np.minimum(np.asarray(futility, dtype=float), b)
     up = np.zeros((n_paths, looks))
     low = np.zeros((n_paths, looks))
     fut = np.zeros((n_paths, looks))
