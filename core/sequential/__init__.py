@@ -17,6 +17,8 @@ Modules
     Confidence sequences: :func:`cs_halfwidth`, :func:`confidence_sequence`.
 :mod:`~core.sequential.monitor`
     A running evaluation: :func:`monitor` (verdict and forecast), readers.
+:mod:`~core.sequential.adapters`
+    Per-item difference models of the LLM benchmark and vote scenarios, :func:`compare_designs`.
 
 Every name importable from the former single module ``core.sequential`` is
 re-exported here.

@@ -29,6 +29,9 @@ Two engines:
   on a fine grid (Armitage, McPherson & Rowe 1969), batched over designs with
   FFT convolutions. The Mann–Whitney drift is ``(p - ½)/sd₀(U/n²)`` with
   ``p = P(X > Y) + ½ P(X = Y)`` integrated exactly under the Gamma model.
+  Type-M at stopping (the estimate is the difference of the two systems'
+  mean scores at the analysis that stopped) integrates E|D_k| given the
+  test statistic over each stopping region (:func:`_recursion_with_type_m`).
 * ``"simulate"`` — simulated campaigns in chunks of ~4 million scores,
   vectorized over replicates: all looks of a campaign's Mann–Whitney test
   from one sort (:func:`_mwu_looks`), the t test from running sums; with
