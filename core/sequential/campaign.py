@@ -43,17 +43,18 @@ Two engines:
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special, stats
+from scipy import optimize, stats
 
-from .. import uploads
 from ..validation import check_alpha, check_choice, check_int, check_real
 from .boundaries import BOUNDARIES, boundary, boundary_z
+from .differences import parse_differences, read_differences
+from .scores import (  # noqa: F401  (ScoreMoments: importable from core.sequential as before)
+    EstimateModel, ScoreMoments, _drifts, _gamma, estimate_model, mwu_effect, score_distribution)
 from .recursion import clip_probabilities, stop_distribution, unit_recursion
 
 __all__ = [
@@ -91,7 +92,6 @@ METHODS = ("analytic", "simulate")
 REDUCIBLE_SHARE = {"WMT21 *-en (crowd)": 0.231, "pSQM zh-en (professional)": 0.098,
                    "pSQM en-de (professional)": 0.534}
 
-_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(200)
 _MAX_BUDGET = 1_000_000
 #: Most judgments simulated per scenario by the Monte Carlo engine (``n_sims`` × budget; e.g. 1,200
 #: campaigns of 10,000 judgments with 10 looks, about 3 s): beyond it ``campaign_power`` refuses and
@@ -128,152 +128,6 @@ def _validate_design(design, budget, peeks, kind, futility_p, alpha):
         raise ValueError(f"`budget` must allow at least 2 judgments per system per look ({4 * peeks} here), "
                          f"got {budget}.")
     return design, budget, peeks, kind, futility_p, alpha
-
-
-# ---------------------------------------------------------------------------
-# the score model
-# ---------------------------------------------------------------------------
-def _gamma(mean, sd):
-    mu = 100.0 - mean
-    return stats.gamma(a=mu**2 / sd**2, scale=sd**2 / mu)
-
-
-@dataclass(frozen=True)
-class ScoreMoments:
-    """Mean and standard deviation of clipped DA scores ``max(0, 100 - Gamma)``."""
-
-    mean: float
-    sd: float
-    p_zero: float
-
-
-def score_distribution(mean, sd) -> ScoreMoments:
-    """Exact mean, SD and share of zeros of one system's clipped DA scores.
-
-    Notes
-    -----
-    With G ~ Gamma(k, θ), X = 100 - min(G, 100). Its moments use the
-    truncated Gamma moments ``E[G^r; G < 100] = θ^r Γ(k+r)/Γ(k) P(Gamma(k+r, θ) < 100)``.
-    """
-    mean = check_real("mean", mean, low=1.0, high=99.0)
-    sd = check_real("sd", sd, low=1.0, high=60.0)
-    mu = 100.0 - mean
-    k, theta = mu**2 / sd**2, sd**2 / mu
-    below = stats.gamma.cdf(100.0, k, scale=theta)
-    m1 = k * theta * stats.gamma.cdf(100.0, k + 1, scale=theta)
-    m2 = k * (k + 1) * theta**2 * stats.gamma.cdf(100.0, k + 2, scale=theta)
-    g1 = m1 + 100.0 * (1 - below)  # E[min(G, 100)]
-    g2 = m2 + 100.0**2 * (1 - below)
-    return ScoreMoments(mean=100.0 - g1, sd=math.sqrt(max(g2 - g1**2, 0.0)), p_zero=1 - below)
-
-
-@lru_cache(maxsize=4096)
-def mwu_effect(mean_a, mean_b, sd) -> float:
-    """``p = P(X_A > X_B) + ½ P(X_A = X_B)`` for clipped Gamma DA scores.
-
-    X = 100 - min(G, 100): X_A > X_B ⇔ G_A < G_B and G_A < 100; ties only
-    where both are clipped to 0. Computed with the less skewed Gamma as B (p(a, b) = 1 − p(b, a)), whose density
-    stays bounded on the quadrature nodes.
-    """
-    if mean_b > mean_a:
-        return 1.0 - mwu_effect(mean_b, mean_a, sd)
-    ga, gb = _gamma(mean_a, sd), _gamma(mean_b, sd)
-    # P(G_A < G_B, G_A < 100) = ∫_0^100 f_A(g) S_B(g) dg
-    #   = F_A(100) S_B(100) + ∫_0^100 F_A(g) f_B(g) dg   (integration by parts).
-    # The Gamma density of B behaves like g^(k-1) at 0; g = 100 v^(1/k) makes
-    # the integrand smooth in v, so Gauss–Legendre converges fast.
-    k_b = gb.kwds["a"]
-    power = max(1.0, 1.0 / k_b)
-    v = 0.5 * (_GL_NODES + 1.0)
-    g = 100.0 * v**power
-    jacobian = 100.0 * power * v ** (power - 1.0)
-    inner = 0.5 * float(np.sum(_GL_WEIGHTS * ga.cdf(g) * gb.pdf(g) * jacobian))
-    p_less = ga.cdf(100.0) * gb.sf(100.0) + inner
-    tie = ga.sf(100.0) * gb.sf(100.0)
-    return float(p_less + 0.5 * tie)
-
-
-def _drifts(test, n_per_system, mean, sd, delta):
-    """E[Z_k] for each look (array of per-system sizes n_k)."""
-    n = np.asarray(n_per_system, dtype=float)
-    if test == "mwu":
-        p = mwu_effect(mean + delta / 2, mean - delta / 2, sd)
-        sd0 = np.sqrt((2 * n + 1) / (12 * n**2))  # SD of U/n² under H0 (equal group sizes)
-        return (p - 0.5) / sd0
-    a = score_distribution(mean + delta / 2, sd)
-    b = score_distribution(mean - delta / 2, sd)
-    pooled = math.sqrt((a.sd**2 + b.sd**2) / 2)
-    return (a.mean - b.mean) / (pooled * np.sqrt(2 / n))
-
-
-@dataclass(frozen=True)
-class EstimateModel:
-    """The difference of means as an estimate, next to the test statistic (per pair of judgments).
-
-    Attributes
-    ----------
-    difference : float
-        True difference of the clipped scores' means, E[X_A] - E[X_B] (the estimand).
-    variance : float
-        σ_A² + σ_B²: n × Var(X̄_A - X̄_B) with n judgments per system.
-    correlation : float
-        Asymptotic correlation of the test statistic with X̄_A - X̄_B (1 for the t test).
-    """
-
-    difference: float
-    variance: float
-    correlation: float
-
-
-@lru_cache(maxsize=4096)
-def estimate_model(test, mean, sd, delta) -> EstimateModel:
-    """Mean difference, its variance and its correlation with the test statistic under the score model.
-
-    Notes
-    -----
-    For Mann–Whitney, U/n² is asymptotically linear in the Hájek projections
-    ``h₁(x) = P(Y < x) + ½P(Y = x)`` and ``h₂(y) = P(X > y) + ½P(X = y)``
-    (van der Vaart 1998, §12.1), so with ``D = X̄ - Ȳ``
-
-        corr(U, D) = (Cov(h₁(X), X) - Cov(h₂(Y), Y)) / √((Var h₁(X) + Var h₂(Y)) (σ_A² + σ_B²)).
-
-    With X = 100 - min(G, 100): ``h₁(x) = S_B(g)`` for x = 100 - g > 0 and
-    ``½S_B(100)`` at x = 0; ``h₂(y) = F_A(g)`` for y > 0 and
-    ``F_A(100) + ½S_A(100)`` at y = 0. The integrals over g use the
-    Gauss–Legendre rule and substitution of :func:`mwu_effect`.
-    """
-    ma, mb = mean + delta / 2, mean - delta / 2
-    a, b = score_distribution(ma, sd), score_distribution(mb, sd)
-    variance = a.sd**2 + b.sd**2
-    if test == "t":
-        return EstimateModel(a.mean - b.mean, variance, 1.0)
-    ga, gb = _gamma(ma, sd), _gamma(mb, sd)
-    power = max(1.0, 1.0 / min(ga.kwds["a"], gb.kwds["a"]))
-    v = 0.5 * (_GL_NODES + 1.0)
-    # density × Jacobian of g = 100 v^power in logs: for very skewed scores g underflows near v = 0 while the
-    # product stays finite (the substitution removes the g^(k-1) singularity)
-    log_v = np.log(v)
-    log_g = math.log(100.0) + power * log_v
-    g = np.exp(log_g)
-    log_jacobian = math.log(100.0 * power) + (power - 1.0) * log_v
-
-    def density_times_jacobian(dist):
-        k, theta = dist.kwds["a"], dist.kwds["scale"]
-        return np.exp((k - 1.0) * log_g - g / theta - special.gammaln(k) - k * math.log(theta) + log_jacobian)
-
-    weights = 0.5 * _GL_WEIGHTS
-    fa, fb = density_times_jacobian(ga), density_times_jacobian(gb)
-    sb, cdf_a = gb.sf(g), ga.cdf(g)
-    sa100, sb100 = float(ga.sf(100.0)), float(gb.sf(100.0))
-    p = mwu_effect(ma, mb, sd)
-    e_h1x = float(np.sum(weights * sb * (100.0 - g) * fa))
-    e_h2y = float(np.sum(weights * cdf_a * (100.0 - g) * fb))
-    e_h1sq = float(np.sum(weights * sb**2 * fa)) + 0.25 * sb100**2 * sa100
-    e_h2sq = float(np.sum(weights * cdf_a**2 * fb)) + (1.0 - sa100 + 0.5 * sa100) ** 2 * sb100
-    cov = (e_h1x - p * a.mean) - (e_h2y - p * b.mean)
-    var_u = max(e_h1sq - p * p, 0.0) + max(e_h2sq - p * p, 0.0)
-    r = cov / math.sqrt(var_u * variance) if var_u > 0 else 1.0
-    return EstimateModel(a.mean - b.mean, variance, float(min(max(r, -1.0), 1.0)))
 
 
 _GL6_X, _GL6_W = np.polynomial.legendre.leggauss(6)
@@ -806,131 +660,6 @@ def default_population(size=60) -> np.ndarray:
     size = check_int("size", size, low=5, high=2000)
     q = (np.arange(size) + 0.5) / size
     return 1.2 * np.exp(stats.norm.ppf(q))
-
-
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
-_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
-_SEPARATORS = re.compile(r"[\s;\"']+")
-
-
-def _is_number(token: str) -> bool:
-    return bool(_NUMBER.fullmatch(token) or _NOT_FINITE.fullmatch(token))
-
-
-def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
-    """(line, token) pairs of a list of numbers; the rules shared by pasted and uploaded differences.
-
-    Values are separated by white space, semicolons, quotes or commas; empty
-    cells (``,,`` or a line that is just ``,``) are skipped. Two digit groups
-    joined by a single comma (``0,5``, ``12,75``, ``1,000``) are refused: that
-    is a decimal comma (or a thousands separator), and reading it as two
-    values would silently change the data. With ``header``, a first non-empty
-    line made only of non-numbers (``difference``) is skipped; ``1e-1``,
-    ``-2``, ``+3.5`` and ``.5`` are numbers.
-    """
-    tokens = []
-    first = True
-    for number, line in enumerate(text.splitlines(), start=1):
-        cells = []
-        for chunk in _SEPARATORS.split(line):
-            if not chunk:
-                continue
-            if _DECIMAL_COMMA.fullmatch(chunk):
-                raise ValueError(
-                    f"{name}, line {number:,}: {chunk[:20]!r} looks like a number with a decimal comma (or a "
-                    f"thousands separator); write it with a point ({chunk[:20].replace(',', '.')}), or put a space "
-                    "after the comma if these are two values.")
-            cells.extend(cell for cell in chunk.split(",") if cell)
-        if not cells:
-            continue
-        if header and first and not any(_is_number(cell) for cell in cells):
-            first = False
-            continue  # a header such as "difference"
-        first = False
-        tokens.extend((number, cell) for cell in cells)
-        if len(tokens) > max_values:
-            raise ValueError(f"At most {max_values:,} differences are supported; {name.lower()} has more.")
-    return tokens
-
-
-def _differences_from_text(text: str, *, header: bool, max_values, name: str) -> np.ndarray:
-    max_values = check_int("max_values", max_values, low=1, high=1_000_000)
-    tokens = _difference_tokens(text, header=header, max_values=max_values, name=name)
-    if not tokens:
-        raise ValueError("No differences found: give numbers separated by commas, spaces or new lines.")
-    values = np.empty(len(tokens))
-    for k, (number, token) in enumerate(tokens):
-        if not _is_number(token):
-            raise ValueError(f"{name}, line {number:,}: {token[:20]!r} is not a number.")
-        value = float(token)
-        if not math.isfinite(value) or abs(value) > 50:
-            raise ValueError(f"{name}, line {number:,}: {token[:20]!r} must be a finite difference within ±50 DA "
-                             "points.")
-        values[k] = abs(value)
-    return values
-
-
-def parse_differences(text: str, *, max_values=10_000) -> np.ndarray:
-    """Past system differences pasted as text (numbers separated by commas, spaces or new lines).
-
-    Signs are dropped (|difference|). The tokenizer and its rules are those of
-    :func:`read_differences` (decimal commas refused, empty cells skipped),
-    without header detection.
-
-    Raises
-    ------
-    ValueError
-        When nothing numeric is found, a value is not a number, looks like a
-        decimal comma, is beyond ±50 DA points, or there are too many (the
-        message names the line).
-
-    Examples
-    --------
-    >>> parse_differences("1.5, -2\\n0.3;4").tolist()
-    [1.5, 2.0, 0.3, 4.0]
-    """
-    if not isinstance(text, str):
-        raise ValueError("`text` must be a string of numbers.")
-    return _differences_from_text(text, header=False, max_values=max_values, name="The pasted list")
-
-
-def read_differences(data: bytes, *, max_values=10_000) -> np.ndarray:
-    """Past system differences from an uploaded text or one-column CSV file.
-
-    Parameters
-    ----------
-    data : bytes
-        The file (UTF-8, decoded by :func:`core.uploads.decode_text`).
-    max_values : int, optional
-        Most differences accepted.
-
-    Returns
-    -------
-    ndarray
-        |difference| of every value, in file order.
-
-    Raises
-    ------
-    ValueError
-        For an unreadable file (empty, binary, not UTF-8, too large), a value
-        that is not a number or is beyond ±50 DA points, a decimal comma
-        (``0,5`` is refused, never read as 0 and 5), no numbers, or too many.
-        Messages name the line.
-
-    Notes
-    -----
-    A first non-empty line made only of non-numbers is a header and is
-    skipped; ``1e-1``, ``-2``, ``+3.5`` and ``.5`` are numbers, so a first line
-    holding them is data. Lines and cells that are empty (``,``) are skipped.
-
-    Examples
-    --------
-    >>> read_differences(b"difference\\n1e-1\\n-2\\n,\\n.5\\n").tolist()
-    [0.1, 2.0, 0.5]
-    """
-    text = uploads.decode_text(data, name="The uploaded file")
-    return _differences_from_text(text, header=True, max_values=max_values, name="The uploaded file")
 
 
 def population_curves(budgets, population, *, designs=("fixed", "interim", "interim_futility"), peeks=3,
