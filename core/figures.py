@@ -817,15 +817,24 @@ def monitor_figure(sequence: pd.DataFrame, *, looks: Sequence[int] = (), look_bo
         last = sequence.iloc[-1]
         traces.append(_current_marker(float(last["n"]), float(last["estimate"]), x_title="n", y_title="estimate",
                                       hover_format=".4f", x_hover_format=",", style=style, name="now"))
-    lines = [Line(y=0.0, text="no difference", color="#333333")]
+    lines = [Line(y=0.0, text="", color="#333333")]
     if target:
-        lines += [Line(y=target, text=f"+{target:g} (smallest that matters)", color=PALETTE[2], dash="dot"),
-                  Line(y=-target, text=f"−{target:g}", color=PALETTE[2], dash="dot")]
+        lines += [Line(y=target, text=f"±{target:g}: smallest difference that matters", color=PALETTE[2], dash="dot"),
+                  Line(y=-target, text="", color=PALETTE[2], dash="dot")]
     if n_max:
-        lines.append(Line(x=n_max, text="planned items"))
+        lines.append(Line(x=n_max, text=""))  # the axis ends at the planned items
+    # the first items' sequence is very wide: scale the y axis to the run after its first 20 items or tenth
+    settled = sequence[sequence["n"] >= min(max(20, int(n[-1]) // 10), int(n[-1]))] if len(n) else sequence
+    if len(settled) == 0:
+        settled = sequence
+    values = np.concatenate([settled[["lower", "upper", "estimate"]].to_numpy(dtype=float).ravel(),
+                             [target or 0.0, -(target or 0.0)], list(look_bounds), [-b for b in look_bounds]])
+    values = values[np.isfinite(values)]
+    pad = 0.08 * (values.max() - values.min()) if values.size else 1.0
+    y_range = (float(values.min() - pad), float(values.max() + pad)) if values.size else None
     layout = _layout(style, title=title, x_axis=_axis(x_title, rng=(0, max(n_max or 0, int(n[-1]) if len(n) else 1)
                                                                      * 1.02)),
-                     y_axis=_axis(y_title), lines=lines)
+                     y_axis=_axis(y_title, rng=y_range), lines=lines)
     return figure(traces, layout)
 
 

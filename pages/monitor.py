@@ -205,7 +205,9 @@ if tab.open("monitor"):
             how = "Waudby-Smith & Ramdas 2024, hedged capital with predictable plug-in bets"
         else:
             how = f"Howard et al. 2021, eq. 14, tuned for the planned items, SD {res.sd:.4f} from the data"
-        st.caption(f"Confidence sequence: {res.method} ({how}). Planned {looks}-look {boundary.replace('_', '–')} "
+        family = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming", "lan_demets": "Lan–DeMets (OF type)",
+                  "lan_demets_pocock": "Lan–DeMets (Pocock type)"}[boundary]
+        st.caption(f"Confidence sequence: {res.method} ({how}). Planned {looks}-look {family} "
                    f"boundaries on the estimate (SD {res.sd:.4f}): {planned}. {group}")
 if tab.open("paths"):
     with tab["paths"]:

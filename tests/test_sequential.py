@@ -492,12 +492,15 @@ def test_boundary_constants_to_six_digits():
 # ---------------------------------------------------------------------------
 # Type-M at stopping (the estimate: difference of the two systems' means at the stopping analysis)
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("design, delta, test", [("fixed", 3.0, "mwu"), ("interim", 3.0, "mwu"),
-                                                 ("interim_futility", -2.5, "mwu"), ("interim", 3.0, "t"),
-                                                 ("naive", 2.0, "mwu")])
-def test_campaign_type_m_agrees_with_monte_carlo(design, delta, test):
-    exact = sq.campaign_power(design, 1200, delta, test=test)
-    mc = sq.campaign_power(design, 1200, delta, test=test, method="simulate", n_sims=4000, seed=5)
+@pytest.mark.parametrize("design, delta, test, mean", [("fixed", 3.0, "mwu", 75.0), ("interim", 3.0, "mwu", 75.0),
+                                                       ("interim_futility", -2.5, "mwu", 75.0),
+                                                       ("interim", 3.0, "t", 75.0), ("naive", 2.0, "mwu", 75.0),
+                                                       # skewed scores: Mann–Whitney and the mean difference
+                                                       # correlate only ≈ 0.6, so their signs often disagree
+                                                       ("interim", 2.0, "mwu", 92.0), ("fixed", 1.0, "mwu", 92.0)])
+def test_campaign_type_m_agrees_with_monte_carlo(design, delta, test, mean):
+    exact = sq.campaign_power(design, 1200, delta, test=test, mean=mean)
+    mc = sq.campaign_power(design, 1200, delta, test=test, mean=mean, method="simulate", n_sims=4000, seed=5)
     assert exact.type_m > 1.0
     assert abs(exact.type_m - mc.type_m) <= 4 * mc.type_m_se
 
@@ -515,16 +518,18 @@ def test_campaign_type_m_in_the_curves_and_at_zero():
     assert at3["interim"] > at3["fixed"] > 1.0
 
 
-def test_mann_whitney_correlation_with_the_mean_difference():
+@pytest.mark.parametrize("mean", [75.0, 95.0])  # 95: very skewed scores (Gamma shape 0.03), r ≈ 0.4
+def test_mann_whitney_correlation_with_the_mean_difference(mean):
     # oracle: the correlation of U and X̄_A - X̄_B over simulated campaigns
-    model = sq.estimate_model("mwu", 75.0, 27.0, 2.0)
+    model = sq.estimate_model("mwu", mean, 27.0, 2.0)
     rng = np.random.default_rng(0)
-    a = sq._simulate_scores(rng, 76.0, 27.0, (4000, 300))
-    b = sq._simulate_scores(rng, 74.0, 27.0, (4000, 300))
+    a = sq._simulate_scores(rng, mean + 1, 27.0, (4000, 300))
+    b = sq._simulate_scores(rng, mean - 1, 27.0, (4000, 300))
     u, _ = sq.mwu_rows(a, b)
     r = np.corrcoef(u, a.mean(axis=1) - b.mean(axis=1))[0, 1]
     assert model.correlation == pytest.approx(r, abs=4 * (1 - r * r) / math.sqrt(4000))
-    assert model.difference == pytest.approx(sq.score_distribution(76, 27).mean - sq.score_distribution(74, 27).mean)
+    assert model.difference == pytest.approx(sq.score_distribution(mean + 1, 27).mean
+                                             - sq.score_distribution(mean - 1, 27).mean)
     assert sq.estimate_model("t", 75.0, 27.0, 2.0).correlation == 1.0
 
 

@@ -278,3 +278,15 @@ def test_compare_designs_rows():
     assert table.loc["group", "expected_n"] < 1200 and table.loc["anytime", "mc_se"] > 0
     assert table.loc["group", "power"] == pytest.approx(
         sq.sequential_power(1200, 0.03, 0.5, design="group", looks=4).power)
+
+
+def test_futility_threshold_beyond_the_efficacy_boundary():
+    # p > 0.01 at an interim look is futile, but a significant look stops for efficacy first
+    a = sq.sequential_power(1000, 0.1, 1.0, design="group", looks=3, boundary="pocock", futility_p=0.01)
+    s = sq.sequential_power(1000, 0.1, 1.0, design="group", looks=3, boundary="pocock", futility_p=0.01,
+                            method="simulate", n_sims=20_000, seed=2)
+    assert a.stop_probabilities == pytest.approx((1.0, 0.0, 0.0))
+    assert a.false_positive_rate == pytest.approx(0.05, abs=1e-6)
+    assert abs(a.power - s.power) <= 4 * s.mc_se
+    r = sq.campaign_power("interim_futility", 1200, 2.0, futility_p=0.01)
+    assert 0 <= r.power <= 1 and sum(r.stop_probabilities) == pytest.approx(1.0)

@@ -86,3 +86,8 @@ def test_reader_errors_name_the_row():
         sq.read_paired_scores(b"a,b\n1,2\n1,x\n")
     with pytest.raises(ValueError, match="two score columns"):
         sq.read_paired_scores(b"item,a\nq1,1\nq2,0\n")
+
+
+def test_reader_refuses_overflowing_scores():
+    with pytest.raises(ValueError, match="row 2"):
+        sq.read_paired_scores(b"a,b\n1e308,-1e308\n1,2\n3,4\n")

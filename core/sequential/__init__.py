@@ -9,7 +9,8 @@ Modules
     Pocock, O'Brien–Fleming and Lan–DeMets boundaries (:data:`BOUNDARIES`).
 :mod:`~core.sequential.campaign`
     Direct Assessment campaigns tested with Mann–Whitney or t at interim looks
-    (Wei, Kocmi & Federmann 2022).
+    (Wei, Kocmi & Federmann 2022); their score model in :mod:`~core.sequential.scores`,
+    pasted or uploaded past differences in :mod:`~core.sequential.differences`.
 :mod:`~core.sequential.general`
     The general engine on a running sum of per-item paired differences:
     :func:`sequential_power`, :func:`sequential_sample_size`.
@@ -17,6 +18,8 @@ Modules
     Confidence sequences: :func:`cs_halfwidth`, :func:`confidence_sequence`.
 :mod:`~core.sequential.monitor`
     A running evaluation: :func:`monitor` (verdict and forecast), readers.
+:mod:`~core.sequential.adapters`
+    Per-item difference models of the LLM benchmark and vote scenarios, :func:`compare_designs`.
 
 Every name importable from the former single module ``core.sequential`` is
 re-exported here.

@@ -29,6 +29,9 @@ Two engines:
   on a fine grid (Armitage, McPherson & Rowe 1969), batched over designs with
   FFT convolutions. The Mann–Whitney drift is ``(p - ½)/sd₀(U/n²)`` with
   ``p = P(X > Y) + ½ P(X = Y)`` integrated exactly under the Gamma model.
+  Type-M at stopping (the estimate is the difference of the two systems'
+  mean scores at the analysis that stopped) integrates E|D_k| given the
+  test statistic over each stopping region (:func:`_recursion_with_type_m`).
 * ``"simulate"`` — simulated campaigns in chunks of ~4 million scores,
   vectorized over replicates: all looks of a campaign's Mann–Whitney test
   from one sort (:func:`_mwu_looks`), the t test from running sums; with
@@ -40,17 +43,19 @@ Two engines:
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special, stats
+from scipy import optimize, stats
 
-from .. import uploads
 from ..validation import check_alpha, check_choice, check_int, check_real
 from .boundaries import BOUNDARIES, boundary, boundary_z
+from .differences import parse_differences, read_differences
+from .scores import (  # noqa: F401  (ScoreMoments: importable from core.sequential as before)
+    CEILING_WARNING, EstimateModel, ScoreMoments, _drifts, _gamma, ceiling_share, estimate_model, mwu_effect,
+    score_distribution)
 from .recursion import clip_probabilities, stop_distribution, unit_recursion
 
 __all__ = [
@@ -72,12 +77,12 @@ __all__ = [
     "budget_savings",
     "default_population",
     "parse_differences",
-    "ceiling_share",
-    "CEILING_WARNING",
     "read_differences",
     "MAX_SIMULATED_JUDGMENTS",
     "control_variates_efficiency",
     "score_distribution",
+    "ceiling_share",
+    "CEILING_WARNING",
     "mwu_effect",
     "mwu_rows",
 ]
@@ -90,7 +95,6 @@ METHODS = ("analytic", "simulate")
 REDUCIBLE_SHARE = {"WMT21 *-en (crowd)": 0.231, "pSQM zh-en (professional)": 0.098,
                    "pSQM en-de (professional)": 0.534}
 
-_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(200)
 _MAX_BUDGET = 1_000_000
 #: Most judgments simulated per scenario by the Monte Carlo engine (``n_sims`` × budget; e.g. 1,200
 #: campaigns of 10,000 judgments with 10 looks, about 3 s): beyond it ``campaign_power`` refuses and
@@ -129,200 +133,79 @@ def _validate_design(design, budget, peeks, kind, futility_p, alpha):
     return design, budget, peeks, kind, futility_p, alpha
 
 
-# ---------------------------------------------------------------------------
-# the score model
-# ---------------------------------------------------------------------------
-def _gamma(mean, sd):
-    mu = 100.0 - mean
-    return stats.gamma(a=mu**2 / sd**2, scale=sd**2 / mu)
+_GL6_X, _GL6_W = np.polynomial.legendre.leggauss(6)
+_TYPE_M_CELLS = 4_000_000  # paths × grid points × tail nodes per block
 
 
-@dataclass(frozen=True)
-class ScoreMoments:
-    """Mean and standard deviation of clipped DA scores ``max(0, 100 - Gamma)``."""
-
-    mean: float
-    sd: float
-    p_zero: float
-
-
-#: Share of scores at the ceiling from which the DA page warns that its engines are unreliable.
-CEILING_WARNING = 0.6
+def _tail_nodes(lo, hi, sigma):
+    """Composite 6-point Gauss–Legendre nodes and weights on [lo, hi], panels of width σ/4."""
+    panels = max(1, int(math.ceil((hi - lo) / (sigma / 4))))
+    edges = np.linspace(lo, hi, panels + 1)
+    half = np.diff(edges) / 2
+    mid = edges[:-1] + half
+    return (mid[:, None] + half[:, None] * _GL6_X[None, :]).ravel(), (half[:, None] * _GL6_W[None, :]).ravel()
 
 
-def ceiling_share(mean, sd) -> float:
-    """Share of a system's scores within half a point of 100 under the clipped Gamma model: on DA's whole-number
-    scale they are 100s, a point mass the continuous model does not describe.
-
-    Above about 60% (a high mean with a wide spread) the analytic and simulated Mann–Whitney engines disagreed
-    with each other and with scipy's ``mannwhitneyu`` on simulated scores (power off by 0.1–0.3; at 95 ± 27, a
-    0.5-point gain: 0.83 analytic, 1.0 simulated, 0.73 by scipy), so the page warns from :data:`CEILING_WARNING`.
-
-    Examples
-    --------
-    >>> round(ceiling_share(75, 27), 3), round(ceiling_share(95, 27), 2)
-    (0.032, 0.84)
-    """
-    mean = check_real("mean", mean, low=1.0, high=99.0)
-    sd = check_real("sd", sd, low=1.0, high=60.0)
-    mu = 100.0 - mean
-    return float(stats.gamma.cdf(0.5, mu**2 / sd**2, scale=sd**2 / mu))
-
-
-def score_distribution(mean, sd) -> ScoreMoments:
-    """Exact mean, SD and share of zeros of one system's clipped DA scores.
-
-    Notes
-    -----
-    With G ~ Gamma(k, θ), X = 100 - min(G, 100). Its moments use the
-    truncated Gamma moments ``E[G^r; G < 100] = θ^r Γ(k+r)/Γ(k) P(Gamma(k+r, θ) < 100)``.
-    """
-    mean = check_real("mean", mean, low=1.0, high=99.0)
-    sd = check_real("sd", sd, low=1.0, high=60.0)
-    mu = 100.0 - mean
-    k, theta = mu**2 / sd**2, sd**2 / mu
-    below = stats.gamma.cdf(100.0, k, scale=theta)
-    m1 = k * theta * stats.gamma.cdf(100.0, k + 1, scale=theta)
-    m2 = k * (k + 1) * theta**2 * stats.gamma.cdf(100.0, k + 2, scale=theta)
-    g1 = m1 + 100.0 * (1 - below)  # E[min(G, 100)]
-    g2 = m2 + 100.0**2 * (1 - below)
-    return ScoreMoments(mean=100.0 - g1, sd=math.sqrt(max(g2 - g1**2, 0.0)), p_zero=1 - below)
-
-
-@lru_cache(maxsize=4096)
-def mwu_effect(mean_a, mean_b, sd) -> float:
-    """``p = P(X_A > X_B) + ½ P(X_A = X_B)`` for clipped Gamma DA scores.
-
-    X = 100 - min(G, 100): X_A > X_B ⇔ G_A < G_B and G_A < 100; ties only
-    where both are clipped to 0. Computed with the less skewed Gamma as B (p(a, b) = 1 − p(b, a)), whose density
-    stays bounded on the quadrature nodes.
-    """
-    if mean_b > mean_a:
-        return 1.0 - mwu_effect(mean_b, mean_a, sd)
-    ga, gb = _gamma(mean_a, sd), _gamma(mean_b, sd)
-    # P(G_A < G_B, G_A < 100) = ∫_0^100 f_A(g) S_B(g) dg
-    #   = F_A(100) S_B(100) + ∫_0^100 F_A(g) f_B(g) dg   (integration by parts).
-    # The Gamma density of B behaves like g^(k-1) at 0; g = 100 v^(1/k) makes
-    # the integrand smooth in v, so Gauss–Legendre converges fast.
-    k_b = gb.kwds["a"]
-    power = max(1.0, 1.0 / k_b)
-    v = 0.5 * (_GL_NODES + 1.0)
-    g = 100.0 * v**power
-    jacobian = 100.0 * power * v ** (power - 1.0)
-    inner = 0.5 * float(np.sum(_GL_WEIGHTS * ga.cdf(g) * gb.pdf(g) * jacobian))
-    p_less = ga.cdf(100.0) * gb.sf(100.0) + inner
-    tie = ga.sf(100.0) * gb.sf(100.0)
-    return float(p_less + 0.5 * tie)
-
-
-def _drifts(test, n_per_system, mean, sd, delta):
-    """E[Z_k] for each look (array of per-system sizes n_k)."""
-    n = np.asarray(n_per_system, dtype=float)
-    if test == "mwu":
-        p = mwu_effect(mean + delta / 2, mean - delta / 2, sd)
-        sd0 = np.sqrt((2 * n + 1) / (12 * n**2))  # SD of U/n² under H0 (equal group sizes)
-        return (p - 0.5) / sd0
-    a = score_distribution(mean + delta / 2, sd)
-    b = score_distribution(mean - delta / 2, sd)
-    pooled = math.sqrt((a.sd**2 + b.sd**2) / 2)
-    return (a.mean - b.mean) / (pooled * np.sqrt(2 / n))
-
-
-@dataclass(frozen=True)
-class EstimateModel:
-    """The difference of means as an estimate, next to the test statistic (per pair of judgments).
-
-    Attributes
-    ----------
-    difference : float
-        True difference of the clipped scores' means, E[X_A] - E[X_B] (the estimand).
-    variance : float
-        σ_A² + σ_B²: n × Var(X̄_A - X̄_B) with n judgments per system.
-    correlation : float
-        Asymptotic correlation of the test statistic with X̄_A - X̄_B (1 for the t test).
-    """
-
-    difference: float
-    variance: float
-    correlation: float
-
-
-@lru_cache(maxsize=4096)
-def estimate_model(test, mean, sd, delta) -> EstimateModel:
-    """Mean difference, its variance and its correlation with the test statistic under the score model.
-
-    Notes
-    -----
-    For Mann–Whitney, U/n² is asymptotically linear in the Hájek projections
-    ``h₁(x) = P(Y < x) + ½P(Y = x)`` and ``h₂(y) = P(X > y) + ½P(X = y)``
-    (van der Vaart 1998, §12.1), so with ``D = X̄ - Ȳ``
-
-        corr(U, D) = (Cov(h₁(X), X) - Cov(h₂(Y), Y)) / √((Var h₁(X) + Var h₂(Y)) (σ_A² + σ_B²)).
-
-    With X = 100 - min(G, 100): ``h₁(x) = S_B(g)`` for x = 100 - g > 0 and
-    ``½S_B(100)`` at x = 0; ``h₂(y) = F_A(g)`` for y > 0 and
-    ``F_A(100) + ½S_A(100)`` at y = 0. The integrals over g use the
-    Gauss–Legendre rule and substitution of :func:`mwu_effect`.
-    """
-    ma, mb = mean + delta / 2, mean - delta / 2
-    a, b = score_distribution(ma, sd), score_distribution(mb, sd)
-    variance = a.sd**2 + b.sd**2
-    if test == "t":
-        return EstimateModel(a.mean - b.mean, variance, 1.0)
-    ga, gb = _gamma(ma, sd), _gamma(mb, sd)
-    power = max(1.0, 1.0 / min(ga.kwds["a"], gb.kwds["a"]))
-    v = 0.5 * (_GL_NODES + 1.0)
-    log_g = math.log(100.0) + power * np.log(v)
-    g = np.exp(log_g)
-    log_weights = np.log(0.5 * _GL_WEIGHTS * 100.0 * power) + (power - 1.0) * np.log(v)
-
-    def weighted_pdf(dist):
-        # weight × density in logs: with a small gamma shape (a very high mean score with a wide spread) the
-        # substitution's weight underflows to 0 where the density overflows, and their product is finite
-        shape, scale = dist.kwds["a"], dist.kwds["scale"]
-        log_pdf = (shape - 1.0) * log_g - g / scale - special.gammaln(shape) - shape * math.log(scale)
-        return np.exp(log_weights + log_pdf)
-
-    wfa, wfb = weighted_pdf(ga), weighted_pdf(gb)
-    sb, cdf_a = gb.sf(g), ga.cdf(g)
-    sa100, sb100 = float(ga.sf(100.0)), float(gb.sf(100.0))
-    p = mwu_effect(ma, mb, sd)
-    e_h1x = float(np.sum(wfa * sb * (100.0 - g)))
-    e_h2y = float(np.sum(wfb * cdf_a * (100.0 - g)))
-    e_h1sq = float(np.sum(wfa * sb**2)) + 0.25 * sb100**2 * sa100
-    e_h2sq = float(np.sum(wfb * cdf_a**2)) + (1.0 - sa100 + 0.5 * sa100) ** 2 * sb100
-    cov = (e_h1x - p * a.mean) - (e_h2y - p * b.mean)
-    var_u = max(e_h1sq - p * p, 0.0) + max(e_h2sq - p * p, 0.0)
-    r = cov / math.sqrt(var_u * variance) if var_u > 0 else 1.0
-    return EstimateModel(a.mean - b.mean, variance, float(min(max(r, -1.0), 1.0)))
-
-
-def _type_m(up, low, m_up, m_low, drift, sizes, model):
-    """Type-M at stopping of the difference of means, from the recursion's crossing probabilities and partial means.
-
-    With ζ_k = D_k/se_k (se_k = √(variance/n_k)) and Z_k the test statistic,
-    jointly Brownian in the information time with correlation r,
-    ``E[ζ_k | Z path] = μ_ζ,k + r (Z_k - μ_Z,k)``, so
-    ``E[D_k sign(Z_k); significant at k] = se_k ((μ_ζ,k - r μ_Z,k)(up_k - low_k) + r (E[Z_k; up_k] - E[Z_k; low_k]))``.
-    This is E[|D_k|; significant] except where the estimate and the
-    significant statistic disagree in sign, of probability about
-    Φ(-r c/√(1 - r²)) at a boundary c (10⁻⁵ at c = 1.96, r = 0.9; r = 1 for the t test).
-    Arrays broadcast: ``up, low, m_up, m_low, drift`` (..., K), ``sizes`` (..., K), the
-    model's fields scalars or (..., 1).
-    """
-    k = np.arange(1, up.shape[-1] + 1)
-    n = np.asarray(sizes, dtype=float)
-    difference = np.asarray(model.difference, dtype=float)
-    r = np.asarray(model.correlation, dtype=float)
-    se = np.sqrt(np.asarray(model.variance, dtype=float) / n)
-    mu_zeta = difference / se
-    ez_up, ez_low = m_up / np.sqrt(k), m_low / np.sqrt(k)
-    signed = se * ((mu_zeta - r * drift) * (up - low) + r * (ez_up - ez_low))
-    significant = (up + low).sum(axis=-1)
-    scale = np.abs(difference)[..., 0] if difference.ndim else abs(float(difference))
+def _fold_mean(m, s):
+    """E|N(m, s²)| = m (1 - 2Φ(-m/s)) + 2 s φ(m/s) (|m| where s = 0)."""
+    m, s = np.broadcast_arrays(np.asarray(m, dtype=float), np.asarray(s, dtype=float))
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.abs(signed.sum(axis=-1)) / significant / scale
-    return np.where((significant > 0) & (scale != 0), out, np.nan)
+        x = m / s
+        out = m * (1.0 - 2.0 * stats.norm.cdf(-x)) + 2.0 * s * stats.norm.pdf(x)
+    return np.where(s > 0, out, np.abs(m))
+
+
+def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, variance, correlation):
+    """Crossing probabilities and Type-M at stopping of the difference of means, per drift path.
+
+    Parameters are per path (rows): ``drift`` (D, K) E[Z_k]; ``sizes`` (D, K) judgments per system;
+    ``difference``, ``variance``, ``correlation`` (D,) from :func:`estimate_model`.
+
+    Notes
+    -----
+    With ζ_k = D_k / se_k (se_k = √(variance/n_k)) and the test statistic
+    Z_k jointly Brownian in the information time with correlation r, ζ_k
+    given the whole Z path is N(μ_ζ,k + r (Z_k - μ_Z,k), 1 - r²), so
+    ``E[|D_k| | Z path] = se_k · E|N(μ_ζ,k + r (Z_k - μ_Z,k), 1 - r²)|`` (a
+    folded normal mean). Its integral over each stopping region
+    ``|S_k| ≥ b_k`` (S_k = Z_k √k) is taken at every look from the
+    recursion's point masses (:func:`core.sequential.recursion.recursion`,
+    ``on_look``) with composite Gauss–Legendre nodes on the region. Type-M is
+    ``Σ_k E[|D_k|; significant at k] / P(significant) / |difference|``. For
+    the t test r = 1 and |D_k| = se_k |Z_k|.
+    """
+    thetas = np.atleast_2d(thetas)
+    n_paths, looks = thetas.shape
+    r = np.broadcast_to(np.asarray(correlation, dtype=float), (n_paths,))
+    resid = np.sqrt(np.clip(1.0 - r * r, 0.0, None))
+    se = np.sqrt(np.asarray(variance, dtype=float)[:, None] / np.asarray(sizes, dtype=float))
+    mu_zeta = np.asarray(difference, dtype=float)[:, None] / se
+    drift = np.asarray(drift, dtype=float)
+    bounds = np.asarray(eff_z, dtype=float) * np.sqrt(np.arange(1, looks + 1))
+    abs_mean = np.zeros((n_paths, looks))
+
+    def on_look(k, mass, mu, sigma):
+        root, b = math.sqrt(k + 1), bounds[k]
+        regions = (_tail_nodes(b, max(b, float(mu.max())) + 8 * sigma, sigma),
+                   _tail_nodes(min(-b, float(mu.min())) - 8 * sigma, -b, sigma))
+        for y, w in regions:
+            h = _fold_mean(mu_zeta[:, k, None] + r[:, None] * (y[None, :] / root - drift[:, k, None]),
+                           resid[:, None])
+            block = max(1, _TYPE_M_CELLS // max(1, mass.shape[1] * y.size))
+            for start in range(0, n_paths, block):
+                rows = slice(start, min(n_paths, start + block))
+                kernel = np.exp(-0.5 * ((y[None, None, :] - mu[rows, :, None]) / sigma) ** 2) / (
+                    sigma * math.sqrt(2 * math.pi))
+                density = np.einsum("dm,dmq->dq", mass[rows], kernel)
+                abs_mean[rows, k] += (density * h[rows] * w[None, :]).sum(axis=1) * se[rows, k]
+
+    up, low, fut = unit_recursion(thetas, eff_z, fut_z, on_look=on_look)
+    up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
+    significant = (up + low).sum(axis=1)
+    scale = np.abs(np.asarray(difference, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        type_m = abs_mean.sum(axis=1) / significant / scale
+    return up, low, fut, np.where((significant > 0) & (scale > 0), type_m, np.nan)
 
 
 # ---------------------------------------------------------------------------
@@ -355,7 +238,7 @@ class CampaignResult:
     type_m : float
         Exaggeration ratio at stopping: E[|X̄_A - X̄_B| | significant] / |E[X_A] - E[X_B]|, the estimate being
         the difference of the two systems' mean scores at the analysis that stopped (``nan`` at ``delta = 0``).
-        Analytic engine: :func:`_type_m`; Monte Carlo: the simulated campaigns' differences of means.
+        Analytic engine: :func:`_recursion_with_type_m`; Monte Carlo: the simulated campaigns' differences of means.
     mc_se : float
         Monte Carlo standard error of ``power`` (0 for the analytic engine).
     false_positive_rate_se, judgments_se : float
@@ -507,9 +390,11 @@ def campaign_power(
         return _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal)
     drift = _drifts(test, sizes, mean, sd, delta)
     null = np.zeros(peeks)
-    up, low, fut, m_up, m_low = unit_recursion(_thetas(np.vstack([drift, null])), eff_z, fut_z, moments=True)
-    up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
-    type_m = float(_type_m(up[0], low[0], m_up[0], m_low[0], drift, sizes, estimate_model(test, mean, sd, delta)))
+    model = estimate_model(test, mean, sd, delta)
+    up, low, fut, type_ms = _recursion_with_type_m(
+        _thetas(np.vstack([drift, null])), eff_z, fut_z, np.vstack([drift, null]), np.vstack([sizes, sizes]),
+        [model.difference, 1.0], [model.variance, model.variance], [model.correlation, model.correlation])
+    type_m = float(type_ms[0])
     power, wrong, judgments, stop, eff, futp, looks = _summaries(up[:1], low[:1], fut[:1], sizes, delta)
     false_positive_rate = float(clip_probabilities(up[1].sum() + low[1].sum()))
     significant = float(up[0].sum() + low[0].sum())
@@ -721,8 +606,13 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
     drift_rows = drifts.reshape(-1, looks)
     shape = (budgets.size, deltas.size, looks)
     if with_type_m:
-        up, low, fut, m_up, m_low = unit_recursion(_thetas(drift_rows), eff_z, fut_z, moments=True)
-        m_up, m_low = m_up.reshape(shape), m_low.reshape(shape)
+        models = [estimate_model(test, mean, sd, float(d)) for d in deltas]
+        per_delta = np.array([(m.difference, m.variance, m.correlation) for m in models]).reshape(-1, 3)
+        rows = np.tile(per_delta, (budgets.size, 1))  # rows ordered (budget, delta) as drift_rows
+        size_rows = np.repeat(sizes, deltas.size, axis=0)
+        up, low, fut, type_m = _recursion_with_type_m(_thetas(drift_rows), eff_z, fut_z, drift_rows, size_rows,
+                                                      rows[:, 0], rows[:, 1], rows[:, 2])
+        type_m = type_m.reshape(budgets.size, deltas.size)
     else:
         up, low, fut = unit_recursion(_thetas(drift_rows), eff_z, fut_z)
     up = clip_probabilities(up).reshape(shape)
@@ -735,11 +625,6 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
     power = clip_probabilities(np.where(sign > 0, up.sum(-1), np.where(sign < 0, low.sum(-1), eff.sum(-1))))
     if not with_type_m:
         return power, judgments
-    models = [estimate_model(test, mean, sd, float(d)) for d in deltas]
-    model = EstimateModel(np.array([m.difference for m in models])[None, :, None],
-                          np.array([m.variance for m in models])[None, :, None],
-                          np.array([m.correlation for m in models])[None, :, None])
-    type_m = _type_m(up, low, m_up, m_low, drifts, n[:, None, :], model)
     return power, judgments, type_m
 
 
@@ -778,148 +663,6 @@ def default_population(size=60) -> np.ndarray:
     size = check_int("size", size, low=5, high=2000)
     q = (np.arange(size) + 0.5) / size
     return 1.2 * np.exp(stats.norm.ppf(q))
-
-
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
-_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
-_SEPARATORS = re.compile(r"[\s;\"']+")
-
-
-def _is_number(token: str) -> bool:
-    return bool(_NUMBER.fullmatch(token) or _NOT_FINITE.fullmatch(token))
-
-
-_TABLE_HELP = ("it looks like a table with several columns. The page needs one column of pairwise differences: one "
-               "difference per line (system A's mean DA score minus system B's, within ±50 points). A ranking of "
-               "systems (one score per system and column) is not that: subtract the scores of the pairs you want "
-               "to compare first.")
-
-
-def _difference_tokens(text: str, *, header: bool, max_values: int, name: str, one_column: bool = False):
-    """(line, token) pairs of a list of numbers; the rules shared by pasted and uploaded differences.
-
-    Values are separated by white space, semicolons, quotes or commas; empty
-    cells (``,,`` or a line that is just ``,``) are skipped. Two digit groups
-    joined by a single comma (``0,5``, ``12,75``, ``1,000``) are refused: that
-    is a decimal comma (or a thousands separator), and reading it as two
-    values would silently change the data. With ``header``, a first non-empty
-    line made only of non-numbers (``difference``) is skipped; ``1e-1``,
-    ``-2``, ``+3.5`` and ``.5`` are numbers. With ``one_column`` (an uploaded
-    file), a table is refused rather than flattened: a header of several names,
-    or several values on a line of a file with several lines of values.
-    """
-    tokens = []
-    first = True
-    wide_line = None  # the first line holding more than one value
-    for number, line in enumerate(text.splitlines(), start=1):
-        cells = []
-        for chunk in _SEPARATORS.split(line):
-            if not chunk:
-                continue
-            if _DECIMAL_COMMA.fullmatch(chunk):
-                raise ValueError(
-                    f"{name}, line {number:,}: {chunk[:20]!r} looks like a number with a decimal comma (or a "
-                    f"thousands separator); write it with a point ({chunk[:20].replace(',', '.')}), or put a space "
-                    "after the comma if these are two values.")
-            cells.extend(cell for cell in chunk.split(",") if cell)
-        if not cells:
-            continue
-        if header and first and not any(_is_number(cell) for cell in cells):
-            first = False
-            if one_column and len(cells) > 1:
-                raise ValueError(f"{name}, line {number:,}: a header with {len(cells)} names — {_TABLE_HELP}")
-            continue  # a header such as "difference"
-        first = False
-        if one_column and len(cells) > 1 and wide_line is None:
-            wide_line = (number, len(cells))
-        if one_column and wide_line is not None and tokens and tokens[0][0] != number:
-            line_no, count = wide_line
-            raise ValueError(f"{name}, line {line_no:,}: {count} values on one line of a file with several lines "
-                             f"of values — {_TABLE_HELP}")
-        tokens.extend((number, cell) for cell in cells)
-        if len(tokens) > max_values:
-            raise ValueError(f"At most {max_values:,} differences are supported; {name.lower()} has more.")
-    return tokens
-
-
-def _differences_from_text(text: str, *, header: bool, max_values, name: str, one_column: bool = False) -> np.ndarray:
-    max_values = check_int("max_values", max_values, low=1, high=1_000_000)
-    tokens = _difference_tokens(text, header=header, max_values=max_values, name=name, one_column=one_column)
-    if not tokens:
-        raise ValueError("No differences found: give numbers separated by commas, spaces or new lines.")
-    values = np.empty(len(tokens))
-    for k, (number, token) in enumerate(tokens):
-        if not _is_number(token):
-            raise ValueError(f"{name}, line {number:,}: {token[:20]!r} is not a number.")
-        value = float(token)
-        if not math.isfinite(value) or abs(value) > 50:
-            raise ValueError(f"{name}, line {number:,}: {token[:20]!r} must be a finite difference within ±50 DA "
-                             "points.")
-        values[k] = abs(value)
-    return values
-
-
-def parse_differences(text: str, *, max_values=10_000) -> np.ndarray:
-    """Past system differences pasted as text (numbers separated by commas, spaces or new lines).
-
-    Signs are dropped (|difference|). The tokenizer and its rules are those of
-    :func:`read_differences` (decimal commas refused, empty cells skipped),
-    without header detection.
-
-    Raises
-    ------
-    ValueError
-        When nothing numeric is found, a value is not a number, looks like a
-        decimal comma, is beyond ±50 DA points, or there are too many (the
-        message names the line).
-
-    Examples
-    --------
-    >>> parse_differences("1.5, -2\\n0.3;4").tolist()
-    [1.5, 2.0, 0.3, 4.0]
-    """
-    if not isinstance(text, str):
-        raise ValueError("`text` must be a string of numbers.")
-    return _differences_from_text(text, header=False, max_values=max_values, name="The pasted list")
-
-
-def read_differences(data: bytes, *, max_values=10_000) -> np.ndarray:
-    """Past system differences from an uploaded text or one-column CSV file.
-
-    Parameters
-    ----------
-    data : bytes
-        The file (UTF-8, decoded by :func:`core.uploads.decode_text`).
-    max_values : int, optional
-        Most differences accepted.
-
-    Returns
-    -------
-    ndarray
-        |difference| of every value, in file order.
-
-    Raises
-    ------
-    ValueError
-        For an unreadable file (empty, binary, not UTF-8, too large), a value
-        that is not a number or is beyond ±50 DA points, a decimal comma
-        (``0,5`` is refused, never read as 0 and 5), no numbers, or too many.
-        Messages name the line.
-
-    Notes
-    -----
-    A first non-empty line made only of non-numbers is a header and is
-    skipped; ``1e-1``, ``-2``, ``+3.5`` and ``.5`` are numbers, so a first line
-    holding them is data. Lines and cells that are empty (``,``) are skipped.
-
-    Examples
-    --------
-    >>> read_differences(b"difference\\n1e-1\\n-2\\n,\\n.5\\n").tolist()
-    [0.1, 2.0, 0.5]
-    """
-    text = uploads.decode_text(data, name="The uploaded file")
-    return _differences_from_text(text, header=True, max_values=max_values, name="The uploaded file", one_column=True)
 
 
 def population_curves(budgets, population, *, designs=("fixed", "interim", "interim_futility"), peeks=3,

@@ -342,7 +342,12 @@ def read_paired_scores(data, *, name="The file") -> pd.DataFrame:
         raise ValueError(f"{name} must have at least 2 items.")
     item = table[ids[0]].astype(str).to_numpy() if ids else np.arange(1, len(table) + 1).astype(str)
     out = pd.DataFrame({"item": item, "a": columns[a], "b": columns[b]})
-    out["difference"] = out["b"] - out["a"]
+    with np.errstate(over="ignore", invalid="ignore"):
+        out["difference"] = out["b"] - out["a"]
+    huge = np.nonzero(~np.isfinite(out["difference"].to_numpy()) | (out["difference"].abs().to_numpy() > 1e12))[0]
+    if huge.size:
+        raise ValueError(f"{name}, row {int(huge[0]) + 2:,}: the scores must differ by at most 10¹² (got "
+                         f"{out['a'].iloc[huge[0]]:g} and {out['b'].iloc[huge[0]]:g}).")
     out.attrs["models"] = (str(a), str(b))
     return out
 

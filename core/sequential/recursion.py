@@ -106,7 +106,7 @@ def stop_distribution(up, low, fut):
     return clip_probabilities(stop)
 
 
-def recursion(thetas, variances, efficacy, futility, *, moments=False):
+def recursion(thetas, variances, efficacy, futility, *, moments=False, on_look=None):
     """Crossing probabilities (and partial means) of the score process for a batch of drift paths.
 
     Parameters
@@ -121,6 +121,11 @@ def recursion(thetas, variances, efficacy, futility, *, moments=False):
         Stop for futility when |S_k| < a_k (0 for none; ignored at the last look).
     moments : bool, optional
         Also return ``E[S_k; S_k >= b_k]`` and ``E[S_k; S_k <= -b_k]``.
+    on_look : callable, optional
+        ``on_look(k, mass, mu, sigma)`` at every look k (0-based): S_k is the
+        mixture of N(mu[d, i], sigma²) with weights mass[d, i] (the quadrature
+        of the continuation region at look k - 1), for integrals of other
+        functions of S_k over the stopping regions.
 
     Returns
     -------
@@ -134,7 +139,8 @@ def recursion(thetas, variances, efficacy, futility, *, moments=False):
     v = np.broadcast_to(np.asarray(variances, dtype=float), (looks,))
     sig = np.sqrt(v)
     b = np.asarray(efficacy, dtype=float)
-    a = np.asarray(futility, dtype=float)
+    # a significant look stops for efficacy even where the futility threshold lies beyond the boundary
+    a = np.minimum(np.asarray(futility, dtype=float), b)
     up = np.zeros((n_paths, looks))
     low = np.zeros((n_paths, looks))
     fut = np.zeros((n_paths, looks))
@@ -144,6 +150,8 @@ def recursion(thetas, variances, efficacy, futility, *, moments=False):
     def stops(mass, mu, k):
         """Stopping probabilities at look k from point masses at means ``mu`` (kernel SD sig[k])."""
         s = sig[k]
+        if on_look is not None:
+            on_look(k, mass, mu, s)
         hi, lo = (mu - b[k]) / s, (-b[k] - mu) / s
         up[:, k] = (mass * ndtr(hi)).sum(axis=1)
         low[:, k] = (mass * ndtr(lo)).sum(axis=1)
@@ -177,9 +185,9 @@ def recursion(thetas, variances, efficacy, futility, *, moments=False):
     return (up, low, fut, m_up, m_low) if moments else (up, low, fut)
 
 
-def unit_recursion(thetas, efficacy_z, futility_z, *, moments=False):
+def unit_recursion(thetas, efficacy_z, futility_z, *, moments=False, on_look=None):
     """:func:`recursion` for K equally spaced looks with unit increments and boundaries on |Z_k| = |S_k|/√k."""
     thetas = np.atleast_2d(np.asarray(thetas, dtype=float))
     roots = np.sqrt(np.arange(1, thetas.shape[1] + 1))
     return recursion(thetas, np.ones(thetas.shape[1]), np.asarray(efficacy_z, float) * roots,
-                     np.asarray(futility_z, float) * roots, moments=moments)
+                     np.asarray(futility_z, float) * roots, moments=moments, on_look=on_look)
