@@ -233,7 +233,7 @@ def monitor_teaser(*, upto=60, target=0.05, n_max=1000, alpha=0.05) -> Teaser:
                      boundary="obrien_fleming", seed=1)
     last = res.sequence.iloc[-1]
     verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
-    return Teaser("monitor", f"A run {upto} of {diffs.size} questions in: difference {last['estimate']:+.3f}, "
+    return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {last['estimate']:+.3f}, "
                   f"{1 - alpha:.0%} confidence sequence [{last['lower']:+.2f}, {last['upper']:+.2f}] — {verdict}.",
                   "Running difference", float(last["estimate"]), f"{last['estimate']:+.4f}")
 
