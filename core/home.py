@@ -481,6 +481,8 @@ class Upload:
         values from a link.
     next_step : str
         What to do on the page (plain text).
+    link : tuple of (str, str)
+        Further URL parameters that open the page where the file is used (a tab, an upload mode).
     """
 
     kind: str
@@ -488,13 +490,16 @@ class Upload:
     summary: str
     values: tuple = field(default=())
     next_step: str = ""
+    link: tuple = field(default=())
 
     @property
     def query(self) -> dict[str, str]:
-        """``values`` as URL query parameters."""
-        return {k: str(v) for k, v in self.values}
+        """``values`` and ``link`` as URL query parameters."""
+        return {**{k: str(v) for k, v in self.values}, **dict(self.link)}
 
 
+#: The LLM page's tab that reads logs (its ``?view=`` value).
+LLM_LOG_TAB = "Estimate from your logs"
 _K_OPTIONS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50)  # the LLM page's select_slider options
 _M_OPTIONS = (1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100)
 
@@ -541,8 +546,9 @@ def read_upload(name: str, data) -> Upload:
         shown = ", ".join(str(m)[:30] for m in metrics[:6]) or "none listed"
         return Upload(kind, page, f"An lm-evaluation-harness samples file: {len(records):,} documents (metrics: "
                       f"{shown}).",
-                      next_step="On the LLM page, open “Estimate from your logs”, choose lm-evaluation-harness files and "
-                      "upload one samples file per model: it estimates σ, ρ and K from them.")
+                      next_step="On the LLM page's “Estimate from your logs” tab, choose lm-evaluation-harness files "
+                      "and upload one samples file per model: it estimates σ, ρ and K from them.",
+                      link=(("view", LLM_LOG_TAB),))
     if kind == "llm_log":
         log = llm.read_benchmark_log(data, name=label)
         fitted = llm.fit_benchmark(log, n_boot=0, seed=0)
@@ -597,5 +603,5 @@ def read_upload(name: str, data) -> Upload:
             layout = "binary"
     parsed = an.parse_results(bytes(data), layout)
     return Upload(kind, page, f"Per-item results of {len(parsed.names)} systems on {parsed.rows_used:,} items.",
-                  (("data", "upload"), ("kind", layout)),
-                  "On the Analyze page, upload the same file: it picks the right test and reports effect sizes.")
+                  next_step="On the Analyze page, upload the same file: it picks the right test and reports effect "
+                  "sizes.", link=(("data", "upload"), ("kind", layout)))

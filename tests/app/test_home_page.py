@@ -16,6 +16,7 @@ from pages._scaffold import md_escape
 from tests.test_home import BINARY, HARNESS, MT_TSV, PREDICTIONS, SCORES, SYSTEMS, VOTES_CSV, llm_log_csv, pilot_csv
 
 from .conftest import APP, chart, metrics, open_page
+from .test_fuzz_pages import HOSTILE_FILES
 
 CARD_PAGES = [p.name for p in PAGES if p.question and p.name in hm.TEASERS]
 
@@ -166,6 +167,24 @@ def test_fitted_ratings_arrive_in_the_leaderboard_table(home):
     assert set(map(str, table.index)) == set(map(str, fitted.index))
     for name, rating in fitted.items():
         assert float(table[str(name)]) == pytest.approx(rating, abs=0.05 + 1e-9)
+
+
+def test_a_harness_file_opens_the_llm_pages_log_tab(home):
+    upload(home, "samples_gsm8k.jsonl", HARNESS)
+    query = [q for p, _, q in links(home) if p == "llm" and q][-1]
+    assert query == {"view": hm.LLM_LOG_TAB}
+    at = open_page("llm", query)
+    assert not at.exception
+    with pytest.raises(AssertionError, match="no chart"):
+        chart(at, "power_chart")  # lazy tabs: the default "Power vs questions" tab is not the open one
+    assert chart(open_page("llm"), "power_chart")["data"]  # (it is, without the link)
+
+
+@pytest.mark.parametrize("index", range(len(HOSTILE_FILES)))
+def test_hostile_uploads_get_messages_not_tracebacks(home, index):
+    at = upload(home, f"upload{index}.txt", HOSTILE_FILES[index])
+    assert at.error or at.success  # a message either way
+    assert not any("Traceback" in e.value for e in at.error)
 
 
 def test_fitted_values_are_recorded_as_their_source(home):
