@@ -49,7 +49,7 @@ from pages._registry import PAGES as REGISTRY, SECTIONS  # noqa: E402
 
 
 def home() -> None:
-    from pages._home import render  # the cards, the significance-filter chart and "Start from your data"
+    from pages._home_page import render  # the cards, the significance-filter chart and "Start from your data"
 
     render()
 

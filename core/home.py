@@ -146,8 +146,8 @@ CLAIMS_DEFAULT = (("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("M
                   ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0))
 
 
-def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="bh") -> Teaser:
-    """Several claimed gains: the chance that all hold after Benjamini–Hochberg (the Claims page's defaults).
+def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="holm") -> Teaser:
+    """Several claimed gains: the chance that all hold after Holm's correction (the Claims page's defaults).
 
     Each benchmark's power is McNemar's normal-form power (:func:`core.accuracy.mcnemar_power`, ``test="normal"``,
     at least α as on the page); the family is :func:`core.multiplicity.family_power` with independent statistics,
@@ -156,14 +156,14 @@ def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="bh") -> 
     Examples
     --------
     >>> claims_teaser().shown
-    '6.1%'
+    '5.0%'
     """
     powers = [max(acc.mcnemar_power(int(n), gain / 100, agree / 100, alpha=alpha, test="normal").rejection_rate,
                   alpha) for _, n, gain, agree in benchmarks]
     powers = [round(p, 12) for p in powers]
     family = mu.family_power(powers, alpha=alpha, correction=correction, correlation=0.0, n_sims=20_000, seed=0)
     return Teaser("claims", f"{len(powers)} benchmark gains in one paper: {_pct(family.all, 0)} chance that all "
-                  "hold after Benjamini–Hochberg.", f"All {len(powers)} claims hold", family.all, _pct(family.all))
+                  "hold after Holm's correction.", f"All {len(powers)} claims hold", family.all, _pct(family.all))
 
 
 def mt_teaser(*, n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05) -> Teaser:
@@ -233,7 +233,7 @@ def monitor_teaser(*, upto=60, target=0.05, n_max=1000, alpha=0.05) -> Teaser:
                      boundary="obrien_fleming", seed=1)
     last = res.sequence.iloc[-1]
     verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
-    return Teaser("monitor", f"A run {upto} of {diffs.size} questions in: difference {last['estimate']:+.3f}, "
+    return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {last['estimate']:+.3f}, "
                   f"{1 - alpha:.0%} confidence sequence [{last['lower']:+.2f}, {last['upper']:+.2f}] — {verdict}.",
                   "Running difference", float(last["estimate"]), f"{last['estimate']:+.4f}")
 
@@ -481,6 +481,8 @@ class Upload:
         values from a link.
     next_step : str
         What to do on the page (plain text).
+    link : tuple of (str, str)
+        Further URL parameters that open the page where the file is used (a tab, an upload mode).
     """
 
     kind: str
@@ -488,13 +490,16 @@ class Upload:
     summary: str
     values: tuple = field(default=())
     next_step: str = ""
+    link: tuple = field(default=())
 
     @property
     def query(self) -> dict[str, str]:
-        """``values`` as URL query parameters."""
-        return {k: str(v) for k, v in self.values}
+        """``values`` and ``link`` as URL query parameters."""
+        return {**{k: str(v) for k, v in self.values}, **dict(self.link)}
 
 
+#: The LLM page's tab that reads logs (its ``?view=`` value).
+LLM_LOG_TAB = "Estimate from your logs"
 _K_OPTIONS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50)  # the LLM page's select_slider options
 _M_OPTIONS = (1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100)
 
@@ -541,8 +546,9 @@ def read_upload(name: str, data) -> Upload:
         shown = ", ".join(str(m)[:30] for m in metrics[:6]) or "none listed"
         return Upload(kind, page, f"An lm-evaluation-harness samples file: {len(records):,} documents (metrics: "
                       f"{shown}).",
-                      next_step="On the LLM page, open “Estimate from your logs”, choose lm-evaluation-harness files and "
-                      "upload one samples file per model: it estimates σ, ρ and K from them.")
+                      next_step="On the LLM page's “Estimate from your logs” tab, choose lm-evaluation-harness files "
+                      "and upload one samples file per model: it estimates σ, ρ and K from them.",
+                      link=(("view", LLM_LOG_TAB),))
     if kind == "llm_log":
         log = llm.read_benchmark_log(data, name=label)
         fitted = llm.fit_benchmark(log, n_boot=0, seed=0)
@@ -597,5 +603,5 @@ def read_upload(name: str, data) -> Upload:
             layout = "binary"
     parsed = an.parse_results(bytes(data), layout)
     return Upload(kind, page, f"Per-item results of {len(parsed.names)} systems on {parsed.rows_used:,} items.",
-                  (("data", "upload"), ("kind", layout)),
-                  "On the Analyze page, upload the same file: it picks the right test and reports effect sizes.")
+                  next_step="On the Analyze page, upload the same file: it picks the right test and reports effect "
+                  "sizes.", link=(("data", "upload"), ("kind", layout)))

@@ -60,26 +60,31 @@ def definitions(box) -> None:
 def filter_chart(box) -> None:
     """Observed vs true difference of many small studies, the significant ones highlighted."""
     with box:
+        above = st.container()  # the chart, drawn above its slider once the slider's value is known
         n = st.select_slider("Raters per study", RATERS, value=25, key="home_n", bind="query-params",
                              help="Each dot is a simulated head-to-head study with this many raters (exact sign test, "
                              "α = 0.05). More raters: more dots are significant and they sit on the truth.")
         points = filter_points(n)
         sig = points["significant"].to_numpy()
         colors = [figures.PALETTE[1] if s else "#BBBBBB" for s in sig]
+        top = float(max(100 * points["observed"].abs().max(), 45.0)) + 5
         fig = figures.scatter_figure(
             100 * points["position"], 100 * points["observed"], colors=colors, identity=True,
             name="simulated studies (orange: significant)",
-            title=f"The significance filter: {int(sig.sum())} of {len(sig)} studies with {n} raters are significant",
-            x_title="True preference gap (points)", y_title="Observed gap (points)",
-            hover="true %{x:.0f} · observed %{y:+.0f} points<extra></extra>",
-            style=figures.with_style(style(0.5), height=300 if presentation() else 340))
-        chart(fig, "filter_chart")
+            title=f"{int(sig.sum())} of {len(sig)} studies with {n} raters are significant",
+            x_title="True gap (points)", y_title="Observed gap (points)",
+            hover="true %{x:.0f} · observed %{y:+.0f} points<extra></extra>", x_range=(-2, 42), y_range=(-top, top),
+            style=figures.with_style(style(0.55), height=460 if presentation() else 360))
+        fig.update_layout(showlegend=False)  # the caption says what the colours and the dashed line are
+        fig.update_traces(marker={"size": 10 if presentation() else 8, "opacity": 0.8}, selector={"mode": "markers"})
+        chart(fig, "filter_chart", container=above)
         small = points[points["true_effect"] <= 0.2 + 1e-9]
-        ratio = (small.loc[small["significant"], "observed"] / small.loc[small["significant"], "true_effect"]).mean()
-        if small["significant"].any():
-            st.caption(f"Orange dots are significant. For true gaps up to 20 points they overstate the truth "
-                       f"{ratio:.1f}× on average: under-powered studies publish exaggerated gains (Card et al. 2020, "
-                       "Figure 1). Dashed: observed = true.")
+        hits = small[small["significant"]]
+        if len(hits):
+            ratio = (hits["observed"].abs() / hits["true_effect"]).mean()
+            st.caption(f"The significance filter: orange dots are significant. For true gaps up to 20 points they "
+                       f"overstate the truth {ratio:.1f}× on average (Type-M); the dashed line is observed = true "
+                       "(Card et al. 2020, Figure 1).")
 
 
 def cards() -> None:
@@ -145,7 +150,7 @@ def render() -> None:
         "evaluation can detect the difference you care about — and how much a significant "
         "result would exaggerate it."
     )
-    left, right = st.columns([1, 1], gap="large")
+    left, right = st.columns([1, 1.2] if presentation() else [1, 1], gap="large")
     definitions(left)
     filter_chart(right)
     st.subheader("What are you evaluating?")
