@@ -801,7 +801,7 @@ def _is_number(token: str) -> bool:
     return bool(_NUMBER.fullmatch(token) or _NOT_FINITE.fullmatch(token))
 
 
-def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
+def _difference_tokens(text: str, *, header: bool, max_values: int, name: str, one_column: bool = False):
     """(line, token) pairs of a list of numbers; the rules shared by pasted and uploaded differences.
 
     Values are separated by white space, semicolons, quotes or commas; empty
@@ -810,10 +810,14 @@ def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
     is a decimal comma (or a thousands separator), and reading it as two
     values would silently change the data. With ``header``, a first non-empty
     line made only of non-numbers (``difference``) is skipped; ``1e-1``,
-    ``-2``, ``+3.5`` and ``.5`` are numbers.
+    ``-2``, ``+3.5`` and ``.5`` are numbers. With ``one_column`` (uploaded
+    files), a header naming several columns, or several lines each holding
+    several values, is refused: that is a table (a system ranking, scores of
+    two systems), and flattening it would read its cells as differences.
     """
     tokens = []
     first = True
+    wide_lines = []
     for number, line in enumerate(text.splitlines(), start=1):
         cells = []
         for chunk in _SEPARATORS.split(line):
@@ -829,17 +833,31 @@ def _difference_tokens(text: str, *, header: bool, max_values: int, name: str):
             continue
         if header and first and not any(_is_number(cell) for cell in cells):
             first = False
+            if one_column and len(cells) > 1:
+                raise ValueError(_table_refusal(name, number, len(cells), "header names"))
             continue  # a header such as "difference"
         first = False
+        if one_column and len(cells) > 1:
+            wide_lines.append((number, len(cells)))
+            if len(wide_lines) == 2 or (wide_lines and tokens and wide_lines[0][0] != tokens[0][0]):
+                raise ValueError(_table_refusal(name, *wide_lines[-1], "values"))
+        elif one_column and wide_lines:
+            raise ValueError(_table_refusal(name, *wide_lines[0], "values"))
         tokens.extend((number, cell) for cell in cells)
         if len(tokens) > max_values:
             raise ValueError(f"At most {max_values:,} differences are supported; {name.lower()} has more.")
     return tokens
 
 
-def _differences_from_text(text: str, *, header: bool, max_values, name: str) -> np.ndarray:
+def _table_refusal(name: str, number: int, count: int, what: str) -> str:
+    return (f"{name}, line {number:,}: {count} {what} on one line. This looks like a table with several columns "
+            "(a system ranking or two systems' scores); give one column of pairwise differences (system A's score "
+            "minus system B's, one per line), or type them into the box.")
+
+
+def _differences_from_text(text: str, *, header: bool, max_values, name: str, one_column: bool = False) -> np.ndarray:
     max_values = check_int("max_values", max_values, low=1, high=1_000_000)
-    tokens = _difference_tokens(text, header=header, max_values=max_values, name=name)
+    tokens = _difference_tokens(text, header=header, max_values=max_values, name=name, one_column=one_column)
     if not tokens:
         raise ValueError("No differences found: give numbers separated by commas, spaces or new lines.")
     values = np.empty(len(tokens))
@@ -906,6 +924,10 @@ def read_differences(data: bytes, *, max_values=10_000) -> np.ndarray:
     A first non-empty line made only of non-numbers is a header and is
     skipped; ``1e-1``, ``-2``, ``+3.5`` and ``.5`` are numbers, so a first line
     holding them is data. Lines and cells that are empty (``,``) are skipped.
+    The file is one column (one difference per line) or a single line
+    listing them; a header naming several columns, or several lines with
+    several values each, is a table (a system ranking, two systems' scores)
+    and is refused rather than flattened into differences.
 
     Examples
     --------
@@ -913,7 +935,7 @@ def read_differences(data: bytes, *, max_values=10_000) -> np.ndarray:
     [0.1, 2.0, 0.5]
     """
     text = uploads.decode_text(data, name="The uploaded file")
-    return _differences_from_text(text, header=True, max_values=max_values, name="The uploaded file")
+    return _differences_from_text(text, header=True, max_values=max_values, name="The uploaded file", one_column=True)
 
 
 def population_curves(budgets, population, *, designs=("fixed", "interim", "interim_futility"), peeks=3,

@@ -239,7 +239,8 @@ def test_value_errors_name_the_parameter(call, name):
         (b"diff,\n1.5,\n,\n2,\n", [1.5, 2.0]),  # one-column CSV with empty cells
         (b"\xef\xbb\xbfvalue\r\n0.4\r\n0.8\r\n", [0.4, 0.8]),  # BOM and CRLF
         (b'"delta"\n"1.5"\n"-0.5"\n', [1.5, 0.5]),
-        (b"0.4,0.8,1.1\n2 3;4\n", [0.4, 0.8, 1.1, 2, 3, 4]),  # lists without spaces are still lists
+        (b"0.4,0.8,1.1\n", [0.4, 0.8, 1.1]),  # a list on one line is still a list
+        (b"0.4 0.8\n", [0.4, 0.8]),
     ],
 )
 def test_read_differences(data, expected):
@@ -262,6 +263,14 @@ def test_read_differences(data, expected):
         (b"\x00\x01\x02", "binary"),
         (b"\xff\xfe1\x002\x00", "UTF-16"),
         (b"1\n" * 10_001, "At most 10,000"),
+        # several columns per line are a table, not a list: never flattened into differences
+        (b"a,b\n0.5,1\n1.2\n3,4,5", r"line 1: 2 header names on one line.*one column of pairwise differences"),
+        (b"0.5,1\n1.2\n3,4,5", r"line 1: 2 values on one line.*one column"),
+        (b"1.2\n0.5,1\n", r"line 2: 2 values on one line"),
+        (b"0.4,0.8,1.1\n2 3;4\n", r"line 2: 3 values on one line"),
+        # a system ranking (WMT-style: system, two metric columns) names the shape instead of "within ±50"
+        (b"system,BLEU,chrF\nA,70.8,60.1\nB,69.2,59.0\n", r"3 header names.*one column of pairwise differences"),
+        (b"70.8 60.1\n69.2 59.0\n", r"line 2: 2 values on one line.*system ranking"),
     ],
 )
 def test_read_differences_refuses_with_the_line(data, message):
