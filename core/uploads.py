@@ -16,6 +16,7 @@ import gc
 import io
 import json
 import math
+import re
 
 import pandas as pd
 
@@ -274,6 +275,9 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
             raise ValueError(f"{name}: not valid JSON (line {err.lineno:,}, column {err.colno}: {err.msg}).") from None
         except RecursionError:
             raise ValueError(f"{name}: the JSON is nested too deeply.") from None
+        except ValueError:  # Python's limit on digits of an integer (sys.get_int_max_str_digits)
+            raise ValueError(_long_number(name, text)) from None
+        _refuse_lone_surrogates(text, name)
         if not isinstance(records, list):
             raise ValueError(f"{name}: expected a list of objects.")
         if len(records) > max_records:
@@ -292,6 +296,11 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
             raise ValueError(f"{name}, line {number:,}: not valid JSON (column {err.colno}: {err.msg}).") from None
         except RecursionError:
             raise ValueError(f"{name}, line {number:,}: the JSON is nested too deeply.") from None
+        except ValueError:  # Python's limit on digits of an integer (sys.get_int_max_str_digits)
+            raise ValueError(f"{name}, line {number:,}: a number has too many digits (more than "
+                             f"{_MAX_DIGITS:,}).") from None
+        if "\\u" in line:
+            _refuse_lone_surrogates(line, name, offset=number - 1)
         if not isinstance(record, dict):
             raise ValueError(f"{name}, line {number:,}: expected a JSON object ({{…}}), got {type(record).__name__}.")
         records.append(record)
@@ -300,6 +309,41 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
     if not records:
         raise ValueError(f"{name} has no records.")
     return records
+
+
+_MAX_DIGITS = 4300  # Python's default sys.get_int_max_str_digits()
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD]([89a-fA-F])[0-9a-fA-F]{2}")
+
+
+def _long_number(name: str, text: str) -> str:
+    match = re.search(r"\d{%d,}" % (_MAX_DIGITS + 1), text)
+    where = f", line {text.count(chr(10), 0, match.start()) + 1:,}" if match else ""
+    return f"{name}{where}: a number has too many digits (more than {_MAX_DIGITS:,})."
+
+
+def _refuse_lone_surrogates(text: str, name: str, *, offset: int = 0) -> None:
+    """Refuse ``\\ud800``-style escapes that are not a surrogate pair: such strings cannot be shown or saved as UTF-8."""
+    pending = None  # end of a high-surrogate escape waiting for its low half
+    for match in _SURROGATE_ESCAPE.finditer(text):
+        start = match.end() - 6
+        high = match.group(1).lower() in "89ab"
+        if pending is not None:
+            if not high and start == pending:
+                pending = None
+                continue
+            start = pending - 6
+            break
+        if high:
+            pending = match.end()
+            continue
+        break
+    else:
+        if pending is None:
+            return
+        start = pending - 6
+    line = offset + text.count("\n", 0, start) + 1
+    raise ValueError(f"{name}, line {line:,}: the escape {text[start:start + 6]!r} is half of a UTF-16 surrogate "
+                     "pair, not a character.")
 
 
 def is_missing(cell: str) -> bool:

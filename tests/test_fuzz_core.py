@@ -102,6 +102,19 @@ def test_jsonl_reader(seed):
         assert records is None or (len(records) >= 1 and all(isinstance(r, dict) for r in records)), (seed, case)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"acc": ' + b"1" * 5000 + b"}\n",  # Python's integer-digits limit leaked its own message
+        b'[{"acc": ' + b"1" * 5000 + b"}]",
+        b'{"doc_id": "\\ud800"}\n',  # a lone surrogate
+    ],
+)
+def test_jsonl_reader_found_cases(data):
+    with pytest.raises(ValueError, match=r"^The file, line 1: (a number has too many digits|the escape)"):
+        uploads.read_jsonl(data)
+
+
 @pytest.mark.parametrize("kind", an.KINDS)
 def test_parse_results_every_layout(kind):
     rng = np.random.default_rng(1500 + an.KINDS.index(kind))
