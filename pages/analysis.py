@@ -20,6 +20,7 @@ from core import bayes, figures
 from pages._scaffold import (
     Metric,
     cached,
+    cached_upload,
     chart,
     download_csv,
     explain,
@@ -37,12 +38,12 @@ KIND_LABELS = {"scores": "paired scores", "binary": "0/1 correctness", "predicti
                "systems": "one column per system"}
 
 
-@cached
+@cached_upload
 def parse(data: bytes, kind: str):
     return an.parse_results(data, kind)
 
 
-@cached
+@cached_upload
 def units(a, b, m, how, seed):
     return an.evaluation_units(np.array(a), np.array(b), m, how=how, seed=seed)
 

@@ -26,6 +26,7 @@ from pages._scaffold import (
     pins_table,
     apply_values,
     cached,
+    cached_upload,
     chart,
     cost_controls,
     current_link,
@@ -103,12 +104,12 @@ def judge_curve(ratings, accuracies, target, tie_rate, ties, alpha):
                              ties=ties, alpha=alpha)
 
 
-@cached
+@cached_upload
 def read_votes(data: bytes, name: str):
     return pw.read_votes(data, name=name)
 
 
-@cached
+@cached_upload
 def fit(votes: pd.DataFrame, ties: str):
     return pw.fit_bradley_terry(votes, ties=ties, n_boot=200, seed=0)
 

@@ -29,6 +29,7 @@ from pages._scaffold import (
     source_of,
     apply_values,
     cached,
+    cached_upload,
     chart,
     decision_controls,
     download_csv,
@@ -145,7 +146,7 @@ def pinned(values, target):
     return curve[["n_questions", "power"]], summary
 
 
-@cached
+@cached_upload
 def read_log(data: bytes, name: str):
     return llm.read_benchmark_log(data, name=name)
 
@@ -155,12 +156,12 @@ def harness_options(entries):
     return llm.harness_options(list(entries))
 
 
-@cached
+@cached_upload
 def read_harness(entries, metric, filter_):
     return llm.read_harness_samples(list(entries), metric=metric, filter=filter_)
 
 
-@cached
+@cached_upload
 def fit(log: pd.DataFrame, judge_se, judge_sp):
     return llm.fit_benchmark(log, judge_sensitivity=judge_se, judge_specificity=judge_sp, seed=0)
 

@@ -25,6 +25,7 @@ from pages._scaffold import (
     Metric,
     apply_values,
     cached,
+    cached_upload,
     chart,
     current_link,
     decision_controls,
@@ -152,7 +153,7 @@ def mde(w, i, target, alpha, sig):
     return rt.likert_mde(w, i, target_power=target, alpha=alpha, **dict(sig))
 
 
-@cached
+@cached_upload
 def pilot_fit(data: bytes):
     return rt.fit_pilot(uploads.read_table(data, name="The pilot file", min_columns=2))
 

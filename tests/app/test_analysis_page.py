@@ -132,3 +132,23 @@ def test_upload_replaces_the_sample_numbers_in_the_planner(page):
     page.number_input(key="exp_mean").set_value(0.05)
     page.run()
     assert page.number_input(key="exp_mean").value == pytest.approx(0.05)
+
+
+def test_parsed_uploads_are_kept_in_a_small_cache(page):
+    # every distinct upload stayed in a 256-entry cache for the server's lifetime (≈45 MB each for large files)
+    import tomllib
+
+    from streamlit.runtime.caching.cache_data_api import _data_caches
+
+    page.radio(key="data").set_value("upload")
+    page.run()
+    for i in range(5):
+        rows = "\n".join(f"{0.5 + 0.01 * j + i},{0.45 + 0.012 * j}" for j in range(30))
+        page.file_uploader(key="file").set_value((f"r{i}.csv", f"a,b\n{rows}\n".encode(), "text/csv"))
+        page.run()
+        assert not page.exception
+    caches = [c for scope in _data_caches._function_caches.values() for c in scope.values()]
+    kept = [s for c in caches for family in c.get_stats().values() for s in family if s.cache_name.endswith(".parse")]
+    assert 1 <= len(kept) <= 2  # one stat per cached entry
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxCacheDataSize"] == "512mb"  # and all caches together stay bounded
