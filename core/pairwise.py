@@ -1623,6 +1623,12 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFr
                 first = absent.index(True) + 1
                 raise ValueError(f"{name}, record {first:,}: no `{key}` field (each vote needs model_a, model_b "
                                  "and winner).")
+            nested = [isinstance(v, (list, dict)) for v in values]
+            if any(nested):
+                first = nested.index(True)
+                raise ValueError(f"{name}, {_record_place(data, first)}: `{key}` is a JSON "
+                                 f"{'list' if isinstance(values[first], list) else 'object'}; it must be "
+                                 + ("a model name (text)." if key != "winner" else f"one of {', '.join(WINNERS)}."))
             cols[key] = values
         del records
         return _clean_votes(cols["model_a"], cols["model_b"], cols["winner"], name=name, where="record")
@@ -1638,6 +1644,20 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFr
 
 
 _ABSENT = object()
+
+
+def _record_place(data, index):
+    """Where record ``index`` (0-based) of a JSON upload is: its line for JSON Lines, its number for an array."""
+    head = bytes(data[:4096]).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:1] == b"[":
+        return f"record {index + 1:,}"
+    seen = -1
+    for number, line in enumerate(bytes(data).splitlines(), start=1):
+        if line.strip():
+            seen += 1
+            if seen == index:
+                return f"line {number:,}"
+    return f"record {index + 1:,}"
 
 
 @dataclass(frozen=True, eq=False)

@@ -239,12 +239,6 @@ def looks_like_json(data) -> bool:
     return head[:1] in (b"{", b"[")
 
 
-# A \uD800–\uDBFF escape not followed by a \uDC00–\uDFFF one, or the reverse: json.loads accepts it, but the string
-# cannot be encoded as UTF-8, and every later step that prints or hashes it fails with Python's own message.
-_LONE_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-                             r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
-
-
 def _json_value(text: str, *, name: str, line: int | None):
     """``json.loads`` with every failure a message that names the file and the line."""
     where = f"{name}, line {line:,}" if line is not None else name
@@ -256,13 +250,11 @@ def _json_value(text: str, *, name: str, line: int | None):
         raise ValueError(f"{where}: not valid JSON (column {err.colno}: {err.msg}).") from None
     except RecursionError:
         raise ValueError(f"{where}: the JSON is nested too deeply.") from None
-    except ValueError:  # e.g. an integer of more than 4,300 digits (Python's limit on converting them)
-        raise ValueError(f"{where}: a number is too long to read (more than 4,300 digits).") from None
-    lone = _LONE_SURROGATE.search(text)
-    if lone is not None:
-        at = line if line is not None else text.count("\n", 0, lone.start()) + 1
-        raise ValueError(f"{name}, line {at:,}: the text escape {lone.group(0)} is half of a character pair "
-                         "(a lone surrogate), which is not valid Unicode.")
+    except ValueError:  # an integer of more than 4,300 digits (Python's limit on converting them)
+        raise ValueError(_long_number(name, text) if line is None else
+                         f"{where}: a number has too many digits (more than {_MAX_DIGITS:,}).") from None
+    if "\\u" in text:  # json.loads accepts a lone surrogate, which no later step can print or encode
+        _refuse_lone_surrogates(text, name, offset=0 if line is None else line - 1)
     return value
 
 
@@ -318,6 +310,41 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
     if not records:
         raise ValueError(f"{name} has no records.")
     return records
+
+
+_MAX_DIGITS = 4300  # Python's default sys.get_int_max_str_digits()
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD]([89a-fA-F])[0-9a-fA-F]{2}")
+
+
+def _long_number(name: str, text: str) -> str:
+    match = re.search(r"\d{%d,}" % (_MAX_DIGITS + 1), text)
+    where = f", line {text.count(chr(10), 0, match.start()) + 1:,}" if match else ""
+    return f"{name}{where}: a number has too many digits (more than {_MAX_DIGITS:,})."
+
+
+def _refuse_lone_surrogates(text: str, name: str, *, offset: int = 0) -> None:
+    """Refuse ``\\ud800``-style escapes that are not a surrogate pair: such strings cannot be shown or saved as UTF-8."""
+    pending = None  # end of a high-surrogate escape waiting for its low half
+    for match in _SURROGATE_ESCAPE.finditer(text):
+        start = match.end() - 6
+        high = match.group(1).lower() in "89ab"
+        if pending is not None:
+            if not high and start == pending:
+                pending = None
+                continue
+            start = pending - 6
+            break
+        if high:
+            pending = match.end()
+            continue
+        break
+    else:
+        if pending is None:
+            return
+        start = pending - 6
+    line = offset + text.count("\n", 0, start) + 1
+    raise ValueError(f"{name}, line {line:,}: the escape {text[start:start + 6]!r} is half of a UTF-16 surrogate "
+                     "pair, not a character.")
 
 
 def is_missing(cell: str) -> bool:

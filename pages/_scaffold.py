@@ -81,11 +81,18 @@ __all__ = [
     "fmt_n",
     "md_escape",
     "safe_message",
+    "cached_upload",
     "code",
 ]
 
 #: Cache wrapper for every page's calls into ``core``.
 cached = st.cache_data(show_spinner=False, max_entries=256)
+
+#: Cache wrapper for parsing uploads and for results as large as an upload (up to some 50 MB each): kept per session
+#: (freed when the session closes), two entries per function, at most 128 MB and 30 minutes, so a server that
+#: receives many large files keeps a bounded amount of them. (``.streamlit/config.toml`` also bounds all caches
+#: together: ``server.maxCacheDataSize``.)
+cached_upload = st.cache_data(show_spinner=False, max_entries=2, max_size="128MB", ttl="30m", scope="session")
 
 #: Plotly config: no logo, no links to plotly's cloud; PNG export stays (it works offline).
 CHART_CONFIG = {"displaylogo": False, "showLink": False, "modeBarButtonsToRemove": ["sendDataToCloud", "lasso2d",

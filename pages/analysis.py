@@ -21,6 +21,7 @@ from pages._scaffold import (
     link_values,
     Metric,
     cached,
+    cached_upload,
     chart,
     download_csv,
     explain,
@@ -38,12 +39,12 @@ KIND_LABELS = {"scores": "paired scores", "binary": "0/1 correctness", "predicti
                "systems": "one column per system"}
 
 
-@cached
+@cached_upload
 def parse(data: bytes, kind: str):
     return an.parse_results(data, kind)
 
 
-@cached
+@cached_upload
 def units(a, b, m, how, seed):
     return an.evaluation_units(np.array(a), np.array(b), m, how=how, seed=seed)
 
@@ -288,9 +289,16 @@ with c1:
                            help=f"Smallest true mean difference {u.size:,} units detect with the target power, given "
                            f"the observed SD of the differences ({sd_d:.4f})."))
     st.markdown("**Plan the next evaluation** (prospective, §3.4.1)")
-    exp_mean = st.number_input("Expected mean difference", value=float(round(max(abs(float(d.mean())), 1e-4), 4)),
+    plan_defaults = {"exp_mean": float(round(max(abs(float(d.mean())), 1e-4), 4)),
+                     "exp_sd": float(round(sd_d, 4)) or 1.0}
+    # New data (another file, layout or grouping) starts the planner from its own values: keyed widgets would
+    # otherwise keep the previous data's numbers, since Streamlit ignores a new default once a key has state.
+    if st.session_state.get("_plan_defaults_of") != plan_defaults:
+        st.session_state["_plan_defaults_of"] = plan_defaults
+        st.session_state.update(plan_defaults)
+    exp_mean = st.number_input("Expected mean difference", value=plan_defaults["exp_mean"],
                                format="%.4f", key="exp_mean", help="What you expect, ideally not this sample's value.")
-    exp_sd = st.number_input("Standard deviation of differences", min_value=1e-6, value=float(round(sd_d, 4)) or 1.0,
+    exp_sd = st.number_input("Standard deviation of differences", min_value=1e-6, value=plan_defaults["exp_sd"],
                              format="%.4f", key="exp_sd", help="From this data (pilot) by default.")
     with guard("Cannot size the next evaluation", stop=False):
         need = an.prospective_sample_size(exp_mean, exp_sd, target_power=target, alpha=alpha,

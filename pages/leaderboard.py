@@ -31,6 +31,7 @@ from pages._scaffold import (
     apply_values,
     link_values,
     cached,
+    cached_upload,
     chart,
     cost_controls,
     current_link,
@@ -113,12 +114,12 @@ def resolution(powers, alpha):
             for c in ("none", "holm", "bonferroni")}
 
 
-@cached
+@cached_upload
 def read_votes(data: bytes, name: str):
     return pw.read_votes(data, name=name)
 
 
-@cached
+@cached_upload
 def fit(votes: pd.DataFrame, ties: str):
     return pw.fit_bradley_terry(votes, ties=ties, n_boot=200, seed=0)
 

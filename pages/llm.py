@@ -33,6 +33,7 @@ from pages._scaffold import (
     source_of,
     apply_values,
     cached,
+    cached_upload,
     chart,
     decision_controls,
     download_csv,
@@ -143,7 +144,7 @@ def pinned(values, target):
     return curve[["n_questions", "power"]], summary
 
 
-@cached
+@cached_upload
 def read_log(data: bytes, name: str):
     return llm.read_benchmark_log(data, name=name)
 
@@ -153,12 +154,12 @@ def harness_options(entries):
     return llm.harness_options(list(entries))
 
 
-@cached
+@cached_upload
 def read_harness(entries, metric, filter_, files_per_model="runs"):
     return llm.read_harness_samples(list(entries), metric=metric, filter=filter_, files_per_model=files_per_model)
 
 
-@cached
+@cached_upload
 def fit(log: pd.DataFrame, judge_se, judge_sp):
     return llm.fit_benchmark(log, judge_sensitivity=judge_se, judge_specificity=judge_sp, seed=0)
 

@@ -21,6 +21,7 @@ from pages._scaffold import (
     Metric,
     apply_values,
     cached,
+    cached_upload,
     chart,
     cost_controls,
     current_link,
@@ -114,12 +115,12 @@ def pinned(values, target):
     return frame, summary
 
 
-@cached
+@cached_upload
 def read_three(a: bytes, b: bytes, r: bytes):
     return mt.read_parallel_texts(a, b, r)
 
 
-@cached
+@cached_upload
 def read_tsv(data: bytes):
     return mt.read_tsv(data)
 

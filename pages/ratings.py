@@ -26,6 +26,7 @@ from pages._scaffold import (
     apply_values,
     link_values,
     cached,
+    cached_upload,
     chart,
     current_link,
     decision_controls,
@@ -155,7 +156,7 @@ def mde(w, i, target, alpha, sig):
     return rt.likert_mde(w, i, target_power=target, alpha=alpha, **dict(sig))
 
 
-@cached
+@cached_upload
 def pilot_fit(data: bytes):
     return rt.fit_pilot(uploads.read_table(data, name="The pilot file", min_columns=2))
 

@@ -19,6 +19,7 @@ from core.plan import Assumption, PlanItem
 from pages._scaffold import (
     Metric,
     cached,
+    cached_upload,
     chart,
     cost_controls,
     current_link,
@@ -96,7 +97,7 @@ def parse_pasted(text: str):
     return sq.parse_differences(text)
 
 
-@cached
+@cached_upload
 def read_uploaded(data: bytes):
     return sq.read_differences(data)
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from core import analysis as an
-from core import mt, ratings as rt, sequential as sq, uploads
+from core import mt, pairwise as pw, ratings as rt, sequential as sq, uploads
 
 CELLS = [
     "1", "-2.5", "+3", ".5", "1e-1", "0", "7", "0.25", "1e308", "-1e308", "1e-320", "5e-324", "1e151", "inf", "-inf",
@@ -102,6 +102,19 @@ def test_jsonl_reader(seed):
         assert records is None or (len(records) >= 1 and all(isinstance(r, dict) for r in records)), (seed, case)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"acc": ' + b"1" * 5000 + b"}\n",  # Python's integer-digits limit leaked its own message
+        b'[{"acc": ' + b"1" * 5000 + b"}]",
+        b'{"doc_id": "\\ud800"}\n',  # a lone surrogate
+    ],
+)
+def test_jsonl_reader_found_cases(data):
+    with pytest.raises(ValueError, match=r"^The file, line 1: (a number has too many digits|the escape)"):
+        uploads.read_jsonl(data)
+
+
 @pytest.mark.parametrize("kind", an.KINDS)
 def test_parse_results_every_layout(kind):
     rng = np.random.default_rng(1500 + an.KINDS.index(kind))
@@ -180,6 +193,32 @@ def test_differences_readers(seed):
         pasted = _check_ok(lambda: sq.parse_differences(text))
         if pasted is not None:
             assert pasted.size >= 1 and _finite(pasted) and np.all(pasted <= 50), (seed, case)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"a,b\n0.5,1\n1.2\n3,4,5",  # several columns per line were flattened into six differences
+        b"system,BLEU,chrF\nA,70.8,60.1\nB,69.2,59.0\n",  # a system ranking
+    ],
+)
+def test_differences_reader_found_cases(data):
+    with pytest.raises(ValueError, match="one column of pairwise differences"):
+        sq.read_differences(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"model_a": ["x"], "model_b": "b", "winner": "model_a"}\n',
+        b'[{"model_a": "a", "model_b": {"x": 1}, "winner": "model_a"}]',
+        b'{"model_a": "a", "model_b": "b", "winner": ["model_a"]}\n',
+    ],
+)
+def test_votes_reader_found_cases(data):
+    # a list or object as a model name was a TypeError (unhashable type) out of pandas.factorize
+    with pytest.raises(ValueError, match=r"The votes file, (line|record) 1: `\w+` is a JSON (list|object)"):
+        pw.read_votes(data)
 
 
 @pytest.mark.parametrize("seed", range(3))

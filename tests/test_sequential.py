@@ -240,6 +240,7 @@ def test_value_errors_name_the_parameter(call, name):
         (b"\xef\xbb\xbfvalue\r\n0.4\r\n0.8\r\n", [0.4, 0.8]),  # BOM and CRLF
         (b'"delta"\n"1.5"\n"-0.5"\n', [1.5, 0.5]),
         (b"0.4,0.8,1.1;2 3\n", [0.4, 0.8, 1.1, 2, 3]),  # one line of values is a list, whatever the separators
+        (b"0.4 0.8\n", [0.4, 0.8]),
     ],
 )
 def test_read_differences(data, expected):
@@ -267,6 +268,9 @@ def test_read_differences(data, expected):
         (b"0.5,1\n1.2\n", r"line 1: 2 values on one line .* one column of pairwise differences"),
         (b"SYS,BLEU,DA\nA,70.8,71.2\nB,69.1,70.0\n", "ranking of systems"),  # WMT-style system scores
         (b"70.8 71.2\n69.1 70.0\n", "one column of pairwise differences"),  # not "within ±50"
+        (b"1.2\n0.5,1\n", r"line 2: 2 values on one line"),
+        (b"0.4,0.8,1.1\n2 3;4\n", r"line 1: 3 values on one line"),
+        (b"system,BLEU,chrF\nA,70.8,60.1\nB,69.2,59.0\n", r"a header with 3 names.*one column of pairwise differences"),
     ],
 )
 def test_read_differences_refuses_with_the_line(data, message):

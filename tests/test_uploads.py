@@ -62,6 +62,29 @@ def test_bad_json(data, message):
         uploads.read_jsonl(data)
 
 
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        # Python's own "Exceeds the limit (4300 digits) for integer string conversion" leaked before
+        (b'{"a": 1}\n{"a": ' + b"1" * 5000 + b"}\n", r"^The file, line 2: a number has too many digits"),
+        (b'[\n{"a": 1},\n{"a": ' + b"9" * 4301 + b"}]", r"^The file, line 3: a number has too many digits"),
+        # a lone surrogate decoded fine but broke later ("surrogates not allowed") when shown or saved
+        (b'{"a": "\\ud800"}\n', r"^The file, line 1: the escape '\\\\ud800' is half of a UTF-16 surrogate"),
+        (b'{"a": 1}\n{"b": "x\\udc00"}\n', r"^The file, line 2: the escape '\\\\udc00'"),
+        (b'[{"a": "\\ud83d\\ude00"},\n {"a": "\\udfff"}]', r"^The file, line 2: .*surrogate"),
+        (b'{"a": "\\ud83d\\ud83d\\ude00"}\n', "line 1: the escape '\\\\\\\\ud83d'"),
+    ],
+)
+def test_json_python_limits_name_the_file_and_line(data, message):
+    with pytest.raises(ValueError, match=message):
+        uploads.read_jsonl(data)
+
+
+def test_json_surrogate_pairs_and_escaped_backslashes_are_kept():
+    assert uploads.read_jsonl(b'{"a": "\\ud83d\\ude00"}\n') == [{"a": "\U0001F600"}]
+    assert uploads.read_jsonl(b'{"a": "\\\\ud800"}\n') == [{"a": "\\ud800"}]  # a backslash, then text
+
+
 def test_json_array_and_lines():
     assert uploads.read_jsonl(b'[{"a": 1}, {"a": 2}]') == [{"a": 1}, {"a": 2}]
     assert uploads.looks_like_json(b'\xef\xbb\xbf  {"a": 1}') and not uploads.looks_like_json(b"a,b\n")
@@ -89,9 +112,9 @@ def test_read_table_strips_cells_skips_blank_rows_and_restores_the_collector():
 
 
 @pytest.mark.parametrize("data, message", [
-    (b'{"a": ' + b"1" * 5000 + b"}\n", r"votes\.jsonl, line 1: a number is too long"),
-    (b'{"model_a": "x\\ud800y"}\n', r"votes\.jsonl, line 1: the text escape \\ud800 is half of a character pair"),
-    (b'[{"a": 1},\n {"b": "\\udc00"}]', r"votes\.jsonl, line 2: the text escape \\udc00"),
+    (b'{"a": ' + b"1" * 5000 + b"}\n", r"votes\.jsonl, line 1: a number has too many digits"),
+    (b'{"model_a": "x\\ud800y"}\n', r"votes\.jsonl, line 1: the escape '\\\\ud800' is half of a UTF-16 surrogate"),
+    (b'[{"a": 1},\n {"b": "\\udc00"}]', r"votes\.jsonl, line 2: the escape '\\\\udc00'"),
 ])
 def test_json_failures_name_the_file_and_line(data, message):
     """Python's own messages (its 4,300-digit limit; a lone surrogate that breaks every later print) do not leak."""
@@ -101,3 +124,4 @@ def test_json_failures_name_the_file_and_line(data, message):
 
 def test_json_surrogate_pairs_are_text():
     assert uploads.read_jsonl(b'{"a": "\\ud83d\\ude00"}\n') == [{"a": "\U0001F600"}]
+    assert uploads.read_jsonl(b'{"a": "\\\\ud800"}\n') == [{"a": "\\ud800"}]  # an escaped backslash: plain text

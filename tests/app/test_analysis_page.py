@@ -106,3 +106,49 @@ def test_url_restores_view():
 def test_downloads_and_explainer(page):
     assert "Download all results (CSV)" in [b.proto.label for b in page.get("download_button")]
     assert any("Explain" in e.proto.label for e in page.get("expander"))
+
+
+def test_upload_replaces_the_sample_numbers_in_the_planner(page):
+    # the planning inputs kept the sample's 0.0214 / 0.1016 (and 179 pairs) after an upload
+    assert metrics(page)["Pairs needed for 80% power (paired t)"] == "179"
+    rng = np.random.default_rng(5)
+    z = rng.standard_normal(400)
+    d = 0.0181 + 1.1708 * (z - z.mean()) / z.std(ddof=1)  # mean 0.0181, SD 1.1708 exactly
+    rows = "\n".join(f"{float(x)!r},0" for x in d)
+    page.radio(key="data").set_value("upload")
+    page.run()
+    page.file_uploader(key="file").set_value(("r.csv", f"a,b\n{rows}\n".encode(), "text/csv"))
+    page.run()
+    assert not page.exception
+    assert page.number_input(key="exp_mean").value == pytest.approx(0.0181)
+    assert page.number_input(key="exp_sd").value == pytest.approx(1.1708)
+    # oracle: statsmodels' one-sample t power for d = 0.0181 / 1.1708 (two-sided, α = 0.05, 80%) → 32,843 pairs
+    from statsmodels.stats.power import TTestPower
+
+    expected = int(np.ceil(TTestPower().solve_power(effect_size=0.0181 / 1.1708, alpha=0.05, power=0.8)))
+    assert expected == 32_843
+    assert metrics(page)["Pairs needed for 80% power (paired t)"] == f"{expected:,}"
+    # an edit the user makes to the planner is kept while the data stay the same
+    page.number_input(key="exp_mean").set_value(0.05)
+    page.run()
+    assert page.number_input(key="exp_mean").value == pytest.approx(0.05)
+
+
+def test_parsed_uploads_are_kept_in_a_small_cache(page):
+    # every distinct upload stayed in a 256-entry cache for the server's lifetime (≈45 MB each for large files)
+    import tomllib
+
+    from streamlit.runtime.caching.cache_data_api import _data_caches
+
+    page.radio(key="data").set_value("upload")
+    page.run()
+    for i in range(5):
+        rows = "\n".join(f"{0.5 + 0.01 * j + i},{0.45 + 0.012 * j}" for j in range(30))
+        page.file_uploader(key="file").set_value((f"r{i}.csv", f"a,b\n{rows}\n".encode(), "text/csv"))
+        page.run()
+        assert not page.exception
+    caches = [c for scope in _data_caches._function_caches.values() for c in scope.values()]
+    kept = [s for c in caches for family in c.get_stats().values() for s in family if s.cache_name.endswith(".parse")]
+    assert 1 <= len(kept) <= 2  # one stat per cached entry
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxCacheDataSize"] == "512mb"  # and all caches together stay bounded

@@ -113,6 +113,11 @@ HOSTILE_FILES = [
     b"model_a,model_b,winner\n<b>a</b>,b,model_a\nb,<b>a</b>,tie\n",
     b"question,model,score\n1,a,0.5\n1,b,2\n",
     b"worker,item,system,rating\nw1,i1,a,inf\nw2,i2,b,1\n",
+    b'{"model_a": ["x"], "model_b": "b", "winner": "model_a"}\n',  # a list as a model name (unhashable)
+    b'[{"model_a": {"x": 1}, "model_b": "b", "winner": "model_a"}]',
+    b"a,b\n0.5,1\n1.2\n3,4,5",  # several columns per line (was flattened into six DA differences)
+    b'{"doc_id": 0, "acc": ' + b"1" * 5000 + b"}\n",  # a JSON integer beyond Python's 4,300 digits
+    b'{"doc_id": 0, "model_a": "\\ud800", "acc": 1}\n',  # a lone surrogate
 ]
 
 UPLOADERS = [
@@ -205,3 +210,31 @@ def test_links_may_name_a_choice_by_its_value(page, key, query, expected):
     """Streamlit binds a choice with labels by its label (`half a win each`); a link by value works too."""
     at = open_page(page, query)
     assert at.radio(key=key).value == expected
+
+
+# Uploads an audit found (Python's own text, or silently wrong numbers, before the fix), each with the message now
+# shown: the file and the line, in the page's words.
+FOUND_UPLOADS = [
+    ("leaderboard", {"view": "Fit your votes"}, "votes_file",
+     b'{"model_a": ["x"], "model_b": "b", "winner": "model_a"}\n', "line 1: `model_a` is a JSON list"),
+    ("leaderboard", {"view": "Fit your votes"}, "votes_file",
+     b'[{"model_a": "a", "model_b": {"x": 1}, "winner": "model_a"}]', "record 1: `model_b` is a JSON object"),
+    ("sequential", {"pop": "my past differences"}, "pop_file", b"a,b\n0.5,1\n1.2\n3,4,5",
+     "one column of pairwise differences"),
+    ("sequential", {"pop": "my past differences"}, "pop_file", b"system,BLEU,chrF\nA,70.8,60.1\nB,69.2,59.0\n",
+     "one column of pairwise differences"),
+    ("llm", {"view": "Estimate from your logs"}, "log_file", b'{"doc_id": 0, "acc": ' + b"1" * 5000 + b"}\n",
+     "line 1: a number has too many digits"),
+    ("llm", {"view": "Estimate from your logs"}, "log_file", b'{"doc_id": "\\ud800", "acc": 1}\n',
+     "line 1: the escape"),
+]
+
+
+@pytest.mark.parametrize("page, query, key, content, message", FOUND_UPLOADS,
+                         ids=[f"{u[0]}-{i}" for i, u in enumerate(FOUND_UPLOADS)])
+def test_uploads_found_by_the_audit(page, query, key, content, message):
+    at = open_page(page, query, timeout=120)
+    at.file_uploader(key=key).set_value(("found.txt" if page == "sequential" else "found.jsonl", content, "text/plain"))
+    at.run(timeout=120)
+    assert_clean(at, f"{page} {content[:40]!r}")
+    assert any(message in e.value.replace("\\", "") for e in at.error), [e.value for e in at.error]
