@@ -245,3 +245,15 @@ def test_presentation_mode_renders_the_home_page():
     assert chart(at, "filter_chart")["layout"]["font"]["size"] >= 18  # the projector's larger fonts
     text = " ".join(m.value for m in at.markdown)
     assert md_escape(hm.teaser("llm").answer) in text
+
+
+@pytest.mark.parametrize("value", ["1e309", "inf", "abc", "7", "-25", ""])
+def test_hostile_links_to_the_home_chart_are_ignored(value):
+    at = open_home({"home_n": value})
+    assert not at.error
+    assert "with 25 raters" in chart(at, "filter_chart")["layout"]["title"]["text"]
+
+
+def test_a_link_sets_the_home_charts_raters():
+    at = open_home({"home_n": "100"})
+    assert "with 100 raters" in chart(at, "filter_chart")["layout"]["title"]["text"]
