@@ -330,9 +330,8 @@ def accepted_formats() -> str:
 _HARNESS_MARKS = frozenset({"resps", "filtered_resps", "arguments", "doc", "target", "doc_hash", "metrics"})
 _VOTE_COLUMNS = frozenset({"model_a", "model_b", "winner"})
 _PILOT_COLUMNS = frozenset({"worker", "item", "system", "rating"})
-_LLM_ROLES = {"question": ("question", "question_id", "doc_id", "item", "item_id"),
-              "model": ("model", "model_name", "system"),
-              "score": ("score", "correct", "is_correct")}
+# the column names (and aliases) core.llm.read_benchmark_log accepts for its three required roles
+_LLM_ROLES = {role: llm._ALIASES[role] for role in ("question", "model", "score")}
 
 
 def _is_llm_log(keys: set) -> bool:
@@ -397,7 +396,7 @@ def recognise(name: str, data) -> str:
     Parameters
     ----------
     name : str
-        The file's name (used in messages; ``.json``/``.jsonl`` files are read as JSON).
+        The file's name, for messages only: JSON is recognised by the content (a leading ``{`` or ``[``).
     data : bytes
         The file's content (at most :data:`core.uploads.MAX_BYTES`).
 
