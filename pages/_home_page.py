@@ -134,8 +134,12 @@ def from_your_data() -> None:
                                                             for k in hm.UPLOAD_KINDS.values()))
         return
     kind = hm.UPLOAD_KINDS[upload.kind]
-    info = by_name(upload.page)
     st.success(f"Recognised {list_of(names)} as **{kind.label}**. {md_escape(upload.summary)}")
+    try:
+        info = by_name(upload.page)
+    except KeyError:  # the page for this kind is not part of this app
+        st.info("The page that uses this kind of file is not available in this version of the app.")
+        return
     if upload.values:
         record_sources(upload, " and ".join(names))
     label = f"Open {info.title}" + (" with these values" if upload.values else "")
