@@ -53,6 +53,7 @@ __all__ = [
     "recognise",
     "Upload",
     "read_upload",
+    "read_uploads",
 ]
 
 
@@ -329,9 +330,8 @@ def accepted_formats() -> str:
 _HARNESS_MARKS = frozenset({"resps", "filtered_resps", "arguments", "doc", "target", "doc_hash", "metrics"})
 _VOTE_COLUMNS = frozenset({"model_a", "model_b", "winner"})
 _PILOT_COLUMNS = frozenset({"worker", "item", "system", "rating"})
-_LLM_ROLES = {"question": ("question", "question_id", "doc_id", "item", "item_id"),
-              "model": ("model", "model_name", "system"),
-              "score": ("score", "correct", "is_correct")}
+# the column names (and aliases) core.llm.read_benchmark_log accepts for its three required roles
+_LLM_ROLES = {role: llm._ALIASES[role] for role in ("question", "model", "score")}
 
 
 def _is_llm_log(keys: set) -> bool:
@@ -396,7 +396,7 @@ def recognise(name: str, data) -> str:
     Parameters
     ----------
     name : str
-        The file's name (used in messages; ``.json``/``.jsonl`` files are read as JSON).
+        The file's name, for messages only: JSON is recognised by the content (a leading ``{`` or ``[``).
     data : bytes
         The file's content (at most :data:`core.uploads.MAX_BYTES`).
 
@@ -512,6 +512,71 @@ def _clip(value, low, high):
     return float(min(max(value, low), high))
 
 
+def _llm_upload(kind: str, log: pd.DataFrame, what: str, extra: str = "") -> Upload:
+    """The LLM page's fit of a per-answer log, rounded to its sliders as its "Use these values" button does."""
+    fitted = llm.fit_benchmark(log, n_boot=0, seed=0)
+    a_name, b_name = fitted.models
+    values = {"acc_a": _clip(round(200 * fitted.accuracy[a_name]) / 2, 1.0, 99.0),
+              "k": _nearest(_K_OPTIONS, fitted.samples), "m": _nearest(_M_OPTIONS, fitted.cluster_size)}
+    if fitted.difficulty_sd is not None:
+        values["sd"] = _clip(round(fitted.difficulty_sd, 2), 0.0, 0.5)
+    if fitted.correlation is not None:
+        values["rho"] = _clip(round(fitted.correlation * 20) / 20, -0.5, 1.0)
+    if fitted.icc is not None and fitted.cluster_size > 1:
+        values["icc"] = _clip(round(fitted.icc * 20) / 20, 0.0, 1.0)
+    return Upload(kind, "llm", f"{what} of {a_name} (baseline) and {b_name}{extra}: {fitted.n_questions:,} "
+                  f"questions, K = {fitted.samples}; accuracy {100 * fitted.accuracy[a_name]:.1f}% vs "
+                  f"{100 * fitted.accuracy[b_name]:.1f}%.", tuple(values.items()),
+                  "The LLM page opens with the baseline accuracy, σ, ρ, K and clusters fitted from the log (σ and ρ "
+                  "need K > 1 answers per question); the expected gain stays yours.")
+
+
+def read_uploads(files) -> Upload:
+    """One upload (:func:`read_upload`), or two lm-evaluation-harness samples files: one per model.
+
+    Parameters
+    ----------
+    files : sequence of (str, bytes)
+        File names and contents, in upload order. Two harness files are read with
+        :func:`core.llm.read_harness_samples` (the first is the baseline; models are named after the files; the
+        first metric and filter of :func:`core.llm.harness_options`, which the LLM page lets you change) and
+        fitted like a per-answer log.
+
+    Returns
+    -------
+    Upload
+
+    Raises
+    ------
+    ValueError
+        No file, several files that are not two harness samples files, or a reader's message.
+    """
+    files = [(str(name), data) for name, data in files]
+    if not files:
+        raise ValueError("No file was uploaded.")
+    if len(files) == 1:
+        return read_upload(*files[0])
+    kinds = [recognise(name, data) for name, data in files]
+    if len(files) != 2 or any(k != "harness" for k in kinds):
+        raise ValueError("Several files are read together only as two lm-evaluation-harness samples files, the "
+                         "baseline's and the new model's; upload other files one at a time. Accepted formats:\n"
+                         + accepted_formats())
+    (name_a, data_a), (name_b, data_b) = files
+    label_a, label_b = name_a[:60], name_b[:60]
+    if label_a == label_b:
+        label_a, label_b = f"A: {label_a}", f"B: {label_b}"
+    entries = [(label_a, name_a, bytes(data_a)), (label_b, name_b, bytes(data_b))]
+    options = llm.harness_options(entries)
+    if not options.metrics:
+        raise ValueError("The two harness files share no per-sample metric with values in [0, 1] (such as `acc` or "
+                         "`exact_match`).")
+    metric = options.metrics[0]
+    chosen = options.filters[0] if options.filters else None
+    log = llm.read_harness_samples(entries, metric=metric, filter=chosen)
+    return _llm_upload("harness", log, "lm-evaluation-harness samples",
+                       f" (metric {metric}" + (f", filter {chosen}" if chosen else "") + ")")
+
+
 def read_upload(name: str, data) -> Upload:
     """Recognise an upload, read it with its page's reader and fit the values that page takes.
 
@@ -546,26 +611,12 @@ def read_upload(name: str, data) -> Upload:
         shown = ", ".join(str(m)[:30] for m in metrics[:6]) or "none listed"
         return Upload(kind, page, f"An lm-evaluation-harness samples file: {len(records):,} documents (metrics: "
                       f"{shown}).",
-                      next_step="On the LLM page's “Estimate from your logs” tab, choose lm-evaluation-harness files "
-                      "and upload one samples file per model: it estimates σ, ρ and K from them.",
+                      next_step="Upload the other model's samples file together with this one (two files: baseline "
+                      "first), or use the LLM page's “Estimate from your logs” tab, which also reads several runs "
+                      "per model.",
                       link=(("view", LLM_LOG_TAB),))
     if kind == "llm_log":
-        log = llm.read_benchmark_log(data, name=label)
-        fitted = llm.fit_benchmark(log, n_boot=0, seed=0)
-        a_name, b_name = fitted.models
-        values = {"acc_a": _clip(round(200 * fitted.accuracy[a_name]) / 2, 1.0, 99.0),
-                  "k": _nearest(_K_OPTIONS, fitted.samples), "m": _nearest(_M_OPTIONS, fitted.cluster_size)}
-        if fitted.difficulty_sd is not None:
-            values["sd"] = _clip(round(fitted.difficulty_sd, 2), 0.0, 0.5)
-        if fitted.correlation is not None:
-            values["rho"] = _clip(round(fitted.correlation * 20) / 20, -0.5, 1.0)
-        if fitted.icc is not None and fitted.cluster_size > 1:
-            values["icc"] = _clip(round(fitted.icc * 20) / 20, 0.0, 1.0)
-        return Upload(kind, page, f"A per-answer log of {a_name} and {b_name}: {fitted.n_questions:,} questions, "
-                      f"K = {fitted.samples}; accuracy {100 * fitted.accuracy[a_name]:.1f}% vs "
-                      f"{100 * fitted.accuracy[b_name]:.1f}%.", tuple(values.items()),
-                      "The LLM page opens with the baseline accuracy, σ, ρ, K and clusters fitted from the log; the "
-                      "expected gain stays yours.")
+        return _llm_upload(kind, llm.read_benchmark_log(data, name=label), "A per-answer log")
     if kind == "votes":
         votes = pw.read_votes(data, name=label)
         fitted = pw.fit_bradley_terry(votes, ties="drop", n_boot=0, seed=0)

@@ -14,7 +14,7 @@ import streamlit as st
 from core import demo, figures
 from core import home as hm
 from pages._registry import PAGES as REGISTRY, by_name
-from pages._scaffold import cached, chart, code, md_escape, presentation, safe_message, start, style
+from pages._scaffold import cached, chart, list_of, md_escape, presentation, safe_message, start, style
 
 #: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options).
 RATERS = [10, 15, 20, 25, 30, 40, 50, 75, 100]
@@ -31,8 +31,8 @@ def filter_points(n: int):
 
 
 @cached
-def read_upload(name: str, data: bytes) -> hm.Upload:
-    return hm.read_upload(name, data)
+def read_uploads(files: tuple) -> hm.Upload:
+    return hm.read_uploads(files)
 
 
 def card_pages() -> list:
@@ -114,17 +114,19 @@ def record_sources(upload: hm.Upload, file_name: str) -> None:
 
 def from_your_data() -> None:
     st.subheader("Start from your data")
-    up = st.file_uploader(
+    ups = st.file_uploader(
         "Upload an evaluation file: the app recognises its kind and opens the right page",
-        type=["csv", "tsv", "txt", "json", "jsonl"], key="home_file",
-        help="lm-evaluation-harness sample logs, a per-answer LLM log, pairwise votes, per-item scores, pilot ratings "
-        "or MT outputs (TSV). At most 20 MB; nothing in the file is executed.")
-    if up is None:
+        type=["csv", "tsv", "txt", "json", "jsonl"], key="home_file", accept_multiple_files=True,
+        help="lm-evaluation-harness sample logs (two files, baseline first, to fit them here), a per-answer LLM log, "
+        "pairwise votes, per-item scores, pilot ratings or MT outputs (TSV). At most 20 MB a file; nothing in a file "
+        "is executed.")
+    if not ups:
         if not presentation():
             st.caption("Accepted: " + "; ".join(f"{k.label}" for k in hm.UPLOAD_KINDS.values()) + ".")
         return
+    names = [up.name for up in ups]
     try:
-        upload = read_upload(up.name, up.getvalue())
+        upload = read_uploads(tuple((up.name, up.getvalue()) for up in ups))
     except ValueError as err:
         message = str(err).partition(" Accepted formats:")[0].partition("\nAccepted formats:")[0]
         st.error(f"**Cannot use this file.** {safe_message(message)}")
@@ -132,10 +134,14 @@ def from_your_data() -> None:
                                                             for k in hm.UPLOAD_KINDS.values()))
         return
     kind = hm.UPLOAD_KINDS[upload.kind]
-    info = by_name(upload.page)
-    st.success(f"Recognised {code(up.name)} as **{kind.label}**. {md_escape(upload.summary)}")
+    st.success(f"Recognised {list_of(names)} as **{kind.label}**. {md_escape(upload.summary)}")
+    try:
+        info = by_name(upload.page)
+    except KeyError:  # the page for this kind is not part of this app
+        st.info("The page that uses this kind of file is not available in this version of the app.")
+        return
     if upload.values:
-        record_sources(upload, up.name)
+        record_sources(upload, " and ".join(names))
     label = f"Open {info.title}" + (" with these values" if upload.values else "")
     st.page_link(info.path, label=label, icon=info.icon, query_params=upload.query or None)
     st.caption(md_escape(upload.next_step))

@@ -334,3 +334,22 @@ def test_a_recognised_file_with_bad_content_gets_the_readers_message():
     bad = b"question,model,score\nq1,A,1.5\nq1,B,0\n"
     with pytest.raises(ValueError, match="score"):
         home.read_upload("log.csv", bad)
+
+
+def test_read_uploads_passes_one_file_through_and_fits_two_harness_files():
+    assert home.read_uploads([("votes.csv", VOTES_CSV)]) == home.read_upload("votes.csv", VOTES_CSV)
+    other = HARNESS.replace(b'"exact_match": 1.0', b'"exact_match": 0.0')
+    up = home.read_uploads([("base.jsonl", HARNESS), ("new.jsonl", other)])
+    assert up.kind == "harness" and up.page == "llm"
+    # the baseline answers 3 of 6 documents right (exact_match alternates 0, 1): 50.0%
+    assert dict(up.values)["acc_a"] == 50.0 and "metric exact_match" in up.summary
+
+
+@pytest.mark.parametrize("files, message", [
+    ([], "No file"),
+    ([("a.csv", SCORES), ("b.csv", SCORES)], "one at a time"),
+    ([("a.jsonl", HARNESS), ("b.jsonl", HARNESS), ("c.jsonl", HARNESS)], "one at a time"),
+])
+def test_read_uploads_rejects_other_combinations(files, message):
+    with pytest.raises(ValueError, match=message):
+        home.read_uploads(files)

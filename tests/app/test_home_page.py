@@ -4,6 +4,7 @@ significance-filter chart, "Start from your data" for every kind of file, and pr
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
@@ -18,6 +19,7 @@ from tests.test_home import BINARY, HARNESS, MT_TSV, PREDICTIONS, SCORES, SYSTEM
 from .conftest import APP, chart, metrics, open_page
 from .test_fuzz_pages import HOSTILE_FILES
 
+HARNESS_DIR = Path(hm.__file__).resolve().parent / "data" / "llm_sample" / "harness"
 CARD_PAGES = [p.name for p in PAGES if p.question and p.name in hm.TEASERS]
 
 
@@ -35,8 +37,9 @@ def home():
     return open_home()
 
 
-def upload(at: AppTest, name: str, data: bytes) -> AppTest:
-    at.file_uploader(key="home_file").set_value((name, data, "text/plain"))
+def upload(at: AppTest, name: str, data: bytes, *more: tuple) -> AppTest:
+    files = [(name, data, "text/plain")] + [(n, d, "text/plain") for n, d in more]
+    at.file_uploader(key="home_file").set_value(files)
     at.run()
     assert not at.exception, at.exception
     return at
@@ -187,6 +190,31 @@ def test_hostile_uploads_get_messages_not_tracebacks(home, index):
     assert not any("Traceback" in e.value for e in at.error)
 
 
+def test_two_harness_files_are_fitted_here_and_open_the_llm_page_with_the_values(home):
+    base = sorted(HARNESS_DIR.glob("synthetic-baseline/*.jsonl"))[0]
+    new = sorted(HARNESS_DIR.glob("synthetic-candidate/*.jsonl"))[0]
+    files = [("base.jsonl", base.read_bytes()), ("new.jsonl", new.read_bytes())]
+    at = upload(home, *files[0], files[1])
+    assert any("as **lm-evaluation-harness sample log**" in s.value for s in at.success)
+    expected = hm.read_uploads(files)
+    query = [q for p, text, q in links(at) if p == "llm" and "with these values" in text][-1]
+    assert query == expected.query and "acc_a" in query
+    # the baseline's accuracy: the share of exact matches in its file (read independently of core)
+    import json
+
+    records = [json.loads(line) for line in base.read_text().splitlines() if line.strip()]
+    chosen = [r for r in records if r.get("filter", "none") == expected.summary.split("filter ")[1].split(")")[0]]
+    accuracy = sum(float(r["exact_match"]) for r in chosen) / len(chosen)
+    assert float(query["acc_a"]) == pytest.approx(round(200 * accuracy) / 2)
+    assert open_page("llm", query).slider(key="acc_a").value == pytest.approx(float(query["acc_a"]))
+
+
+def test_several_files_that_are_not_two_harness_logs_get_a_message(home):
+    at = upload(home, "a.csv", SCORES, ("b.csv", SCORES))
+    assert any("one at a time" in e.value for e in at.error)
+    assert not at.success
+
+
 def test_fitted_values_are_recorded_as_their_source(home):
     upload(home, "pilot.csv", pilot_csv())
     sources = home.session_state["_sources"]
@@ -217,3 +245,15 @@ def test_presentation_mode_renders_the_home_page():
     assert chart(at, "filter_chart")["layout"]["font"]["size"] >= 18  # the projector's larger fonts
     text = " ".join(m.value for m in at.markdown)
     assert md_escape(hm.teaser("llm").answer) in text
+
+
+@pytest.mark.parametrize("value", ["1e309", "inf", "abc", "7", "-25", ""])
+def test_hostile_links_to_the_home_chart_are_ignored(value):
+    at = open_home({"home_n": value})
+    assert not at.error
+    assert "with 25 raters" in chart(at, "filter_chart")["layout"]["title"]["text"]
+
+
+def test_a_link_sets_the_home_charts_raters():
+    at = open_home({"home_n": "100"})
+    assert "with 100 raters" in chart(at, "filter_chart")["layout"]["title"]["text"]
