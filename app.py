@@ -35,6 +35,13 @@ SCENARIOS = [
         "questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from your logs.",
     ),
     (
+        "pages/judge.py",
+        "LLM judges and human labels",
+        ":material/gavel:",
+        "How many human labels to pair with an LLM judge (PPI++), a Rogan–Gladen corrected judge at the same cost, "
+        "and how many items to double-annotate for an agreement study (κ, AC1, α).",
+    ),
+    (
         "pages/leaderboard.py",
         "Leaderboards (pairwise votes)",
         ":material/leaderboard:",
