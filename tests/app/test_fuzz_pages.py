@@ -15,7 +15,7 @@ import pytest
 
 from .conftest import open_page
 
-PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan")
+PAGES = ("accuracy", "mt", "ratings", "sequential", "analysis", "llm", "leaderboard", "demo", "plan", "judge")
 
 # Values a careless or hostile link may carry for any parameter.
 JUNK = ["", "abc", "-1", "0", "1e308", "-1e308", "nan", "inf", "99999999999", "0.5.5", "%00", "<b>x</b>", "true",
@@ -25,7 +25,8 @@ PARAMS = ["n", "delta", "agreement", "baseline", "alpha", "target", "scenario", 
           "ties", "view", "simulate", "sims", "seed", "assure", "prior_mean", "prior_sd", "cost_unit", "currency",
           "pins", "workers", "items", "effect", "sigma", "rule", "layout", "per_item", "budget", "peeks", "design",
           "mean", "sd", "m", "data", "kind", "acc_a", "gain", "k", "icc", "judge", "se", "sp", "votes", "ratings",
-          "preset", "gap", "step", "demo_n", "demo_p", "present", "p0", "b0", "trials"]
+          "preset", "gap", "step", "demo_n", "demo_p", "present", "p0", "b0", "trials", "prev", "c_h", "c_j",
+          "plan_by", "target_se", "estimand", "judge_spec", "ag_prev", "ag_kappa", "ag_hw", "ag_po", "ag_stat"]
 
 
 MARKUP = re.compile(r"(?<!\\)(<(img|script|a|iframe)\b|!\[|\]\()", re.IGNORECASE)
@@ -61,6 +62,9 @@ EXTREMES = {
     "llm": [("select_slider", "n", (50, 100_000)), ("slider", "acc_a", (1.0, 99.0)), ("slider", "gain", (-30.0, 30.0)),
             ("slider", "sd", (0.0, 0.5)), ("slider", "rho", (-0.5, 1.0)), ("select_slider", "k", (1, 50)),
             ("select_slider", "m", (1, 100))],
+    "judge": [("slider", "prev", (5.0, 95.0)), ("slider", "se", (50.0, 100.0)), ("slider", "sp", (50.0, 100.0)),
+              ("number_input", "c_h", (0.001, 10_000.0)), ("number_input", "c_j", (0.0001, 1_000.0)),
+              ("select_slider", "budget", (100, 100000))],
     "leaderboard": [("slider", "k", (2, 20)), ("slider", "gap", (5.0, 200.0)), ("select_slider", "votes", (100, 1_000_000)),
                     ("slider", "ties_pct", (0.0, 60.0)), ("slider", "judge", (55.0, 100.0))],
 }
@@ -106,6 +110,7 @@ UPLOADERS = [
     ("llm", {"view": "Estimate from your logs"}, "log_file", lambda at: None),
     ("leaderboard", {"view": "Fit your votes"}, "votes_file", lambda at: None),
     ("sequential", {"pop": "my past differences"}, "pop_file", lambda at: None),
+    ("judge", {"view": "Calibrate from your labels"}, "cal_file", lambda at: None),
     ("mt", {"view": "Fit P0 and b0 from your outputs"}, "file_tsv",
      lambda at: (at.radio(key="upload_mode").set_value("tsv"), at.run())),
 ]
