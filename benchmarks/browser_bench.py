@@ -43,6 +43,7 @@ PAGES = [
     ("/sequential", None),
     ("/llm", None),
     ("/leaderboard", None),
+    ("/judge", None),
 ]
 TARGET_FIRST, TARGET_STABLE, TARGET_VISIT = 0.5, 1.0, 3.0
 QUIET = 0.3

@@ -44,7 +44,7 @@ def warm() -> float:
 
     from core import accuracy, analysis, bayes, figures, mt, ratings, sequential  # noqa: F401
 
-    for name in ("llm", "pairwise"):  # pages added later; optional
+    for name in ("llm", "pairwise", "judge"):  # pages added later; optional
         try:
             __import__(f"core.{name}")
         except ImportError:
