@@ -206,7 +206,8 @@ if res.n_judge_only == 0:
 # ---------------------------------------------------------------------------
 plotted: dict[str, pd.DataFrame] = {}
 tab = views(VIEWS)
-target_line = [figures.Line(y=res.target_se, text="target SE")] if mode != "budget" else []
+target_line = ([figures.Line(y=res.target_se, text="target SE")] if mode != "budget" else
+               [figures.Line(y=res.human_only.se, text="human only, same cost")])
 if tab.open("se"):
     with tab["se"], guard():
         lo, hi = max(2, res.n_human // 20), max(res.n_human * 20, 200)
@@ -234,7 +235,8 @@ if tab.open("split"):
         rhos = tuple(np.round(np.linspace(0.0, 0.98, 50), 3).tolist())
         sp = splits(rhos, kw)
         tidy = pd.concat([sp.assign(items=sp["n_human"], kind="human-labelled"),
-                          sp.assign(items=sp["n_judge_only"].clip(lower=1), kind="judge-only")], ignore_index=True)
+                          sp.assign(items=sp["n_judge_only"], kind="judge-only")], ignore_index=True)
+        tidy = tidy[tidy["items"] > 0]  # no judge-only items at weak correlations: nothing to draw on a log axis
         plotted["split_vs_correlation"] = sp
         chart(figures.curve_figure(tidy, x="correlation", y="items", color="kind", current=(rho, res.n_human),
                                    target=None, log_x=False, log_y=True, hover_format=",.0f", x_hover_format=".2f",
@@ -242,8 +244,9 @@ if tab.open("split"):
                                    title="The cheapest split against the judge–human correlation",
                                    x_title="Judge–human correlation ρ", y_title="Items", style=style()),
               "split_chart")
-        st.caption("The better the judge, the fewer human labels and the more judge-only items. Below "
-                   "ρ² ≈ c_j/(c_h + c_j)-ish correlations judge-only items are not worth buying.")
+        rho_min = math.sqrt(cost_j / (cost_h + cost_j))
+        st.caption(f"The better the judge, the fewer human labels and the more judge-only items. Below ρ = "
+                   f"√(c_j/(c_h + c_j)) = {rho_min:.3f} judge-only items are not worth buying (b/c_j ≤ a/c_h).")
 if tab.open("strategies"):
     with tab["strategies"], guard():
         table = jg.strategy_table(res)

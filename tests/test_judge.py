@@ -82,6 +82,18 @@ def test_ppi_budget_matches_brute_force(rho, ch, cj, budget):
     assert plan.se**2 == pytest.approx(var, rel=1e-12)
 
 
+@pytest.mark.parametrize("ch,cj", [(1.0, 0.01), (2.0, 0.5), (1.0, 1.0)])
+def test_judge_only_items_bought_exactly_above_the_threshold(ch, cj):
+    # b/c_j > a/c_h  ⟺  ρ² > c_j/(c_h + c_j): below it the continuous optimum has M = n (no judge-only items)
+    rho_min = math.sqrt(cj / (ch + cj))
+    below = jg.ppi_plan(sd=0.5, correlation=rho_min * 0.97, cost_human=ch, cost_judge=cj, budget=5000)
+    above = jg.ppi_plan(sd=0.5, correlation=min(rho_min * 1.1, 0.99), cost_human=ch, cost_judge=cj, budget=5000)
+    # below: only the change left after the last whole labelled item goes to judge calls
+    assert below.n_judge_only * cj < ch + cj
+    assert below.n_human == math.floor(5000 / (ch + cj))
+    assert above.n_judge_only * cj > ch + cj
+
+
 def test_no_judge_items_when_judge_is_useless():
     # corr² small and calls expensive → b/c_j < a/c_h: humans label everything
     plan = jg.ppi_plan(sd=0.5, correlation=0.1, cost_human=1.0, cost_judge=0.5, budget=300)
