@@ -112,7 +112,7 @@ spec = side.radio("Describe the judge by", ["accuracy", "correlation"], key="jud
                   "or a difference of two models: the judge–human correlation and the SD of a human label.")
 if paired:
     spec = "correlation"
-prev = se_j = sp_j = None
+prev = se_j = sp_j = sd_judge = None
 if spec == "accuracy":
     prev_pct = side.slider("True accuracy of the model (%)", 5.0, 95.0, 70.0, 0.5, key="prev", bind="query-params",
                            help="The rate humans would give (the quantity estimated).")
@@ -126,6 +126,7 @@ if spec == "accuracy":
             raise ValueError("`sensitivity` + `specificity` must exceed 100% (a judge better than chance).")
         sd, rho, p_obs = jg.judge_correlation(prev, se_j, sp_j)
     rho = min(rho, 0.999)
+    sd_judge = math.sqrt(p_obs * (1 - p_obs))  # SD of a 0/1 judge label, for λ on the judge's own scale
     side.caption(f"σ = {sd:.3f}, judge–human correlation ρ = {rho:.3f}, apparent rate {p_obs:.1%}.")
 else:
     rho = side.slider("Judge–human correlation ρ", 0.0, 0.99, 0.8, 0.01, key="rho", bind="query-params",
@@ -174,7 +175,7 @@ ag_po = side.slider("Raw agreement (paradox chart)", 0.6, 0.99, 0.9, 0.01, key="
 
 kw = (("sd", sd), ("correlation", rho), ("cost_human", cost_h), ("cost_judge", cost_j), ("budget", budget),
       ("target_se", target_se), ("delta", delta), ("target_power", target), ("alpha", alpha), ("paired", paired),
-      ("prevalence", prev), ("sensitivity", se_j), ("specificity", sp_j))
+      ("prevalence", prev), ("sensitivity", se_j), ("specificity", sp_j), ("sd_judge", sd_judge))
 
 # ---------------------------------------------------------------------------
 # the current plan (closed form, instant)
@@ -193,7 +194,8 @@ metrics_row(
                                                                                         if paired else "") + "."),
     Metric("Power" if delta is not None else "λ (power-tuned)", fmt_pct(res.power) if delta is not None
            else f"{res.lambda_:.3f}", help="Two-sided z test at α." if delta is not None else
-           "Weight of the judge: λ = ρ·N/(n + N) on the judge's standardised scale (PPI++)."),
+           "Weight of the judge's labels: λ = ρ·(σ/σ_judge)·N/(n + N) (PPI++); with correlation inputs, on the "
+           "judge's standardised scale."),
 )
 if mode == "delta":
     st.success(f"**{fmt_pct(res.power)} power** (≥ {target:.0%}) for an effect of {delta:g}: human labels alone "
@@ -212,7 +214,8 @@ if tab.open("se"):
     with tab["se"], guard():
         lo, hi = max(2, res.n_human // 20), max(res.n_human * 20, 200)
         ns = tuple(sorted(set(np.unique(np.geomspace(lo, hi, 50).astype(int)).tolist()) | {res.n_human}))
-        big = tuple(sorted({0, 1000, 10000, res.n_judge_only}))
+        nj = res.n_judge_only  # the current N, a quarter and four times it: curves that stay apart
+        big = tuple(sorted({0, max(1, nj // 4), nj, 4 * nj} if nj > 0 else {0, 1000, 10000}))
         curves = se_curves(ns, big, sd, rho, cost_h, cost_j, delta, alpha, paired)
         curves = curves.assign(series=[f"N = {b:,}" + (" (current)" if b == res.n_judge_only else "")
                                        for b in curves["n_judge_only"]])

@@ -49,6 +49,16 @@ def test_ppi_se_formula_and_cost_model():
     assert plan.lambda_ == pytest.approx(0.8 * big_n / (n + big_n))
 
 
+def test_lambda_on_the_judge_scale_for_a_binary_judge():
+    # PPI++ tuning for a mean: λ = Cov(human, judge)/Var(judge) · N/(n + N); for a 0/1 judge
+    # Cov = θ(1 − θ)(Se + Sp − 1) and Var = π(1 − π), π the apparent rate
+    sd, rho, pi = jg.judge_correlation(0.7, 0.9, 0.85)
+    plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=1, cost_judge=0.01, budget=1000,
+                       sd_judge=math.sqrt(pi * (1 - pi)))
+    share = plan.n_judge_only / (plan.n_human + plan.n_judge_only)
+    assert plan.lambda_ == pytest.approx(0.21 * 0.75 / (pi * (1 - pi)) * share)
+
+
 @pytest.mark.parametrize("rho,ch,cj,budget", [(0.8, 1.0, 0.01, 1000), (0.5, 2.0, 0.1, 5000), (0.95, 1.0, 0.001, 300),
                                             (-0.7, 3.0, 0.05, 20000)])
 def test_ppi_budget_close_to_closed_form_and_never_over(rho, ch, cj, budget):

@@ -8,9 +8,9 @@ from core import judge as jg
 
 from .conftest import chart, chart_data, metrics, open_page, open_plan
 
-SD, RHO, _ = jg.judge_correlation(0.70, 0.90, 0.85)
+SD, RHO, P_OBS = jg.judge_correlation(0.70, 0.90, 0.85)
 DEFAULT = dict(sd=SD, correlation=RHO, cost_human=1.0, cost_judge=0.01, budget=1000, prevalence=0.7,
-               sensitivity=0.9, specificity=0.85)
+               sensitivity=0.9, specificity=0.85, sd_judge=(P_OBS * (1 - P_OBS)) ** 0.5)
 
 
 @pytest.fixture
