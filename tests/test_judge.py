@@ -191,6 +191,13 @@ def test_ppi_se_matches_simulation():
     sim_sd = est.std(ddof=1)
     mc_se = sim_sd / math.sqrt(2 * (reps - 1))  # SE of a normal SD estimate
     assert abs(sim_sd - jg.ppi_se(n, big_n, sd=sd, correlation=rho)) < 4 * mc_se
+    # λ estimated from each data set as PPI++ does, λ̂ = Ĉov(h, g)/((1 + n/N)·V̂ar(g)): the same SE to O(1/n)
+    h, g = lab[..., 0], lab[..., 1]
+    cov = ((h - h.mean(1, keepdims=True)) * (g - g.mean(1, keepdims=True))).sum(1) / (n - 1)
+    var_g = np.concatenate([g, unl], axis=1).var(axis=1, ddof=1)
+    lam_hat = cov / ((1 + n / big_n) * var_g)
+    est_hat = lam_hat * unl.mean(axis=1) + (h - lam_hat[:, None] * g).mean(axis=1)
+    assert abs(est_hat.std(ddof=1) - jg.ppi_se(n, big_n, sd=sd, correlation=rho)) < 4 * mc_se + 0.01 * sim_sd
     # and the human-only mean is worse, as the formula says
     assert jg.ppi_se(n, 0, sd=sd, correlation=rho) == pytest.approx(sd / math.sqrt(n))
 
