@@ -40,6 +40,7 @@ __all__ = [
     "teaser",
     "accuracy_teaser",
     "llm_teaser",
+    "judge_teaser",
     "leaderboard_teaser",
     "claims_teaser",
     "mt_teaser",
@@ -122,6 +123,31 @@ def llm_teaser(*, n=1000, accuracy_a=0.70, gain=0.03, difficulty_sd=0.25, correl
                                 icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0, alpha=alpha).power
     return Teaser("llm", f"Two LLMs on a {n:,}-question benchmark: {_pct(power, 0)} power for a "
                   f"{100 * gain:g}-point gain.", "Power", power, _pct(power))
+
+
+def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=0.85, cost_human=1.0,
+                 cost_judge=0.01, alpha=0.05) -> Teaser:
+    """An LLM judge with human labels: the precision a budget buys with PPI++ (the judge page's defaults).
+
+    One model's accuracy of 70%, a judge with sensitivity 90% and specificity 85%, a human label at 1 and a judge
+    call at 0.01, a budget of 1,000 (:func:`core.judge.ppi_plan`; Angelopoulos, Duchi & Zrnic 2023). The card
+    shows the effective n: the human-only labels with the same standard error.
+
+    Examples
+    --------
+    >>> t = judge_teaser()
+    >>> t.metric, t.shown == f"{t.value:,.0f}"
+    ('Effective n', True)
+    """
+    from . import judge as jg
+
+    sd, rho, p_obs = jg.judge_correlation(accuracy, sensitivity, specificity)
+    plan = jg.ppi_plan(sd=sd, correlation=min(rho, 0.999), cost_human=cost_human, cost_judge=cost_judge,
+                       budget=budget, alpha=alpha, prevalence=accuracy, sensitivity=sensitivity,
+                       specificity=specificity, sd_judge=math.sqrt(p_obs * (1 - p_obs)))
+    return Teaser("judge", f"An LLM judge with human labels and {budget:,.0f} to spend: {plan.n_human:,} human and "
+                  f"{plan.n_judge_only:,} judge labels are worth {plan.effective_n:,.0f} human ones.",
+                  "Effective n", float(plan.effective_n), f"{plan.effective_n:,.0f}")
 
 
 def leaderboard_teaser(*, systems=6, gap=25.0, n_votes=5000, alpha=0.05) -> Teaser:
@@ -266,6 +292,7 @@ def analysis_teaser(*, alpha=0.05) -> Teaser:
 TEASERS = {
     "accuracy": accuracy_teaser,
     "llm": llm_teaser,
+    "judge": judge_teaser,
     "leaderboard": leaderboard_teaser,
     "claims": claims_teaser,
     "mt": mt_teaser,

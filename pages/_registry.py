@@ -67,6 +67,11 @@ PAGES: tuple[PageInfo, ...] = (
         "your logs.", core=("llm",),
         question="Is one LLM better than another on a benchmark?"),
     PageInfo(
+        "judge", "LLM judges and human labels", ":material/gavel:",
+        "How many human labels to pair with an LLM judge (PPI++), a Rogan–Gladen corrected judge at the same cost, "
+        "and how many items to double-annotate for an agreement study (κ, AC1, α).", core=("judge",),
+        question="How many human labels do I need next to an LLM judge?"),
+    PageInfo(
         "leaderboard", "Leaderboards (pairwise votes)", ":material/leaderboard:",
         "Many systems ranked from pairwise votes by people or an LLM judge (Bradley–Terry, Elo scale): votes until "
         "neighbours are told apart, interval widths, P(the whole order is right), the cost of a noisy judge.",

@@ -235,6 +235,7 @@ if judged:
                          help="P(the judge grades a right answer right).")
     sp_pct = side.slider("Judge specificity (%)", 50.0, 100.0, 90.0, 0.5, key="sp", bind="query-params",
                          help="P(the judge grades a wrong answer wrong).")
+    side.page_link("pages/judge.py", label="How many human labels to calibrate the judge?", icon=":material/gavel:")
 side.subheader("Costs")
 cost_question = side.number_input("Cost per question", 0.0, 10_000.0, 0.50, 0.05, key="cost_q", bind="query-params",
                                    help="Writing or labelling one new question (0 if the benchmark exists).")

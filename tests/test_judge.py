@@ -49,6 +49,16 @@ def test_ppi_se_formula_and_cost_model():
     assert plan.lambda_ == pytest.approx(0.8 * big_n / (n + big_n))
 
 
+def test_lambda_on_the_judge_scale_for_a_binary_judge():
+    # PPI++ tuning for a mean: λ = Cov(human, judge)/Var(judge) · N/(n + N); for a 0/1 judge
+    # Cov = θ(1 − θ)(Se + Sp − 1) and Var = π(1 − π), π the apparent rate
+    sd, rho, pi = jg.judge_correlation(0.7, 0.9, 0.85)
+    plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=1, cost_judge=0.01, budget=1000,
+                       sd_judge=math.sqrt(pi * (1 - pi)))
+    share = plan.n_judge_only / (plan.n_human + plan.n_judge_only)
+    assert plan.lambda_ == pytest.approx(0.21 * 0.75 / (pi * (1 - pi)) * share)
+
+
 @pytest.mark.parametrize("rho,ch,cj,budget", [(0.8, 1.0, 0.01, 1000), (0.5, 2.0, 0.1, 5000), (0.95, 1.0, 0.001, 300),
                                             (-0.7, 3.0, 0.05, 20000)])
 def test_ppi_budget_close_to_closed_form_and_never_over(rho, ch, cj, budget):
@@ -80,6 +90,18 @@ def test_ppi_budget_matches_brute_force(rho, ch, cj, budget):
     plan = jg.ppi_plan(sd=0.5, correlation=rho, cost_human=ch, cost_judge=cj, budget=budget)
     var, _ = brute_force_budget(0.5, rho, ch, cj, budget)
     assert plan.se**2 == pytest.approx(var, rel=1e-12)
+
+
+@pytest.mark.parametrize("ch,cj", [(1.0, 0.01), (2.0, 0.5), (1.0, 1.0)])
+def test_judge_only_items_bought_exactly_above_the_threshold(ch, cj):
+    # b/c_j > a/c_h  ⟺  ρ² > c_j/(c_h + c_j): below it the continuous optimum has M = n (no judge-only items)
+    rho_min = math.sqrt(cj / (ch + cj))
+    below = jg.ppi_plan(sd=0.5, correlation=rho_min * 0.97, cost_human=ch, cost_judge=cj, budget=5000)
+    above = jg.ppi_plan(sd=0.5, correlation=min(rho_min * 1.1, 0.99), cost_human=ch, cost_judge=cj, budget=5000)
+    # below: only the change left after the last whole labelled item goes to judge calls
+    assert below.n_judge_only * cj < ch + cj
+    assert below.n_human == math.floor(5000 / (ch + cj))
+    assert above.n_judge_only * cj > ch + cj
 
 
 def test_no_judge_items_when_judge_is_useless():
@@ -169,6 +191,13 @@ def test_ppi_se_matches_simulation():
     sim_sd = est.std(ddof=1)
     mc_se = sim_sd / math.sqrt(2 * (reps - 1))  # SE of a normal SD estimate
     assert abs(sim_sd - jg.ppi_se(n, big_n, sd=sd, correlation=rho)) < 4 * mc_se
+    # λ estimated from each data set as PPI++ does, λ̂ = Ĉov(h, g)/((1 + n/N)·V̂ar(g)): the same SE to O(1/n)
+    h, g = lab[..., 0], lab[..., 1]
+    cov = ((h - h.mean(1, keepdims=True)) * (g - g.mean(1, keepdims=True))).sum(1) / (n - 1)
+    var_g = np.concatenate([g, unl], axis=1).var(axis=1, ddof=1)
+    lam_hat = cov / ((1 + n / big_n) * var_g)
+    est_hat = lam_hat * unl.mean(axis=1) + (h - lam_hat[:, None] * g).mean(axis=1)
+    assert abs(est_hat.std(ddof=1) - jg.ppi_se(n, big_n, sd=sd, correlation=rho)) < 4 * mc_se + 0.01 * sim_sd
     # and the human-only mean is worse, as the formula says
     assert jg.ppi_se(n, 0, sd=sd, correlation=rho) == pytest.approx(sd / math.sqrt(n))
 

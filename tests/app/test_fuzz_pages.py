@@ -28,7 +28,8 @@ PARAMS = ["n", "delta", "agreement", "baseline", "alpha", "target", "scenario", 
           "pins", "workers", "items", "effect", "sigma", "rule", "layout", "per_item", "budget", "peeks", "design",
           "mean", "sd", "m", "data", "kind", "acc_a", "gain", "k", "icc", "judge", "se", "sp", "votes", "ratings",
           "preset", "gap", "step", "demo_n", "demo_p", "present", "p0", "b0", "trials", "source", "upto", "n_max",
-          "cs", "looks", "boundary", "swap"]
+          "cs", "looks", "boundary", "swap", "prev", "c_h", "c_j",
+          "plan_by", "target_se", "estimand", "judge_spec", "ag_prev", "ag_kappa", "ag_hw", "ag_po", "ag_stat"]
 
 
 MARKUP = re.compile(r"(?<!\\)(<(img|script|a|iframe)\b|!\[|\]\()", re.IGNORECASE)
@@ -76,6 +77,9 @@ EXTREMES = {
     "monitor": [("slider", "upto", (2, 300)), ("number_input", "target", (0.001, 100.0)),
                 ("number_input", "n_max", (2, 1_000_000)), ("select_slider", "alpha", (0.01, 0.1)),
                 ("slider", "looks", (1, 10))],
+    "judge": [("slider", "prev", (5.0, 95.0)), ("slider", "se", (50.0, 100.0)), ("slider", "sp", (50.0, 100.0)),
+              ("number_input", "c_h", (0.001, 10_000.0)), ("number_input", "c_j", (0.0001, 1_000.0)),
+              ("select_slider", "budget", (100, 100000))],
     "leaderboard": [("slider", "k", (2, 20)), ("slider", "gap", (5.0, 200.0)), ("select_slider", "votes", (100, 1_000_000)),
                     ("slider", "ties_pct", (0.0, 60.0)), ("slider", "judge", (55.0, 100.0))],
 }
@@ -128,6 +132,7 @@ UPLOADERS = [
     ("sequential", {"pop": "my past differences"}, "pop_file", lambda at: None),
     ("monitor", {"source": "per-item scores"}, "scores_file", lambda at: None),
     ("monitor", {"source": "pairwise votes"}, "votes_file", lambda at: None),
+    ("judge", {"view": "Calibrate from your labels"}, "cal_file", lambda at: None),
     ("mt", {"view": "Fit P0 and b0 from your outputs"}, "file_tsv",
      lambda at: (at.radio(key="upload_mode").set_value("tsv"), at.run())),
 ]

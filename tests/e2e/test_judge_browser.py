@@ -1,0 +1,22 @@
+"""Judge page in a real browser: move the judge-sensitivity slider with the keyboard, see the chart, URL and SE change."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import slide_and_check
+
+pytestmark = pytest.mark.e2e
+
+
+def test_keyboard_slider_changes_judge_chart(page, server_url):
+    slide_and_check(page, server_url, "/judge", "Judge sensitivity (%)", presses=2, url_fragment="se=91",
+                    artifact="judge-after-slider.png")
+    from playwright.sync_api import expect
+
+    from core import judge
+
+    # a 70% model, judge Se = 91%, Sp = 85%, human labels 1, judge calls 0.01, budget 1,000
+    sd, rho, _ = judge.judge_correlation(0.70, 0.91, 0.85)
+    res = judge.ppi_plan(sd=sd, correlation=rho, cost_human=1.0, cost_judge=0.01, budget=1000)
+    expect(page.locator('[data-testid="stMetricValue"]').nth(2)).to_have_text(f"{res.se:.4f}", timeout=30_000)
