@@ -57,7 +57,8 @@ def home() -> None:
 HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_path="home")
 PAGES = {info.name: st.Page(info.path, title=info.title, icon=info.icon) for info in REGISTRY}
 navigation = st.navigation({"": [HOME], **{section: [PAGES[i.name] for i in REGISTRY if i.section == section]
-                                           for section in SECTIONS}})
+                                           for section in SECTIONS}},
+                          expanded=True)  # every page listed (by default Streamlit folds all but ten under "View more")
 # Before the page runs, so the page reads the mode of this very run.
 st.sidebar.toggle(
     "Presentation mode", key="present", bind="query-params",
