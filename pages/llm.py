@@ -15,6 +15,7 @@ import streamlit as st
 
 from core import figures, llm
 from core.plan import Assumption, PlanItem
+from core.snippets import llm_snippet
 from pages._scaffold import (
     Metric,
     pin_controls,
@@ -49,6 +50,7 @@ from pages._scaffold import (
     verdict,
     views,
 )
+from pages._scaffold import code_view
 
 N_OPTIONS = sorted({int(m * 10**e) for e in range(1, 6) for m in (1, 1.5, 2, 3, 5, 7.5) if 50 <= m * 10**e <= 100_000}
                    | {100_000})
@@ -615,15 +617,18 @@ if best is not None and best.n_questions > 0:
 if assured is not None:
     results += [("assurance", fmt_pct(assured["assurance"])), ("assurance ceiling", fmt_pct(assured["ceiling"]))]
 cost_now = n * (cost_question + 2 * k * cost_sample) if (cost_question or cost_sample) else None
+snippet = llm_snippet(n=n, design=dict(design), target_power=target, cost_question=cost_question,
+                      cost_sample=cost_sample, prior=(prior.mean, prior.sd) if assured is not None else None)
 plan_actions(PlanItem(
     scenario="LLM benchmark", question=f"Can {n:,} questions detect a {gain:+.1f}-point gain between two language "
     "models?", assumptions=tuple(assumptions),
     test="two-sided t test of the mean paired difference" + (" (cluster-robust SE, t on G − 1 df)" if m > 1 else ""), alpha=alpha,
     results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency, figures=tuple(plan_figures),
-    link=current_link(),
+    link=current_link(), code=snippet,
     references=("Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
                 "arXiv 2411.00640.", "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
                 "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.")), key="llm")
+code_view(snippet, key="llm_code")
 
 # ---------------------------------------------------------------------------
 # download and explanation

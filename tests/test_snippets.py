@@ -1,0 +1,87 @@
+"""The "Python code for this view" scripts: each page's script, run as a user would run it (a fresh Python process
+in the repository's root), prints the numbers of the page's metrics row, at the defaults and at a non-default link.
+
+The oracle is the page itself (AppTest): the script must reproduce what the page really shows.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core import snippets
+from core.plan import PlanItem, plan_html
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (page, code-view key, URL parameters, labels that must be printed and match)
+CASES = [
+    ("llm", "llm_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+    ("llm", "llm_code", {"n": "300", "gain": "5", "k": "4", "m": "5", "judge": "True", "assure": "True"},
+     ("Power", "Type-S (wrong sign)", "n for 80% power", "Cheapest n × K", "Assurance")),
+]
+
+
+def page_code(page: str, key: str, query: dict) -> tuple[dict, str]:
+    """The page's metrics row and the script of its code view (opened like a user opens it)."""
+    from tests.app.conftest import metrics, open_page
+
+    at = open_page(page, query)
+    assert not at.exception, at.exception
+    at.session_state[f"{key}_open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    blocks = [c for c in at.code if c.language == "python"]
+    assert len(blocks) == 1, "the code view shows one Python block"
+    return metrics(at), blocks[0].value
+
+
+def run_script(code: str) -> dict[str, str]:
+    """Run the script in a fresh interpreter from the repository root; its ``label: value`` lines."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    printed = {}
+    for line in done.stdout.splitlines():
+        label, _, value = line.partition(": ")
+        printed[label] = value
+    return printed
+
+
+@pytest.mark.parametrize(("page", "key", "query", "required"), CASES,
+                         ids=[f"{c[0]}-{'default' if not c[2] else 'link'}" for c in CASES])
+def test_script_prints_the_metrics_row(page, key, query, required):
+    import streamlit as st
+
+    st.cache_data.clear()
+    shown, code = page_code(page, key, query)
+    printed = run_script(code)
+    for label in required:
+        assert label in printed, f"the script does not print {label!r}: {printed}"
+    for label, value in printed.items():
+        assert label in shown, f"{label!r} is not in the metrics row {sorted(shown)}"
+        assert value == shown[label], f"{label}: script {value!r}, page {shown[label]!r}"
+
+
+def test_plan_html_includes_the_code():
+    code = snippets.mt_snippet(n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05, target_power=0.8)
+    page = plan_html([PlanItem(scenario="MT", question="q", code=code)], generated="today")
+    assert "<h3>Python code</h3>" in page and "mt.bleu_power(n, delta, p0, b0, alpha=alpha)" in page
+    assert "<pre><code>" in page
+    assert "Python code" not in plan_html([PlanItem(scenario="MT", question="q")], generated="today")
+
+
+def test_user_text_is_an_inert_literal():
+    name = "x'); import os; os.system('echo pwned'); ('"
+    code = snippets.leaderboard_snippet(n_votes=100, ratings={name: 1000.0, "b": 1100.0}, tie_rate=0.0, ties="drop",
+                                        judge_accuracy=1.0, alpha=0.05, target_power=0.8)
+    compile(code, "<snippet>", "exec")  # still valid Python
+    assert repr(name) in code
+    assert "pwned" not in run_script(code).get("Weakest neighbours' power", "")
+
+
+def test_bad_scenario_is_rejected():
+    with pytest.raises(ValueError, match="`scenario`"):
+        snippets.accuracy_snippet(scenario="nope", n=10, alpha=0.05, target_power=0.8)
