@@ -292,14 +292,20 @@ def claims_snippet(*, rows: Sequence, alpha: float, target_power: float, correct
 
 
 def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: float, bounded: bool, looks: int,
-                    boundary: str, seed: int, data_file: str | None = None) -> str:
+                    boundary: str, seed: int, data_file: str | None = None, votes: bool = False) -> str:
     """Script for the monitor page (:func:`core.sequential.monitor`).
 
     With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
-    reads the named per-item scores file with :func:`core.sequential.read_paired_scores`.
+    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`) or, with ``votes=True``,
+    pairwise votes (:func:`core.pairwise.read_votes`).
     """
-    read = ("data = sq.sample_differences()" if data_file is None else
-            f"with open({data_file!r}, 'rb') as fh:\n    data = sq.read_paired_scores(fh.read(), name={data_file!r})")
+    if data_file is None:
+        read = "data = sq.sample_differences()"
+    elif votes:
+        read = (f"from core import pairwise as pw\n\nwith open({data_file!r}, 'rb') as fh:\n"
+                f"    data = sq.differences_from_votes(pw.read_votes(fh.read(), name={data_file!r}))")
+    else:
+        read = f"with open({data_file!r}, 'rb') as fh:\n    data = sq.read_paired_scores(fh.read(), name={data_file!r})"
     lines = [_HEADER, "from core import sequential as sq", "", read,
              "diffs = data['difference'].to_numpy(dtype=float)"]
     if swap:

@@ -18,6 +18,7 @@ import streamlit as st
 from core import figures
 from core import pairwise as pw
 from core.plan import Assumption, PlanItem
+from core.snippets import leaderboard_snippet
 from pages._scaffold import (
     Metric,
     pin_controls,
@@ -47,6 +48,7 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._scaffold import code_view
 
 VOTE_OPTIONS = sorted({int(m * 10**e) for e in range(2, 7) for m in (1, 1.5, 2, 3, 5, 7.5) if m * 10**e <= 1_000_000})
 PRESETS = {"even": "evenly spaced", "crowded": "crowded top", "custom": "my ratings (table)"}
@@ -557,6 +559,9 @@ if cost_vote > 0:
                                        "set on the page"))
     if needed > 0:
         plan_results.append((f"cost of {needed:,} votes", fmt_money(needed * cost_vote, currency, markdown=False)))
+snippet = leaderboard_snippet(n_votes=n_votes, ratings=dict(key_ratings), tie_rate=tie_rate, ties=ties,
+                              judge_accuracy=judge, alpha=alpha, target_power=target,
+                              gap_sd=gap_sd if assured is not None else None)
 plan_actions(PlanItem(
     scenario="Leaderboard from pairwise votes",
     question=f"Can {n_votes:,} pairwise votes rank {len(names)} systems?",
@@ -567,12 +572,13 @@ plan_actions(PlanItem(
     results=tuple(plan_results),
     paragraph=sentence, cost=n_votes * cost_vote if cost_vote > 0 else None, currency=currency,
     figures=tuple(plan_figures),
-    link=current_link(),
+    link=current_link(), code=snippet,
     references=("Bradley & Terry (1952). Rank analysis of incomplete block designs. Biometrika 39.",
                 "Chiang et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human preference. "
                 "arXiv 2403.04132.",
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="leaderboard")
+code_view(snippet, key="leaderboard_code")
 if plotted:
     download_csv(plotted, f"leaderboard_{tab.current}.csv", key="download_curves",
                  label="Download the plotted data (CSV)")

@@ -21,6 +21,7 @@ from core import figures
 from core import ratings as rt
 from core import uploads
 from core.plan import Assumption, PlanItem
+from core.snippets import ratings_snippet
 from pages._scaffold import (
     Metric,
     apply_values,
@@ -53,6 +54,7 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._scaffold import code_view
 
 ITEM_OPTIONS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000]
 SIGMA_KEYS = ("sigma_w0", "sigma_w1", "sigma_i0", "sigma_i1", "sigma")
@@ -690,18 +692,22 @@ if cost_now is not None:
 plan_figures = []
 if curves is not None:
     plan_figures.append(("Power vs effect (analytic, fully crossed)", effect_chart()))
+snippet = ratings_snippet(layout=layout, workers=workers, items=items, per_item=per_item, effect=effect, sigmas=sig,
+                          alpha=alpha, target_power=target, analytic=analytic,
+                          prior=(prior.mean, prior.sd) if assured is not None else None)
 plan_actions(PlanItem(
     scenario="Human ratings (Likert)", question=f"Can {who} detect a {2 * effect:.3f} difference in mean rating?",
     assumptions=tuple(assumptions), test=RULE_LABELS[rule] + (" on a mixed model with crossed worker and item random "
                                                               "intercepts and slopes"),
     alpha=alpha if rule == "satterthwaite" else 0.05, results=tuple(results), paragraph=sentence, cost=cost_now,
-    currency=currency, figures=tuple(plan_figures), link=current_link(),
+    currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
     references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
                 "Responsibility. EMNLP (§5.2, appendix H.3).",
                 "Westfall, Kenny & Judd (2014). Statistical power and optimal design in experiments in which samples "
                 "of participants respond to samples of stimuli. J. Exp. Psychol. Gen. 143.",
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="ratings")
+code_view(snippet, key="ratings_code")
 
 # ---------------------------------------------------------------------------
 # download and explanation
