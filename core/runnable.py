@@ -21,7 +21,7 @@ import pandas as pd
 
 from core.validation import check_int
 
-__all__ = ["item_list", "item_list_json", "harness_command", "vote_allocation", "worker_assignment"]
+__all__ = ["item_list", "item_list_json", "harness_command", "harness_task", "vote_allocation", "worker_assignment"]
 
 
 def _allocate(sizes: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -137,6 +137,13 @@ def harness_command(frame: pd.DataFrame, *, file_name: str = "item_list.json") -
     return ("lm-eval run --model <backend> --model_args <model arguments> "
             f"--tasks {shlex.quote(tasks)} --samples \"$(cat {shlex.quote(file_name)})\" "
             "--log_samples --output_path <results directory>")
+
+
+def harness_task(file_name: str) -> str:
+    """The task of an lm-evaluation-harness samples file, from its name ``samples_<task>_<date>.jsonl``."""
+    from core.llm import _task_of
+
+    return _task_of(str(file_name), 1)
 
 
 def vote_allocation(ratings, *, target_power=0.8, tie_rate=0.0, ties="drop", judge_accuracy=1.0,

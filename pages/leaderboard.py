@@ -19,6 +19,7 @@ from core import figures
 from core import pairwise as pw
 from core.plan import Assumption, PlanItem
 from core.snippets import leaderboard_snippet
+from core.runnable import vote_allocation
 from pages._scaffold import (
     Metric,
     pin_controls,
@@ -579,6 +580,27 @@ plan_actions(PlanItem(
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="leaderboard")
 code_view(snippet, key="leaderboard_code")
+
+# how many votes each adjacent pair needs: a file the vote collection can follow
+votes_box = st.expander("Download the vote allocation — votes per pair of neighbours to reach the target",
+                        key="alloc_open", on_change="rerun", icon=":material/how_to_vote:")
+if votes_box.open:
+    with votes_box, guard("Cannot allocate votes for this leaderboard", stop=False):
+        alloc = vote_allocation(pd.Series(dict(key_ratings)), target_power=target, tie_rate=tie_rate, ties=ties,
+                                judge_accuracy=judge, alpha=alpha)
+        st.markdown(f"Collect votes **between neighbours** in the expected order, as many for each pair as listed: "
+                    f"**{int(alloc['votes'].sum()):,}** votes in all (ties included), every pair at ≥ {target:.0%} "
+                    "power. Close neighbours need more, about ∝ 1/gap². Each pair's gap is then estimated from its "
+                    "own votes (a chain), so the pair's power is that of a head-to-head comparison (exact sign test)."
+                    + (f" Spreading votes evenly over all pairs instead needs {needed:,}." if needed > 0 else ""))
+        st.dataframe(alloc, hide_index=True, width="stretch", column_config={
+            "system_a": "Better system", "system_b": "Next system",
+            "gap_elo": st.column_config.NumberColumn("Gap (Elo)", format="%.1f"),
+            "votes": st.column_config.NumberColumn("Votes", format="%d"),
+            "share": st.column_config.NumberColumn("Share", format="percent"),
+            "power": st.column_config.NumberColumn("Power", format="percent")})
+        st.download_button("Download the vote allocation (CSV)", data=alloc.to_csv(index=False).encode("utf-8"),
+                           file_name="vote_allocation.csv", mime="text/csv", key="alloc_csv", on_click="ignore")
 if plotted:
     download_csv(plotted, f"leaderboard_{tab.current}.csv", key="download_curves",
                  label="Download the plotted data (CSV)")

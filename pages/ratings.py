@@ -22,6 +22,7 @@ from core import ratings as rt
 from core import uploads
 from core.plan import Assumption, PlanItem
 from core.snippets import ratings_snippet
+from core.runnable import worker_assignment
 from pages._scaffold import (
     Metric,
     apply_values,
@@ -708,6 +709,24 @@ plan_actions(PlanItem(
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="ratings")
 code_view(snippet, key="ratings_code")
+
+# who rates what: a balanced assignment for the chosen design
+assign_box = st.expander("Download the worker assignment — which worker rates which item",
+                         key="assign_open", on_change="rerun", icon=":material/assignment_ind:")
+if assign_box.open:
+    with assign_box, guard("Cannot assign workers", stop=False):
+        per_item_k = workers if layout == "crossed" else per_item
+        assign_seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key="assign_seed",
+                                          help="The same seed gives the same assignment; keep it in your plan."))
+        assignment = worker_assignment(items, workers, per_item_k, seed=assign_seed)
+        load = assignment["worker"].value_counts()
+        st.markdown(f"{items:,} items × {per_item_k} of {workers} workers each = **{len(assignment):,}** assignments; "
+                    f"each worker rates {load.min():,}–{load.max():,} items (both systems' outputs of each). Items "
+                    "and workers are numbered from 1; the order is random (seeded), so no worker sees only one part "
+                    "of the item list.")
+        st.download_button("Download the worker assignment (CSV)",
+                           data=assignment.to_csv(index=False).encode("utf-8"), file_name="worker_assignment.csv",
+                           mime="text/csv", key="assign_csv", on_click="ignore")
 
 # ---------------------------------------------------------------------------
 # download and explanation
