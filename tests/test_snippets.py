@@ -55,6 +55,7 @@ def page_code(page: str, key: str, query: dict) -> tuple[dict, str]:
 
     at = open_page(page, query)
     assert not at.exception, at.exception
+    assert not [c for c in at.code if c.language == "python"], "the code view is filled only when opened"
     at.session_state[f"{key}_open"] = True
     at.run()
     assert not at.exception, at.exception
@@ -109,3 +110,42 @@ def test_user_text_is_an_inert_literal():
 def test_bad_scenario_is_rejected():
     with pytest.raises(ValueError, match="`scenario`"):
         snippets.accuracy_snippet(scenario="nope", n=10, alpha=0.05, target_power=0.8)
+
+
+def run_here(code: str) -> dict[str, str]:
+    """Run a script in this process (no subprocess) and collect its ``label: value`` lines."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<snippet>", "exec"), {"__name__": "__snippet__"})
+    return dict(line.partition(": ")[::2] for line in out.getvalue().splitlines())
+
+
+def test_preference_script_matches_core():
+    """The preference design (raters choosing A, B or neither), against core.accuracy directly."""
+    from core import accuracy as acc
+
+    code = snippets.accuracy_snippet(scenario="preference", n=150, alpha=0.05, target_power=0.8, p_new=0.55,
+                                     p_old=0.35, tie_rate=0.1, ties="drop", test="exact", prior=(20.0, 5.0))
+    printed = run_here(code)
+    res = acc.preference_power(150, 0.55, 0.35, alpha=0.05, ties="drop", test="exact")
+    assert printed["Power"] == f"{100 * res.power:.1f}%"
+    sizes = acc.preference_sample_sizes(0.55, 0.35, target_power=0.8, alpha=0.05, ties="drop", test="exact")
+    assert printed["n for 80% power"] == f"{sizes.first:,}"
+    assured = acc.preference_assurance(150, 0.2, 0.05, tie_rate=0.1, alpha=0.05, ties="drop", test="exact")
+    assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
+
+
+def test_simulated_ratings_design_prints_only_closed_form_numbers():
+    from core import ratings as rt
+
+    sig = dict(rt.PRESETS["high"])
+    code = snippets.ratings_snippet(layout="crowd", workers=20, items=100, per_item=5, effect=0.1, sigmas=sig,
+                                    alpha=0.05, target_power=0.8, analytic=False, prior=(0.1, 0.05))
+    printed = run_here(code)
+    assert "Power" not in printed and "method='simulate'" in code
+    assert printed["MDE at 80% power"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"
+    assured = rt.crowd_assurance(20, 100, 5, 0.1, 0.05, alpha=0.05, **sig)
+    assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
