@@ -45,13 +45,11 @@ def first_n(sizes, limit=None):
 
 
 def _r(value) -> str:
-    """A Python literal for a value (floats round-trip exactly)."""
+    """A Python literal for a value (floats round-trip exactly; inf and nan as ``float("inf")``)."""
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        value = value.item()  # numpy scalars print as np.float64(…) under numpy 2
     if isinstance(value, float) and not math.isfinite(value):
         return f"float({str(value)!r})"
-    if isinstance(value, (bool, int, str)) or value is None:
-        return repr(value)
-    if isinstance(value, float):
-        return repr(float(value))
     return repr(value)
 
 
@@ -127,7 +125,8 @@ def accuracy_snippet(*, scenario: str, n: int, alpha: float, target_power: float
                   f"test = {test!r}",
                   "res = acc.mcnemar_power(n, delta, design.agreement, alpha=alpha, test=test)",
                   "mde = acc.mcnemar_mde(n, **design.mde_kwargs, target_power=target_power, alpha=alpha, test=test)"]
-        size_call = "acc.mcnemar_sample_sizes(delta, design.agreement, target_power=target_power, alpha=alpha, test=test)"
+        size_call = ("acc.mcnemar_sample_sizes(delta, design.agreement, target_power=target_power, alpha=alpha, "
+                     "test=test)")
         assure_call = "acc.mcnemar_assurance(n, mean, sd, design.agreement, alpha=alpha, test=test)"
     elif scenario == "unpaired":
         effect = delta
@@ -250,8 +249,8 @@ def leaderboard_snippet(*, n_votes: int, ratings: Mapping, tie_rate: float, ties
     """Script for the leaderboard page (:mod:`core.pairwise`, Bradley–Terry on the Elo scale)."""
     lines = [_HEADER, "from core import pairwise as pw", "",
              f"ratings = pd.Series({_r({str(k): float(v) for k, v in ratings.items()})})",
-             f"options = dict(tie_rate={_r(float(tie_rate))}, ties={ties!r}, judge_accuracy={_r(float(judge_accuracy))}, "
-             f"alpha={_r(float(alpha))})",
+             f"options = dict(tie_rate={_r(float(tie_rate))}, ties={ties!r}, "
+             f"judge_accuracy={_r(float(judge_accuracy))}, alpha={_r(float(alpha))})",
              f"n_votes, target_power = {int(n_votes)!r}, {_r(float(target_power))}",
              "res = pw.leaderboard_power(n_votes, ratings, **options)",
              "print(\"Weakest neighbours' power:\", pct(res.weakest_power))",
