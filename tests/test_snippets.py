@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from core import snippets
@@ -149,3 +151,37 @@ def test_simulated_ratings_design_prints_only_closed_form_numbers():
     assert printed["MDE at 80% power"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"
     assured = rt.crowd_assurance(20, 100, 5, 0.1, 0.05, alpha=0.05, **sig)
     assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
+
+
+def test_monitor_script_reads_the_uploaded_file(tmp_path, monkeypatch):
+    """With an upload the script reads the file by its name (next to the notebook), as the page read it."""
+    from core import sequential as sq
+
+    rng = np.random.default_rng(4)
+    scores = pd.DataFrame({"old": rng.integers(0, 2, 200), "new": rng.integers(0, 2, 200)})
+    (tmp_path / "run.csv").write_text(scores.to_csv(index=False))
+    monkeypatch.chdir(tmp_path)
+    code = snippets.monitor_snippet(upto=150, swap=False, target=0.05, n_max=1000, alpha=0.05, bounded=True, looks=3,
+                                    boundary="obrien_fleming", seed=1, data_file="run.csv")
+    printed = run_here(code)
+    data = sq.read_paired_scores((tmp_path / "run.csv").read_bytes(), name="run.csv")
+    res = sq.monitor(data["difference"].to_numpy(dtype=float)[:150], target=0.05, n_max=1000, alpha=0.05,
+                     bounds=(-1.0, 1.0), looks=3, boundary="obrien_fleming", seed=1)
+    assert printed["Items so far"] == "150"
+    assert printed["Running difference"] == f"{res.sequence.iloc[-1]['estimate']:+.4f}"
+    assert printed["P(ends with a winner)"] == f"{100 * res.p_stop_effect:.1f}%"
+
+
+def test_the_plan_carries_the_pages_script():
+    """The plan basket's item (and so the plan HTML) holds the script the code view shows."""
+    from tests.app.conftest import open_page, open_plan
+
+    at = open_page("mt")
+    at.session_state["mt_code_open"] = True
+    open_plan(at, "mt")
+    at.button(key="mt_add").click()
+    at.run()
+    shown = [c.value for c in at.code if c.language == "python"][0]
+    item = at.session_state["plan_basket"][-1]
+    assert item.code.rstrip("\n") == shown.rstrip("\n")
+    assert "<h3>Python code</h3>" in plan_html([item], generated="today")
