@@ -119,3 +119,21 @@ def test_worker_assignment_download(files):
     load = table["worker"].value_counts()
     assert load.max() - load.min() <= 1 and set(load.index) == set(range(1, 11))
     assert table.equals(rn.worker_assignment(50, 10, 3, seed=0))
+
+
+def test_item_list_from_harness_logs_gives_the_command(files):
+    at = open_page("llm", {"n": "50", "view": "Estimate from your logs"})
+    at.radio(key="log_source").set_value("harness")
+    at.run()
+    harness = llm.sample_harness_files()
+    for key, model in (("files_a", "synthetic-baseline"), ("files_b", "synthetic-candidate")):
+        at.file_uploader(key=key).set_value([(name, data, "application/jsonl") for m, name, data in harness
+                                             if m == model])
+    at.run()
+    open_box(at, "items_open")
+    mapping = json.loads(files["item_list.json"])
+    task = rn.harness_task([name for m, name, _ in harness if m == "synthetic-baseline"][0])
+    assert list(mapping) == [task] and len(mapping[task]) == 50
+    assert all(isinstance(i, int) for i in mapping[task]) and mapping[task] == sorted(mapping[task])
+    command = [c.value for c in at.code if c.language == "bash"]
+    assert command and f"--tasks {task}" in command[0] and "--samples" in command[0]
