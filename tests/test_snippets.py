@@ -185,3 +185,17 @@ def test_the_plan_carries_the_pages_script():
     item = at.session_state["plan_basket"][-1]
     assert item.code.rstrip("\n") == shown.rstrip("\n")
     assert "<h3>Python code</h3>" in plan_html([item], generated="today")
+
+
+def test_paired_script_with_a_regression_prior_on_the_agreement():
+    """P_a from the GLUE regression: the script rebuilds the design like the page (core.accuracy.paired_design)."""
+    from core import accuracy as acc
+
+    code = snippets.accuracy_snippet(scenario="paired", n=1000, alpha=0.05, target_power=0.9, delta=0.02,
+                                     test="exact", source="glue", agreement=None, baseline=0.8)
+    printed = run_here(code)
+    design = acc.paired_design("glue", delta=0.02, agreement=None, baseline=0.8)
+    res = acc.mcnemar_power(1000, 0.02, design.agreement, alpha=0.05, test="exact")
+    mde = acc.mcnemar_mde(1000, **design.mde_kwargs, target_power=0.9, alpha=0.05, test="exact")
+    assert printed["Power"] == f"{100 * res.power:.1f}%"
+    assert printed["MDE at 90% power"] == f"{100 * mde:.2f} pp"
