@@ -129,12 +129,14 @@ def harness_command(frame: pd.DataFrame, *, file_name: str = "item_list.json") -
     ``--samples`` takes a JSON mapping of task names to document indices (``{"task1": [0, 1, 2]}``), is
     incompatible with ``--limit`` (``docs/interface.md``, ``lm_eval/_cli/run.py``) and indexes the task's
     evaluation documents 0 … k − 1, the same numbers the harness logs as ``doc_id``. Items that are not whole
-    numbers (a tidy log's question text) cannot be selected that way: None.
+    numbers (a tidy log's question text) cannot be selected that way: None. ``--samples`` exists from
+    lm-evaluation-harness 0.4.9; the command uses the ``lm_eval`` entry point without a subcommand, which
+    later versions (``lm-eval run``) still accept.
     """
     if frame.empty or not all(_is_index(v) for v in frame["item"]):
         return None
     tasks = ",".join(sorted({str(t) for t in frame["task"]}))
-    return ("lm-eval run --model <backend> --model_args <model arguments> "
+    return ("lm_eval --model <backend> --model_args <model arguments> "
             f"--tasks {shlex.quote(tasks)} --samples \"$(cat {shlex.quote(file_name)})\" "
             "--log_samples --output_path <results directory>")
 

@@ -671,7 +671,7 @@ if items_box.open:
                                file_name="item_list.csv", mime="text/csv", key="items_csv", on_click="ignore")
             command = harness_command(chosen)
             if command:
-                st.markdown("Run **each model** with the same list (lm-evaluation-harness ≥ 0.4.5; `--samples` "
+                st.markdown("Run **each model** with the same list (lm-evaluation-harness ≥ 0.4.9; `--samples` "
                             "cannot be combined with `--limit`):")
                 st.code(command, language="bash", wrap_lines=True)
                 st.caption("In the logs of such a run, doc_id numbers the chosen documents 0, 1, … in the order of "
