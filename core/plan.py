@@ -65,6 +65,8 @@ class PlanItem:
     references : tuple of str
     link : str
         The shareable URL that reproduces the view.
+    code : str
+        Python code that reproduces the numbers with ``core`` (:mod:`core.snippets`); empty when none.
     """
 
     scenario: str
@@ -79,6 +81,7 @@ class PlanItem:
     figures: tuple = field(default=(), compare=False)
     references: tuple = ()
     link: str = ""
+    code: str = ""
 
 
 def total_cost(items: Sequence[PlanItem]) -> float | None:
@@ -123,6 +126,7 @@ table{border-collapse:collapse;width:100%;margin:.6rem 0}th,td{text-align:left;p
 border-bottom:1px solid #ddd;vertical-align:top}th{background:#F2F5F9}.muted{color:#555;font-size:.9rem}
 .paragraph{background:#F2F5F9;padding:.8rem 1rem;border-left:4px solid #0072B2}.chart{margin:1rem 0}
 code{background:#F2F5F9;padding:0 .2rem}
+pre{background:#F2F5F9;padding:.8rem;overflow-x:auto}
 """
 
 
@@ -194,6 +198,9 @@ def plan_html(items: Sequence[PlanItem], *, title: str = "Evaluation plan", gene
                          f"<p class=\"muted\">{esc(fig_title)}</p></div>")
         if item.link:
             parts.append(f"<p><strong>Reproduce this view:</strong> <code>{esc(item.link)}</code></p>")
+        if item.code:
+            parts.append(f"<h3>Python code</h3><p class=\"muted\">Run from the repository's root; it prints the "
+                         f"numbers above.</p><pre><code>{esc(item.code)}</code></pre>")
         if item.references:
             parts.append("<h3>References</h3><ul>" + "".join(f"<li>{esc(r)}</li>" for r in item.references) + "</ul>")
     parts.append("<p class=\"muted\">Power: P(significant and in the direction of the true effect). Type-M: mean "

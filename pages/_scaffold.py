@@ -709,6 +709,21 @@ def plan_actions(item, *, key: str = "plan") -> None:
         st.code(plan_text(item), language=None, wrap_lines=True)
 
 
+def code_view(snippet: str | Callable[[], str], *, key: str = "code") -> None:
+    """The "Python code for this view" expander: a script that reproduces the metrics row with ``core``.
+
+    Filled only when opened, like :func:`plan_actions`: the code block would load the syntax highlighter on every
+    first visit. ``snippet`` may be a callable, so the script is built only then.
+    """
+    box = st.expander("Python code for this view", key=f"{key}_open", on_change="rerun", icon=":material/code:")
+    if not box.open:
+        return
+    with box:
+        st.caption("Run it from the repository's root (so `core` imports): it prints the numbers of the metrics "
+                   "row above. Change a value and re-run to explore beyond the sliders.")
+        st.code(snippet() if callable(snippet) else snippet, language="python")
+
+
 # ---------------------------------------------------------------------------
 # formatting
 # ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from core import accuracy as acc
 from core import figures
 from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
 from core.plan import Assumption, PlanItem
+from core.snippets import accuracy_snippet
 from pages._scaffold import (
     link_values,
     Metric,
@@ -49,6 +50,7 @@ from pages._scaffold import (
     verdict,
     views,
 )
+from pages._scaffold import code_view
 
 
 # ---------------------------------------------------------------------------
@@ -935,16 +937,26 @@ if tab.open("power"):
     plan_figures.append(("Power vs sample size", figures.curve_figure(
         curves, x="n", y="power", color="series", dash=dash, current=(n, result.power), target=target,
         x_title=x_title, y_title="Power", y_range=(0, 1.02))))
+if scenario == "paired":
+    code_args = dict(delta=delta, test=test, source=source, baseline=baseline,
+                     agreement=round(agreement_pct / 100, 6) if source == "manual" else None)
+elif scenario == "unpaired":
+    code_args = dict(delta=delta, baseline=baseline)
+else:
+    code_args = dict(p_new=p_new, p_old=p_old, tie_rate=tie_rate, ties=ties, test=test)
+snippet = accuracy_snippet(scenario=scenario, n=n, alpha=alpha, target_power=target,
+                           prior=(prior.mean, prior.sd) if assured is not None else None, **code_args)
 plan_actions(PlanItem(
     scenario=f"Accuracy ({SCENARIO_LABELS[scenario]})", question=question, assumptions=tuple(assumptions),
     test=test_text, alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
-    figures=tuple(plan_figures), link=current_link(),
+    figures=tuple(plan_figures), link=current_link(), code=snippet,
     references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
                 "Responsibility. EMNLP.",
                 "Fagerland, Lydersen & Laake (2013). The McNemar test for binary matched-pairs data. BMC Medical "
                 "Research Methodology 13:91.",
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key=f"accuracy_{scenario}")
+code_view(snippet, key="accuracy_code")
 
 # ---------------------------------------------------------------------------
 # download and explanation

@@ -17,6 +17,7 @@ from core import accuracy as acc
 from core import figures
 from core import multiplicity as mt
 from core.plan import Assumption, PlanItem
+from core.snippets import claims_snippet
 from pages._scaffold import (
     Metric,
     cached,
@@ -33,6 +34,7 @@ from pages._scaffold import (
     start,
     style,
 )
+from pages._scaffold import code_view
 
 CORRECTION_LABELS = {"none": "no correction", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "Benjamini–Hochberg"}
 #: Five common benchmarks with their test-set sizes (items), an expected gain and an agreement rate.
@@ -224,6 +226,8 @@ sentence = (f"We claim gains on {m} benchmarks and control the family-wise error
             f"{fmt_pct(float(np.mean(chosen.per_comparison)), 0)} "
             f"power after the correction (unadjusted {fmt_pct(float(np.mean(powers)), 0)}), and all {m} claims hold "
             f"together with probability {fmt_pct(chosen.all, 0)} (Holm, 1979; Benjamini & Hochberg, 1995).")
+snippet = claims_snippet(rows=rows, alpha=alpha, target_power=target, correction=correction, correlation=correlation,
+                         correction_label=CORRECTION_LABELS[correction], n_sims=N_SIMS)
 plan_actions(PlanItem(
     scenario="Many claims (multiplicity)", question=f"Will the gains claimed on {m} benchmarks survive a "
     f"{CORRECTION_LABELS[correction]} correction?", assumptions=assumptions,
@@ -234,11 +238,12 @@ plan_actions(PlanItem(
     paragraph=sentence, figures=(("Power of each claim", figures.bar_figure(
         names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),
         title="Power of each claim under each correction", x_title="Benchmark", y_title="Power")),),
-    link=current_link(),
+    link=current_link(), code=snippet,
     references=("Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scand J Stat 6:65–70.",
                 "Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate. JRSS B 57:289–300.",
                 "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.")),
     key="claims")
+code_view(snippet, key="claims_code")
 explain(
     f"""
 **What is being planned?** A paper claims a gain on each of several benchmarks. Each claim is a separate test; with

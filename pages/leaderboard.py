@@ -19,6 +19,8 @@ from core import figures
 from core import pairwise as pw
 from core import sequential as sq
 from core.plan import Assumption, PlanItem
+from core.snippets import leaderboard_snippet
+from core.runnable import vote_allocation
 from pages._sequential_section import sequential_section
 from pages._scaffold import md_escape
 from pages._scaffold import (
@@ -51,6 +53,7 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._scaffold import code_view
 
 VOTE_OPTIONS = sorted({int(m * 10**e) for e in range(2, 7) for m in (1, 1.5, 2, 3, 5, 7.5) if m * 10**e <= 1_000_000})
 PRESETS = {"even": "evenly spaced", "crowded": "crowded top", "custom": "my ratings (table)"}
@@ -574,6 +577,9 @@ if cost_vote > 0:
                                        "set on the page"))
     if needed > 0:
         plan_results.append((f"cost of {needed:,} votes", fmt_money(needed * cost_vote, currency, markdown=False)))
+snippet = leaderboard_snippet(n_votes=n_votes, ratings=dict(board.ratings), tie_rate=tie_rate, ties=ties,
+                              judge_accuracy=judge, alpha=alpha, target_power=target,
+                              gap_sd=gap_sd if assured is not None else None)
 plan_actions(PlanItem(
     scenario="Leaderboard from pairwise votes",
     question=f"Can {n_votes:,} pairwise votes rank {len(names)} systems?",
@@ -584,12 +590,34 @@ plan_actions(PlanItem(
     results=tuple(plan_results),
     paragraph=sentence, cost=n_votes * cost_vote if cost_vote > 0 else None, currency=currency,
     figures=tuple(plan_figures),
-    link=current_link(),
+    link=current_link(), code=snippet,
     references=("Bradley & Terry (1952). Rank analysis of incomplete block designs. Biometrika 39.",
                 "Chiang et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human preference. "
                 "arXiv 2403.04132.",
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="leaderboard")
+code_view(snippet, key="leaderboard_code")
+
+# how many votes each adjacent pair needs: a file the vote collection can follow
+votes_box = st.expander("Download the vote allocation — votes per pair of neighbours to reach the target",
+                        key="alloc_open", on_change="rerun", icon=":material/how_to_vote:")
+if votes_box.open:
+    with votes_box, guard("Cannot allocate votes for this leaderboard", stop=False):
+        alloc = vote_allocation(board.series, target_power=target, tie_rate=tie_rate, ties=ties,
+                                judge_accuracy=judge, alpha=alpha)
+        st.markdown(f"Collect votes **between neighbours** in the expected order, as many for each pair as listed: "
+                    f"**{int(alloc['votes'].sum()):,}** votes in all (ties included), every pair at ≥ {target:.0%} "
+                    "power. Close neighbours need more, about ∝ 1/gap². Each pair's gap is then estimated from its "
+                    "own votes (a chain), so the pair's power is that of a head-to-head comparison (exact sign test)."
+                    + (f" Spreading votes evenly over all pairs instead needs {needed:,}." if needed > 0 else ""))
+        st.dataframe(alloc, hide_index=True, width="stretch", column_config={
+            "system_a": "Better system", "system_b": "Next system",
+            "gap_elo": st.column_config.NumberColumn("Gap (Elo)", format="%.1f"),
+            "votes": st.column_config.NumberColumn("Votes", format="%d"),
+            "share": st.column_config.NumberColumn("Share", format="percent"),
+            "power": st.column_config.NumberColumn("Power", format="percent")})
+        st.download_button("Download the vote allocation (CSV)", data=alloc.to_csv(index=False).encode("utf-8"),
+                           file_name="vote_allocation.csv", mime="text/csv", key="alloc_csv", on_click="ignore")
 if plotted:
     download_csv(plotted, f"leaderboard_{tab.current}.csv", key="download_curves",
                  label="Download the plotted data (CSV)")

@@ -16,6 +16,8 @@ import streamlit as st
 from core import figures, llm
 from core import sequential as sq
 from core.plan import Assumption, PlanItem
+from core.snippets import llm_snippet
+from core.runnable import harness_command, harness_task, item_list, item_list_json
 from pages._sequential_section import sequential_section
 from pages._scaffold import (
     Metric,
@@ -52,6 +54,7 @@ from pages._scaffold import (
     verdict,
     views,
 )
+from pages._scaffold import code_view
 
 N_OPTIONS = sorted({int(m * 10**e) for e in range(1, 6) for m in (1, 1.5, 2, 3, 5, 7.5) if 50 <= m * 10**e <= 100_000}
                    | {100_000})
@@ -633,15 +636,68 @@ if best is not None and best.n_questions > 0:
 if assured is not None:
     results += [("assurance", fmt_pct(assured["assurance"])), ("assurance ceiling", fmt_pct(assured["ceiling"]))]
 cost_now = n * (cost_question + 2 * k * cost_sample) if (cost_question or cost_sample) else None
+snippet = llm_snippet(n=n, design=design.kwargs(), target_power=target, cost_question=cost_question,
+                      cost_sample=cost_sample, prior=(prior.mean, prior.sd) if assured is not None else None)
 plan_actions(PlanItem(
     scenario="LLM benchmark", question=f"Can {n:,} questions detect a {gain:+.1f}-point gain between two language "
     "models?", assumptions=tuple(assumptions),
     test="two-sided t test of the mean paired difference" + (" (cluster-robust SE, t on G − 1 df)" if m > 1 else ""), alpha=alpha,
     results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency, figures=tuple(plan_figures),
-    link=current_link(),
+    link=current_link(), code=snippet,
     references=("Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
                 "arXiv 2411.00640.", "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
                 "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.")), key="llm")
+code_view(snippet, key="llm_code")
+
+# the questions to evaluate: a seeded random subset (not the first n), the same for every model
+items_box = st.expander("Download the item list — which questions to evaluate, the same for every model",
+                        key="items_open", on_change="rerun", icon=":material/format_list_numbered:")
+if items_box.open:
+    with items_box, guard("Cannot draw the item list", stop=False):
+        c1, c2 = st.columns(2)
+        item_seed = int(c1.number_input("Seed", 0, 2**31 - 1, 0, key="items_seed",
+                                        help="The same seed gives the same list; keep it in your plan."))
+        if log is not None:
+            questions = log.drop_duplicates("question")
+            item_ids = questions["question"].tolist()
+            item_clusters = questions["cluster"].tolist() if "cluster" in questions.columns else None
+            item_task = harness_task(files_a[0].name) if source == "harness" else "benchmark"
+            st.caption(f"Drawn from the {len(item_ids):,} questions of {safe_message(origin)}"
+                       + (", stratified by cluster (each cluster keeps its share)." if item_clusters else "."))
+        else:
+            total_items = int(c2.number_input("Items in the benchmark N", min_value=n, max_value=10_000_000,
+                                              value=min(10_000_000, 10 * n), step=100, key="items_total",
+                                              help="No log uploaded: the benchmark's items are assumed numbered "
+                                              "0 … N − 1 in the harness's order (its doc_id)."))
+            item_task = c1.text_input("Task name (as the harness calls it)", "benchmark", max_chars=80,
+                                      key="items_task").strip() or "benchmark"
+            item_ids, item_clusters = range(total_items), None
+            st.caption(f"No log uploaded (tab “{VIEWS['fit']}”): {n:,} of {total_items:,} items numbered 0 … "
+                       f"{total_items - 1:,}, assumed to be the harness's doc_ids. Upload a log to draw from its own "
+                       "questions, stratified by cluster.")
+        if n > len(item_ids):
+            st.warning(f"The log has {len(item_ids):,} questions, fewer than n = {n:,}: lower n, or evaluate them "
+                       "all.")
+        else:
+            chosen = item_list(item_ids, n, clusters=item_clusters, tasks=item_task, seed=item_seed)
+            d1, d2 = st.columns(2)
+            d1.download_button("Download the item list (JSON)", data=item_list_json(chosen).encode("utf-8"),
+                               file_name="item_list.json", mime="application/json", key="items_json",
+                               on_click="ignore", help="{task: [doc_id, …]}: what lm-evaluation-harness's "
+                               "--samples takes.")
+            d2.download_button("Download the item list (CSV)", data=chosen.to_csv(index=False).encode("utf-8"),
+                               file_name="item_list.csv", mime="text/csv", key="items_csv", on_click="ignore")
+            command = harness_command(chosen)
+            if command:
+                st.markdown("Run **each model** with the same list (lm-evaluation-harness ≥ 0.4.9; `--samples` "
+                            "cannot be combined with `--limit`):")
+                st.code(command, language="bash", wrap_lines=True)
+                st.caption("In the logs of such a run, doc_id numbers the chosen documents 0, 1, … in the order of "
+                           "the list, so the k-th logged doc_id is the list's k-th id.")
+            else:
+                st.markdown("These ids are question texts or names, which the harness cannot select. Evaluate each "
+                            "model on the benchmark, then keep only the listed questions before the analysis, e.g. "
+                            "`log[log['question'].isin(pd.read_csv('item_list.csv')['item'])]`.")
 
 # ---------------------------------------------------------------------------
 # download and explanation
@@ -669,5 +725,9 @@ Sp shrinks every difference by J = Se + Sp − 1 (the Rogan–Gladen correction 
 
 **Power, Type-M, Type-S** as on the other pages: the share of such experiments that come out significant in the right
 direction, and how much, and how often in the wrong direction, significant results mislead.
+
+**Which questions.** Evaluate a *random* subset, the same for every model ("Download the item list"). The harness's
+`--limit` takes the **first** n documents of each task, which are often sorted by source, topic or difficulty: the
+first n are not a sample of the benchmark. `--samples` with the downloaded list evaluates exactly the chosen ones.
 """
 )

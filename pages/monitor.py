@@ -16,6 +16,7 @@ from core import figures
 from core import pairwise as pw
 from core import sequential as sq
 from core.plan import Assumption, PlanItem
+from core.snippets import monitor_snippet
 from pages._scaffold import (
     Metric,
     cached,
@@ -32,6 +33,7 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._scaffold import code_view
 
 SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
            "votes": "pairwise votes"}
@@ -233,6 +235,9 @@ paragraph = (f"We monitored the comparison of {name_b} with {name_a} item by ite
              f"every number of items, planning at most {n_max:,} items and treating differences smaller than "
              f"{target:g} as negligible. After {res.n:,} items the mean difference was {last['estimate']:+.4f} "
              f"(confidence sequence [{last['lower']:+.4f}, {last['upper']:+.4f}]); verdict: {verdict_text}.")
+snippet = monitor_snippet(upto=upto, swap=swap, target=float(target), n_max=n_max, alpha=float(alpha),
+                          bounded=cs_method == "bounded", looks=looks, boundary=boundary, seed=seed,
+                          data_file=None if source == "sample" else up.name, votes=source == "votes")
 plan_actions(PlanItem(
     scenario="Monitor a running evaluation", question=f"Can we stop comparing {name_b} with {name_a} yet?",
     assumptions=(Assumption("data", origin.strip("`"), "upload" if source != "sample" else "built-in example"),
@@ -242,12 +247,13 @@ plan_actions(PlanItem(
     test=f"{res.method} confidence sequence, checked after every item", alpha=float(alpha),
     results=(("items so far", f"{res.n:,}"), ("running difference", f"{last['estimate']:+.4f}"),
              ("confidence sequence", f"[{last['lower']:+.4f}, {last['upper']:+.4f}]"), ("verdict", verdict_text)),
-    paragraph=paragraph, link=current_link(),
+    paragraph=paragraph, link=current_link(), code=snippet,
     references=("Howard, Ramdas, McAuliffe & Sekhon (2021). Time-uniform, nonparametric, nonasymptotic confidence "
                 "sequences. Annals of Statistics 49(2).",
                 "Waudby-Smith & Ramdas (2024). Estimating means of bounded random variables by betting. JRSS B 86(1).",
                 "Jennison & Turnbull (2000). Group Sequential Methods with Applications to Clinical Trials.")),
     key="monitor")
+code_view(snippet, key="monitor_code")
 
 explain(
     f"""

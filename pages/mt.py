@@ -16,6 +16,7 @@ import streamlit as st
 
 from core import figures, mt
 from core.plan import Assumption, PlanItem
+from core.snippets import mt_snippet
 from core.sizing import SampleSize
 from pages._scaffold import (
     Metric,
@@ -50,6 +51,7 @@ from pages._scaffold import (
     verdict,
     views,
 )
+from pages._scaffold import code_view
 
 SAMPLE = Path(mt.__file__).resolve().parent / "data" / "mt_sample" / "sample.tsv"
 N_OPTIONS = sorted({int(v) for v in np.round(np.geomspace(100, 20000, 40), -1)} | {2000, 3000})
@@ -471,17 +473,20 @@ if tab.open("power"):
     plan_figures.append(("Power vs test-set size", figures.curve_figure(
         fig4, x="n", y="power", color="series", current=(n, result.power), target=target,
         x_title="Test-set size n (sentences)", y_title="Power", y_range=(0, 1.02))))
+snippet = mt_snippet(n=n, delta=delta, p0=p0, b0=b0, alpha=alpha, target_power=target,
+                     prior=(prior.mean, prior.sd) if assured is not None else None)
 plan_actions(PlanItem(
     scenario="Machine translation (BLEU)",
     question=f"Can a {n:,}-sentence test set detect a {delta:+.2f} BLEU difference with the paired randomization "
     "test?", assumptions=tuple(assumptions), test="paired randomization (approximate permutation) test on corpus BLEU",
     alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
-    figures=tuple(plan_figures), link=current_link(),
+    figures=tuple(plan_figures), link=current_link(), code=snippet,
     references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
                 "Responsibility. EMNLP (§4, appendix G).",
                 "Post (2018). A Call for Clarity in Reporting BLEU Scores. WMT (sacrebleu).",
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="mt")
+code_view(snippet, key="mt_code")
 
 # ---------------------------------------------------------------------------
 # download and explanation

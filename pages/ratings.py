@@ -21,6 +21,8 @@ from core import figures
 from core import ratings as rt
 from core import uploads
 from core.plan import Assumption, PlanItem
+from core.snippets import ratings_snippet
+from core.runnable import worker_assignment
 from pages._scaffold import (
     Metric,
     apply_values,
@@ -54,6 +56,7 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._scaffold import code_view
 
 ITEM_OPTIONS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000]
 SIGMA_KEYS = ("sigma_w0", "sigma_w1", "sigma_i0", "sigma_i1", "sigma")
@@ -691,18 +694,40 @@ if cost_now is not None:
 plan_figures = []
 if curves is not None:
     plan_figures.append(("Power vs effect (analytic, fully crossed)", effect_chart()))
+snippet = ratings_snippet(layout=layout, workers=workers, items=items, per_item=per_item, effect=effect, sigmas=sig,
+                          alpha=alpha, target_power=target, analytic=analytic,
+                          prior=(prior.mean, prior.sd) if assured is not None else None)
 plan_actions(PlanItem(
     scenario="Human ratings (Likert)", question=f"Can {who} detect a {2 * effect:.3f} difference in mean rating?",
     assumptions=tuple(assumptions), test=RULE_LABELS[rule] + (" on a mixed model with crossed worker and item random "
                                                               "intercepts and slopes"),
     alpha=alpha if rule == "satterthwaite" else 0.05, results=tuple(results), paragraph=sentence, cost=cost_now,
-    currency=currency, figures=tuple(plan_figures), link=current_link(),
+    currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
     references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
                 "Responsibility. EMNLP (§5.2, appendix H.3).",
                 "Westfall, Kenny & Judd (2014). Statistical power and optimal design in experiments in which samples "
                 "of participants respond to samples of stimuli. J. Exp. Psychol. Gen. 143.",
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="ratings")
+code_view(snippet, key="ratings_code")
+
+# who rates what: a balanced assignment for the chosen design
+assign_box = st.expander("Download the worker assignment — which worker rates which item",
+                         key="assign_open", on_change="rerun", icon=":material/assignment_ind:")
+if assign_box.open:
+    with assign_box, guard("Cannot assign workers", stop=False):
+        per_item_k = workers if layout == "crossed" else per_item
+        assign_seed = int(st.number_input("Seed", 0, 2**31 - 1, 0, key="assign_seed",
+                                          help="The same seed gives the same assignment; keep it in your plan."))
+        assignment = worker_assignment(items, workers, per_item_k, seed=assign_seed)
+        load = assignment["worker"].value_counts()
+        st.markdown(f"{items:,} items × {per_item_k} of {workers} workers each = **{len(assignment):,}** assignments; "
+                    f"each worker rates {load.min():,}–{load.max():,} items (both systems' outputs of each). Items "
+                    "and workers are numbered from 1; the order is random (seeded), so no worker sees only one part "
+                    "of the item list.")
+        st.download_button("Download the worker assignment (CSV)",
+                           data=assignment.to_csv(index=False).encode("utf-8"), file_name="worker_assignment.csv",
+                           mime="text/csv", key="assign_csv", on_click="ignore")
 
 # ---------------------------------------------------------------------------
 # download and explanation

@@ -16,6 +16,7 @@ import streamlit as st
 from core import figures
 from core import sequential as sq
 from core.plan import Assumption, PlanItem
+from core.snippets import sequential_snippet
 from pages._scaffold import (
     Metric,
     cached,
@@ -43,6 +44,7 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._scaffold import code_view
 
 DESIGN_LABELS = {"fixed": "fixed", "interim": "interim", "interim_futility": "interim-futility",
                  "naive": "naive peeking"}
@@ -548,16 +550,19 @@ if tab.open("power"):
     plan_figures.append(("Power vs true difference", figures.curve_figure(
         fig5, x="delta", y="power", color="label", current=(delta, result.power), target=target,
         x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
+snippet = sequential_snippet(design=design, budget=budget, delta=delta, options=dict(kw), target_power=target,
+                             prior=(prior.mean, prior.sd) if assured is not None else None)
 plan_actions(PlanItem(
     scenario="Direct Assessment campaign", question=f"Can {budget:,} DA judgments tell two MT systems {delta:g} points "
     "apart, and should the campaign stop early?", assumptions=tuple(assumptions),
     test=("Mann–Whitney U" if test == "mwu" else "t test") + f", {DESIGN_LABELS[design]} design", alpha=alpha,
     results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency, figures=tuple(plan_figures),
-    link=current_link(),
+    link=current_link(), code=snippet,
     references=("Wei, Kocmi & Federmann (2022). Searching for a higher power in the human evaluation of MT. WMT.",
                 "Jennison & Turnbull (2000). Group Sequential Methods with Applications to Clinical Trials.",
                 "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
     key="sequential")
+code_view(snippet, key="sequential_code")
 
 # ---------------------------------------------------------------------------
 # download and explanation

@@ -1,0 +1,323 @@
+"""Python code that reproduces a planning page's numbers with the public ``core`` API.
+
+Each ``*_snippet`` function takes the values a page passes to ``core`` and returns a self-contained script: the
+design, the power call, the sample size and (when a prior is given) the assurance. Run from the repository root (so
+``core`` imports), the script prints one ``label: value`` line per number of the page's metrics row, formatted as
+the page formats it, so a reader can paste it into a notebook and check the page, or change one value and re-run.
+
+Every value is written with :func:`repr`, so user text (system or benchmark names) becomes an inert string literal.
+Power planners that ship a "code" view this way: gsDesign's Shiny app (Anderson 2022) and powerlmm (Magnusson 2018).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+__all__ = ["llm_snippet", "accuracy_snippet", "mt_snippet", "ratings_snippet", "sequential_snippet",
+           "leaderboard_snippet", "claims_snippet", "monitor_snippet"]
+
+# The page's formatting (pages/_scaffold.fmt_pct / fmt_ratio / sample_size_metric), repeated so the script runs
+# without the app.
+_HEADER = '''import math
+
+import numpy as np
+import pandas as pd
+
+
+def pct(x, digits=1):
+    """A probability as the page shows it."""
+    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def ratio(x):
+    """An exaggeration ratio as the page shows it."""
+    return "—" if x is None or not math.isfinite(x) else f"{x:.2f}×"
+
+
+def first_n(sizes, limit=None):
+    """The first size whose power reaches the target, as the page shows it."""
+    if sizes.first < 0:
+        return f"> {limit:,}" if limit else "not reachable"
+    return f"{sizes.first:,}"
+
+'''
+
+
+def _r(value) -> str:
+    """A Python literal for a value (floats round-trip exactly; inf and nan as ``float("inf")``)."""
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        value = value.item()  # numpy scalars print as np.float64(…) under numpy 2
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"
+    return repr(value)
+
+
+def _kwargs(mapping: Mapping) -> str:
+    return "dict(" + ", ".join(f"{k}={_r(v)}" for k, v in mapping.items()) + ")"
+
+
+def _prior_ok(prior) -> bool:
+    return prior is not None and all(math.isfinite(float(v)) for v in prior)
+
+
+def llm_snippet(*, n: int, design: Mapping, target_power: float, cost_question: float = 0.0,
+                cost_sample: float = 0.0, prior: tuple[float, float] | None = None) -> str:
+    """Script for the LLM benchmark page (:mod:`core.llm`).
+
+    Parameters
+    ----------
+    n : int
+        Questions.
+    design : mapping
+        Keyword arguments of :func:`core.llm.benchmark_power` (accuracies, spread, correlation, K, clusters, judge,
+        ``alpha``).
+    target_power : float
+    cost_question, cost_sample : float, optional
+        When either is positive, the cheapest (n, K) of :func:`core.llm.benchmark_plan` is printed too.
+    prior : (mean, sd) in accuracy points, optional
+        Prior on the gain for the assurance (:func:`core.llm.benchmark_assurance`).
+    """
+    design = dict(design)
+    gain = design["accuracy_b"] - design["accuracy_a"]
+    lines = [_HEADER, "from core import llm", "",
+             f"design = {_kwargs(design)}", f"n = {int(n)!r}", f"target_power = {_r(float(target_power))}", "",
+             "res = llm.benchmark_power(n, **design)",
+             f"print({'Power' if gain else 'False-positive rate'!r} + ':', pct(res.power))",
+             "print('Type-M (exaggeration):', ratio(res.type_m))",
+             "print('Type-S (wrong sign):', pct(res.type_s, 2))",
+             "no_b = {k: v for k, v in design.items() if k != 'accuracy_b'}",
+             "mde = llm.benchmark_mde(n, **no_b, target_power=target_power)",
+             "print(f'MDE at {target_power:.0%} power:', "
+             "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pts')"]
+    if gain:
+        lines += ["sizes = llm.benchmark_sample_sizes(**design, target_power=target_power)",
+                  "print(f'n for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
+        if cost_question or cost_sample:
+            lines += ["no_k = {k: v for k, v in design.items() if k != 'samples'}",
+                      f"best = llm.benchmark_plan(**no_k, cost_question={_r(float(cost_question))}, "
+                      f"cost_sample={_r(float(cost_sample))}, target_power=target_power, max_samples=50)",
+                      "print('Cheapest n × K:', 'not reachable' if best.n_questions < 0 else "
+                      "f'{best.n_questions:,} × {best.samples}')"]
+    if _prior_ok(prior):
+        lines += ["# the prior on the gain, in accuracy points",
+                  f"prior_mean, prior_sd = {_r(float(prior[0]))}, {_r(float(prior[1]))}",
+                  "assured = llm.benchmark_assurance(n, delta_mean=prior_mean / 100, delta_sd=prior_sd / 100, **no_b)",
+                  "print('Assurance:', pct(assured.assurance))"]
+    return "\n".join(lines) + "\n"
+
+
+def accuracy_snippet(*, scenario: str, n: int, alpha: float, target_power: float, delta: float = 0.0,
+                     test: str = "exact", source: str = "manual", agreement: float | None = None,
+                     baseline: float = 0.8, p_new: float = 0.0, p_old: float = 0.0, tie_rate: float = 0.0,
+                     ties: str = "drop", prior: tuple[float, float] | None = None) -> str:
+    """Script for the Accuracy page (:mod:`core.accuracy`): paired (McNemar), unpaired, or preference designs.
+
+    ``prior`` is (mean, sd) in percentage points of the effect.
+    """
+    lines = [_HEADER, "from core import accuracy as acc", "",
+             f"n = {int(n)!r}", f"alpha = {_r(float(alpha))}", f"target_power = {_r(float(target_power))}"]
+    if scenario == "paired":
+        effect = delta
+        lines += [f"delta = {_r(float(delta))}  # accuracy of the new model minus the old",
+                  f"design = acc.paired_design({source!r}, delta=delta, agreement={_r(agreement)}, "
+                  f"baseline={_r(float(baseline))})",
+                  f"test = {test!r}",
+                  "res = acc.mcnemar_power(n, delta, design.agreement, alpha=alpha, test=test)",
+                  "mde = acc.mcnemar_mde(n, **design.mde_kwargs, target_power=target_power, alpha=alpha, test=test)"]
+        size_call = ("acc.mcnemar_sample_sizes(delta, design.agreement, target_power=target_power, alpha=alpha, "
+                     "test=test)")
+        assure_call = "acc.mcnemar_assurance(n, mean, sd, design.agreement, alpha=alpha, test=test)"
+    elif scenario == "unpaired":
+        effect = delta
+        lines += [f"baseline, delta = {_r(float(baseline))}, {_r(float(delta))}",
+                  "res = acc.unpaired_power(n, baseline, delta, alpha=alpha)",
+                  "mde = acc.unpaired_mde(n, baseline, target_power=target_power, alpha=alpha)"]
+        size_call = "acc.unpaired_sample_sizes(baseline, delta, target_power=target_power, alpha=alpha)"
+        assure_call = "acc.unpaired_assurance(n, baseline, mean, sd, alpha=alpha)"
+    elif scenario == "preference":
+        effect = p_new - p_old
+        lines += [f"p_new, p_old, tie_rate = {_r(float(p_new))}, {_r(float(p_old))}, {_r(float(tie_rate))}",
+                  f"ties, test = {ties!r}, {test!r}",
+                  "res = acc.preference_power(n, p_new, p_old, alpha=alpha, ties=ties, test=test)",
+                  "mde = acc.preference_mde(n, tie_rate=tie_rate, target_power=target_power, alpha=alpha, ties=ties, "
+                  "test=test)"]
+        size_call = "acc.preference_sample_sizes(p_new, p_old, target_power=target_power, alpha=alpha, ties=ties, " \
+                    "test=test)"
+        assure_call = "acc.preference_assurance(n, mean, sd, tie_rate=tie_rate, alpha=alpha, ties=ties, test=test)"
+    else:
+        raise ValueError(f"`scenario` must be 'paired', 'unpaired' or 'preference'; got {scenario!r}")
+    lines += [f"print({'Power' if effect != 0 else 'False-positive rate'!r} + ':', pct(res.power))",
+              "print('Type-M (exaggeration):', ratio(res.type_m))",
+              "print('Type-S (wrong sign):', pct(res.type_s, 2))",
+              "print(f'MDE at {target_power:.0%} power:', "
+              "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pp')"]
+    if effect != 0:
+        lines += [f"sizes = {size_call}", "print(f'n for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
+    if _prior_ok(prior):
+        lines += ["# the prior on the effect, in percentage points",
+                  f"mean, sd = {_r(float(prior[0]))} / 100, {_r(float(prior[1]))} / 100",
+                  f"assured = {assure_call}", "print('Assurance:', pct(assured.assurance))"]
+    return "\n".join(lines) + "\n"
+
+
+def mt_snippet(*, n: int, delta: float, p0: float, b0: float, alpha: float, target_power: float,
+               prior: tuple[float, float] | None = None) -> str:
+    """Script for the machine-translation page (:mod:`core.mt`, Card et al. 2020 §4): ``prior`` in BLEU points."""
+    lines = [_HEADER, "from core import mt", "",
+             f"n, delta, p0, b0 = {int(n)!r}, {_r(float(delta))}, {_r(float(p0))}, {_r(float(b0))}",
+             f"alpha, target_power = {_r(float(alpha))}, {_r(float(target_power))}",
+             "res = mt.bleu_power(n, delta, p0, b0, alpha=alpha)",
+             f"print({'Power' if delta != 0 else 'False-positive rate'!r} + ':', pct(res.power))",
+             "print('Type-M (exaggeration):', ratio(res.type_m))",
+             "print('Type-S (wrong sign):', pct(res.type_s, 2))",
+             "mde = mt.bleu_mde(n, p0, b0, target_power=target_power, alpha=alpha)",
+             "print(f'MDE at {target_power:.0%} power:', "
+             "'not reachable' if not math.isfinite(mde) else f'{mde:.2f} BLEU')"]
+    if delta != 0:
+        lines += ["# the normal engine's power is monotone in n: the first size is the size",
+                  "first = mt.bleu_sample_size(delta, p0, b0, target_power=target_power, alpha=alpha)",
+                  "print(f'n for {target_power:.0%} power:', f'{first:,}' if first >= 0 else '> 1,000,000')"]
+    if _prior_ok(prior):
+        lines += [f"assured = mt.bleu_assurance(n, {_r(float(prior[0]))}, {_r(float(prior[1]))}, p0, b0, alpha=alpha)",
+                  "print('Assurance:', pct(assured.assurance))"]
+    return "\n".join(lines) + "\n"
+
+
+def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | None, effect: float,
+                    sigmas: Mapping, alpha: float, target_power: float, analytic: bool = True,
+                    prior: tuple[float, float] | None = None) -> str:
+    """Script for the human-ratings page (:mod:`core.ratings`).
+
+    The power, false-positive rate, Type-M and Type-S are printed for the analytic design (fully crossed, REML +
+    Satterthwaite, continuous ratings); other designs are simulated on the page and the script shows the call.
+    """
+    lines = [_HEADER, "from core import ratings as rt", "",
+             f"sigmas = {_kwargs(dict(sigmas))}",
+             f"workers, items, effect = {int(workers)!r}, {int(items)!r}, {_r(float(effect))}",
+             f"alpha, target_power = {_r(float(alpha))}, {_r(float(target_power))}"]
+    if analytic:
+        lines += ["res = rt.likert_power(workers, items, effect, **sigmas, alpha=alpha, rule='satterthwaite', "
+                  "method='analytic')",
+                  f"print({'Power' if effect else 'Detection rate'!r} + ':', pct(res.power))",
+                  "print('False-positive rate:', pct(res.false_positive_rate))",
+                  "print('Type-M (exaggeration):', ratio(res.type_m))",
+                  "print('Type-S (wrong sign):', pct(res.type_s, 2))"]
+    else:
+        lines += ["# This design has no closed form: the page simulates it, e.g.",
+                  "# rt.likert_power(workers, items, effect, **sigmas, alpha=alpha, rule=..., method='simulate', "
+                  "seed=0)"]
+    lines += ["mde = rt.likert_mde(workers, items, target_power=target_power, alpha=alpha, **sigmas)",
+              "print(f'MDE at {target_power:.0%} power:', 'not reachable' if not math.isfinite(mde) else f'{mde:.3f}')"]
+    if _prior_ok(prior):
+        if layout == "crowd":
+            lines.append(f"assured = rt.crowd_assurance(workers, items, {int(per_item)!r}, {_r(float(prior[0]))}, "
+                         f"{_r(float(prior[1]))}, alpha=alpha, **sigmas)")
+        else:
+            lines.append(f"assured = rt.likert_assurance(workers, items, {_r(float(prior[0]))}, "
+                         f"{_r(float(prior[1]))}, alpha=alpha, **sigmas)")
+        lines.append("print('Assurance:', pct(assured.assurance))")
+    return "\n".join(lines) + "\n"
+
+
+def sequential_snippet(*, design: str, budget: int, delta: float, options: Mapping, target_power: float,
+                       prior: tuple[float, float] | None = None) -> str:
+    """Script for the DA-campaign page (:mod:`core.sequential`): ``options`` are the campaign keyword arguments
+    (peeks, boundary, futility_p, mean, sd, alpha, test)."""
+    lines = [_HEADER, "from core import sequential as sq", "",
+             f"design, budget, delta = {design!r}, {int(budget)!r}, {_r(float(delta))}",
+             f"options = {_kwargs(dict(options))}", f"target_power = {_r(float(target_power))}",
+             "res = sq.campaign_power(design, budget, delta, **options)",
+             f"print({'Power' if delta else 'False-positive rate'!r} + ':', pct(res.power))",
+             "print('False-positive rate (Δ = 0):', pct(res.false_positive_rate, 2))",
+             "print('Expected judgments:', f'{res.expected_judgments:,.0f}')"]
+    if delta:
+        lines.append("print('Type-M at stopping:', f'{res.type_m:.2f}×' if math.isfinite(res.type_m) else '—')")
+    else:
+        lines.append("print('Type-M at stopping:', '—')")
+    lines += ["mde = sq.campaign_mde(design, budget, target_power=target_power, **options)",
+              "print(f'MDE at {target_power:.0%} power:', 'not reachable' if not math.isfinite(mde) else "
+              "f'{mde:.2f} DA')"]
+    if _prior_ok(prior):
+        lines += [f"assured = sq.campaign_assurance(design, budget, {_r(float(prior[0]))}, {_r(float(prior[1]))}, "
+                  "**options)", "print('Assurance:', pct(assured.assurance))"]
+    return "\n".join(lines) + "\n"
+
+
+def leaderboard_snippet(*, n_votes: int, ratings: Mapping, tie_rate: float, ties: str, judge_accuracy: float,
+                        alpha: float, target_power: float, gap_sd: float | None = None) -> str:
+    """Script for the leaderboard page (:mod:`core.pairwise`, Bradley–Terry on the Elo scale)."""
+    lines = [_HEADER, "from core import pairwise as pw", "",
+             f"ratings = pd.Series({_r({str(k): float(v) for k, v in ratings.items()})})",
+             f"options = dict(tie_rate={_r(float(tie_rate))}, ties={ties!r}, "
+             f"judge_accuracy={_r(float(judge_accuracy))}, alpha={_r(float(alpha))})",
+             f"n_votes, target_power = {int(n_votes)!r}, {_r(float(target_power))}",
+             "res = pw.leaderboard_power(n_votes, ratings, **options)",
+             "print(\"Weakest neighbours' power:\", pct(res.weakest_power))",
+             "needed = pw.leaderboard_votes(ratings, target_power=target_power, **options)",
+             "print(f'Votes for {target_power:.0%} on every pair:', 'not reachable' if needed < 0 else f'{needed:,}')",
+             "print('P(whole order right):', pct(res.order_correct))",
+             "print('Typical interval:', '—' if not math.isfinite(res.typical_halfwidth) else "
+             "f'± {res.typical_halfwidth:.1f} Elo')"]
+    if gap_sd is not None and math.isfinite(gap_sd):
+        lines += [f"assured = pw.leaderboard_assurance(n_votes, ratings, {_r(float(gap_sd))}, **options)",
+                  "print(\"Weakest neighbours' assurance:\", pct(assured.min_assurance))"]
+    return "\n".join(lines) + "\n"
+
+
+def claims_snippet(*, rows: Sequence, alpha: float, target_power: float, correction: str, correlation: float,
+                   correction_label: str, n_sims: int = 20_000) -> str:
+    """Script for the many-claims page (:mod:`core.multiplicity`): ``rows`` are (benchmark, n, gain in points,
+    agreement in %)."""
+    lines = [_HEADER, "from core import accuracy as acc", "from core import multiplicity as mt", "",
+             f"rows = {_r([(str(a), int(b), float(c), float(d)) for a, b, c, d in rows])}",
+             f"alpha, target_power = {_r(float(alpha))}, {_r(float(target_power))}",
+             f"correction, correlation = {correction!r}, {_r(float(correlation))}",
+             "# each benchmark's two-sided power (McNemar, normal form), never below alpha",
+             "powers = [round(max(acc.mcnemar_power(n, gain / 100, agree / 100, alpha=alpha, test='normal')"
+             ".rejection_rate, alpha), 12) for _, n, gain, agree in rows]",
+             "m = len(powers)",
+             f"fam = mt.family_power(powers, alpha=alpha, correction=correction, correlation=correlation, "
+             f"n_sims={int(n_sims)!r}, seed=0)",
+             f"label = {correction_label!r}",
+             "print('Mean power per claim, unadjusted:', pct(float(np.mean(powers))))",
+             "print(f'Mean power per claim, {label}:', pct(float(np.mean(fam.per_comparison))))",
+             "print(f'All {m} claims hold ({label}):', pct(fam.all))",
+             "print('Expected claims that hold:', f'{fam.expected_rejections:.2f} of {m}')",
+             "factor = mt.family_sample_size(m, target_power=target_power, alpha=alpha, correction=correction) "
+             "if correction != 'none' else 1.0",
+             "print(f'Test-set growth to keep {target_power:.0%} each:', f'{factor:.3f}×')"]
+    return "\n".join(lines) + "\n"
+
+
+def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: float, bounded: bool, looks: int,
+                    boundary: str, seed: int, data_file: str | None = None, votes: bool = False) -> str:
+    """Script for the monitor page (:func:`core.sequential.monitor`).
+
+    With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
+    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`) or, with ``votes=True``,
+    pairwise votes (:func:`core.pairwise.read_votes`).
+    """
+    if data_file is None:
+        read = "data = sq.sample_differences()"
+    elif votes:
+        read = (f"from core import pairwise as pw\n\nwith open({data_file!r}, 'rb') as fh:\n"
+                f"    data = sq.differences_from_votes(pw.read_votes(fh.read(), name={data_file!r}))")
+    else:
+        read = f"with open({data_file!r}, 'rb') as fh:\n    data = sq.read_paired_scores(fh.read(), name={data_file!r})"
+    lines = [_HEADER, "from core import sequential as sq", "", read,
+             "diffs = data['difference'].to_numpy(dtype=float)"]
+    if swap:
+        lines.append("diffs = -diffs  # B and A swapped")
+    lines += [f"upto, target, n_max, alpha = {int(upto)!r}, {_r(float(target))}, {int(n_max)!r}, {_r(float(alpha))}",
+              f"res = sq.monitor(diffs[:upto], target=target, n_max=n_max, alpha=alpha, "
+              f"bounds={(-1.0, 1.0) if bounded else None!r}, looks={int(looks)!r}, boundary={boundary!r}, "
+              f"seed={int(seed)!r})",
+              "last = res.sequence.iloc[-1]",
+              "print('Items so far:', f'{res.n:,}')",
+              "print('Running difference:', f\"{last['estimate']:+.4f}\")",
+              "print(f'{1 - alpha:.0%} confidence sequence:', f\"[{last['lower']:+.3f}, {last['upper']:+.3f}]\")",
+              "print('Expected further items:', f'{math.ceil(res.expected_more):,}' if res.verdict == 'continue' "
+              "else '0')",
+              "print('P(ends with a winner):', pct(res.p_stop_effect))"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,201 @@
+"""The "Python code for this view" scripts: each page's script, run as a user would run it (a fresh Python process
+in the repository's root), prints the numbers of the page's metrics row, at the defaults and at a non-default link.
+
+The oracle is the page itself (AppTest): the script must reproduce what the page really shows.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core import snippets
+from core.plan import PlanItem, plan_html
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (page, code-view key, URL parameters, labels that must be printed and match)
+CASES = [
+    ("llm", "llm_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+    ("llm", "llm_code", {"n": "300", "gain": "5", "k": "4", "m": "5", "judge": "True", "assure": "True"},
+     ("Power", "Type-S (wrong sign)", "n for 80% power", "Cheapest n × K", "Assurance")),
+    ("accuracy", "accuracy_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+    ("accuracy", "accuracy_code", {"scenario": "unpaired", "n": "3000", "delta": "3", "assure": "True"},
+     ("Power", "Type-S (wrong sign)", "n for 80% power", "Assurance")),
+    ("mt", "mt_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+    ("mt", "mt_code", {"n": "3000", "delta": "0.5", "assure": "True", "target": "0.9"},
+     ("Power", "MDE at 90% power", "n for 90% power", "Assurance")),
+    ("sequential", "sequential_code", {}, ("Power", "False-positive rate (Δ = 0)", "Expected judgments",
+                                           "Type-M at stopping", "MDE at 80% power")),
+    ("sequential", "sequential_code", {"design": "interim_futility", "delta": "1.5", "budget": "2400",
+                                       "assure": "True"}, ("Power", "Expected judgments", "Assurance")),
+    ("ratings", "ratings_code", {}, ("Power", "False-positive rate", "Type-M (exaggeration)", "MDE at 80% power")),
+    ("ratings", "ratings_code", {"workers": "5", "items": "200", "effect": "0.05", "assure": "True"},
+     ("Power", "Type-S (wrong sign)", "MDE at 80% power", "Assurance")),
+    ("leaderboard", "leaderboard_code", {}, ("Weakest neighbours' power", "Votes for 80% on every pair",
+                                             "P(whole order right)", "Typical interval")),
+    ("leaderboard", "leaderboard_code", {"votes": "10000", "judge": "90", "assure": "True"},
+     ("Weakest neighbours' power", "P(whole order right)", "Weakest neighbours' assurance")),
+    ("claims", "claims_code", {}, ("Mean power per claim, unadjusted", "Expected claims that hold")),
+    ("claims", "claims_code", {"correction": "bonferroni", "rho": "0.3"},
+     ("Mean power per claim, unadjusted", "Expected claims that hold", "Test-set growth to keep 80% each")),
+    ("monitor", "monitor_code", {}, ("Items so far", "Running difference", "Expected further items",
+                                     "P(ends with a winner)")),
+    ("monitor", "monitor_code", {"upto": "120", "alpha": "0.1", "swap": "True"},
+     ("Items so far", "Running difference", "90% confidence sequence")),
+]
+
+
+def page_code(page: str, key: str, query: dict) -> tuple[dict, str]:
+    """The page's metrics row and the script of its code view (opened like a user opens it)."""
+    from tests.app.conftest import metrics, open_page
+
+    at = open_page(page, query)
+    assert not at.exception, at.exception
+    assert not [c for c in at.code if c.language == "python"], "the code view is filled only when opened"
+    at.session_state[f"{key}_open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    blocks = [c for c in at.code if c.language == "python"]
+    assert len(blocks) == 1, "the code view shows one Python block"
+    return metrics(at), blocks[0].value
+
+
+def run_script(code: str) -> dict[str, str]:
+    """Run the script in a fresh interpreter from the repository root; its ``label: value`` lines."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    printed = {}
+    for line in done.stdout.splitlines():
+        label, _, value = line.partition(": ")
+        printed[label] = value
+    return printed
+
+
+@pytest.mark.parametrize(("page", "key", "query", "required"), CASES,
+                         ids=[f"{c[0]}-{'default' if not c[2] else 'link'}" for c in CASES])
+def test_script_prints_the_metrics_row(page, key, query, required):
+    import streamlit as st
+
+    st.cache_data.clear()
+    shown, code = page_code(page, key, query)
+    printed = run_script(code)
+    for label in required:
+        assert label in printed, f"the script does not print {label!r}: {printed}"
+    for label, value in printed.items():
+        assert label in shown, f"{label!r} is not in the metrics row {sorted(shown)}"
+        assert value == shown[label], f"{label}: script {value!r}, page {shown[label]!r}"
+
+
+def test_plan_html_includes_the_code():
+    code = snippets.mt_snippet(n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05, target_power=0.8)
+    page = plan_html([PlanItem(scenario="MT", question="q", code=code)], generated="today")
+    assert "<h3>Python code</h3>" in page and "mt.bleu_power(n, delta, p0, b0, alpha=alpha)" in page
+    assert "<pre><code>" in page
+    assert "Python code" not in plan_html([PlanItem(scenario="MT", question="q")], generated="today")
+
+
+def test_user_text_is_an_inert_literal():
+    name = "x'); import os; os.system('echo pwned'); ('"
+    code = snippets.leaderboard_snippet(n_votes=100, ratings={name: 1000.0, "b": 1100.0}, tie_rate=0.0, ties="drop",
+                                        judge_accuracy=1.0, alpha=0.05, target_power=0.8)
+    compile(code, "<snippet>", "exec")  # still valid Python
+    assert repr(name) in code
+    assert "pwned" not in run_script(code).get("Weakest neighbours' power", "")
+
+
+def test_bad_scenario_is_rejected():
+    with pytest.raises(ValueError, match="`scenario`"):
+        snippets.accuracy_snippet(scenario="nope", n=10, alpha=0.05, target_power=0.8)
+
+
+def run_here(code: str) -> dict[str, str]:
+    """Run a script in this process (no subprocess) and collect its ``label: value`` lines."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<snippet>", "exec"), {"__name__": "__snippet__"})
+    return dict(line.partition(": ")[::2] for line in out.getvalue().splitlines())
+
+
+def test_preference_script_matches_core():
+    """The preference design (raters choosing A, B or neither), against core.accuracy directly."""
+    from core import accuracy as acc
+
+    code = snippets.accuracy_snippet(scenario="preference", n=150, alpha=0.05, target_power=0.8, p_new=0.55,
+                                     p_old=0.35, tie_rate=0.1, ties="drop", test="exact", prior=(20.0, 5.0))
+    printed = run_here(code)
+    res = acc.preference_power(150, 0.55, 0.35, alpha=0.05, ties="drop", test="exact")
+    assert printed["Power"] == f"{100 * res.power:.1f}%"
+    sizes = acc.preference_sample_sizes(0.55, 0.35, target_power=0.8, alpha=0.05, ties="drop", test="exact")
+    assert printed["n for 80% power"] == f"{sizes.first:,}"
+    assured = acc.preference_assurance(150, 0.2, 0.05, tie_rate=0.1, alpha=0.05, ties="drop", test="exact")
+    assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
+
+
+def test_simulated_ratings_design_prints_only_closed_form_numbers():
+    from core import ratings as rt
+
+    sig = dict(rt.PRESETS["high"])
+    code = snippets.ratings_snippet(layout="crowd", workers=20, items=100, per_item=5, effect=0.1, sigmas=sig,
+                                    alpha=0.05, target_power=0.8, analytic=False, prior=(0.1, 0.05))
+    printed = run_here(code)
+    assert "Power" not in printed and "method='simulate'" in code
+    assert printed["MDE at 80% power"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"
+    assured = rt.crowd_assurance(20, 100, 5, 0.1, 0.05, alpha=0.05, **sig)
+    assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
+
+
+def test_monitor_script_reads_the_uploaded_file(tmp_path, monkeypatch):
+    """With an upload the script reads the file by its name (next to the notebook), as the page read it."""
+    from core import sequential as sq
+
+    rng = np.random.default_rng(4)
+    scores = pd.DataFrame({"old": rng.integers(0, 2, 200), "new": rng.integers(0, 2, 200)})
+    (tmp_path / "run.csv").write_text(scores.to_csv(index=False))
+    monkeypatch.chdir(tmp_path)
+    code = snippets.monitor_snippet(upto=150, swap=False, target=0.05, n_max=1000, alpha=0.05, bounded=True, looks=3,
+                                    boundary="obrien_fleming", seed=1, data_file="run.csv")
+    printed = run_here(code)
+    data = sq.read_paired_scores((tmp_path / "run.csv").read_bytes(), name="run.csv")
+    res = sq.monitor(data["difference"].to_numpy(dtype=float)[:150], target=0.05, n_max=1000, alpha=0.05,
+                     bounds=(-1.0, 1.0), looks=3, boundary="obrien_fleming", seed=1)
+    assert printed["Items so far"] == "150"
+    assert printed["Running difference"] == f"{res.sequence.iloc[-1]['estimate']:+.4f}"
+    assert printed["P(ends with a winner)"] == f"{100 * res.p_stop_effect:.1f}%"
+
+
+def test_the_plan_carries_the_pages_script():
+    """The plan basket's item (and so the plan HTML) holds the script the code view shows."""
+    from tests.app.conftest import open_page, open_plan
+
+    at = open_page("mt")
+    at.session_state["mt_code_open"] = True
+    open_plan(at, "mt")
+    at.button(key="mt_add").click()
+    at.run()
+    shown = [c.value for c in at.code if c.language == "python"][0]
+    item = at.session_state["plan_basket"][-1]
+    assert item.code.rstrip("\n") == shown.rstrip("\n")
+    assert "<h3>Python code</h3>" in plan_html([item], generated="today")
+
+
+def test_paired_script_with_a_regression_prior_on_the_agreement():
+    """P_a from the GLUE regression: the script rebuilds the design like the page (core.accuracy.paired_design)."""
+    from core import accuracy as acc
+
+    code = snippets.accuracy_snippet(scenario="paired", n=1000, alpha=0.05, target_power=0.9, delta=0.02,
+                                     test="exact", source="glue", agreement=None, baseline=0.8)
+    printed = run_here(code)
+    design = acc.paired_design("glue", delta=0.02, agreement=None, baseline=0.8)
+    res = acc.mcnemar_power(1000, 0.02, design.agreement, alpha=0.05, test="exact")
+    mde = acc.mcnemar_mde(1000, **design.mde_kwargs, target_power=0.9, alpha=0.05, test="exact")
+    assert printed["Power"] == f"{100 * res.power:.1f}%"
+    assert printed["MDE at 90% power"] == f"{100 * mde:.2f} pp"
