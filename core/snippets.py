@@ -291,14 +291,24 @@ def claims_snippet(*, rows: Sequence, alpha: float, target_power: float, correct
 
 
 def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: float, bounded: bool, looks: int,
-                    boundary: str, seed: int, data_file: str | None = None, votes: bool = False) -> str:
+                    boundary: str, seed: int, data_file: str | None = None, votes: bool = False,
+                    harness_files: Sequence[tuple[str, str]] = ()) -> str:
     """Script for the monitor page (:func:`core.sequential.monitor`).
 
     With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
     reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`) or, with ``votes=True``,
-    pairwise votes (:func:`core.pairwise.read_votes`).
+    pairwise votes (:func:`core.pairwise.read_votes`). ``harness_files`` — (model, file name) pairs — reads
+    lm-evaluation-harness samples files instead (:func:`core.llm.read_harness_samples`).
     """
-    if data_file is None:
+    if harness_files:
+        pairs = [(str(m), str(f)) for m, f in harness_files]
+        read = ("from core import llm
+
+"
+                f"files = [(model, name, open(name, 'rb').read()) for model, name in {pairs!r}]
+"
+                "data = sq.differences_from_log(llm.read_harness_samples(files))")
+    elif data_file is None:
         read = "data = sq.sample_differences()"
     elif votes:
         read = (f"from core import pairwise as pw\n\nwith open({data_file!r}, 'rb') as fh:\n"

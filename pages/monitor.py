@@ -237,7 +237,9 @@ paragraph = (f"We monitored the comparison of {name_b} with {name_a} item by ite
              f"(confidence sequence [{last['lower']:+.4f}, {last['upper']:+.4f}]); verdict: {verdict_text}.")
 snippet = monitor_snippet(upto=upto, swap=swap, target=float(target), n_max=n_max, alpha=float(alpha),
                           bounded=cs_method == "bounded", looks=looks, boundary=boundary, seed=seed,
-                          data_file=None if source == "sample" else up.name, votes=source == "votes")
+                          data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
+                          harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
+                          if source == "harness" else ())
 plan_actions(PlanItem(
     scenario="Monitor a running evaluation", question=f"Can we stop comparing {name_b} with {name_a} yet?",
     assumptions=(Assumption("data", origin.strip("`"), "upload" if source != "sample" else "built-in example"),
