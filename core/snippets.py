@@ -302,11 +302,8 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
     """
     if harness_files:
         pairs = [(str(m), str(f)) for m, f in harness_files]
-        read = ("from core import llm
-
-"
-                f"files = [(model, name, open(name, 'rb').read()) for model, name in {pairs!r}]
-"
+        read = ("from core import llm\n\n"
+                f"files = [(model, name, open(name, 'rb').read()) for model, name in {pairs!r}]\n"
                 "data = sq.differences_from_log(llm.read_harness_samples(files))")
     elif data_file is None:
         read = "data = sq.sample_differences()"
