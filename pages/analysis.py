@@ -166,7 +166,7 @@ st.success(f"Using **{data.rows_used:,}** of {data.rows_total:,} rows · layout:
 
 with guard("Cannot form evaluation units"):
     if m > 1 or shuffle:
-        u, v = units(tuple(data.a), tuple(data.b), m, how, shuffle or None)
+        u, v = units(data.a, data.b, m, how, shuffle or None)
         if data.a.size % m:
             st.caption(f"{data.a.size % m} items that do not fill a last unit of {m} were left out.")
     else:
@@ -201,7 +201,7 @@ if np.all(d == d[0]):
     st.error("All differences are identical: there is nothing to test.")
     st.stop()
 with guard("Cannot check these differences"):
-    rec = recommend(tuple(d), alpha, binary)
+    rec = recommend(d, alpha, binary)
 st.markdown(
     f"Skewness of the differences γ = **{rec.skewness:.2f}** → {rec.symmetry}, so the test statistic is the "
     f"**{rec.statistic}** (NLPStatTest §3.1.3). " + (
@@ -226,7 +226,7 @@ chosen = st.multiselect("Tests to run", available, default=recommended,
 results = None
 if chosen:
     with guard("Cannot run these tests"):
-        results = run_tests(tuple(u), tuple(v), alpha, alternative, seed, tuple(chosen), rec.statistic)
+        results = run_tests(u, v, alpha, alternative, seed, tuple(chosen), rec.statistic)
 if results is not None:
     shown = results.assign(p_value=results["p_value"].map(fmt_p))
     number = st.column_config.NumberColumn
@@ -242,7 +242,7 @@ if results is not None:
 
 st.header("4 · Effect size")
 with guard("Cannot compute effect sizes"):
-    eff = effect_sizes(tuple(u), tuple(v))
+    eff = effect_sizes(u, v)
 effects = pd.DataFrame([
     ("Cohen's d", eff.cohen_d, *eff.cohen_d_ci, "mean(d) / sd(d) — eq. 2"),
     ("Hedges' g", eff.hedges_g, *eff.hedges_g_ci, "small-sample corrected d — eq. 3"),
@@ -307,7 +307,7 @@ with c2:
     st.markdown("**Bootstrap power curve of this sample** (retrospective, §3.4.2)")
     curve_test = "t" if rec.statistic == "mean" and not binary else "sign"
     with guard("Cannot resample this sample", stop=False):
-        curve = power_curve(tuple(d), alpha, curve_test, seed)
+        curve = power_curve(d, alpha, curve_test, seed)
         chart(figures.curve_figure(curve.assign(series=f"{curve_test} test"), x="n", y="power", color="series",
                                    current=(int(u.size), float(curve["power"].iloc[-1])), target=target,
                                    title="Resampled power vs number of units", x_title="Evaluation units",
@@ -328,7 +328,7 @@ with guard("Bayesian assessment not possible", stop=False):
                               hdi_mass)
         model = f"Beta({prior_a:g}, {prior_b:g}) priors on each accuracy, binomial likelihood (HyBayes appendix A.3)"
     else:
-        post = bayes_means(tuple(d), rope, hdi_mass)
+        post = bayes_means(d, rope, hdi_mass)
         model = "mean difference, reference prior p(μ, σ²) ∝ 1/σ² (Student-t posterior)"
 if post is not None:
     metrics_row(
