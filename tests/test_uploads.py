@@ -109,3 +109,46 @@ def test_read_table_strips_cells_skips_blank_rows_and_restores_the_collector():
     with pytest.raises(ValueError):
         uploads.read_table(b"a,b\n1,2\n3\n")
     assert gc.isenabled()
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parent / "data"
+
+
+def test_space_separated_header_over_tab_rows():
+    # Google's WMT MQM *.avg_seg_scores.tsv: "system mqm_avg_score seg_id" over tab-separated rows
+    table = uploads.read_table((DATA / "synthetic_mqm.avg_seg_scores.tsv").read_bytes())
+    assert list(table.columns) == ["system", "mqm_avg_score", "seg_id"] and len(table) == 12
+    assert table.iloc[0].tolist() == ["Human-B.0", "-0.0", "1"]
+    assert list(uploads.read_table(b"a b\n1,2\n3,4\n").columns) == ["a", "b"]  # also over comma rows
+    with pytest.raises(ValueError, match="unequal"):  # a header of another width stays an error
+        uploads.read_table(b"a b c\n1\t2\n3\t4\n")
+
+
+def test_space_aligned_table_with_trailing_spaces():
+    # WMT DA ad-seg-scores-*.csv: "SYS SID RAW.SCR Z.SCR N " with a trailing space on every line
+    table = uploads.read_table((DATA / "synthetic_ad-seg-scores-de-en.csv").read_bytes())
+    assert list(table.columns) == ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"] and len(table) == 9
+    assert table.iloc[1].tolist() == ["newstest2019.online-B.0.de-en", "2", "55", "-0.218", "2"]
+
+
+def test_columns_mapping_and_alias_guessing():
+    data = (DATA / "synthetic_ad-seg-scores-de-en.csv").read_bytes()
+    table = uploads.read_table(data)
+    guessed = uploads.guess_columns(table.columns, ["system", "item", "score"])
+    assert guessed == {"system": "SYS", "item": "SID", "score": "Z.SCR"}
+    mapped = uploads.read_table(data, columns={"system": "SYS", "score": "RAW.SCR"})
+    assert list(mapped.columns) == ["system", "score"] and mapped["score"].iloc[0] == "71.5"
+    assert uploads.guess_columns(["username", "itemId", "score", "SYS"], ["worker", "item", "system", "rating"]) == {
+        "worker": "username", "item": "itemId", "system": "SYS", "rating": "score"}
+    assert uploads.guess_columns(["generator_1", "generator_2", "preference"], ["model_a", "model_b", "winner"]) == {
+        "model_a": "generator_1", "model_b": "generator_2", "winner": "preference"}
+    with pytest.raises(ValueError, match=r"no column 'Z' \(for score\); its columns are: SYS, SID"):
+        uploads.read_table(data, columns={"score": "Z"})
+    with pytest.raises(ValueError, match="`columns` must map roles"):
+        uploads.read_table(data, columns=["SYS"])
+
+
+def test_first_row_is_data():
+    # headerless files (WMT Appraise SegLvl CSVs) whose first row has text cells
+    table = uploads.read_table(b"sysA,12,70\nsysB,12,64\n", header="no")
+    assert list(table.columns) == ["column 1", "column 2", "column 3"] and len(table) == 2
