@@ -147,7 +147,7 @@ from scipy.stats import qmc
 
 from .accuracy import preference_curves, preference_power, preference_sample_sizes
 from .results import PowerResult
-from .uploads import MAX_BYTES, looks_like_json, read_jsonl, read_table
+from .uploads import MAX_BYTES, guess_columns, looks_like_json, map_columns, read_jsonl, read_table
 from .validation import check_alpha, check_choice, check_int, check_probability, check_real
 
 __all__ = [
@@ -1508,7 +1508,58 @@ def _clean_votes(model_a, model_b, winner, *, name, where) -> pd.DataFrame:
     return frame
 
 
-def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFrame:
+def _preference_winners(values, *, name, place):
+    """AlpacaEval preferences → winners: 1 (or < 1.5) model_a, 2 (or > 1.5) model_b, 1.5 or 0 a tie; None/NaN dropped.
+
+    AlpacaEval's ``get_winrate`` reads 0 and 1.5 as draws and drops values
+    that are not preferences (Dubois et al. 2024, ``alpaca_eval.metrics``);
+    weighted annotators give a preference in [1, 2] (the probability that
+    the second output is better, plus 1). Returns the winners (object array,
+    ``None`` where dropped) and the number dropped.
+    """
+    out = np.empty(len(values), dtype=object)
+    dropped = 0
+    for k, value in enumerate(values):
+        if value is None or isinstance(value, bool) or value == "":
+            out[k] = None
+            dropped += 1
+            continue
+        try:
+            p = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}, {place(k)}: `preference` {str(value)[:20]!r} is not a number (AlpacaEval "
+                             "preferences are 1, 2 or a weight in [1, 2]; 1.5 or 0 is a tie).") from None
+        if math.isnan(p):
+            out[k] = None
+            dropped += 1
+        elif p == 0.0 or p == 1.5:
+            out[k] = "tie"
+        elif 1.0 <= p < 1.5:
+            out[k] = "model_a"
+        elif 1.5 < p <= 2.0:
+            out[k] = "model_b"
+        else:
+            raise ValueError(f"{name}, {place(k)}: `preference` {p:g} is outside [1, 2] (AlpacaEval preferences are "
+                             "1, 2 or a weight in [1, 2]; 1.5 or 0 is a tie).")
+    return out, dropped
+
+
+def _votes_from_columns(model_a, model_b, winner, *, name, where, place, preference):
+    notes = []
+    if preference:
+        winner, dropped = _preference_winners(list(winner), name=name, place=place)
+        if dropped:
+            keep = np.array([w is not None for w in winner])
+            model_a, model_b, winner = (np.asarray(x, dtype=object)[keep] for x in (model_a, model_b, winner))
+            notes.append(f"{dropped:,} annotation{'s' if dropped != 1 else ''} without a preference (null) dropped.")
+            if len(winner) == 0:
+                raise ValueError(f"{name} has no annotations with a preference.")
+    frame = _clean_votes(model_a, model_b, winner, name=name, where=where)
+    frame.attrs["notes"] = notes + frame.attrs["notes"]
+    return frame
+
+
+def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None) -> pd.DataFrame:
     """Pairwise votes from an upload: CSV/TSV, JSON Lines, or a JSON array (arena exports).
 
     Parameters
@@ -1534,6 +1585,12 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFr
         ``frame.attrs["notes"]`` says so and ``frame.attrs["self_matches"]``
         counts them.
 
+    columns : dict, optional
+        Which columns (or JSON fields) hold ``model_a``, ``model_b`` and
+        ``winner``. Without it, tables whose header lacks those names are
+        read when :func:`core.uploads.guess_columns` finds all three (e.g.
+        ``generator_1``, ``generator_2``, ``preference``).
+
     Raises
     ------
     ValueError
@@ -1541,6 +1598,16 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFr
         column; see :mod:`core.uploads`), a missing column or field, an empty
         model name, or a ``winner`` value outside :data:`WINNERS` (the message
         lists the accepted values).
+
+    Notes
+    -----
+    AlpacaEval ``annotations.json`` files are read as they are:
+    ``generator_1`` and ``generator_2`` are the models and ``preference`` the
+    outcome — 1 (or a weighted preference below 1.5) a win of
+    ``generator_1``, 2 (or above 1.5) a win of ``generator_2``, 1.5 or 0 a
+    tie, null dropped (noted), as AlpacaEval's own win rate reads them.
+    ``data`` may also be a list of files (bytes, or ``(name, bytes)`` pairs):
+    they make one vote table (messages name the file).
 
     Notes
     -----
@@ -1561,8 +1628,36 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFr
     0       x       y        model_a
     1       y       x  tie (bothbad)
     """
+    if isinstance(data, (list, tuple)):
+        return _read_many_votes(data, name=name, max_bytes=max_bytes, columns=columns)
+    if columns is not None and (not isinstance(columns, dict) or set(columns) - {"model_a", "model_b", "winner"}
+                                or not all(isinstance(v, str) for v in columns.values())):
+        raise ValueError("`columns` must map model_a, model_b and winner to column names, e.g. "
+                         "{'model_a': 'generator_1', 'model_b': 'generator_2', 'winner': 'preference'}.")
     if looks_like_json(data):
         records = read_jsonl(data, name=name)
+        keys = {"model_a": "model_a", "model_b": "model_b", "winner": "winner"}
+        first = records[0]
+        if columns is not None:
+            keys.update(columns)
+        elif "model_a" not in first and {"generator_1", "generator_2", "preference"} <= set(first):
+            keys = {"model_a": "generator_1", "model_b": "generator_2", "winner": "preference"}  # AlpacaEval
+        if keys != {"model_a": "model_a", "model_b": "model_b", "winner": "winner"}:
+            cols = {}
+            for role, key in keys.items():
+                values = [rec.get(key, _ABSENT) for rec in records]
+                absent = [v is _ABSENT for v in values]
+                if any(absent):
+                    raise ValueError(f"{name}, {_record_place(data, absent.index(True))}: no `{key}` field.")
+                nested = [isinstance(v, (list, dict)) for v in values]
+                if any(nested):
+                    raise ValueError(f"{name}, {_record_place(data, nested.index(True))}: `{key}` is a JSON "
+                                     f"{'list' if isinstance(values[nested.index(True)], list) else 'object'}.")
+                cols[role] = values
+            del records
+            return _votes_from_columns(cols["model_a"], cols["model_b"], cols["winner"], name=name, where="record",
+                                       place=lambda k: _record_place(data, k),
+                                       preference=keys["winner"].strip().lower() == "preference")
         cols = {}
         for key in ("model_a", "model_b", "winner"):
             values = [rec.get(key, _ABSENT) for rec in records]
@@ -1582,6 +1677,19 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFr
         return _clean_votes(cols["model_a"], cols["model_b"], cols["winner"], name=name, where="record")
     table = read_table(data, name=name, min_columns=3, header="yes", max_bytes=max_bytes)
     lookup = {str(c).strip().lower(): c for c in table.columns}
+    if columns is None and not {"model_a", "model_b", "winner"} <= set(lookup):
+        guessed = guess_columns(table.columns, ["model_a", "model_b", "winner"])
+        if len(guessed) == 3:
+            columns = guessed
+    if columns is not None:
+        mapped = map_columns(table, {"model_a": columns.get("model_a", lookup.get("model_a", "model_a")),
+                                     "model_b": columns.get("model_b", lookup.get("model_b", "model_b")),
+                                     "winner": columns.get("winner", lookup.get("winner", "winner"))}, name=name)
+        winner_column = columns.get("winner", "winner")
+        return _votes_from_columns(mapped["model_a"].to_numpy(), mapped["model_b"].to_numpy(),
+                                   mapped["winner"].to_numpy(), name=name, where="row",
+                                   place=lambda k: f"row {k + 1:,}",
+                                   preference=winner_column.strip().lower() == "preference")
     missing = [c for c in ("model_a", "model_b", "winner") if c not in lookup]
     if missing:
         found = ", ".join(str(c) for c in table.columns[:10])
@@ -1592,6 +1700,28 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES) -> pd.DataFr
 
 
 _ABSENT = object()
+
+
+def _read_many_votes(files, *, name, max_bytes, columns):
+    """Several vote files (e.g. one AlpacaEval annotations.json per model) as one table."""
+    if not files:
+        raise ValueError(f"{name}: no files given.")
+    if len(files) > 200:
+        raise ValueError(f"At most 200 vote files can be combined; got {len(files):,}.")
+    parts, notes = [], []
+    for number, item in enumerate(files, start=1):
+        label, content = item if isinstance(item, tuple) else (f"{name} {number}", item)
+        part = read_votes(content, name=str(label), max_bytes=max_bytes, columns=columns)
+        notes.extend(f"{label}: {note}" for note in part.attrs.get("notes", []))
+        parts.append(part)
+    if sum(len(p) for p in parts) > 1_000_000:
+        raise ValueError("The files hold more than 1,000,000 votes together; at most 1,000,000 are accepted.")
+    cols = {key: np.concatenate([p[key].astype(str).to_numpy(dtype=object) for p in parts])
+            for key in ("model_a", "model_b", "winner")}
+    frame = _clean_votes(cols["model_a"], cols["model_b"], cols["winner"], name=name, where="vote")
+    frame.attrs["notes"] = notes
+    frame.attrs["self_matches"] = sum(p.attrs.get("self_matches", 0) for p in parts)
+    return frame
 
 
 def _record_place(data, index):

@@ -664,3 +664,46 @@ def test_bootstrap_work_is_bounded():
     z = stats.norm.ppf(0.975)
     assert np.allclose(normal.ci_low, normal.ratings - z * normal.se)
     assert np.allclose(normal.ci_high, normal.ratings + z * normal.se)
+
+
+# ---------------------------------------------------------------------------
+# AlpacaEval annotations and column mapping
+# ---------------------------------------------------------------------------
+ALPACA = __import__("pathlib").Path(__file__).resolve().parent / "data" / "synthetic_alpaca_eval_annotations.json"
+
+
+def test_alpaca_eval_annotations_are_read_as_they_are():
+    # preferences 1.9312, 1.0213, 1.5, null, 2, 1, 1.7781, 1.2004, 0, 2.0, 1.9999, 1.0001: AlpacaEval reads
+    # 0 and 1.5 as draws and drops non-preferences (alpaca_eval.metrics.get_winrate)
+    votes = pw.read_votes(ALPACA.read_bytes(), name="annotations.json")
+    assert votes["winner"].astype(str).tolist() == ["model_b", "model_a", "tie", "model_b", "model_a", "model_b",
+                                                    "model_a", "tie", "model_b", "model_b", "model_a"]
+    assert set(votes["model_a"].astype(str)) == {"gpt4_1106_preview"}
+    assert votes.attrs["notes"][0] == "1 annotation without a preference (null) dropped."
+    # oracle for two models with ties dropped: the Bradley–Terry gap is 400·log10(wins_b / wins_a)
+    fit = pw.fit_bradley_terry(votes, n_boot=0)
+    gap = fit.ratings["synthetic-model"] - fit.ratings["gpt4_1106_preview"]
+    assert gap == pytest.approx(400 * math.log10(5 / 4), abs=1e-6)
+
+
+def test_several_alpaca_eval_files_make_one_table():
+    data = ALPACA.read_bytes()
+    votes = pw.read_votes([("a.json", data), ("b.json", data.replace(b"synthetic-model", b"other-model"))])
+    assert len(votes) == 22 and set(votes["model_b"].astype(str)) == {"synthetic-model", "other-model"}
+    assert votes.attrs["notes"] == ["a.json: 1 annotation without a preference (null) dropped.",
+                                    "b.json: 1 annotation without a preference (null) dropped."]
+    with pytest.raises(ValueError, match=r"^b.json, record 1: `preference` 3 is outside \[1, 2\]"):
+        pw.read_votes([("a.json", data), ("b.json", data.replace(b'"preference": 1.9312', b'"preference": 3'))])
+
+
+def test_votes_columns_mapping_and_guessing():
+    table = b"judge,left,right,outcome\nj,x,y,model_a\nj,y,x,tie\n"
+    votes = pw.read_votes(table, columns={"model_a": "left", "model_b": "right", "winner": "outcome"})
+    assert votes["model_a"].astype(str).tolist() == ["x", "y"] and votes["winner"].astype(str).tolist() == [
+        "model_a", "tie"]
+    guessed = pw.read_votes(b"generator_1,generator_2,preference\na,b,1\na,b,2\nb,a,1.5\n")
+    assert guessed["winner"].astype(str).tolist() == ["model_a", "model_b", "tie"]
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        pw.read_votes(table, columns={"model_a": "nope", "model_b": "right", "winner": "outcome"})
+    with pytest.raises(ValueError, match="`columns` must map model_a, model_b and winner"):
+        pw.read_votes(table, columns={"a": "left"})
