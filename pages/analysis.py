@@ -39,8 +39,62 @@ KIND_LABELS = {"scores": "paired scores", "binary": "0/1 correctness", "predicti
 
 
 @cached_upload
-def parse(data: bytes, kind: str):
-    return an.parse_results(data, kind)
+def parse(data: bytes, kind: str, columns=None, header="auto"):
+    mapping = None
+    if columns is not None:
+        mapping = {role: (list(value) if isinstance(value, tuple) else value) for role, value in columns}
+    return an.parse_results(data, kind, columns=mapping, header=header)
+
+
+@cached_upload
+def table_shape(data: bytes, header: str):
+    """Column names, guessed roles of a long table, and each column's first distinct values (for the pickers)."""
+    from core import uploads
+
+    table = uploads.read_table(data, name="The file", min_columns=2, max_rows=an.MAX_ROWS, header=header)
+    guessed = uploads.guess_columns(table.columns, ["item", "system", "score"])
+    values = {c: [str(x) for x in pd.unique(table[c].to_numpy())[:an.MAX_SYSTEMS + 1]] for c in table.columns[:50]}
+    return list(table.columns), guessed, values
+
+
+def column_mapping(raw: bytes, kind: str):
+    """The mapping step: which columns hold what, wide or long shape, first row is data (None, "auto": defaults)."""
+    with st.expander("Columns: which hold what", expanded=False):
+        header = "no" if st.checkbox("First row is data (the file has no header)", key="no_header",
+                                     help="For headerless files (e.g. WMT Appraise SegLvl CSVs) whose first row "
+                                     "holds text.") else "auto"
+        names, guessed, values = table_shape(raw, header)
+        long_guess = len(guessed) == 3 and len(names) >= 3
+        shape = st.radio("Shape", ["wide", "long"], index=1 if long_guess else 0, horizontal=True, key="shape",
+                         format_func={"wide": "one column per system", "long": "one row per item × system"}.get,
+                         help="Long tables (WMT DA ad-seg-scores, MQM avg_seg_scores) hold a system column, an item "
+                         "column and a score column; they are pivoted to one column per system.")
+        if shape == "long":
+            c1, c2, c3 = st.columns(3)
+            pick = {}
+            for col, role, label in ((c1, "item", "Item (segment) column"), (c2, "system", "System column"),
+                                     (c3, "score", "Score column")):
+                default = names.index(guessed[role]) if role in guessed else min(len(names) - 1,
+                                                                                  ["item", "system", "score"].index(role))
+                pick[role] = col.selectbox(label, names, index=default, key=f"col_{role}",
+                                           help="Guessed from the usual names (SID, seg_id, SYS, Z.SCR, …).")
+            options = values.get(pick["system"], [])
+            wanted = 2 if kind != "systems" else min(len(options), an.MAX_SYSTEMS)
+            chosen = st.multiselect("Systems to compare", options, default=options[:wanted], key="long_systems",
+                                    max_selections=None if kind == "systems" else 2,
+                                    help="Two systems (A, B) for paired layouts; any number for 'one column per "
+                                    "system'.")
+            return tuple(pick.items()) + (("systems", tuple(chosen)),), header
+        roles = ("a", "b", "gold") if kind == "predictions" else ("a", "b") if kind != "systems" else ()
+        if not roles:
+            return None, header
+        cols = st.columns(len(roles))
+        labels = {"a": "System A column", "b": "System B column", "gold": "Gold label column"}
+        pick = {role: cols[k].selectbox(labels[role], names, index=min(k, len(names) - 1), key=f"col_{role}_wide")
+                for k, role in enumerate(roles)}
+        if [pick[r] for r in roles] == names[:len(roles)]:
+            return None, header  # the default: the first columns, as without a mapping
+        return tuple(pick.items()), header
 
 
 @cached_upload
@@ -157,8 +211,12 @@ else:
 if raw is None:
     st.info("Upload a file or paste rows to start (or choose the sample data).")
     st.stop()
+mapping, header = (None, "auto")
+if source != "sample":
+    with guard("Cannot read this file"):
+        mapping, header = column_mapping(raw, kind)
 with guard("Cannot use this data"):
-    data = parse(raw, kind)
+    data = parse(raw, kind, mapping, header)
 for note in data.notes:
     st.warning(safe_message(note))
 st.success(f"Using **{data.rows_used:,}** of {data.rows_total:,} rows · layout: {KIND_LABELS[kind]} · systems: "
