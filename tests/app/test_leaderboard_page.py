@@ -150,3 +150,30 @@ def test_assurance_metric_chart_and_plan():
     open_plan(page, "leaderboard")
     text = [c.value for c in page.code if "Bradley–Terry" in c.value][0]
     assert f"assurance is {100 * res.min_assurance:.0f}%" in text
+
+
+def test_alpaca_eval_annotations_and_a_mapping_step():
+    from pathlib import Path
+
+    alpaca = (Path(__file__).resolve().parents[1] / "data" / "synthetic_alpaca_eval_annotations.json").read_bytes()
+    page = open_page("leaderboard", {"view": "Fit your votes"})
+    page.file_uploader(key="votes_file").set_value(("annotations.json", alpaca, "application/json"))
+    page.run()
+    assert not page.exception and not page.error
+    votes = pw.read_votes(alpaca)
+    fitted = pw.fit_bradley_terry(votes, n_boot=200, seed=0)
+    table = [d.value for d in page.dataframe if "model" in d.value.columns][0]
+    assert set(table["model"]) == {"gpt4_1106_preview", "synthetic-model"}
+    assert table["rating"].iloc[0] == pytest.approx(fitted.ratings.iloc[0])
+    assert any("1 annotation without a preference (null) dropped" in c.value for c in page.caption)
+    # a table whose header names none of the roles: the page asks which columns hold them
+    page.file_uploader(key="votes_file").set_value(("v.csv", b"left,right,outcome\nx,y,model_a\ny,x,model_b\n"
+                                                   b"x,y,tie\ny,x,model_a\n", "text/csv"))
+    page.run()
+    assert not page.exception and any("does not name model_a" in i.value for i in page.info)
+    page.selectbox(key="votes_col_model_a").set_value("left")
+    page.selectbox(key="votes_col_model_b").set_value("right")
+    page.selectbox(key="votes_col_winner").set_value("outcome")
+    page.run()
+    assert not page.exception and not page.error
+    assert any("**4** votes" in m.value for m in page.markdown)
