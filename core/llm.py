@@ -1820,12 +1820,41 @@ def _metric_value(value) -> float | None:
     return None
 
 
+def _name_unnamed_filters(records) -> None:
+    """Files that repeat each doc_id once per filter pipeline without a ``filter`` key: name them "pipeline k".
+
+    Some harness versions write one line per (document, filter) but leave
+    out ``filter``; the k-th line of a document then belongs to the k-th
+    pipeline of the task's ``filter_list`` (e.g. gsm8k: strict-match, then
+    flexible-extract). Files with a ``filter`` key, or without repeats, are
+    left as they are (a repeated doc_id there stays an error).
+    """
+    if any("filter" in rec for rec in records):
+        return
+    seen: dict = {}
+    for rec in records:
+        doc_id = rec.get("doc_id")
+        if isinstance(doc_id, (int, str)) and not isinstance(doc_id, bool):
+            seen[doc_id] = seen.get(doc_id, 0) + 1
+    if not seen or max(seen.values()) < 2:
+        return
+    counts = set(seen.values())
+    if len(counts) != 1:
+        return  # uneven repeats are not a per-filter layout: the duplicate check reports them
+    occurrence: dict = {}
+    for rec in records:
+        doc_id = rec.get("doc_id")
+        occurrence[doc_id] = occurrence.get(doc_id, 0) + 1
+        rec["filter"] = f"pipeline {occurrence[doc_id]}"
+
+
 def _scan_harness(entries):
     """Parse every file once: records, filters and the metrics valid on every line."""
     parsed, filters, metric_sets, n_lines = [], {}, None, 0
     for model, label, data in entries:
         records = uploads.read_jsonl(data, name=f"`{label}`")
         n_lines += len(records)
+        _name_unnamed_filters(records)
         valid = None
         for number, rec in enumerate(records, start=1):
             if "doc_id" not in rec:
@@ -1928,8 +1957,12 @@ def read_harness_samples(files, *, metric=None, filter=None, files_per_model="ru
     by the task's ``process_results`` (e.g. ``"acc": 1.0, "acc_norm": 0.0``
     or ``"exact_match": 0.0``); ``metrics`` lists those names. Older files
     may lack ``filter``/``metrics`` (then ``filter`` is taken as ``"none"``
-    and metric candidates are the numeric keys that are not bookkeeping).
-    With ``repeats: K`` in a task's YAML (``docs/task_guide.md``), the K
+    and metric candidates are the numeric keys that are not bookkeeping);
+    files that lack ``filter`` but repeat every doc_id once per pipeline
+    get the pipelines ``"pipeline 1"``, ``"pipeline 2"``, … in line order
+    (the order of the task's ``filter_list``). Files written as one
+    (pretty-printed) JSON array, as harness 0.4.0–0.4.2 did, are read too,
+    whatever their extension. With ``repeats: K`` in a task's YAML (``docs/task_guide.md``), the K
     generations sit in ``resps`` but a filter pipeline (``take_first``,
     ``majority_vote``, ``maj@64``, …) reduces them to one scored answer per
     document and filter, so a single file carries one score per question;

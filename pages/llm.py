@@ -395,10 +395,10 @@ with tab["fit"]:
         elif source == "harness":
             c1, c2 = st.columns(2)
             name_a = c1.text_input("Baseline model name", "baseline", key="name_a", max_chars=80)
-            files_a = c1.file_uploader("Its samples_*.jsonl files", type=["jsonl"], accept_multiple_files=True,
+            files_a = c1.file_uploader("Its samples_*.jsonl files", type=["jsonl", "json"], accept_multiple_files=True,
                                        key="files_a", help="One file per run; several runs give K > 1.")
             name_b = c2.text_input("New model name", "new", key="name_b", max_chars=80)
-            files_b = c2.file_uploader("Its samples_*.jsonl files", type=["jsonl"], accept_multiple_files=True,
+            files_b = c2.file_uploader("Its samples_*.jsonl files", type=["jsonl", "json"], accept_multiple_files=True,
                                        key="files_b", help="The same task and documents as the baseline.")
             if files_a and files_b:
                 if name_a.strip() == name_b.strip():

@@ -832,3 +832,33 @@ def test_simulation_work_is_capped_with_what_to_reduce():
         llm.benchmark_power(10_000_000, 0.7, 0.73, method="simulate", n_sims=500)
     at_cap = llm.benchmark_power(100_000, 0.7, 0.701, method="simulate", n_sims=100, seed=2)
     assert at_cap.n_sims == 100 and 0 <= at_cap.power <= 1
+
+
+def test_harness_pretty_printed_json_array_and_unnamed_filters():
+    # harness 0.4.0–0.4.2 wrote samples as one pretty-printed JSON array; some files repeat each doc_id once per
+    # filter pipeline (strict-match, then flexible-extract) without a `filter` key
+    rng = np.random.default_rng(12)
+    n = 30
+    strict_a, flex_a = rng.random(n) < 0.4, rng.random(n) < 0.6
+    strict_b, flex_b = rng.random(n) < 0.5, rng.random(n) < 0.7
+
+    def lines(strict, flex):
+        out = []
+        for i in range(n):
+            for ok, name in ((strict[i], "strict-match"), (flex[i], "flexible-extract")):
+                line = harness_gen_line(i, bool(ok), name)
+                del line["filter"]
+                out.append(line)
+        return out
+
+    file_a = json.dumps(lines(strict_a, flex_a), indent=2).encode()  # a .json array
+    file_b = _jsonl(lines(strict_b, flex_b))
+    files = {"base": ("samples_gsm8k_2024-01-01.json", file_a), "new": ("samples_gsm8k_2024-01-01.jsonl", file_b)}
+    assert llm.harness_options(files).filters == ("pipeline 1", "pipeline 2")
+    with pytest.raises(ValueError, match="several filter pipelines"):
+        llm.read_harness_samples(files)
+    log = llm.read_harness_samples(files, filter="pipeline 2")
+    assert log[log.model == "base"].score.tolist() == flex_a.astype(float).tolist()
+    assert log[log.model == "new"].score.tolist() == flex_b.astype(float).tolist()
+    first = llm.read_harness_samples(files, filter="pipeline 1")
+    assert first[first.model == "base"].score.tolist() == strict_a.astype(float).tolist()
