@@ -2057,6 +2057,42 @@ def read_harness_samples(files, *, metric=None, filter=None, files_per_model="ru
     return frame
 
 
+def difficulty_from_covariance(covariance, accuracy_a, accuracy_b, *, prefer_sd=0.25, sd_step=0.01, rho_step=0.05,
+                               rho_range=(-0.5, 1.0), sd_max=0.5) -> tuple[float, float]:
+    """σ and ρ on the sliders' grids with ρσ² as close as possible to the covariance of the logs.
+
+    With one answer per question (K = 1) the per-question variance of the
+    paired difference is μ_A(1 − μ_A) + μ_B(1 − μ_B) − 2ρσ² (perfect judge;
+    :func:`benchmark_power`'s variance with K = 1), so only the covariance
+    ρσ² is identified, not σ and ρ apart. Any pair with the same product
+    plans the same K = 1 evaluation; this picks the grid pair whose product
+    is closest to ``covariance`` (σ² ≤ min μ(1 − μ), ρ in ``rho_range``),
+    and among equally close pairs the σ nearest ``prefer_sd`` (the value the
+    user had). Plans with K > 1 need σ itself: log several answers per question.
+
+    Returns
+    -------
+    (float, float)
+        (σ, ρ).
+
+    Examples
+    --------
+    >>> difficulty_from_covariance(0.03, 0.7, 0.75, prefer_sd=0.25)
+    (0.2, 0.75)
+    """
+    cov = check_real("covariance", covariance, low=-1.0, high=1.0)
+    mu_a = check_real("accuracy_a", accuracy_a, low=0.0, high=1.0)
+    mu_b = check_real("accuracy_b", accuracy_b, low=0.0, high=1.0)
+    cap = min(sd_max, math.sqrt(min(mu_a * (1 - mu_a), mu_b * (1 - mu_b))))
+    sds = np.round(np.arange(0.0, cap + 1e-12, sd_step), 10)
+    rhos = np.round(np.arange(rho_range[0], rho_range[1] + 1e-12, rho_step), 10)
+    gap = np.abs(rhos[None, :] * sds[:, None] ** 2 - cov)
+    best = gap.min()
+    rows, cols = np.nonzero(gap <= best + 1e-12)
+    pick = int(np.argmin(np.abs(sds[rows] - prefer_sd) + 1e-9 * np.abs(rhos[cols])))
+    return float(sds[rows[pick]]), float(rhos[cols[pick]]) + 0.0  # + 0.0: no "-0.0"
+
+
 # ---------------------------------------------------------------------------
 # the shipped synthetic example
 # ---------------------------------------------------------------------------

@@ -450,6 +450,17 @@ with tab["fit"]:
                 values["rho"] = float(np.clip(round(fitted.correlation * 20) / 20, -0.5, 1.0))
             if fitted.icc is not None:
                 values["icc"] = float(np.clip(round(fitted.icc * 20) / 20, 0.0, 1.0))
+            if fitted.difficulty_sd is None and math.isfinite(fitted.covariance):
+                # one answer per question: only ρσ² is identified; set σ and ρ with that product
+                values["sd"], values["rho"] = llm.difficulty_from_covariance(
+                    float(np.clip(fitted.covariance, -1.0, 1.0)), fitted.accuracy[a_name], fitted.accuracy[b_name],
+                    prefer_sd=float(sd))
+                st.caption(f"With one answer per question only the covariance of the two models' question scores "
+                           f"is identified (ρσ² = {fitted.covariance:.4f}), not σ and ρ apart: the paired variance "
+                           "of a K = 1 evaluation depends on their product only. The button sets σ = "
+                           f"{values['sd']:.2f} and ρ = {values['rho']:.2f} (ρσ² = "
+                           f"{values['rho'] * values['sd'] ** 2:.4f}), which plans the same K = 1 evaluation; for "
+                           "K > 1 log several answers per question so that σ itself can be estimated.")
             st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_fit",
                       type="primary", help="Sets the baseline accuracy, σ, ρ, K, m and ICC (rounded to the sliders' "
                       "steps); the expected gain stays yours.")

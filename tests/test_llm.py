@@ -862,3 +862,24 @@ def test_harness_pretty_printed_json_array_and_unnamed_filters():
     assert log[log.model == "new"].score.tolist() == flex_b.astype(float).tolist()
     first = llm.read_harness_samples(files, filter="pipeline 1")
     assert first[first.model == "base"].score.tolist() == strict_a.astype(float).tolist()
+
+
+def test_one_answer_per_question_sets_sigma_and_rho_with_the_observed_covariance():
+    # K = 1: Var(p̂_B − p̂_A) = μ_A(1 − μ_A) + μ_B(1 − μ_B) − 2ρσ², so only ρσ² is identified
+    sd, rho = llm.difficulty_from_covariance(0.03, 0.7, 0.75, prefer_sd=0.25)
+    assert (sd, rho) == (0.2, 0.75) and rho * sd**2 == pytest.approx(0.03)
+    same = llm.benchmark_power(2000, 0.7, 0.75, difficulty_sd=sd, correlation=rho).power
+    other = llm.benchmark_power(2000, 0.7, 0.75, difficulty_sd=math.sqrt(0.03 / 0.3), correlation=0.3).power
+    assert same == pytest.approx(other, rel=1e-9)  # any pair with the same product plans the same K = 1 study
+    # oracle: the closed-form z-test power with that variance
+    from scipy import stats
+
+    var = 0.7 * 0.3 + 0.75 * 0.25 - 2 * 0.03
+    z = stats.norm.ppf(0.975)
+    oracle = stats.norm.sf(z - 0.05 / math.sqrt(var / 2000)) + stats.norm.cdf(-z - 0.05 / math.sqrt(var / 2000))
+    assert same == pytest.approx(oracle, abs=1e-7)
+    # the product is matched as closely as the grids allow, σ near the user's value among ties
+    for cov in (0.0, 0.0123, -0.01, 0.08):
+        sd, rho = llm.difficulty_from_covariance(cov, 0.6, 0.65, prefer_sd=0.1)
+        assert abs(rho * sd**2 - cov) <= 0.0025 and -0.5 <= rho <= 1.0 and sd**2 <= 0.6 * 0.4
+    assert llm.difficulty_from_covariance(0.0, 0.6, 0.65, prefer_sd=0.1)[0] == 0.1

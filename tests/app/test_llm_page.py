@@ -198,3 +198,29 @@ def test_a_simulation_too_large_is_refused_and_the_page_goes_on():
     assert any("reduce `n_sims` to at most 100" in e.value for e in page.error)
     assert not any(m.label == "Simulated power" for m in page.metric)
     assert any(e.label.startswith("Plan this design") for e in page.expander)
+
+
+def test_one_answer_per_question_sets_sigma_and_rho_consistently():
+    # K = 1: σ and ρ are not identified apart, only ρσ²; the button sets a pair with that product and says so
+    import numpy as np
+
+    rng = np.random.default_rng(21)
+    n = 600
+    p = np.clip(rng.normal(0.7, 0.3, n), 0, 1)
+    a = (rng.random(n) < p).astype(int)
+    b = (rng.random(n) < np.clip(p + 0.05, 0, 1)).astype(int)
+    rows = "".join(f"q{i},base,{x}\nq{i},new,{y}\n" for i, (x, y) in enumerate(zip(a, b)))
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.file_uploader(key="log_file").set_value(("log.csv", f"question,model,score\n{rows}".encode(), "text/csv"))
+    page.run()
+    assert not page.exception and not page.error
+    fitted = llm.fit_benchmark(llm.read_benchmark_log(f"question,model,score\n{rows}".encode()), seed=0)
+    assert fitted.difficulty_sd is None
+    assert any("only the covariance" in c.value for c in page.caption)
+    page.button(key="use_fit").click()
+    page.run()
+    assert not page.exception
+    sd, rho = page.slider(key="sd").value, page.slider(key="rho").value
+    assert (sd, rho) == llm.difficulty_from_covariance(fitted.covariance, fitted.accuracy["base"],
+                                                       fitted.accuracy["new"], prefer_sd=0.25)
+    assert abs(rho * sd**2 - fitted.covariance) <= 0.0025
