@@ -1674,7 +1674,25 @@ def _tidy(frame: pd.DataFrame, roles: dict[str, str], name: str, where: Callable
     return tidy[columns]
 
 
-def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
+def _given_columns(columns, available, name: str) -> dict[str, str]:
+    """A ``columns=`` mapping (role → column) checked against the file's columns."""
+    if not isinstance(columns, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in columns.items()):
+        raise ValueError("`columns` must map roles to column names, e.g. {'question': 'doc_id', 'score': 'acc'}.")
+    unknown = [r for r in columns if r not in _ALIASES]
+    if unknown:
+        raise ValueError(f"`columns`: unknown role {unknown[0]!r}; the roles are {', '.join(_ALIASES)}.")
+    absent = [f"{c!r} (for {r})" for r, c in columns.items() if c not in set(available)]
+    if absent:
+        raise ValueError(f"{name} has no column {', '.join(absent)}; it has {', '.join(map(str, available))}.")
+    missing = [r for r in ("question", "model", "score") if r not in columns]
+    if missing:
+        raise ValueError(f"`columns` needs the roles question, model and score; missing {', '.join(missing)}.")
+    if len(set(columns.values())) != len(columns):
+        raise ValueError("`columns` uses one column for two roles.")
+    return dict(columns)
+
+
+def read_benchmark_log(data, *, name: str = "The log", columns=None) -> pd.DataFrame:
     """Read a per-answer log: CSV/TSV (header required) or JSON Lines.
 
     Parameters
@@ -1700,7 +1718,10 @@ def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
     ------
     ValueError
         For an unreadable or oversized file (see :mod:`core.uploads`), missing
-        columns, an empty cell, a score that is not in [0, 1] (the message
+        columns (or a ``columns`` mapping — role → column name for
+        ``question``, ``model``, ``score`` and optionally ``sample``,
+        ``cluster`` — naming a column the file lacks), an empty cell, a
+        score that is not in [0, 1] (the message
         names the row after the header, or the JSON record), a repeated
         (question, model, sample), or a question in two clusters.
 
@@ -1715,7 +1736,7 @@ def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
     if uploads.looks_like_json(data):
         records = uploads.read_jsonl(data, name=name)
         keys = list(dict.fromkeys(k for rec in records[:1000] for k in rec))
-        roles = _find_columns(keys, name)
+        roles = _find_columns(keys, name) if columns is None else _given_columns(columns, keys, name)
         columns = {}
         for key in roles.values():
             values = []
@@ -1732,7 +1753,8 @@ def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
         frame = pd.DataFrame(columns)
         return _tidy(frame, roles, name, lambda i: f"record {i + 1:,}")
     table = uploads.read_table(data, name=name, min_columns=2, header="yes")
-    roles = _find_columns(list(table.columns), name)
+    roles = (_find_columns(list(table.columns), name) if columns is None
+             else _given_columns(columns, list(table.columns), name))
     return _tidy(table, roles, name, lambda i: f"row {i + 1:,} after the header")
 
 

@@ -147,8 +147,36 @@ def pinned(values, target):
 
 
 @cached_upload
-def read_log(data: bytes, name: str):
-    return llm.read_benchmark_log(data, name=name)
+def read_log(data: bytes, name: str, columns=None):
+    return llm.read_benchmark_log(data, name=name, columns=None if columns is None else dict(columns))
+
+
+@cached_upload
+def log_header(data: bytes):
+    """The log's column names (a table's header, or the keys of the first JSON records)."""
+    from core import uploads
+
+    if uploads.looks_like_json(data):
+        records = uploads.read_jsonl(data, name="The log")
+        return list(dict.fromkeys(k for rec in records[:1000] for k in rec))
+    return list(uploads.read_table(data, name="The log", min_columns=2, header="yes").columns)
+
+
+def log_mapping(data: bytes):
+    """The mapping step when the log's columns are not named question, model and score (or a known alias)."""
+    names = log_header(data)
+    try:
+        llm._find_columns(names, "The log")
+        return None
+    except ValueError:
+        pass
+    if len(names) < 3:
+        return None  # the reader says what is missing
+    st.info("The log's columns are not named question, model and score: say which columns hold them.")
+    cols = st.columns(3)
+    labels = {"question": "Question", "model": "Model", "score": "Score (0–1 or true/false)"}
+    return tuple((role, cols[k].selectbox(labels[role], names, index=min(k, len(names) - 1), key=f"log_col_{role}"))
+                 for k, role in enumerate(("question", "model", "score")))
 
 
 @cached
@@ -391,7 +419,7 @@ with tab["fit"]:
             up = st.file_uploader("Per-answer log", type=["csv", "tsv", "txt", "jsonl", "json"], key="log_file",
                                   help="Nothing in the file is executed.")
             if up is not None:
-                log, origin = read_log(up.getvalue(), up.name), up.name
+                log, origin = read_log(up.getvalue(), up.name, log_mapping(up.getvalue())), up.name
         elif source == "harness":
             c1, c2 = st.columns(2)
             name_a = c1.text_input("Baseline model name", "baseline", key="name_a", max_chars=80)

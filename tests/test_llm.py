@@ -883,3 +883,21 @@ def test_one_answer_per_question_sets_sigma_and_rho_with_the_observed_covariance
         sd, rho = llm.difficulty_from_covariance(cov, 0.6, 0.65, prefer_sd=0.1)
         assert abs(rho * sd**2 - cov) <= 0.0025 and -0.5 <= rho <= 1.0 and sd**2 <= 0.6 * 0.4
     assert llm.difficulty_from_covariance(0.0, 0.6, 0.65, prefer_sd=0.1)[0] == 0.1
+
+
+def test_read_benchmark_log_takes_a_columns_mapping():
+    data = b"prompt_id,system_name,judge_says\nq1,A,1\nq2,A,0\nq1,B,true\nq2,B,0\n"
+    with pytest.raises(ValueError, match="needs the column"):
+        llm.read_benchmark_log(data)
+    mapped = llm.read_benchmark_log(data, columns={"question": "prompt_id", "model": "system_name",
+                                                   "score": "judge_says"})
+    plain = llm.read_benchmark_log(b"question,model,score\nq1,A,1\nq2,A,0\nq1,B,true\nq2,B,0\n")
+    pd.testing.assert_frame_equal(mapped, plain)
+    jsonl = b'{"prompt_id": "q1", "system_name": "A", "judge_says": 1}\n{"prompt_id": "q1", "system_name": "B", ' \
+            b'"judge_says": 0}\n'
+    assert llm.read_benchmark_log(jsonl, columns={"question": "prompt_id", "model": "system_name",
+                                                  "score": "judge_says"}).score.tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match=r"has no column 'nope' \(for score\)"):
+        llm.read_benchmark_log(data, columns={"question": "prompt_id", "model": "system_name", "score": "nope"})
+    with pytest.raises(ValueError, match="unknown role 'x'"):
+        llm.read_benchmark_log(data, columns={"x": "prompt_id"})

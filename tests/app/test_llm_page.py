@@ -224,3 +224,18 @@ def test_one_answer_per_question_sets_sigma_and_rho_consistently():
     assert (sd, rho) == llm.difficulty_from_covariance(fitted.covariance, fitted.accuracy["base"],
                                                        fitted.accuracy["new"], prefer_sd=0.25)
     assert abs(rho * sd**2 - fitted.covariance) <= 0.0025
+
+
+def test_log_with_other_column_names_gets_a_mapping_step():
+    rows = "".join(f"p{i},{m},{(i * 7 + len(m)) % 3 == 0}\n" for i in range(40) for m in ("A", "B"))
+    data = f"prompt_id,system_name,judge_says\n{rows}".encode()
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.file_uploader(key="log_file").set_value(("log.csv", data, "text/csv"))
+    page.run()
+    assert not page.exception and any("not named question, model and score" in i.value for i in page.info)
+    page.selectbox(key="log_col_question").set_value("prompt_id")
+    page.selectbox(key="log_col_model").set_value("system_name")
+    page.selectbox(key="log_col_score").set_value("judge_says")
+    page.run()
+    assert not page.exception and not page.error
+    assert any("**40** questions" in m.value for m in page.markdown)
