@@ -319,7 +319,11 @@ def parse_results(data: bytes, kind: str = "scores", *, columns=None, header="au
                     raise ValueError(f"`columns` needs the roles {', '.join(roles)} for this layout (or item, "
                                      f"system and score for a long table); missing {', '.join(missing)}.")
                 wanted = {columns[r]: columns[r] for r in roles}
+                if len(wanted) < len(roles):
+                    raise ValueError("`columns` uses one column for two roles.")
             table = uploads.map_columns(table, wanted)
+            if table.shape[1] < 2:
+                raise ValueError("Choose at least two system columns to compare.")
     if kind == "predictions":
         if table.shape[1] != 3:
             raise ValueError(f"Predictions need exactly 3 columns (A, B, gold); the file has {table.shape[1]}.")
