@@ -152,3 +152,11 @@ def test_first_row_is_data():
     # headerless files (WMT Appraise SegLvl CSVs) whose first row has text cells
     table = uploads.read_table(b"sysA,12,70\nsysB,12,64\n", header="no")
     assert list(table.columns) == ["column 1", "column 2", "column 3"] and len(table) == 2
+
+
+def test_twelve_field_space_header_over_tab_rows():
+    # the shape of WMT DA ad-*-good-stnd.csv: a 12-name header separated by spaces over 12 tab-separated fields
+    names = [f"f{i}" for i in range(1, 13)]
+    rows = ["\t".join(f"v{r}_{i}" for i in range(1, 13)) for r in range(3)]
+    table = uploads.read_table((" ".join(names) + "\n" + "\n".join(rows) + "\n").encode())
+    assert list(table.columns) == names and table.shape == (3, 12) and table.iloc[2, 11] == "v2_12"
