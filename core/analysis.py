@@ -213,13 +213,73 @@ class ParsedResults:
     systems: pd.DataFrame | None = field(default=None, compare=False)
 
 
-def parse_results(data: bytes, kind: str = "scores") -> ParsedResults:
+def long_to_wide(table: pd.DataFrame, *, item="item", system="system", score="score", systems=None):
+    """Pivot a long table (one row per item × system) to one column per system, rows = items.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        String cells, with the ``item``, ``system`` and ``score`` columns.
+    systems : sequence of str, optional
+        The systems to keep, in this order (default: all, in order of first appearance).
+
+    Returns
+    -------
+    (pandas.DataFrame, list of str)
+        The wide table of strings (items with a score for every chosen system; item order of first appearance)
+        and notes (items dropped, repeated item × system rows averaged).
+
+    Raises
+    ------
+    ValueError
+        For a chosen system that is not in the table, or fewer than two systems.
+    """
+    notes = []
+    names = list(pd.unique(table[system].to_numpy()))
+    if systems is None:
+        systems = names
+    systems = [str(x) for x in systems]
+    unknown = [x for x in systems if x not in set(names)]
+    if unknown:
+        raise ValueError(f"No rows for system {unknown[0]!r}; the systems are: {', '.join(map(str, names[:20]))}.")
+    if len(systems) < 2:
+        raise ValueError(f"Choose at least two systems to compare (the file has {len(names)}).")
+    rows = table[table[system].isin(systems)]
+    values = pd.to_numeric(rows[score].where(~rows[score].isin(list(uploads._MISSING))), errors="coerce")
+    bad = values.isna() & ~rows[score].isin(list(uploads._MISSING))
+    if bad.any():
+        where = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ValueError(f"Column {score!r}: {rows[score].iloc[where][:20]!r} is not a number.")
+    frame = pd.DataFrame({"item": rows[item].to_numpy(), "system": rows[system].to_numpy(), "score": values})
+    counts = frame.groupby(["item", "system"], sort=False)["score"].size()
+    if (counts > 1).any():
+        notes.append(f"{int((counts > 1).sum()):,} item × system pairs have several rows; their scores were "
+                     "averaged.")
+    wide = frame.pivot_table(index="item", columns="system", values="score", aggfunc="mean", sort=False)
+    wide = wide.reindex(columns=systems)
+    complete = wide.notna().all(axis=1)
+    if not complete.all():
+        notes.append(f"{int((~complete).sum()):,} items without a score for every chosen system were dropped.")
+    wide = wide[complete]
+    out = pd.DataFrame({str(c): wide[c].map(repr).to_numpy() for c in systems}, dtype=object)
+    return out, notes
+
+
+def parse_results(data: bytes, kind: str = "scores", *, columns=None, header="auto") -> ParsedResults:
     """Read an upload as one of the supported layouts (see :data:`KINDS`).
 
     ``"scores"`` and ``"binary"`` use the first two columns; ``"predictions"``
     expects three columns (prediction of A, prediction of B, gold label) and
     turns them into 0/1 correctness; ``"systems"`` uses every column (at most
     :data:`MAX_SYSTEMS`).
+
+    ``columns`` (role → column name) chooses the columns instead: ``a``,
+    ``b`` (and ``gold`` for predictions); or ``item``, ``system`` and
+    ``score`` for a long table (one row per item × system, e.g. WMT
+    ``ad-seg-scores`` or MQM ``avg_seg_scores``), pivoted to one column per
+    system (:func:`long_to_wide`), with ``systems`` (a list) choosing which
+    — required unless the file has exactly two. ``header="no"``: the first
+    row is data.
 
     Raises
     ------
@@ -229,9 +289,41 @@ def parse_results(data: bytes, kind: str = "scores") -> ParsedResults:
         fewer than 3 usable rows, too many system columns.
     """
     kind = check_choice("kind", kind, KINDS)
-    table = read_table(data)
+    header = check_choice("header", header, ("auto", "yes", "no"))
+    table = uploads.read_table(data, name="The file", min_columns=2, max_rows=MAX_ROWS, max_bytes=MAX_BYTES,
+                               header=header)
     total = len(table)
     notes = []
+    if columns is not None:
+        if not isinstance(columns, dict):
+            raise ValueError("`columns` must map roles to column names, e.g. {'a': 'bleu_A', 'b': 'bleu_B'}.")
+        columns = dict(columns)
+        systems = columns.pop("systems", None)
+        if {"item", "system", "score"} <= set(columns):
+            long = uploads.map_columns(table, {r: columns[r] for r in ("item", "system", "score")})
+            if systems is None and kind != "systems":
+                found = list(pd.unique(long["system"].to_numpy()))
+                if len(found) != 2:
+                    raise ValueError(f"The file has {len(found)} systems ({', '.join(map(str, found[:10]))}); "
+                                     "choose the two to compare (`columns['systems']`).")
+            table, pivot_notes = long_to_wide(long, systems=systems)
+            notes.extend(pivot_notes)
+            total = len(table)
+        else:
+            roles = {"predictions": ("a", "b", "gold")}.get(kind, ("a", "b"))
+            if kind == "systems" and systems is not None:
+                wanted = {str(x): str(x) for x in systems}
+            else:
+                missing = [r for r in roles if r not in columns]
+                if missing:
+                    raise ValueError(f"`columns` needs the roles {', '.join(roles)} for this layout (or item, "
+                                     f"system and score for a long table); missing {', '.join(missing)}.")
+                wanted = {columns[r]: columns[r] for r in roles}
+                if len(wanted) < len(roles):
+                    raise ValueError("`columns` uses one column for two roles.")
+            table = uploads.map_columns(table, wanted)
+            if table.shape[1] < 2:
+                raise ValueError("Choose at least two system columns to compare.")
     if kind == "predictions":
         if table.shape[1] != 3:
             raise ValueError(f"Predictions need exactly 3 columns (A, B, gold); the file has {table.shape[1]}.")

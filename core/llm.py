@@ -1845,7 +1845,25 @@ def _tidy(frame: pd.DataFrame, roles: dict[str, str], name: str, where: Callable
     return tidy[columns]
 
 
-def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
+def _given_columns(columns, available, name: str) -> dict[str, str]:
+    """A ``columns=`` mapping (role → column) checked against the file's columns."""
+    if not isinstance(columns, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in columns.items()):
+        raise ValueError("`columns` must map roles to column names, e.g. {'question': 'doc_id', 'score': 'acc'}.")
+    unknown = [r for r in columns if r not in _ALIASES]
+    if unknown:
+        raise ValueError(f"`columns`: unknown role {unknown[0]!r}; the roles are {', '.join(_ALIASES)}.")
+    absent = [f"{c!r} (for {r})" for r, c in columns.items() if c not in set(available)]
+    if absent:
+        raise ValueError(f"{name} has no column {', '.join(absent)}; it has {', '.join(map(str, available))}.")
+    missing = [r for r in ("question", "model", "score") if r not in columns]
+    if missing:
+        raise ValueError(f"`columns` needs the roles question, model and score; missing {', '.join(missing)}.")
+    if len(set(columns.values())) != len(columns):
+        raise ValueError("`columns` uses one column for two roles.")
+    return dict(columns)
+
+
+def read_benchmark_log(data, *, name: str = "The log", columns=None) -> pd.DataFrame:
     """Read a per-answer log: CSV/TSV (header required) or JSON Lines.
 
     Parameters
@@ -1871,7 +1889,10 @@ def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
     ------
     ValueError
         For an unreadable or oversized file (see :mod:`core.uploads`), missing
-        columns, an empty cell, a score that is not in [0, 1] (the message
+        columns (or a ``columns`` mapping — role → column name for
+        ``question``, ``model``, ``score`` and optionally ``sample``,
+        ``cluster`` — naming a column the file lacks), an empty cell, a
+        score that is not in [0, 1] (the message
         names the row after the header, or the JSON record), a repeated
         (question, model, sample), or a question in two clusters.
 
@@ -1886,7 +1907,7 @@ def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
     if uploads.looks_like_json(data):
         records = uploads.read_jsonl(data, name=name)
         keys = list(dict.fromkeys(k for rec in records[:1000] for k in rec))
-        roles = _find_columns(keys, name)
+        roles = _find_columns(keys, name) if columns is None else _given_columns(columns, keys, name)
         columns = {}
         for key in roles.values():
             values = []
@@ -1903,7 +1924,8 @@ def read_benchmark_log(data, *, name: str = "The log") -> pd.DataFrame:
         frame = pd.DataFrame(columns)
         return _tidy(frame, roles, name, lambda i: f"record {i + 1:,}")
     table = uploads.read_table(data, name=name, min_columns=2, header="yes")
-    roles = _find_columns(list(table.columns), name)
+    roles = (_find_columns(list(table.columns), name) if columns is None
+             else _given_columns(columns, list(table.columns), name))
     return _tidy(table, roles, name, lambda i: f"row {i + 1:,} after the header")
 
 
@@ -1991,12 +2013,41 @@ def _metric_value(value) -> float | None:
     return None
 
 
+def _name_unnamed_filters(records) -> None:
+    """Files that repeat each doc_id once per filter pipeline without a ``filter`` key: name them "pipeline k".
+
+    Some harness versions write one line per (document, filter) but leave
+    out ``filter``; the k-th line of a document then belongs to the k-th
+    pipeline of the task's ``filter_list`` (e.g. gsm8k: strict-match, then
+    flexible-extract). Files with a ``filter`` key, or without repeats, are
+    left as they are (a repeated doc_id there stays an error).
+    """
+    if any("filter" in rec for rec in records):
+        return
+    seen: dict = {}
+    for rec in records:
+        doc_id = rec.get("doc_id")
+        if isinstance(doc_id, (int, str)) and not isinstance(doc_id, bool):
+            seen[doc_id] = seen.get(doc_id, 0) + 1
+    if not seen or max(seen.values()) < 2:
+        return
+    counts = set(seen.values())
+    if len(counts) != 1:
+        return  # uneven repeats are not a per-filter layout: the duplicate check reports them
+    occurrence: dict = {}
+    for rec in records:
+        doc_id = rec.get("doc_id")
+        occurrence[doc_id] = occurrence.get(doc_id, 0) + 1
+        rec["filter"] = f"pipeline {occurrence[doc_id]}"
+
+
 def _scan_harness(entries):
     """Parse every file once: records, filters and the metrics valid on every line."""
     parsed, filters, metric_sets, n_lines = [], {}, None, 0
     for model, label, data in entries:
         records = uploads.read_jsonl(data, name=f"`{label}`")
         n_lines += len(records)
+        _name_unnamed_filters(records)
         valid = None
         for number, rec in enumerate(records, start=1):
             if "doc_id" not in rec:
@@ -2099,8 +2150,12 @@ def read_harness_samples(files, *, metric=None, filter=None, files_per_model="ru
     by the task's ``process_results`` (e.g. ``"acc": 1.0, "acc_norm": 0.0``
     or ``"exact_match": 0.0``); ``metrics`` lists those names. Older files
     may lack ``filter``/``metrics`` (then ``filter`` is taken as ``"none"``
-    and metric candidates are the numeric keys that are not bookkeeping).
-    With ``repeats: K`` in a task's YAML (``docs/task_guide.md``), the K
+    and metric candidates are the numeric keys that are not bookkeeping);
+    files that lack ``filter`` but repeat every doc_id once per pipeline
+    get the pipelines ``"pipeline 1"``, ``"pipeline 2"``, … in line order
+    (the order of the task's ``filter_list``). Files written as one
+    (pretty-printed) JSON array, as harness 0.4.0–0.4.2 did, are read too,
+    whatever their extension. With ``repeats: K`` in a task's YAML (``docs/task_guide.md``), the K
     generations sit in ``resps`` but a filter pipeline (``take_first``,
     ``majority_vote``, ``maj@64``, …) reduces them to one scored answer per
     document and filter, so a single file carries one score per question;
@@ -2193,6 +2248,42 @@ def read_harness_samples(files, *, metric=None, filter=None, files_per_model="ru
                          "check that both files come from the same task and dataset version.")
     frame.attrs.update({"metric": metric, "filter": filter, "notes": notes})
     return frame
+
+
+def difficulty_from_covariance(covariance, accuracy_a, accuracy_b, *, prefer_sd=0.25, sd_step=0.01, rho_step=0.05,
+                               rho_range=(-0.5, 1.0), sd_max=0.5) -> tuple[float, float]:
+    """σ and ρ on the sliders' grids with ρσ² as close as possible to the covariance of the logs.
+
+    With one answer per question (K = 1) the per-question variance of the
+    paired difference is μ_A(1 − μ_A) + μ_B(1 − μ_B) − 2ρσ² (perfect judge;
+    :func:`benchmark_power`'s variance with K = 1), so only the covariance
+    ρσ² is identified, not σ and ρ apart. Any pair with the same product
+    plans the same K = 1 evaluation; this picks the grid pair whose product
+    is closest to ``covariance`` (σ² ≤ min μ(1 − μ), ρ in ``rho_range``),
+    and among equally close pairs the σ nearest ``prefer_sd`` (the value the
+    user had). Plans with K > 1 need σ itself: log several answers per question.
+
+    Returns
+    -------
+    (float, float)
+        (σ, ρ).
+
+    Examples
+    --------
+    >>> difficulty_from_covariance(0.03, 0.7, 0.75, prefer_sd=0.25)
+    (0.2, 0.75)
+    """
+    cov = check_real("covariance", covariance, low=-1.0, high=1.0)
+    mu_a = check_real("accuracy_a", accuracy_a, low=0.0, high=1.0)
+    mu_b = check_real("accuracy_b", accuracy_b, low=0.0, high=1.0)
+    cap = min(sd_max, math.sqrt(min(mu_a * (1 - mu_a), mu_b * (1 - mu_b))))
+    sds = np.round(np.arange(0.0, cap + 1e-12, sd_step), 10)
+    rhos = np.round(np.arange(rho_range[0], rho_range[1] + 1e-12, rho_step), 10)
+    gap = np.abs(rhos[None, :] * sds[:, None] ** 2 - cov)
+    best = gap.min()
+    rows, cols = np.nonzero(gap <= best + 1e-12)
+    pick = int(np.argmin(np.abs(sds[rows] - prefer_sd) + 1e-9 * np.abs(rhos[cols])))
+    return float(sds[rows[pick]]), float(rhos[cols[pick]]) + 0.0  # + 0.0: no "-0.0"
 
 
 # ---------------------------------------------------------------------------

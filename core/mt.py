@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -66,8 +66,9 @@ MAX_RANDOMIZATION_WORK = 60_000_000_000
 #: Most swap effects drawn by the randomization engine (n × n_sims; 6 × 10⁷ Laplace draws take about 2 s).
 MAX_SIMULATED_EFFECTS = 60_000_000
 _SWAP_BLOCK = 1 << 24  # swap indicators per block of trials (64 MB of float32)
-#: Uploads larger than this many segments are refused (BLEU test sets are ~1–5k).
-MAX_SEGMENTS = 100_000
+#: Uploads larger than this many segments are refused (BLEU test sets are ~1–5k). sacrebleu's tokenizer and n-gram
+#: counting cost some 50–100 µs per segment and system in pure Python, so 20,000 segments take a few seconds.
+MAX_SEGMENTS = 20_000
 _N_MAX = 1_000_000
 
 #: Presets: Table 3 of Card et al. (2020) (four WMT En–De comparisons, test-set
@@ -528,6 +529,8 @@ class SwapFit:
     bleu_b: float
     effects: np.ndarray
     n: int
+    #: sacrebleu's per-segment statistics of A and B (reused by :func:`additivity_check`).
+    segment_stats: tuple | None = field(default=None, repr=False, compare=False)
 
 
 def fit_effects(effects, *, zero_tol: float = 1e-9) -> tuple[float, float, float]:
@@ -560,9 +563,18 @@ def _bleu():
     return BLEU()
 
 
-def _segment_stats(bleu, hyps: Sequence[str], refs: Sequence[str]) -> np.ndarray:
-    """sacrebleu's per-segment sufficient statistics: [sys_len, ref_len, correct_1..4, total_1..4]."""
-    return np.asarray(bleu._extract_corpus_statistics(list(hyps), [list(refs)]), dtype=np.int64)
+def _segment_stats(bleu, hyps: Sequence[str], refs: Sequence[str] | None) -> np.ndarray:
+    """sacrebleu's per-segment sufficient statistics: [sys_len, ref_len, correct_1..4, total_1..4].
+
+    ``refs=None`` reuses the references cached on ``bleu`` (:func:`_cache_refs`).
+    """
+    return np.asarray(bleu._extract_corpus_statistics(list(hyps), None if refs is None else [list(refs)]),
+                      dtype=np.int64)
+
+
+def _cache_refs(bleu, refs: Sequence[str]) -> None:
+    """Tokenize and count the references once for both systems (sacrebleu's own reference cache)."""
+    bleu._ref_cache = bleu._cache_references([list(refs)])
 
 
 def _score(bleu, stats_row: np.ndarray) -> float:
@@ -608,8 +620,9 @@ def fit_swap_effects(hyp_a: Sequence[str], hyp_b: Sequence[str], refs: Sequence[
     if n > MAX_SEGMENTS:
         raise ValueError(f"`refs` may contain at most {MAX_SEGMENTS:,} segments, got {n:,}.")
     bleu = _bleu()
-    stats_a = _segment_stats(bleu, hyp_a, refs)
-    stats_b = _segment_stats(bleu, hyp_b, refs)
+    _cache_refs(bleu, refs)
+    stats_a = _segment_stats(bleu, hyp_a, None)
+    stats_b = _segment_stats(bleu, hyp_b, None)
     total_a, total_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
     bleu_a, bleu_b = _score(bleu, total_a), _score(bleu, total_b)
     delta = bleu_a - bleu_b
@@ -623,7 +636,7 @@ def fit_swap_effects(hyp_a: Sequence[str], hyp_b: Sequence[str], refs: Sequence[
     effects[np.all(stats_a == stats_b, axis=1)] = 0.0
     p0, b0, location = fit_effects(effects)
     return SwapFit(p0=p0, b0=b0, b=b0 / n, location=location, delta_bleu=delta, bleu_a=bleu_a, bleu_b=bleu_b,
-                   effects=effects, n=n)
+                   effects=effects, n=n, segment_stats=(stats_a, stats_b))
 
 
 @dataclass(frozen=True)
@@ -656,8 +669,12 @@ def additivity_check(hyp_a, hyp_b, refs, *, n_subsets=200, seed=None, fit: SwapF
     n_subsets = check_int("n_subsets", n_subsets, low=2, high=100_000)
     fit = fit or fit_swap_effects(hyp_a, hyp_b, refs)
     bleu = _bleu()
-    stats_a = _segment_stats(bleu, hyp_a, refs)
-    stats_b = _segment_stats(bleu, hyp_b, refs)
+    if fit.segment_stats is not None and fit.n == len(refs):
+        stats_a, stats_b = fit.segment_stats
+    else:
+        _cache_refs(bleu, refs)
+        stats_a = _segment_stats(bleu, hyp_a, None)
+        stats_b = _segment_stats(bleu, hyp_b, None)
     rng = np.random.default_rng(seed)
     masks = rng.random((n_subsets, fit.n)) < 0.5
     diff = stats_b - stats_a
@@ -673,8 +690,14 @@ def additivity_check(hyp_a, hyp_b, refs, *, n_subsets=200, seed=None, fit: SwapF
 # ---------------------------------------------------------------------------
 # defensive parsing of uploads (bytes in, lists of str out; nothing is executed)
 # ---------------------------------------------------------------------------
-def _lines(name: str, data: bytes) -> list[str]:
-    return uploads.text_lines(data, name=f"`{name}`", max_lines=MAX_SEGMENTS)
+def _lines(name: str, data: bytes, *, header: int = 0) -> list[str]:
+    """Lines of an upload; more than :data:`MAX_SEGMENTS` segments (+ ``header`` lines) are refused up front."""
+    lines = uploads.text_lines(data, name=f"`{name}`", max_lines=uploads.MAX_ROWS)
+    if len(lines) > MAX_SEGMENTS + header:
+        raise ValueError(f"`{name}` has {len(lines) - header:,} segments; at most {MAX_SEGMENTS:,} are supported "
+                         "(BLEU's segment statistics cost some 0.1 ms each). Upload a random sample of the segments "
+                         "(the same lines of each file): P0 and b0 are estimated well from a few thousand.")
+    return lines
 
 
 def read_parallel_texts(hyp_a: bytes, hyp_b: bytes, refs: bytes) -> tuple[list[str], list[str], list[str]]:
@@ -699,7 +722,7 @@ def read_tsv(data: bytes) -> tuple[list[str], list[str], list[str]]:
 
     A first line ``hyp_a\\thyp_b\\tref`` (any capitalisation) is taken as a header.
     """
-    lines = _lines("tsv", data)
+    lines = _lines("tsv", data, header=1)
     rows = []
     for number, line in enumerate(lines, start=1):
         cells = line.split("\t")
@@ -711,6 +734,8 @@ def read_tsv(data: bytes) -> tuple[list[str], list[str], list[str]]:
     if header in (["hyp_a", "hyp_b", "ref"], ["hyp_a", "hyp_b", "refs"], ["a", "b", "ref"],
                   ["system_a", "system_b", "reference"]):
         rows = rows[1:]
+    if len(rows) > MAX_SEGMENTS:
+        _lines("tsv", data)  # the message of too many segments
     if len(rows) < 2:
         raise ValueError("`tsv` must contain at least 2 segments.")
     a, b, r = (list(col) for col in zip(*rows))

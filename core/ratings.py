@@ -42,6 +42,8 @@ from .results import nan_if_zero
 from .validation import check_alpha, check_choice, check_int, check_real
 
 __all__ = [
+    "PILOT_ROLES",
+    "read_pilot",
     "PRESETS",
     "DATASET_PRESETS",
     "RULES",
@@ -625,6 +627,48 @@ def _pilot_ratings(values):
         raise ValueError(f"Data row {first + 1:,}: the rating {str(raw.iloc[first])[:30]!r} is too large (at most "
                          f"{MAX_ABS_RATING:g} in absolute value).")
     return numbers
+
+
+PILOT_ROLES = ("worker", "item", "system", "rating")
+
+
+def read_pilot(data, *, columns=None, header="auto", name="The pilot file") -> pd.DataFrame:
+    """Pilot ratings from an upload, as the table :func:`fit_pilot` takes (columns worker, item, system, rating).
+
+    Parameters
+    ----------
+    data : bytes
+        CSV, TSV, semicolon- or space-separated text (:func:`core.uploads.read_table`).
+    columns : dict, optional
+        Role → column name for ``worker``, ``item``, ``system`` and
+        ``rating``. Without it, columns so named are used, else names
+        guessed from the usual ones (:data:`core.uploads.ALIASES`: Appraise
+        ``username``/``itemId``/``score``, MTurk ``WorkerId``, WMT ``SYS``/
+        ``SID``/``Z.SCR``, …).
+    header : {"auto", "yes", "no"}, optional
+        ``"no"``: the first row is data (headerless exports).
+
+    Raises
+    ------
+    ValueError
+        As :func:`core.uploads.read_table`; when the roles cannot all be found
+        (the message names the missing roles and lists the file's columns, so
+        the page can ask for them).
+    """
+    from . import uploads
+
+    table = uploads.read_table(data, name=name, min_columns=4 if columns is None else 2, header=header)
+    if columns is None:
+        lowered = {str(c).strip().lower(): c for c in table.columns}
+        if set(PILOT_ROLES) <= set(lowered):
+            return table
+        columns = uploads.guess_columns(table.columns, PILOT_ROLES)
+        missing = [r for r in PILOT_ROLES if r not in columns]
+        if missing:
+            found = ", ".join(str(c) for c in table.columns[:12])
+            raise ValueError(f"{name} needs columns for worker, item, system and rating; cannot tell which column "
+                             f"is the {', '.join(missing)} (its columns are: {found}). Choose them.")
+    return uploads.map_columns(table, dict(columns), name=name)
 
 
 def fit_pilot(df: pd.DataFrame, *, method="auto") -> PilotFit:

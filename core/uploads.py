@@ -28,6 +28,9 @@ __all__ = [
     "read_table",
     "read_jsonl",
     "looks_like_json",
+    "ALIASES",
+    "guess_columns",
+    "map_columns",
 ]
 
 #: Largest accepted upload (the ``server.maxUploadSize`` of ``.streamlit/config.toml``).
@@ -106,6 +109,86 @@ def text_lines(data, *, name: str = "The file", max_lines: int = MAX_ROWS) -> li
     return lines
 
 
+#: Column names that published evaluation files use for each role (compared case-insensitively, ignoring
+#: spaces, dots, dashes and underscores): Appraise / WMT DA (``username``, ``itemId``, ``SYS``, ``SID``,
+#: ``RAW.SCR``, ``Z.SCR``), Google's WMT MQM (``system``, ``seg_id``, ``mqm_avg_score``), MTurk
+#: (``WorkerId``), lm-evaluation-harness (``doc_id``), AlpacaEval (``generator_1``, ``generator_2``,
+#: ``preference``).
+ALIASES = {
+    "worker": ("worker", "username", "workerid", "worker_id", "annotator", "rater", "judge", "user", "userid"),
+    "item": ("item", "itemid", "item_id", "sid", "seg_id", "segid", "segment", "segment_id", "doc_id", "docid",
+             "question", "question_id", "id"),
+    "system": ("system", "sys", "sys_id", "sysid", "system_id", "model", "systemid"),
+    "score": ("score", "z.scr", "z", "raw.scr", "raw", "mqm_avg_score", "mqm", "rating", "da", "value", "acc",
+              "accuracy", "correct"),
+    "rating": ("rating", "score", "z.scr", "raw.scr", "z", "raw", "mqm_avg_score", "mqm", "da", "value"),
+    "model_a": ("model_a", "generator_1", "model_1", "system_a", "model1", "sys_a"),
+    "model_b": ("model_b", "generator_2", "model_2", "system_b", "model2", "sys_b"),
+    "winner": ("winner", "preference", "label", "judgment"),
+}
+
+
+def _key(name) -> str:
+    return "".join(ch for ch in str(name).strip().lower() if ch not in " ._-")
+
+
+def guess_columns(names, roles) -> dict:
+    """Map each role to a column whose name is one of its :data:`ALIASES` (first alias wins; a column is used once).
+
+    Parameters
+    ----------
+    names : sequence of str
+        The table's column names.
+    roles : sequence of str
+        Keys of :data:`ALIASES` (other roles are guessed from their own name only).
+
+    Returns
+    -------
+    dict
+        Role → column name, for the roles that could be guessed.
+
+    Examples
+    --------
+    >>> guess_columns(["SYS", "SID", "RAW.SCR", "Z.SCR", "N"], ["system", "item", "score"])
+    {'system': 'SYS', 'item': 'SID', 'score': 'Z.SCR'}
+    """
+    by_key = {}
+    for name in names:
+        by_key.setdefault(_key(name), name)
+    found, used = {}, set()
+    for role in roles:
+        for alias in ALIASES.get(role, (role,)):
+            name = by_key.get(_key(alias))
+            if name is not None and name not in used:
+                found[role] = name
+                used.add(name)
+                break
+    return found
+
+
+def map_columns(table: pd.DataFrame, columns, *, name: str = "The file") -> pd.DataFrame:
+    """The columns a ``columns=`` mapping (role → column name) names, renamed to their roles, in its order.
+
+    Raises
+    ------
+    ValueError
+        When ``columns`` is not a mapping of strings, or names a column the table does not have (the message
+        lists the table's columns).
+    """
+    if not isinstance(columns, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                for k, v in columns.items()):
+        raise ValueError("`columns` must map roles to column names (strings), e.g. {'score': 'Z.SCR'}.")
+    missing = [f"{column!r} (for {role})" for role, column in columns.items() if column not in table.columns]
+    if missing:
+        found = ", ".join(str(c) for c in table.columns[:12])
+        raise ValueError(f"{name} has no column {', '.join(missing)}; its columns are: {found}.")
+    if len(set(columns.values())) != len(columns):
+        raise ValueError("`columns` uses one column for two roles.")
+    out = table[list(columns.values())].copy()
+    out.columns = list(columns)
+    return out
+
+
 def _numeric(cell: str) -> bool:
     try:
         return math.isfinite(float(cell)) or cell.strip().lower() in ("nan", "inf", "-inf", "+inf")
@@ -128,6 +211,7 @@ def read_table(
     max_rows: int = MAX_ROWS,
     max_bytes: int = MAX_BYTES,
     header: str = "auto",
+    columns=None,
 ) -> pd.DataFrame:
     """Parse CSV, TSV, semicolon- or whitespace-separated text into a table of strings.
 
@@ -145,7 +229,11 @@ def read_table(
         Size limit.
     header : {"auto", "yes", "no"}, optional
         ``"auto"``: the first row is a header when any of its cells is not a
-        number.
+        number; ``"no"``: the first row is data (headerless files such as
+        WMT Appraise ``SegLvl`` CSVs; columns are then ``"column 1"``, …).
+    columns : dict, optional
+        Role → column name: only those columns are returned, renamed to
+        their roles (see :func:`map_columns`, :func:`guess_columns`).
 
     Returns
     -------
@@ -158,7 +246,16 @@ def read_table(
     ValueError
         For an unreadable file (see :func:`decode_text`), a malformed CSV line,
         unequal row lengths (the message names the first offending row), too
-        few columns, too many rows, repeated header names, or no data rows.
+        few columns, too many rows, repeated header names, no data rows, or a
+        ``columns`` mapping naming a column the file does not have.
+
+    Notes
+    -----
+    The delimiter is the first of tab, comma and semicolon found in the first
+    50 lines, else runs of white space (space-aligned tables with trailing
+    spaces, WMT ``ad-seg-scores-*.csv``). A header separated by spaces over
+    tab- or comma-separated rows (WMT MQM ``*.avg_seg_scores.tsv``, WMT DA
+    ``ad-*-good-stnd.csv``) is split on white space.
 
     Examples
     --------
@@ -172,7 +269,8 @@ def read_table(
     delimiter = _delimiter(sample)
     rows: list[list[str]] = []
     with _gc_paused():
-        return _read_rows(text, delimiter, rows, name, min_columns, max_rows, header)
+        table = _read_rows(text, delimiter, rows, name, min_columns, max_rows, header)
+    return table if columns is None else map_columns(table, columns, name=name)
 
 
 @contextlib.contextmanager
@@ -205,6 +303,12 @@ def _read_rows(text, delimiter, rows, name, min_columns, max_rows, header):
         raise ValueError(f"{name}, line {line:,}: the CSV is malformed ({err}).") from None
     if not rows:
         raise ValueError(f"{name} has no data rows.")
+    if delimiter is not None and len(rows) > 1 and len(rows[0]) == 1 and len(rows[1]) > 1:
+        # A header separated by spaces over delimited rows (WMT MQM *.avg_seg_scores.tsv, WMT DA
+        # ad-*-good-stnd.csv): split it on white space when that gives the rows' width.
+        words = rows[0][0].split()
+        if len(words) == len(rows[1]):
+            rows[0] = words
     width = len(rows[0])
     if any(len(row) != width for row in rows):
         number = next(i for i, row in enumerate(rows, start=1) if len(row) != width)

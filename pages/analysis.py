@@ -40,8 +40,62 @@ KIND_LABELS = {"scores": "paired scores", "binary": "0/1 correctness", "predicti
 
 
 @cached_upload
-def parse(data: bytes, kind: str):
-    return an.parse_results(data, kind)
+def parse(data: bytes, kind: str, columns=None, header="auto"):
+    mapping = None
+    if columns is not None:
+        mapping = {role: (list(value) if isinstance(value, tuple) else value) for role, value in columns}
+    return an.parse_results(data, kind, columns=mapping, header=header)
+
+
+@cached_upload
+def table_shape(data: bytes, header: str):
+    """Column names, guessed roles of a long table, and each column's first distinct values (for the pickers)."""
+    from core import uploads
+
+    table = uploads.read_table(data, name="The file", min_columns=2, max_rows=an.MAX_ROWS, header=header)
+    guessed = uploads.guess_columns(table.columns, ["item", "system", "score"])
+    values = {c: [str(x) for x in pd.unique(table[c].to_numpy())[:an.MAX_SYSTEMS + 1]] for c in table.columns[:50]}
+    return list(table.columns), guessed, values
+
+
+def column_mapping(raw: bytes, kind: str):
+    """The mapping step: which columns hold what, wide or long shape, first row is data (None, "auto": defaults)."""
+    with st.expander("Columns: which hold what", expanded=False):
+        header = "no" if st.checkbox("First row is data (the file has no header)", key="no_header",
+                                     help="For headerless files (e.g. WMT Appraise SegLvl CSVs) whose first row "
+                                     "holds text.") else "auto"
+        names, guessed, values = table_shape(raw, header)
+        long_guess = len(guessed) == 3 and len(names) >= 3
+        shape = st.radio("Shape", ["wide", "long"], index=1 if long_guess else 0, horizontal=True, key="shape",
+                         format_func={"wide": "one column per system", "long": "one row per item × system"}.get,
+                         help="Long tables (WMT DA ad-seg-scores, MQM avg_seg_scores) hold a system column, an item "
+                         "column and a score column; they are pivoted to one column per system.")
+        if shape == "long":
+            c1, c2, c3 = st.columns(3)
+            pick = {}
+            for col, role, label in ((c1, "item", "Item (segment) column"), (c2, "system", "System column"),
+                                     (c3, "score", "Score column")):
+                default = names.index(guessed[role]) if role in guessed else min(len(names) - 1,
+                                                                                  ["item", "system", "score"].index(role))
+                pick[role] = col.selectbox(label, names, index=default, key=f"col_{role}",
+                                           help="Guessed from the usual names (SID, seg_id, SYS, Z.SCR, …).")
+            options = values.get(pick["system"], [])
+            wanted = 2 if kind != "systems" else min(len(options), an.MAX_SYSTEMS)
+            chosen = st.multiselect("Systems to compare", options, default=options[:wanted], key="long_systems",
+                                    max_selections=None if kind == "systems" else 2,
+                                    help="Two systems (A, B) for paired layouts; any number for 'one column per "
+                                    "system'.")
+            return tuple(pick.items()) + (("systems", tuple(chosen)),), header
+        roles = ("a", "b", "gold") if kind == "predictions" else ("a", "b") if kind != "systems" else ()
+        if not roles:
+            return None, header
+        cols = st.columns(len(roles))
+        labels = {"a": "System A column", "b": "System B column", "gold": "Gold label column"}
+        pick = {role: cols[k].selectbox(labels[role], names, index=min(k, len(names) - 1), key=f"col_{role}_wide")
+                for k, role in enumerate(roles)}
+        if [pick[r] for r in roles] == names[:len(roles)]:
+            return None, header  # the default: the first columns, as without a mapping
+        return tuple(pick.items()), header
 
 
 @cached_upload
@@ -159,8 +213,12 @@ else:
 if raw is None:
     st.info("Upload a file or paste rows to start (or choose the sample data).")
     st.stop()
+mapping, header = (None, "auto")
+if source != "sample":
+    with guard("Cannot read this file"):
+        mapping, header = column_mapping(raw, kind)
 with guard("Cannot use this data"):
-    data = parse(raw, kind)
+    data = parse(raw, kind, mapping, header)
 for note in data.notes:
     st.warning(safe_message(note))
 st.success(f"Using **{data.rows_used:,}** of {data.rows_total:,} rows · layout: {KIND_LABELS[kind]} · systems: "
@@ -168,7 +226,7 @@ st.success(f"Using **{data.rows_used:,}** of {data.rows_total:,} rows · layout:
 
 with guard("Cannot form evaluation units"):
     if m > 1 or shuffle:
-        u, v = units(tuple(data.a), tuple(data.b), m, how, shuffle or None)
+        u, v = units(data.a, data.b, m, how, shuffle or None)
         if data.a.size % m:
             st.caption(f"{data.a.size % m} items that do not fill a last unit of {m} were left out.")
     else:
@@ -203,7 +261,7 @@ if np.all(d == d[0]):
     st.error("All differences are identical: there is nothing to test.")
     st.stop()
 with guard("Cannot check these differences"):
-    rec = recommend(tuple(d), alpha, binary)
+    rec = recommend(d, alpha, binary)
 st.markdown(
     f"Skewness of the differences γ = **{rec.skewness:.2f}** → {rec.symmetry}, so the test statistic is the "
     f"**{rec.statistic}** (NLPStatTest §3.1.3). " + (
@@ -228,7 +286,7 @@ chosen = st.multiselect("Tests to run", available, default=recommended,
 results = None
 if chosen:
     with guard("Cannot run these tests"):
-        results = run_tests(tuple(u), tuple(v), alpha, alternative, seed, tuple(chosen), rec.statistic)
+        results = run_tests(u, v, alpha, alternative, seed, tuple(chosen), rec.statistic)
 if results is not None:
     shown = results.assign(p_value=results["p_value"].map(fmt_p))
     number = st.column_config.NumberColumn
@@ -244,7 +302,7 @@ if results is not None:
 
 st.header("4 · Effect size")
 with guard("Cannot compute effect sizes"):
-    eff = effect_sizes(tuple(u), tuple(v))
+    eff = effect_sizes(u, v)
 effects = pd.DataFrame([
     ("Cohen's d", eff.cohen_d, *eff.cohen_d_ci, "mean(d) / sd(d) — eq. 2"),
     ("Hedges' g", eff.hedges_g, *eff.hedges_g_ci, "small-sample corrected d — eq. 3"),
@@ -309,7 +367,7 @@ with c2:
     st.markdown("**Bootstrap power curve of this sample** (retrospective, §3.4.2)")
     curve_test = "t" if rec.statistic == "mean" and not binary else "sign"
     with guard("Cannot resample this sample", stop=False):
-        curve = power_curve(tuple(d), alpha, curve_test, seed)
+        curve = power_curve(d, alpha, curve_test, seed)
         chart(figures.curve_figure(curve.assign(series=f"{curve_test} test"), x="n", y="power", color="series",
                                    current=(int(u.size), float(curve["power"].iloc[-1])), target=target,
                                    title="Resampled power vs number of units", x_title="Evaluation units",
@@ -330,7 +388,7 @@ with guard("Bayesian assessment not possible", stop=False):
                               hdi_mass)
         model = f"Beta({prior_a:g}, {prior_b:g}) priors on each accuracy, binomial likelihood (HyBayes appendix A.3)"
     else:
-        post = bayes_means(tuple(d), rope, hdi_mass)
+        post = bayes_means(d, rope, hdi_mass)
         model = "mean difference, reference prior p(μ, σ²) ∝ 1/σ² (Student-t posterior)"
 if post is not None:
     metrics_row(

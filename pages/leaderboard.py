@@ -118,8 +118,41 @@ def resolution(powers, alpha):
 
 
 @cached_upload
-def read_votes(data: bytes, name: str):
-    return pw.read_votes(data, name=name)
+def read_votes(data: bytes, name: str, columns=None):
+    return pw.read_votes(data, name=name, columns=None if columns is None else dict(columns))
+
+
+@cached_upload
+def read_many_votes(files, columns=None):
+    return pw.read_votes(list(files), name="The votes files", columns=None if columns is None else dict(columns))
+
+
+@cached_upload
+def header_of(data: bytes) -> list:
+    from core import uploads
+
+    return list(uploads.read_table(data, name="The votes file", min_columns=3, header="yes").columns)
+
+
+def vote_columns(data: bytes):
+    """The mapping step when a table's header does not name model_a, model_b and winner (None: not needed)."""
+    from core import uploads
+
+    if uploads.looks_like_json(data):
+        return None
+    names = header_of(data)
+    lowered = {str(c).strip().lower() for c in names}
+    guessed = uploads.guess_columns(names, ["model_a", "model_b", "winner"])
+    if {"model_a", "model_b", "winner"} <= lowered or len(guessed) == 3:
+        return None
+    st.info("The header does not name model_a, model_b and winner: say which columns hold them.")
+    cols = st.columns(3)
+    labels = {"model_a": "First model", "model_b": "Second model", "winner": "Winner (model_a / model_b / tie, or "
+              "an AlpacaEval preference)"}
+    pick = {role: cols[k].selectbox(labels[role], names, index=names.index(guessed[role]) if role in guessed
+                                    else min(k, len(names) - 1), key=f"votes_col_{role}")
+            for k, role in enumerate(("model_a", "model_b", "winner"))}
+    return tuple(pick.items())
 
 
 @cached_upload
@@ -436,9 +469,17 @@ with tab["fit"]:
     with guard("Cannot read these votes", stop=False):
         if source == "upload":
             up = st.file_uploader("Votes file", type=["csv", "tsv", "txt", "json", "jsonl"], key="votes_file",
-                                  help="Nothing in the file is executed.")
-            if up is not None:
-                votes, origin = read_votes(up.getvalue(), up.name), up.name
+                                  help="Arena exports (model_a, model_b, winner) or AlpacaEval annotations.json "
+                                  "(generator_1, generator_2, preference). Nothing in the file is executed.")
+            more = st.file_uploader("More vote files (optional; e.g. one AlpacaEval annotations.json per model)",
+                                    type=["csv", "tsv", "txt", "json", "jsonl"], key="more_votes",
+                                    accept_multiple_files=True, help="All files together make one vote table.")
+            if up is not None and more:
+                files = ((up.name, up.getvalue()),) + tuple((f.name, f.getvalue()) for f in more)
+                votes, origin = read_many_votes(files), f"{len(files)} files"
+            elif up is not None:
+                mapping = vote_columns(up.getvalue())
+                votes, origin = read_votes(up.getvalue(), up.name, mapping), up.name
         else:
             votes, origin = read_votes(pw.SAMPLE_VOTES.read_bytes(), "votes.csv"), "the synthetic sample votes"
             st.caption("Synthetic votes among 8 systems (core/data/pairwise_sample), labelled as such.")

@@ -148,8 +148,36 @@ def pinned(values, target):
 
 
 @cached_upload
-def read_log(data: bytes, name: str):
-    return llm.read_benchmark_log(data, name=name)
+def read_log(data: bytes, name: str, columns=None):
+    return llm.read_benchmark_log(data, name=name, columns=None if columns is None else dict(columns))
+
+
+@cached_upload
+def log_header(data: bytes):
+    """The log's column names (a table's header, or the keys of the first JSON records)."""
+    from core import uploads
+
+    if uploads.looks_like_json(data):
+        records = uploads.read_jsonl(data, name="The log")
+        return list(dict.fromkeys(k for rec in records[:1000] for k in rec))
+    return list(uploads.read_table(data, name="The log", min_columns=2, header="yes").columns)
+
+
+def log_mapping(data: bytes):
+    """The mapping step when the log's columns are not named question, model and score (or a known alias)."""
+    names = log_header(data)
+    try:
+        llm._find_columns(names, "The log")
+        return None
+    except ValueError:
+        pass
+    if len(names) < 3:
+        return None  # the reader says what is missing
+    st.info("The log's columns are not named question, model and score: say which columns hold them.")
+    cols = st.columns(3)
+    labels = {"question": "Question", "model": "Model", "score": "Score (0–1 or true/false)"}
+    return tuple((role, cols[k].selectbox(labels[role], names, index=min(k, len(names) - 1), key=f"log_col_{role}"))
+                 for k, role in enumerate(("question", "model", "score")))
 
 
 @cached
@@ -423,14 +451,14 @@ with tab["fit"]:
             up = st.file_uploader("Per-answer log", type=["csv", "tsv", "txt", "jsonl", "json"], key="log_file",
                                   help="Nothing in the file is executed.")
             if up is not None:
-                log, origin = read_log(up.getvalue(), up.name), up.name
+                log, origin = read_log(up.getvalue(), up.name, log_mapping(up.getvalue())), up.name
         elif source == "harness":
             c1, c2 = st.columns(2)
             name_a = c1.text_input("Baseline model name", "baseline", key="name_a", max_chars=80)
-            files_a = c1.file_uploader("Its samples_*.jsonl files", type=["jsonl"], accept_multiple_files=True,
+            files_a = c1.file_uploader("Its samples_*.jsonl files", type=["jsonl", "json"], accept_multiple_files=True,
                                        key="files_a", help="One file per run; several runs give K > 1.")
             name_b = c2.text_input("New model name", "new", key="name_b", max_chars=80)
-            files_b = c2.file_uploader("Its samples_*.jsonl files", type=["jsonl"], accept_multiple_files=True,
+            files_b = c2.file_uploader("Its samples_*.jsonl files", type=["jsonl", "json"], accept_multiple_files=True,
                                        key="files_b", help="The same task and documents as the baseline.")
             if files_a and files_b:
                 if name_a.strip() == name_b.strip():
@@ -487,6 +515,17 @@ with tab["fit"]:
                 values["rho"] = float(np.clip(round(fitted.correlation * 20) / 20, -0.5, 1.0))
             if fitted.icc is not None:
                 values["icc"] = float(np.clip(round(fitted.icc * 20) / 20, 0.0, 1.0))
+            if fitted.difficulty_sd is None and math.isfinite(fitted.covariance):
+                # one answer per question: only ρσ² is identified; set σ and ρ with that product
+                values["sd"], values["rho"] = llm.difficulty_from_covariance(
+                    float(np.clip(fitted.covariance, -1.0, 1.0)), fitted.accuracy[a_name], fitted.accuracy[b_name],
+                    prefer_sd=float(sd))
+                st.caption(f"With one answer per question only the covariance of the two models' question scores "
+                           f"is identified (ρσ² = {fitted.covariance:.4f}), not σ and ρ apart: the paired variance "
+                           "of a K = 1 evaluation depends on their product only. The button sets σ = "
+                           f"{values['sd']:.2f} and ρ = {values['rho']:.2f} (ρσ² = "
+                           f"{values['rho'] * values['sd'] ** 2:.4f}), which plans the same K = 1 evaluation; for "
+                           "K > 1 log several answers per question so that σ itself can be estimated.")
             st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_fit",
                       type="primary", help="Sets the baseline accuracy, σ, ρ, K, m and ICC (rounded to the sliders' "
                       "steps); the expected gain stays yours.")

@@ -160,8 +160,33 @@ def mde(w, i, target, alpha, sig):
 
 
 @cached_upload
-def pilot_fit(data: bytes):
-    return rt.fit_pilot(uploads.read_table(data, name="The pilot file", min_columns=2))
+def pilot_fit(data: bytes, columns=None):
+    if columns is None:
+        return rt.fit_pilot(uploads.read_table(data, name="The pilot file", min_columns=2))
+    return rt.fit_pilot(rt.read_pilot(data, columns=dict(columns)))
+
+
+@cached_upload
+def pilot_columns(data: bytes):
+    """(column names, guessed roles, whether the mapping step is needed)."""
+    table = uploads.read_table(data, name="The pilot file", min_columns=2)
+    lowered = {str(c).strip().lower() for c in table.columns}
+    if set(rt.PILOT_ROLES) <= lowered or len(table.columns) < len(rt.PILOT_ROLES):
+        return list(table.columns), {}, False  # named as expected, or too few columns (the fit says which is missing)
+    return list(table.columns), uploads.guess_columns(table.columns, rt.PILOT_ROLES), True
+
+
+def pilot_mapping(data: bytes):
+    """The mapping step when the header does not name worker, item, system and rating."""
+    names, guessed, needed = pilot_columns(data)
+    if not needed:
+        return None
+    st.info("The header does not name worker, item, system and rating: say which columns hold them (guessed from "
+            "the usual names).")
+    cols = st.columns(4)
+    return tuple((role, cols[k].selectbox(role.capitalize(), names, index=names.index(guessed[role])
+                                          if role in guessed else min(k, len(names) - 1), key=f"pilot_col_{role}"))
+                 for k, role in enumerate(rt.PILOT_ROLES))
 
 
 def simulate_design(layout, w, i, k, effect, sig, baseline, alpha, rule, n_sims, seed, likert):
@@ -553,7 +578,7 @@ with tab["pilot"]:
     if pilot is not None and tab.open("pilot"):
         fitted = None
         with guard("Cannot fit this pilot", stop=False):
-            fitted = pilot_fit(pilot.getvalue())
+            fitted = pilot_fit(pilot.getvalue(), pilot_mapping(pilot.getvalue()))
         if fitted is not None:
             metrics_row(
                 Metric("Ratings", f"{fitted.n_ratings:,}"),

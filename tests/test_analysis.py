@@ -511,3 +511,40 @@ def test_power_curve_normal_limit_agrees_with_resampling(monkeypatch):
 def test_skewness_of_nearly_constant_differences_is_finite():
     rec = an.recommend_tests(np.array([1.0, 1.0, 1.0 + 1e-15, 1.0, 1.0]))
     assert math.isfinite(rec.skewness)
+
+
+def test_long_table_pivoted_to_the_wide_layout():
+    # WMT DA ad-seg-scores (one row per system × segment): the pivot equals the hand-made wide file
+    data = (Path(__file__).resolve().parent / "data" / "synthetic_ad-seg-scores-de-en.csv").read_bytes()
+    fair, online = "newstest2019.Facebook_FAIR.6750.de-en", "newstest2019.online-B.0.de-en"
+    parsed = an.parse_results(data, "scores", columns={"item": "SID", "system": "SYS", "score": "RAW.SCR",
+                                                       "systems": [fair, online]})
+    wide = an.parse_results(b"fair,online\n80,71.5\n61.5,55\n87,90\n47,38.5\n", "scores")
+    assert parsed.names == (fair, online)
+    assert parsed.a.tolist() == wide.a.tolist() and parsed.b.tolist() == wide.b.tolist()
+    assert any("1 items without a score for every chosen system were dropped" in n for n in parsed.notes)
+    # two systems in the file: no need to choose
+    two = an.parse_results(data, "scores", columns={"item": "SID", "system": "SYS", "score": "Z.SCR"})
+    assert two.rows_used == 4
+    with pytest.raises(ValueError, match="No rows for system 'x'"):
+        an.parse_results(data, "scores", columns={"item": "SID", "system": "SYS", "score": "Z.SCR",
+                                                  "systems": ["x", fair]})
+
+
+def test_long_table_with_three_systems_asks_which():
+    data = (Path(__file__).resolve().parent / "data" / "synthetic_mqm.avg_seg_scores.tsv").read_bytes()
+    cols = {"item": "seg_id", "system": "system", "score": "mqm_avg_score"}
+    with pytest.raises(ValueError, match=r"3 systems \(Human-B.0, Online-A.1574, Tohoku-AIP-NTT.890\); choose the "
+                                         "two"):
+        an.parse_results(data, "scores", columns=cols)
+    every = an.parse_results(data, "systems", columns=cols)
+    assert every.systems.shape == (4, 3) and every.systems["Online-A.1574"].tolist() == pytest.approx(
+        [-5 / 3, -3.0, 0.0, -25.0])
+
+
+def test_columns_choose_wide_columns_and_first_row_is_data():
+    parsed = an.parse_results(b"x,y,z\n1,2,3\n2,3,4\n3,5,6\n", "scores", columns={"a": "z", "b": "x"})
+    assert parsed.names == ("z", "x") and parsed.a.tolist() == [3, 4, 6] and parsed.b.tolist() == [1, 2, 3]
+    with pytest.raises(ValueError, match="needs the roles a, b"):
+        an.parse_results(b"x,y\n1,2\n2,3\n3,5\n", "scores", columns={"a": "x"})
+    assert an.parse_results(b"1,2\n2,3\n3,5\n4,4\n", "scores", header="no").rows_used == 4

@@ -342,3 +342,41 @@ def test_leaderboard_simulation_at_random_points():
         r = pw.leaderboard_power(n, ratings, tie_rate=float(rng.uniform(0, 0.3)), method="simulate", n_sims=300,
                                  seed=int(rng.integers(1 << 30)))
         assert np.all((0 <= r.adjacent_power) & (r.adjacent_power <= 1)) and 0 <= r.order_correct <= 1
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_column_mappings_and_long_tables(seed):
+    # random tables through the role mappings: a result or a ValueError, never another exception
+    rng = np.random.default_rng(6000 + seed)
+    roles = ["item", "system", "score", "a", "b", "gold", "worker", "rating", "systems", "x"]
+    for case in range(80):
+        data = _random_table_text(rng, columns=int(rng.integers(2, 5)), rows=int(rng.integers(1, 15)))
+        table = _check_ok(lambda: uploads.read_table(data, min_columns=1))
+        names = list(table.columns) if table is not None else ["a", "b"]
+        mapping = {str(rng.choice(roles)): str(rng.choice(names + ["nope"])) for _ in range(int(rng.integers(1, 5)))}
+        if "systems" in mapping:
+            mapping["systems"] = list(rng.choice(names + ["A"], size=int(rng.integers(0, 3))))
+        kind = str(rng.choice(an.KINDS))
+        parsed = _check_ok(lambda: an.parse_results(data, kind, columns=mapping, header=str(rng.choice(["auto", "no"]))))
+        if parsed is not None:
+            assert _finite(parsed.a) and _finite(parsed.b) and parsed.rows_used >= 3, (seed, case)
+        _check_ok(lambda: rt.read_pilot(data, columns={k: v for k, v in mapping.items() if isinstance(v, str)}))
+        _check_ok(lambda: rt.read_pilot(data))
+        _check_ok(lambda: uploads.guess_columns(names, roles))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_alpaca_eval_preferences(seed):
+    rng = np.random.default_rng(6100 + seed)
+    values = [1, 2, 1.5, 0, None, "1", "x", 3, -1, 1.2, 1.8, True, [1], {"a": 1}, float("nan"), "", 1e308]
+    for case in range(60):
+        records = [{"generator_1": str(rng.choice(["m1", "m2", ""])), "generator_2": str(rng.choice(["m2", "m3"])),
+                    "preference": values[int(rng.integers(0, len(values)))]} for _ in range(int(rng.integers(1, 6)))]
+        import json as _json
+
+        text = _json.dumps(records, allow_nan=True).encode()
+        votes = _check_ok(lambda: pw.read_votes(text))
+        if votes is not None:
+            assert set(votes["winner"].astype(str)) <= {"model_a", "model_b", "tie"}, (seed, case)
+        more = _check_ok(lambda: pw.read_votes([text, ("b.json", text)]))
+        assert more is None or len(more) == 2 * len(votes), (seed, case)

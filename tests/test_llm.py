@@ -906,3 +906,70 @@ def test_unreachable_correlation_names_attainable_bounds():
     assert high < 1.0
     for rho in (low, high):
         assert 0.0 <= llm.benchmark_power(100, 0.7, 0.75, correlation=rho, **design).power <= 1.0
+
+
+def test_harness_pretty_printed_json_array_and_unnamed_filters():
+    # harness 0.4.0–0.4.2 wrote samples as one pretty-printed JSON array; some files repeat each doc_id once per
+    # filter pipeline (strict-match, then flexible-extract) without a `filter` key
+    rng = np.random.default_rng(12)
+    n = 30
+    strict_a, flex_a = rng.random(n) < 0.4, rng.random(n) < 0.6
+    strict_b, flex_b = rng.random(n) < 0.5, rng.random(n) < 0.7
+
+    def lines(strict, flex):
+        out = []
+        for i in range(n):
+            for ok, name in ((strict[i], "strict-match"), (flex[i], "flexible-extract")):
+                line = harness_gen_line(i, bool(ok), name)
+                del line["filter"]
+                out.append(line)
+        return out
+
+    file_a = json.dumps(lines(strict_a, flex_a), indent=2).encode()  # a .json array
+    file_b = _jsonl(lines(strict_b, flex_b))
+    files = {"base": ("samples_gsm8k_2024-01-01.json", file_a), "new": ("samples_gsm8k_2024-01-01.jsonl", file_b)}
+    assert llm.harness_options(files).filters == ("pipeline 1", "pipeline 2")
+    with pytest.raises(ValueError, match="several filter pipelines"):
+        llm.read_harness_samples(files)
+    log = llm.read_harness_samples(files, filter="pipeline 2")
+    assert log[log.model == "base"].score.tolist() == flex_a.astype(float).tolist()
+    assert log[log.model == "new"].score.tolist() == flex_b.astype(float).tolist()
+    first = llm.read_harness_samples(files, filter="pipeline 1")
+    assert first[first.model == "base"].score.tolist() == strict_a.astype(float).tolist()
+
+
+def test_one_answer_per_question_sets_sigma_and_rho_with_the_observed_covariance():
+    # K = 1: Var(p̂_B − p̂_A) = μ_A(1 − μ_A) + μ_B(1 − μ_B) − 2ρσ², so only ρσ² is identified
+    sd, rho = llm.difficulty_from_covariance(0.03, 0.7, 0.75, prefer_sd=0.25)
+    assert (sd, rho) == (0.2, 0.75) and rho * sd**2 == pytest.approx(0.03)
+    same = llm.benchmark_power(2000, 0.7, 0.75, difficulty_sd=sd, correlation=rho).power
+    other = llm.benchmark_power(2000, 0.7, 0.75, difficulty_sd=math.sqrt(0.03 / 0.3), correlation=0.3).power
+    assert same == pytest.approx(other, rel=1e-9)  # any pair with the same product plans the same K = 1 study
+    # oracle: the t test's power with that variance (scipy's noncentral t on n − 1 df)
+    var = 0.7 * 0.3 + 0.75 * 0.25 - 2 * 0.03
+    ncp = 0.05 / math.sqrt(var / 2000)
+    oracle = stats.nct.sf(stats.t.isf(0.025, 1999), 1999, ncp)
+    assert same == pytest.approx(oracle, abs=1e-7)
+    # the product is matched as closely as the grids allow, σ near the user's value among ties
+    for cov in (0.0, 0.0123, -0.01, 0.08):
+        sd, rho = llm.difficulty_from_covariance(cov, 0.6, 0.65, prefer_sd=0.1)
+        assert abs(rho * sd**2 - cov) <= 0.0025 and -0.5 <= rho <= 1.0 and sd**2 <= 0.6 * 0.4
+    assert llm.difficulty_from_covariance(0.0, 0.6, 0.65, prefer_sd=0.1)[0] == 0.1
+
+
+def test_read_benchmark_log_takes_a_columns_mapping():
+    data = b"prompt_id,system_name,judge_says\nq1,A,1\nq2,A,0\nq1,B,true\nq2,B,0\n"
+    with pytest.raises(ValueError, match="needs the column"):
+        llm.read_benchmark_log(data)
+    mapped = llm.read_benchmark_log(data, columns={"question": "prompt_id", "model": "system_name",
+                                                   "score": "judge_says"})
+    plain = llm.read_benchmark_log(b"question,model,score\nq1,A,1\nq2,A,0\nq1,B,true\nq2,B,0\n")
+    pd.testing.assert_frame_equal(mapped, plain)
+    jsonl = b'{"prompt_id": "q1", "system_name": "A", "judge_says": 1}\n{"prompt_id": "q1", "system_name": "B", ' \
+            b'"judge_says": 0}\n'
+    assert llm.read_benchmark_log(jsonl, columns={"question": "prompt_id", "model": "system_name",
+                                                  "score": "judge_says"}).score.tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match=r"has no column 'nope' \(for score\)"):
+        llm.read_benchmark_log(data, columns={"question": "prompt_id", "model": "system_name", "score": "nope"})
+    with pytest.raises(ValueError, match="unknown role 'x'"):
+        llm.read_benchmark_log(data, columns={"x": "prompt_id"})

@@ -365,3 +365,23 @@ def test_bleu_assurance_grows_with_n_towards_the_ceiling():
 def test_bleu_assurance_value_errors_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=name.replace("`", "\\`")):
         call()
+
+
+def test_additivity_check_reuses_the_fits_segment_statistics():
+    import dataclasses
+
+    a, b, r = _sample()
+    fit = mt.fit_swap_effects(a, b, r)
+    reused = mt.additivity_check(a, b, r, n_subsets=50, seed=4, fit=fit)
+    fresh = mt.additivity_check(a, b, r, n_subsets=50, seed=4, fit=dataclasses.replace(fit, segment_stats=None))
+    assert np.array_equal(reused.actual, fresh.actual) and reused.correlation == fresh.correlation
+
+
+def test_segment_limit_is_refused_up_front_with_what_to_reduce():
+    rows = "".join(f"a{i}\tb{i}\tr{i}\n" for i in range(mt.MAX_SEGMENTS))
+    a, _, _ = mt.read_tsv(("hyp_a\thyp_b\tref\n" + rows).encode())  # the header is not a segment
+    assert len(a) == mt.MAX_SEGMENTS
+    with pytest.raises(ValueError, match=r"has 20,001 segments; at most 20,000 .*random sample"):
+        mt.read_tsv(("hyp_a\thyp_b\tref\n" + rows + "x\ty\tz\n").encode())
+    with pytest.raises(ValueError, match=r"`refs` has 20,001 segments; at most 20,000"):
+        mt.read_parallel_texts(b"a\n" * 3, b"a\n" * 3, b"a\n" * (mt.MAX_SEGMENTS + 1))

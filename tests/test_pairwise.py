@@ -684,3 +684,103 @@ def test_leaderboard_design_object_equals_the_keyword_functions():
         board.with_(judge_accuracy=0.4)
     with pytest.raises(ValueError, match="`ties`"):
         pw.Leaderboard(ratings, ties="split")
+
+
+# ---------------------------------------------------------------------------
+# the bootstrap's refits (chord method) and its work bound
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("ties", ["drop", "half"])
+@pytest.mark.parametrize("k, votes_per_pair", [(6, 30), (40, 3)])
+def test_chord_refits_equal_exact_newton_refits(ties, k, votes_per_pair):
+    # oracle: the full Newton fit of every replicate (its own Hessian each step), as before the speed-up
+    rng = np.random.default_rng(k)
+    truth = rng.normal(0, 0.8, k)
+    i, j = (a.astype(np.int64) for a in np.triu_indices(k, 1))
+    p = 1 / (1 + np.exp(-(truth[i] - truth[j])))
+    n_pair = np.full(i.size, votes_per_pair)
+    t = rng.binomial(n_pair, 0.1)
+    w = rng.binomial(n_pair - t, p)
+    l_ = n_pair - t - w
+    beta, ridge, _, y, n = pw._fit_counts(w[None] * 1.0, l_[None] * 1.0, t[None] * 1.0, i, j, k, ties)
+    cells = np.concatenate([w, l_, t]).astype(float)
+    c = rng.multinomial(int(cells.sum()), cells / cells.sum(), size=12).astype(float)
+    m = i.size
+    bw, bl, bt = c[:, :m], c[:, m:2 * m], c[:, 2 * m:]
+    bw[0, i == 0], bl[0, i == 0], bt[0, i == 0] = 5.0, 0.0, 0.0  # model 0 never loses: a separated replicate
+    bl[0, j == 0] = 0.0
+    bw[0, j == 0] = bw[0, j == 0] + 1.0
+    from scipy import linalg
+
+    q = 1 / (1 + np.exp(-(beta[0][i] - beta[0][j])))
+    hess = pw._laplacian((n[0] * q * (1 - q))[None], i, j, k)[0] + ridge[0] * np.eye(k) + 1.0 / k
+    chord = pw._fit_replicates(bw, bl, bt, i, j, k, ties, beta[0], linalg.cho_factor(hess),
+                               pw._incidence(i, j, k).T.tocsr())
+    exact = pw._fit_counts(bw, bl, bt, i, j, k, ties, beta0=np.repeat(beta, 12, axis=0))[0]
+    assert np.allclose(chord, exact, atol=1e-8, rtol=0)
+
+
+def test_bootstrap_work_is_bounded():
+    # many compared pairs: fewer replicates (noted), or normal intervals from the reported SE (noted)
+    rng = np.random.default_rng(4)
+    k = 120
+    i, j = np.triu_indices(k, 1)  # 7,140 pairs, one vote each
+    names = np.array([f"m{x}" for x in range(k)])
+    votes = pd.DataFrame({"model_a": names[i], "model_b": names[j],
+                          "winner": rng.choice(["model_a", "model_b"], i.size)})
+    fewer = pw.fit_bradley_terry(votes, n_boot=1000, seed=1)
+    affordable = pw.BOOT_WORK // i.size
+    assert fewer.bootstrap.shape == (affordable, k)
+    assert any(f"use {affordable:,} replicates instead of 1,000" in note for note in fewer.notes)
+    old = pw.BOOT_WORK
+    try:
+        pw.BOOT_WORK = 99 * i.size
+        normal = pw.fit_bradley_terry(votes, n_boot=200, seed=1)
+    finally:
+        pw.BOOT_WORK = old
+    assert normal.bootstrap is None and any("normal ones" in note for note in normal.notes)
+    z = stats.norm.ppf(0.975)
+    assert np.allclose(normal.ci_low, normal.ratings - z * normal.se)
+    assert np.allclose(normal.ci_high, normal.ratings + z * normal.se)
+
+
+# ---------------------------------------------------------------------------
+# AlpacaEval annotations and column mapping
+# ---------------------------------------------------------------------------
+ALPACA = __import__("pathlib").Path(__file__).resolve().parent / "data" / "synthetic_alpaca_eval_annotations.json"
+
+
+def test_alpaca_eval_annotations_are_read_as_they_are():
+    # preferences 1.9312, 1.0213, 1.5, null, 2, 1, 1.7781, 1.2004, 0, 2.0, 1.9999, 1.0001: AlpacaEval reads
+    # 0 and 1.5 as draws and drops non-preferences (alpaca_eval.metrics.get_winrate)
+    votes = pw.read_votes(ALPACA.read_bytes(), name="annotations.json")
+    assert votes["winner"].astype(str).tolist() == ["model_b", "model_a", "tie", "model_b", "model_a", "model_b",
+                                                    "model_a", "tie", "model_b", "model_b", "model_a"]
+    assert set(votes["model_a"].astype(str)) == {"gpt4_1106_preview"}
+    assert votes.attrs["notes"][0] == "1 annotation without a preference (null) dropped."
+    # oracle for two models with ties dropped: the Bradley–Terry gap is 400·log10(wins_b / wins_a)
+    fit = pw.fit_bradley_terry(votes, n_boot=0)
+    gap = fit.ratings["synthetic-model"] - fit.ratings["gpt4_1106_preview"]
+    assert gap == pytest.approx(400 * math.log10(5 / 4), abs=1e-6)
+
+
+def test_several_alpaca_eval_files_make_one_table():
+    data = ALPACA.read_bytes()
+    votes = pw.read_votes([("a.json", data), ("b.json", data.replace(b"synthetic-model", b"other-model"))])
+    assert len(votes) == 22 and set(votes["model_b"].astype(str)) == {"synthetic-model", "other-model"}
+    assert votes.attrs["notes"] == ["a.json: 1 annotation without a preference (null) dropped.",
+                                    "b.json: 1 annotation without a preference (null) dropped."]
+    with pytest.raises(ValueError, match=r"^b.json, record 1: `preference` 3 is outside \[1, 2\]"):
+        pw.read_votes([("a.json", data), ("b.json", data.replace(b'"preference": 1.9312', b'"preference": 3'))])
+
+
+def test_votes_columns_mapping_and_guessing():
+    table = b"judge,left,right,outcome\nj,x,y,model_a\nj,y,x,tie\n"
+    votes = pw.read_votes(table, columns={"model_a": "left", "model_b": "right", "winner": "outcome"})
+    assert votes["model_a"].astype(str).tolist() == ["x", "y"] and votes["winner"].astype(str).tolist() == [
+        "model_a", "tie"]
+    guessed = pw.read_votes(b"generator_1,generator_2,preference\na,b,1\na,b,2\nb,a,1.5\n")
+    assert guessed["winner"].astype(str).tolist() == ["model_a", "model_b", "tie"]
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        pw.read_votes(table, columns={"model_a": "nope", "model_b": "right", "winner": "outcome"})
+    with pytest.raises(ValueError, match="`columns` must map model_a, model_b and winner"):
+        pw.read_votes(table, columns={"a": "left"})

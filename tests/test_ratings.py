@@ -8,6 +8,7 @@ simulated pilots with known components.
 
 from __future__ import annotations
 
+import io
 import math
 import warnings
 from pathlib import Path
@@ -671,3 +672,19 @@ def test_simulations_are_chunked_and_capped(monkeypatch):
         rt.crowd_power(50, 2000, 50, 0.05, **sig, n_sims=500)
     with pytest.raises(ValueError, match=r"`n_sims` × `workers` × `items` = 500 × 1,000,000 .* reduce `workers` × `items`"):
         rt.likert_power(100, 10_000, 0.05, **sig, n_sims=500, likert=5)
+
+
+def test_read_pilot_guesses_or_takes_the_columns():
+    # Appraise-style names (username, itemId, SYS, score) are guessed; other names are given as columns=
+    rows = "".join(f"u{w},{i},{s},{3 + (s == 'B') + (w + i) % 3}\n" for w in range(4) for i in range(6) for s in "AB")
+    appraise = rt.read_pilot(f"username,itemId,SYS,score\n{rows}".encode())
+    assert list(appraise.columns) == ["worker", "item", "system", "rating"] and len(appraise) == 48
+    plain = rt.fit_pilot(pd.read_csv(io.StringIO(f"worker,item,system,rating\n{rows}"), dtype=str))
+    guessed = rt.fit_pilot(appraise)
+    assert guessed.effect == pytest.approx(plain.effect) and guessed.sigma == pytest.approx(plain.sigma)
+    odd = f"judge_name,segment_no,engine,points\n{rows}".encode()
+    with pytest.raises(ValueError, match=r"cannot tell which column is the worker, item, system, rating.*judge_name"):
+        rt.read_pilot(odd)
+    mapped = rt.read_pilot(odd, columns={"worker": "judge_name", "item": "segment_no", "system": "engine",
+                                         "rating": "points"})
+    assert rt.fit_pilot(mapped).effect == pytest.approx(plain.effect)

@@ -125,3 +125,54 @@ def test_json_failures_name_the_file_and_line(data, message):
 def test_json_surrogate_pairs_are_text():
     assert uploads.read_jsonl(b'{"a": "\\ud83d\\ude00"}\n') == [{"a": "\U0001F600"}]
     assert uploads.read_jsonl(b'{"a": "\\\\ud800"}\n') == [{"a": "\\ud800"}]  # an escaped backslash: plain text
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parent / "data"
+
+
+def test_space_separated_header_over_tab_rows():
+    # Google's WMT MQM *.avg_seg_scores.tsv: "system mqm_avg_score seg_id" over tab-separated rows
+    table = uploads.read_table((DATA / "synthetic_mqm.avg_seg_scores.tsv").read_bytes())
+    assert list(table.columns) == ["system", "mqm_avg_score", "seg_id"] and len(table) == 12
+    assert table.iloc[0].tolist() == ["Human-B.0", "-0.0", "1"]
+    assert list(uploads.read_table(b"a b\n1,2\n3,4\n").columns) == ["a", "b"]  # also over comma rows
+    with pytest.raises(ValueError, match="unequal"):  # a header of another width stays an error
+        uploads.read_table(b"a b c\n1\t2\n3\t4\n")
+
+
+def test_space_aligned_table_with_trailing_spaces():
+    # WMT DA ad-seg-scores-*.csv: "SYS SID RAW.SCR Z.SCR N " with a trailing space on every line
+    table = uploads.read_table((DATA / "synthetic_ad-seg-scores-de-en.csv").read_bytes())
+    assert list(table.columns) == ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"] and len(table) == 9
+    assert table.iloc[1].tolist() == ["newstest2019.online-B.0.de-en", "2", "55", "-0.218", "2"]
+
+
+def test_columns_mapping_and_alias_guessing():
+    data = (DATA / "synthetic_ad-seg-scores-de-en.csv").read_bytes()
+    table = uploads.read_table(data)
+    guessed = uploads.guess_columns(table.columns, ["system", "item", "score"])
+    assert guessed == {"system": "SYS", "item": "SID", "score": "Z.SCR"}
+    mapped = uploads.read_table(data, columns={"system": "SYS", "score": "RAW.SCR"})
+    assert list(mapped.columns) == ["system", "score"] and mapped["score"].iloc[0] == "71.5"
+    assert uploads.guess_columns(["username", "itemId", "score", "SYS"], ["worker", "item", "system", "rating"]) == {
+        "worker": "username", "item": "itemId", "system": "SYS", "rating": "score"}
+    assert uploads.guess_columns(["generator_1", "generator_2", "preference"], ["model_a", "model_b", "winner"]) == {
+        "model_a": "generator_1", "model_b": "generator_2", "winner": "preference"}
+    with pytest.raises(ValueError, match=r"no column 'Z' \(for score\); its columns are: SYS, SID"):
+        uploads.read_table(data, columns={"score": "Z"})
+    with pytest.raises(ValueError, match="`columns` must map roles"):
+        uploads.read_table(data, columns=["SYS"])
+
+
+def test_first_row_is_data():
+    # headerless files (WMT Appraise SegLvl CSVs) whose first row has text cells
+    table = uploads.read_table(b"sysA,12,70\nsysB,12,64\n", header="no")
+    assert list(table.columns) == ["column 1", "column 2", "column 3"] and len(table) == 2
+
+
+def test_twelve_field_space_header_over_tab_rows():
+    # the shape of WMT DA ad-*-good-stnd.csv: a 12-name header separated by spaces over 12 tab-separated fields
+    names = [f"f{i}" for i in range(1, 13)]
+    rows = ["\t".join(f"v{r}_{i}" for i in range(1, 13)) for r in range(3)]
+    table = uploads.read_table((" ".join(names) + "\n" + "\n".join(rows) + "\n").encode())
+    assert list(table.columns) == names and table.shape == (3, 12) and table.iloc[2, 11] == "v2_12"

@@ -152,3 +152,58 @@ def test_parsed_uploads_are_kept_in_a_small_cache(page):
     assert 1 <= len(kept) <= 2  # one stat per cached entry
     config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
     assert config["server"]["maxCacheDataSize"] == "512mb"  # and all caches together stay bounded
+
+
+def _long_file(rng, systems=("sysA", "sysB", "sysC"), items=30):
+    lines = ["SYS SID RAW.SCR Z.SCR N "]
+    scores = {}
+    for s_i, system in enumerate(systems):
+        for item in range(1, items + 1):
+            raw = float(np.round(rng.uniform(20, 95) + 3 * s_i, 1))
+            scores[(system, item)] = raw
+            lines.append(f"{system} {item} {raw} {raw / 50 - 1:.3f} 1 ")
+    return ("\n".join(lines) + "\n").encode(), scores
+
+
+def test_long_table_is_pivoted_and_the_user_picks_the_systems(page):
+    # WMT DA ad-seg-scores shape: one row per system × segment, space-aligned, trailing spaces
+    data, scores = _long_file(np.random.default_rng(8))
+    page.radio(key="data").set_value("upload")
+    page.run()
+    page.file_uploader(key="file").set_value(("ad-seg-scores-de-en.csv", data, "text/csv"))
+    page.run()
+    assert not page.exception
+    assert page.radio(key="shape").value == "long"  # guessed from SYS, SID, RAW.SCR
+    assert page.selectbox(key="col_score").value == "Z.SCR"
+    page.selectbox(key="col_score").set_value("RAW.SCR")
+    page.multiselect(key="long_systems").set_value(["sysC", "sysA"])
+    page.run()
+    assert not page.exception
+    assert any("**30** of 30 rows" in s.value and "`sysC`, `sysA`" in s.value for s in page.success)
+    # oracle: the differences C − A computed here from the long file
+    d = np.array([scores[("sysC", i)] - scores[("sysA", i)] for i in range(1, 31)])
+    assert metrics(page)["MDE of the paired t test at 80% power"] == f"{an.paired_t_mde(30, float(d.std(ddof=1))):.4f}"
+
+
+def test_wide_columns_can_be_chosen_and_first_row_is_data(page):
+    page.radio(key="data").set_value("upload")
+    page.run()
+    rng = np.random.default_rng(9)
+    rows = "\n".join(f"item{i},{x:.3f},{y:.3f}" for i, (x, y) in enumerate(rng.uniform(0, 1, (12, 2))))
+    page.file_uploader(key="file").set_value(("r.csv", f"id,x,y\n{rows}\n".encode(), "text/csv"))
+    page.run()
+    assert any("not a number" in e.value for e in page.error)  # the first two columns are id and x
+    page.selectbox(key="col_a_wide").set_value("y")
+    page.selectbox(key="col_b_wide").set_value("x")
+    page.run()
+    assert not page.exception and not page.error
+    assert any("**12** of 12 rows" in s.value and "`y`, `x`" in s.value for s in page.success)
+    # a headerless file whose first row holds text is read as data when asked
+    page.file_uploader(key="file").set_value(("r.csv", f"{rows}\n".encode(), "text/csv"))
+    page.checkbox(key="no_header").check()
+    page.run()
+    page.selectbox(key="col_a_wide").set_value("column 2")
+    page.selectbox(key="col_b_wide").set_value("column 3")
+    page.run()
+    assert not page.exception
+    assert any("**12** of 12 rows" in s.value for s in page.success)

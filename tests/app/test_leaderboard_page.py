@@ -169,3 +169,30 @@ def test_run_it_sequentially_head_to_head_of_the_closest_neighbours():
     fixed = sq.sequential_power(votes, mean, sd, design="fixed")
     assert fixed.power == pytest.approx(0.8, abs=0.01)
     assert chart(at, "seq_expected_n_chart")["data"]
+
+
+def test_alpaca_eval_annotations_and_a_mapping_step():
+    from pathlib import Path
+
+    alpaca = (Path(__file__).resolve().parents[1] / "data" / "synthetic_alpaca_eval_annotations.json").read_bytes()
+    page = open_page("leaderboard", {"view": "Fit your votes"})
+    page.file_uploader(key="votes_file").set_value(("annotations.json", alpaca, "application/json"))
+    page.run()
+    assert not page.exception and not page.error
+    votes = pw.read_votes(alpaca)
+    fitted = pw.fit_bradley_terry(votes, n_boot=200, seed=0)
+    table = [d.value for d in page.dataframe if "model" in d.value.columns][0]
+    assert set(table["model"]) == {"gpt4_1106_preview", "synthetic-model"}
+    assert table["rating"].iloc[0] == pytest.approx(fitted.ratings.iloc[0])
+    assert any("1 annotation without a preference (null) dropped" in c.value.replace("\\", "") for c in page.caption)
+    # a table whose header names none of the roles: the page asks which columns hold them
+    page.file_uploader(key="votes_file").set_value(("v.csv", b"left,right,outcome\nx,y,model_a\ny,x,model_b\n"
+                                                   b"x,y,tie\ny,x,model_a\n", "text/csv"))
+    page.run()
+    assert not page.exception and any("does not name model_a" in i.value for i in page.info)
+    page.selectbox(key="votes_col_model_a").set_value("left")
+    page.selectbox(key="votes_col_model_b").set_value("right")
+    page.selectbox(key="votes_col_winner").set_value("outcome")
+    page.run()
+    assert not page.exception and not page.error
+    assert any("**4** votes" in m.value for m in page.markdown)

@@ -221,3 +221,44 @@ def test_run_it_sequentially_section_matches_core():
     at.slider(key="seq_looks").set_value(5)
     at.run()
     assert not at.exception and metrics(at)["Expected questions, group"] != shown["Expected questions, group"]
+
+
+def test_one_answer_per_question_sets_sigma_and_rho_consistently():
+    # K = 1: σ and ρ are not identified apart, only ρσ²; the button sets a pair with that product and says so
+    import numpy as np
+
+    rng = np.random.default_rng(21)
+    n = 600
+    p = np.clip(rng.normal(0.7, 0.3, n), 0, 1)
+    a = (rng.random(n) < p).astype(int)
+    b = (rng.random(n) < np.clip(p + 0.05, 0, 1)).astype(int)
+    rows = "".join(f"q{i},base,{x}\nq{i},new,{y}\n" for i, (x, y) in enumerate(zip(a, b)))
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.file_uploader(key="log_file").set_value(("log.csv", f"question,model,score\n{rows}".encode(), "text/csv"))
+    page.run()
+    assert not page.exception and not page.error
+    fitted = llm.fit_benchmark(llm.read_benchmark_log(f"question,model,score\n{rows}".encode()), seed=0)
+    assert fitted.difficulty_sd is None
+    assert any("only the covariance" in c.value for c in page.caption)
+    page.button(key="use_fit").click()
+    page.run()
+    assert not page.exception
+    sd, rho = page.slider(key="sd").value, page.slider(key="rho").value
+    assert (sd, rho) == llm.difficulty_from_covariance(fitted.covariance, fitted.accuracy["base"],
+                                                       fitted.accuracy["new"], prefer_sd=0.25)
+    assert abs(rho * sd**2 - fitted.covariance) <= 0.0025
+
+
+def test_log_with_other_column_names_gets_a_mapping_step():
+    rows = "".join(f"p{i},{m},{(i * 7 + len(m)) % 3 == 0}\n" for i in range(40) for m in ("A", "B"))
+    data = f"prompt_id,system_name,judge_says\n{rows}".encode()
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.file_uploader(key="log_file").set_value(("log.csv", data, "text/csv"))
+    page.run()
+    assert not page.exception and any("not named question, model and score" in i.value for i in page.info)
+    page.selectbox(key="log_col_question").set_value("prompt_id")
+    page.selectbox(key="log_col_model").set_value("system_name")
+    page.selectbox(key="log_col_score").set_value("judge_says")
+    page.run()
+    assert not page.exception and not page.error
+    assert any("**40** questions" in m.value for m in page.markdown)

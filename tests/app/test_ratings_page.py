@@ -205,3 +205,24 @@ def test_a_simulation_too_large_is_refused_with_what_to_reduce():
     assert shown["Power"] == f"{100 * approx:.1f}%"
     assert shown["False-positive rate"] == "—"
     assert any("too large to simulate with 500 experiments" in i.value for i in page.info)
+
+
+def test_pilot_with_other_column_names_gets_a_mapping_step():
+    page = open_page("ratings", {"view": "Fit a pilot"}, timeout=180)
+    rng = np.random.default_rng(4)
+    rows = [("w%d" % w, "i%d" % i, s, int(np.clip(round(3 + (0.4 if s == "new" else 0) + rng.normal(0, 1)), 1, 5)))
+            for w in range(5) for i in range(12) for s in ("old", "new")]
+    csv = pd.DataFrame(rows, columns=["judge_name", "segment_no", "engine", "points"]).to_csv(index=False).encode()
+    page.file_uploader(key="pilot").set_value(("pilot.csv", csv, "text/csv"))
+    page.run()
+    assert not page.exception and any("does not name worker" in i.value for i in page.info)
+    for role, column in (("worker", "judge_name"), ("item", "segment_no"), ("system", "engine"), ("rating", "points")):
+        page.selectbox(key=f"pilot_col_{role}").set_value(column)
+    page.run()
+    assert not page.exception and not page.error
+    assert metrics(page)["Workers × items"] == "5 × 12"
+    # Appraise-style names are guessed: the fit runs at once
+    appraise = pd.DataFrame(rows, columns=["username", "itemId", "SYS", "score"]).to_csv(index=False).encode()
+    page.file_uploader(key="pilot").set_value(("appraise.csv", appraise, "text/csv"))
+    page.run()
+    assert not page.exception and not page.error and metrics(page)["Workers × items"] == "5 × 12"

@@ -1,0 +1,91 @@
+"""Files of published shapes uploaded in a real browser, one per uploader: Analyze (WMT DA ad-seg-scores, a long
+space-aligned table), Ratings (Appraise-style column names), DA (a WMT system ranking, refused with what it needs),
+LLM (lm-evaluation-harness samples as a pretty-printed JSON array) and Leaderboard (AlpacaEval annotations.json).
+The files are small synthetic ones of the same shapes (tests/data/README.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .conftest import ARTIFACTS, wait_idle
+
+pytestmark = pytest.mark.e2e
+DATA = Path(__file__).resolve().parents[1] / "data"
+DROPZONE = '[data-testid="stFileUploaderDropzoneInput"]'
+
+
+def _open(page, url):
+    page.goto(url, wait_until="domcontentloaded")
+    wait_idle(page, timeout=60_000)
+
+
+def _done(page, name):
+    assert not page.errors, page.errors
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"real-files-{name}.png"), full_page=True)
+
+
+def test_analyze_wmt_da_seg_scores(page, server_url, tmp_path):
+    lines = ["SYS SID RAW.SCR Z.SCR N "]
+    for s, system in enumerate(("newstest2019.online-B.0.de-en", "newstest2019.Facebook_FAIR.6750.de-en")):
+        lines += [f"{system} {i} {40 + (7 * i + 3 * s) % 50} {((7 * i + 3 * s) % 50 - 25) / 25:.3f} 1 "
+                  for i in range(1, 31)]
+    path = tmp_path / "ad-seg-scores-de-en.csv"
+    path.write_text("\n".join(lines) + "\n")
+    _open(page, f"{server_url}/analysis?data=upload")
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("Using 30 of 30 rows").wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    _done(page, "analysis")
+
+
+def test_ratings_appraise_column_names(page, server_url, tmp_path):
+    rows = [f"u{w},{i},{s},{3 + (s == 'B') + (w * i) % 3}" for w in range(5) for i in range(12) for s in "AB"]
+    path = tmp_path / "appraise.csv"
+    path.write_text("username,itemId,SYS,score\n" + "\n".join(rows) + "\n")
+    _open(page, f"{server_url}/ratings?view=Fit+a+pilot")
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("5 × 12").first.wait_for(timeout=60_000)
+    _done(page, "ratings")
+
+
+def test_da_system_ranking_is_refused_with_what_it_needs(page, server_url, tmp_path):
+    path = tmp_path / "ranking.csv"
+    path.write_text("system,BLEU,chrF\nonline-B,70.8,60.1\nFacebook-FAIR,69.2,59.0\nonline-A,65.1,55.2\n")
+    _open(page, f"{server_url}/sequential?pop=my+past+differences")
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("one column of pairwise differences").first.wait_for(timeout=60_000)
+    _done(page, "sequential")
+
+
+def test_llm_harness_pretty_printed_json(page, server_url, tmp_path):
+    def records(shift):
+        return [{"doc_id": i, "doc": {"question": f"Synthetic {i}?"}, "target": "2", "filter": "none",
+                 "metrics": ["acc"], "acc": float((i * 7 + shift) % 3 != 0)} for i in range(40)]
+
+    base, new = tmp_path / "samples_arc_easy_2024-05-01T10-00-00.json", tmp_path / "samples_arc_easy_new.json"
+    base.write_text(json.dumps(records(0), indent=2))
+    new.write_text(json.dumps(records(1), indent=2))
+    _open(page, f"{server_url}/llm?view=Estimate+from+your+logs")
+    page.get_by_text("lm-evaluation-harness files").click()
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(0).wait_for(state="attached", timeout=60_000)
+    page.locator(DROPZONE).nth(1).wait_for(state="attached", timeout=60_000)
+    page.locator(DROPZONE).nth(0).set_input_files(str(base))
+    page.get_by_text(re.compile(r"\.json$")).first.wait_for(timeout=60_000)  # A's file is listed
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).set_input_files(str(new))
+    page.get_by_text("40 questions").first.wait_for(timeout=60_000)
+    _done(page, "llm")
+
+
+def test_leaderboard_alpaca_eval_annotations(page, server_url):
+    _open(page, f"{server_url}/leaderboard?view=Fit+your+votes")
+    page.locator(DROPZONE).first.set_input_files(str(DATA / "synthetic_alpaca_eval_annotations.json"))
+    page.get_by_text("1 annotation without a preference (null) dropped").first.wait_for(timeout=60_000)
+    page.get_by_text("synthetic-model").first.wait_for(timeout=60_000)
+    _done(page, "leaderboard")
