@@ -35,7 +35,12 @@ The model
   freedom for G clusters — the plain paired t test when m = 1. With few
   clusters the z test over-rejects (8% instead of 5% at G = 10 in this model's
   simulation); t(G − 1) is the usual small-G correction (Cameron & Miller
-  2015, §VI) and holds the level within simulation error down to G = 5.
+  2015, §VI) and holds the level within simulation error down to G = 5 when
+  clusters hold many questions. The closed form assumes normal cluster totals:
+  with G ≤ 20 and few questions per cluster, right/wrong answers make the
+  test conservative (a false-positive rate near 1% at five single questions)
+  and power depends on the shape of the difficulty distribution by 0.01–0.02
+  (an independent review's simulations); ``method="simulate"`` shows it.
 
 Variance of the mean difference (derived in :func:`benchmark_power`)::
 

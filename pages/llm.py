@@ -303,6 +303,12 @@ with guard("Impossible design"):
     best = plan(design, cost_question, cost_sample, target) if gain != 0 and (cost_question or cost_sample) else None
 cheapest = ("—" if best is None else "not reachable" if best.n_questions < 0 else
             f"{best.n_questions:,} × {best.samples}")
+clusters_now = -(-n // m)
+if clusters_now <= 20 and m <= 5:
+    st.info(f"**Few independent units:** {clusters_now} cluster{'s' if clusters_now != 1 else ''} of at most {m} "
+            "question" + ("s" if m > 1 else "") + ". The closed form assumes near-normal cluster totals; with so few "
+            "right/wrong answers per unit the t test is conservative and power depends on how difficulty is "
+            "distributed (by 1–2 points). Switch on the simulation check for this design.")
 metrics_row(
     Metric("Power" if gain else "False-positive rate", fmt_pct(result.power),
            help="P(significant and in the right direction); at zero gain, the false-positive rate."),

@@ -40,8 +40,11 @@ def test_limits_match_the_formulas(k, n):
     assert acc.interval(k, n, method="wald") == pytest.approx((max(p - half, 0), min(p + half, 1)), abs=1e-12)
     assert acc.interval(k, n, method="beta") == pytest.approx(
         (stats.beta.ppf(0.025, k + 1, n - k + 1), stats.beta.ppf(0.975, k + 1, n - k + 1)), abs=1e-10)
-    assert acc.interval(k, n, method="jeffreys") == pytest.approx(
-        (stats.beta.ppf(0.025, k + 0.5, n - k + 0.5), stats.beta.ppf(0.975, k + 0.5, n - k + 0.5)), abs=1e-10)
+    # Jeffreys: the equal-tailed Beta(k + ½, n − k + ½) quantiles, with 0 at k = 0 and 1 at k = n (Brown, Cai &
+    # DasGupta 2001, §4.1.2)
+    jeffreys = (0.0 if k == 0 else stats.beta.ppf(0.025, k + 0.5, n - k + 0.5),
+                1.0 if k == n else stats.beta.ppf(0.975, k + 0.5, n - k + 0.5))
+    assert acc.interval(k, n, method="jeffreys") == pytest.approx(jeffreys, abs=1e-10)
 
 
 def test_wald_collapses_at_all_right():
@@ -102,3 +105,14 @@ def test_errors_name_the_parameter():
         acc.interval_coverage(10, 1.2)
     with pytest.raises(ValueError, match="`halfwidth`"):
         acc.interval_sample_size(0.5, 0.0)
+
+
+@pytest.mark.parametrize("n", [10, 100, 164, 1000])
+def test_coverage_at_the_edges_is_one_for_intervals_that_reach_them(n):
+    """At p = 0 or 1 every sample gives k = 0 or n, whose Wilson, Clopper–Pearson and (Brown, Cai & DasGupta's
+    modified) Jeffreys limits are exactly 0 and 1: coverage 1. Floating point gave Wilson 0.9999999999999999 at
+    k = n, so the enumerated coverage came out 0 (found by an independent review)."""
+    for method in ("wilson", "clopper_pearson", "jeffreys"):
+        assert acc.interval(n, n, method=method)[1] == 1.0 and acc.interval(0, n, method=method)[0] == 0.0
+        assert acc.interval_coverage(n, 1.0, method=method) == 1.0
+        assert acc.interval_coverage(n, 0.0, method=method) == 1.0

@@ -47,7 +47,10 @@ def _limits(k, n, method, confidence):
     else:
         low, high = proportion_confint(k, n, alpha=alpha, method=_STATSMODELS[method])
         low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-        if method == "clopper_pearson":  # the exact limits at the edges are 0 and 1 (statsmodels gives nan)
+        if method in ("clopper_pearson", "wilson", "jeffreys"):
+            # At k = 0 and k = n the limits are exactly 0 and 1: Clopper–Pearson's exact limits (statsmodels gives
+            # nan); Wilson's in exact arithmetic (floating point gave 0.9999999999999999, so an exact coverage at
+            # p = 1 came out 0); Jeffreys' as Brown, Cai & DasGupta (2001, §4.1.2) modify it at the edges.
             low = np.where(k <= 0, 0.0, low)
             high = np.where(k >= n, 1.0, high)
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
@@ -64,7 +67,8 @@ def interval(k, n, *, method="wilson", confidence=0.95):
         Test-set size, 1 … 1,000,000.
     method : {"wilson", "wald", "clopper_pearson", "jeffreys", "beta"}, optional
         Wilson score; Wald ``p̂ ± z sqrt(p̂(1 − p̂)/n)`` (the CLT interval); Clopper–Pearson (exact binomial);
-        Jeffreys (equal-tailed Beta(k + ½, n − k + ½) posterior); ``"beta"``: equal-tailed posterior
+        Jeffreys (equal-tailed Beta(k + ½, n − k + ½) posterior, with the limit 0 at k = 0 and 1 at k = n as in
+        Brown, Cai & DasGupta 2001); ``"beta"``: equal-tailed posterior
         Beta(k + 1, n − k + 1) under a uniform prior.
     confidence : float, optional
         Level in (0, 1).

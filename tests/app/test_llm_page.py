@@ -262,3 +262,13 @@ def test_log_with_other_column_names_gets_a_mapping_step():
     page.run()
     assert not page.exception and not page.error
     assert any("**40** questions" in m.value for m in page.markdown)
+
+
+def test_few_independent_units_are_flagged():
+    """Five single questions: the closed form's normal theory is rough there (an independent review found a 1%
+    false-positive rate by simulation); the page says so and points to the simulation. The defaults do not."""
+    from .conftest import open_page as _open
+
+    at = _open("llm", {"n": "15", "m": "1"})
+    assert not at.exception and any("Few independent units" in i.value for i in at.info)
+    assert not any("Few independent units" in i.value for i in _open("llm").info)
