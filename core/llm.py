@@ -1779,23 +1779,7 @@ _TRUE, _FALSE = frozenset({"true", "yes"}), frozenset({"false", "no"})
 
 
 def _find_columns(columns: Sequence[str], name: str) -> dict[str, str]:
-    lowered = {}
-    for col in columns:
-        lowered.setdefault(str(col).strip().lower(), col)
-    found = {}
-    for role, aliases in _ALIASES.items():
-        hits = [lowered[a] for a in aliases if a in lowered]
-        if len(hits) > 1:
-            raise ValueError(f"{name}: both {hits[0]!r} and {hits[1]!r} could be the `{role}` column; "
-                             "rename or remove one.")
-        if hits:
-            found[role] = hits[0]
-    missing = [role for role in ("question", "model", "score") if role not in found]
-    if missing:
-        raise ValueError(f"{name} needs the column(s) {', '.join(missing)} (also accepted: "
-                         + "; ".join(f"{r}: {', '.join(_ALIASES[r][1:])}" for r in missing)
-                         + f"); it has {', '.join(map(str, columns))}.")
-    return found
+    return uploads.find_columns(columns, _ALIASES, ("question", "model", "score"), name=name)
 
 
 def _parse_scores(cells: pd.Series, name: str, where: Callable[[int], str]) -> np.ndarray:

@@ -166,6 +166,41 @@ def guess_columns(names, roles) -> dict:
     return found
 
 
+def find_columns(columns, aliases, required, *, name: str = "The file") -> dict:
+    """Role → column, matching each role's ``aliases`` (lower-case, first spelling the canonical one) to the
+    table's column names, case- and space-insensitively.
+
+    Raises
+    ------
+    ValueError
+        When two columns could play one role, or a ``required`` role has no column (the message lists the
+        accepted spellings and the table's columns).
+
+    Examples
+    --------
+    >>> find_columns(["Doc_ID", "Model", "acc"], {"question": ("question", "doc_id"), "model": ("model",),
+    ...               "score": ("score", "acc")}, ("question", "model", "score"))
+    {'question': 'Doc_ID', 'model': 'Model', 'score': 'acc'}
+    """
+    lowered = {}
+    for col in columns:
+        lowered.setdefault(str(col).strip().lower(), col)
+    found = {}
+    for role, spellings in aliases.items():
+        hits = [lowered[a] for a in spellings if a in lowered]
+        if len(hits) > 1:
+            raise ValueError(f"{name}: both {hits[0]!r} and {hits[1]!r} could be the `{role}` column; rename or "
+                             "remove one.")
+        if hits:
+            found[role] = hits[0]
+    missing = [role for role in required if role not in found]
+    if missing:
+        raise ValueError(f"{name} needs the column(s) {', '.join(missing)} (also accepted: "
+                         + "; ".join(f"{r}: {', '.join(aliases[r][1:])}" for r in missing)
+                         + f"); it has {', '.join(map(str, columns))}.")
+    return found
+
+
 def map_columns(table: pd.DataFrame, columns, *, name: str = "The file") -> pd.DataFrame:
     """The columns a ``columns=`` mapping (role → column name) names, renamed to their roles, in its order.
 

@@ -31,23 +31,7 @@ _MAX_ROWS = 1_000_000
 
 
 def _find_columns(columns, name):
-    lowered = {}
-    for col in columns:
-        lowered.setdefault(str(col).strip().lower(), col)
-    found = {}
-    for role, aliases in _ALIASES.items():
-        hits = [lowered[a] for a in aliases if a in lowered]
-        if len(hits) > 1:
-            raise ValueError(f"{name}: both {hits[0]!r} and {hits[1]!r} could be the `{role}` column; rename or "
-                             "remove one.")
-        if hits:
-            found[role] = hits[0]
-    missing = [role for role in ("item", "human", "judge") if role not in found]
-    if missing:
-        raise ValueError(f"{name} needs the column(s) {', '.join(missing)} (also accepted: "
-                         + "; ".join(f"{r}: {', '.join(_ALIASES[r][1:])}" for r in missing)
-                         + f"); it has {', '.join(map(str, columns))}.")
-    return found
+    return uploads.find_columns(columns, _ALIASES, ("item", "human", "judge"), name=name)
 
 
 def _numbers(cells: pd.Series, column: str, name: str) -> np.ndarray:
