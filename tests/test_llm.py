@@ -878,7 +878,7 @@ def test_plan_cost_ties_go_to_the_smaller_k(monkeypatch):
     """Designs of 33 questions × 1 answer and 11 × 3 cost 19.8 each (0.3 per answer, two models): the documented
     rule gives K = 1, although 11 · 1.8 is one bit below 33 · 0.6 in floating point (the z test's sizes for
     95% vs 70%, where this was found)."""
-    monkeypatch.setattr(llm, "_clusters_needed", lambda d, ks, target, g_max: np.array([33, 17, 11])[: ks.size])
+    monkeypatch.setattr(llm.sizing, "_clusters_needed", lambda d, ks, target, g_max: np.array([33, 17, 11])[: ks.size])
     plan = llm.benchmark_plan(0.95, 0.70, cost_question=0.0, cost_sample=0.3, max_samples=3)
     assert 11 * (2 * 3 * 0.3) < 33 * (2 * 1 * 0.3)  # the floating-point order that misled the old rule
     assert (plan.samples, plan.n_questions) == (1, 33) and plan.cost == pytest.approx(19.8)
