@@ -731,12 +731,12 @@ def test_bootstrap_work_is_bounded():
     affordable = pw.BOOT_WORK // i.size
     assert fewer.bootstrap.shape == (affordable, k)
     assert any(f"use {affordable:,} replicates instead of 1,000" in note for note in fewer.notes)
-    old = pw.BOOT_WORK
+    old = pw.fitting.BOOT_WORK  # the fit reads the limit where it lives
     try:
-        pw.BOOT_WORK = 99 * i.size
+        pw.fitting.BOOT_WORK = 99 * i.size
         normal = pw.fit_bradley_terry(votes, n_boot=200, seed=1)
     finally:
-        pw.BOOT_WORK = old
+        pw.fitting.BOOT_WORK = old
     assert normal.bootstrap is None and any("normal ones" in note for note in normal.notes)
     z = stats.norm.ppf(0.975)
     assert np.allclose(normal.ci_low, normal.ratings - z * normal.se)
