@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 __all__ = ["llm_snippet", "accuracy_snippet", "mt_snippet", "ratings_snippet", "sequential_snippet",
-           "leaderboard_snippet", "claims_snippet", "monitor_snippet"]
+           "leaderboard_snippet", "claims_snippet", "monitor_snippet", "judge_snippet"]
 
 # The page's formatting (pages/_scaffold.fmt_pct / fmt_ratio / sample_size_metric), repeated so the script runs
 # without the app.
@@ -327,4 +327,31 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
               "print('Expected further items:', f'{math.ceil(res.expected_more):,}' if res.verdict == 'continue' "
               "else '0')",
               "print('P(ends with a winner):', pct(res.p_stop_effect))"]
+    return "\n".join(lines) + "\n"
+
+
+def judge_snippet(*, plan: Mapping, currency: str = "USD", judge: tuple[float, float, float] | None = None) -> str:
+    """Script for the LLM-judges page (:func:`core.judge.ppi_plan`): ``plan`` are its keyword arguments; ``judge``
+    (accuracy, sensitivity, specificity), when the page describes the judge that way, makes the script derive σ and
+    ρ as the page does (:func:`core.judge.judge_correlation`)."""
+    kw = {k: v for k, v in plan.items() if v is not None}
+    lines = [_HEADER, "from core import judge as jg", ""]
+    if judge is not None:
+        acc_, se_, sp_ = (float(v) for v in judge)
+        lines += [f"sd, rho, p_obs = jg.judge_correlation({_r(acc_)}, {_r(se_)}, {_r(sp_)})",
+                  "plan = " + _kwargs({k: v for k, v in kw.items() if k not in ("sd", "correlation", "sd_judge")})[:-1]
+                  + ", sd=sd, correlation=min(rho, 0.999), sd_judge=math.sqrt(p_obs * (1 - p_obs)))"]
+    else:
+        lines.append(f"plan = {_kwargs(kw)}")
+    lines += ["res = jg.ppi_plan(**plan)",
+              "print('Human-labelled items:', f'{res.n_human:,}')",
+              "print('Judge-only items:', f'{res.n_judge_only:,}')",
+              "print('Standard error:', f'{res.se:.4f}')",
+              "print('Effective n:', f'{res.effective_n:,.0f}')",
+              f"currency = {currency!r}",
+              "print('Cost:', f'{currency} {res.cost:,.2f}'.strip())",
+              "if plan.get('delta') is not None:",
+              "    print('Power:', pct(res.power))",
+              "else:",
+              "    print('λ (power-tuned):', f'{res.lambda_:.3f}')"]
     return "\n".join(lines) + "\n"

@@ -15,7 +15,9 @@ import streamlit as st
 from core import figures
 from core import judge as jg
 from core.plan import Assumption, PlanItem
+from core.snippets import judge_snippet
 from pages._scaffold import (
+    code_view,
     currency_label,
     Metric,
     apply_values,
@@ -369,16 +371,19 @@ results = [("human-labelled items", f"{res.n_human:,}"), ("judge-only items", f"
            ("human-only SE at the same cost", fmt_se(res.human_only.se))]
 if delta is not None:
     results.append(("power", fmt_pct(res.power)))
+snippet = judge_snippet(plan=dict(kw), currency=currency,
+                        judge=(prev, se_j, sp_j) if spec == "accuracy" else None)
 plan_actions(PlanItem(
     scenario="LLM judges and human labels",
     question=f"How many human labels should accompany the LLM judge to estimate {what}?",
     assumptions=tuple(assumptions), test="PPI++ mean estimate with a two-sided z test", alpha=alpha,
-    results=tuple(results), paragraph=sentence, cost=res.cost, currency=currency, link=current_link(),
+    results=tuple(results), paragraph=sentence, cost=res.cost, currency=currency, link=current_link(), code=snippet,
     references=("Angelopoulos, Duchi & Zrnic (2023). PPI++: Efficient prediction-powered inference. arXiv 2311.01453.",
                 "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.",
                 "Fleiss, Cohen & Everitt (1969). Large sample standard errors of kappa and weighted kappa.",
                 "Gwet (2008). Computing inter-rater reliability and its variance in the presence of high agreement.")),
     key="judge")
+code_view(snippet, key="judge_code")
 if plotted:
     download_csv(plotted, f"judge_{tab.current}.csv", key="download_curves")
 explain(
