@@ -44,7 +44,7 @@ CHROMIUM_ARGS = [
     "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 #: (page path, accessible name of the slider moved — None: the first one of the page's sidebar), from the registry
-PAGES = [(f"/{page.name}", None) for page in REGISTRY if page.bench]
+PAGES = [(f"/{page.name}", page.bench_slider) for page in REGISTRY if page.bench]
 TARGET_FIRST, TARGET_STABLE, TARGET_VISIT = 0.5, 1.0, 3.0
 #: Targets as ratios to the floor app's figures (first visit, first change, page stable).
 RATIO_VISIT, RATIO_FIRST, RATIO_STABLE = 1.0, 1.5, 1.5

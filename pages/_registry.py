@@ -32,7 +32,9 @@ class PageInfo:
     core : tuple of str
         ``core`` modules the page computes with (imported by the launcher before the first visitor).
     bench : bool
-        Whether ``make bench`` moves this page's first slider in the browser benchmark.
+        Whether ``make bench`` moves a slider of this page in the browser benchmark.
+    bench_slider : str or None
+        The accessible name of the slider it moves; None: the first one of the sidebar.
     question : str
         The user's question the page answers, for its home-page card ("" for no card). The card's one-line answer
         comes from :data:`core.home.TEASERS` (a page with a question but no teaser gets no card).
@@ -45,6 +47,7 @@ class PageInfo:
     section: str = "Scenarios"
     core: tuple[str, ...] = ()
     bench: bool = True
+    bench_slider: str | None = None
     question: str = ""
 
     @property
@@ -81,6 +84,7 @@ PAGES: tuple[PageInfo, ...] = (
         "claims", "Many claims at once", ":material/checklist:",
         "Gains claimed on several benchmarks: each claim's power and the chance that all hold under Holm, "
         "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("multiplicity",),
+        bench_slider="Correlation between benchmarks' test statistics",
         question="Do all the gains in my paper hold at once?"),
     PageInfo(
         "mt", "Machine translation (BLEU)", ":material/translate:",
