@@ -7,7 +7,6 @@ Uploaded names are shown escaped (code spans in Markdown, escaped HTML in charts
 
 from __future__ import annotations
 
-import html
 import math
 from pathlib import Path
 

@@ -7,7 +7,6 @@ Fisher information) is instant; simulated leaderboards run on demand.
 
 from __future__ import annotations
 
-import html
 import math
 from urllib.parse import quote, unquote
 
@@ -22,7 +21,6 @@ from core.plan import Assumption, PlanItem
 from core.snippets import leaderboard_snippet
 from core.runnable import vote_allocation
 from pages._sequential_section import sequential_section
-from pages._scaffold import md_escape
 from pages._scaffold import (
     Metric,
     pin_controls,
@@ -506,11 +504,11 @@ with tab["fit"]:
 if tab.open("resolution"):
     with tab["resolution"], guard("Cannot compute the rank resolution"):
         resolved = resolution(tuple(float(p) for p in result.adjacent_power), alpha)
-        pair_names = [f"{html.escape(str(a))} vs {html.escape(str(b))}" for a, b in result.pairs]
+        pair_names = [f"{a} vs {b}" for a, b in result.pairs]  # the chart builders escape labels from data
         m_pairs = len(pair_names)
         counts = {c: int((r.per_comparison >= target).sum()) for c, r in resolved.items()}
         metrics_row(
-            Metric(f"Neighbours told apart, no correction", f"{counts['none']} of {m_pairs}",
+            Metric("Neighbours told apart, no correction", f"{counts['none']} of {m_pairs}",
                    help=f"Neighbouring pairs whose power reaches {target:.0%} at {n_votes:,} votes, each tested at α."),
             Metric("… with Holm across the pairs", f"{counts['holm']} of {m_pairs}",
                    help="The same after a family-wise (Holm) correction over the neighbouring pairs — what a claim "

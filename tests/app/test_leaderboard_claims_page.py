@@ -32,3 +32,13 @@ def test_more_votes_resolve_more_pairs_and_page_links_to_claims():
     assert not at.exception
     assert metrics(at)["… with Holm across the pairs"] == "5 of 5"
     assert any("claims" in str(link.proto.page) for link in at.get("page_link"))
+
+
+def test_rank_resolution_shows_names_as_typed(monkeypatch):
+    """System names reach the chart escaped once (the builders escape labels from data; escaping on the page too
+    showed '&amp;')."""
+    monkeypatch.setattr(pw, "system_names", lambda k: tuple(f"S{i + 1}&x" for i in range(k)))
+    at = open_page("leaderboard", {"view": "Rank resolution"})
+    assert not at.exception
+    spec = chart(at, "resolution_chart")
+    assert "S1&amp;x vs S2&amp;x" in {str(c) for t in spec["data"] for c in t.get("x", [])}
