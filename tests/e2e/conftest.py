@@ -99,6 +99,48 @@ def wait_idle(page, timeout: float = 30_000) -> None:
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
+def wait_settled(page, timeout: float = 60_000, quiet_ms: int = 600) -> None:
+    """Wait until the script has been idle for ``quiet_ms`` in a row (a rerun that an
+    expander or the URL sync starts right after the first run is then over too)."""
+    import time
+
+    deadline = time.monotonic() + timeout / 1000
+    quiet_since = None
+    while time.monotonic() < deadline:
+        state = page.locator('[data-testid="stApp"]').get_attribute("data-test-script-state")
+        now = time.monotonic()
+        if state == "notRunning":
+            quiet_since = quiet_since or now
+            if (now - quiet_since) * 1000 >= quiet_ms:
+                return
+        else:
+            quiet_since = None
+        page.wait_for_timeout(100)
+    raise AssertionError("the app did not settle")
+
+
+def click_download(page, button, *, attempts: int = 3, timeout: float = 30_000):
+    """Click a download button once the app has settled and return the download.
+
+    A click that lands while a rerun replaces the button can be lost on a loaded
+    machine (the anchor the button creates belongs to the element being replaced);
+    the click is then repeated on the settled page, up to ``attempts`` times. The
+    file itself is still checked by the caller, so a retry cannot hide a wrong file.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(attempts):
+        wait_settled(page)
+        try:
+            with page.expect_download(timeout=timeout) as info:
+                button.click()
+            return info.value
+        except PlaywrightTimeout:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 _TRACE_Y = ("(t) => t.y === undefined ? null : (t.y.bdata !== undefined ? t.y.bdata : Array.from(t.y))")
 
 

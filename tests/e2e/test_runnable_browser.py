@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from .conftest import wait_idle
+from .conftest import click_download, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -21,9 +21,8 @@ def download(page, server_url, path, expander, button):
     page.get_by_text(expander, exact=False).first.click()
     target = page.get_by_role("button", name=button)
     expect(target).to_be_visible(timeout=60_000)
-    with page.expect_download(timeout=60_000) as info:
-        target.click()
-    with open(info.value.path(), "rb") as fh:
+    download_ = click_download(page, target)
+    with open(download_.path(), "rb") as fh:
         data = fh.read()
     assert not page.errors, page.errors
     return data
