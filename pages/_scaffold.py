@@ -25,7 +25,6 @@ import html
 import math
 import re
 import threading
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from core import figures
 from core.export import csv_bytes
+from core.plan.text import currency_label, fmt_n, fmt_pct, fmt_ratio
 from core.sizing import SampleSize
 
 __all__ = [
@@ -530,13 +530,6 @@ def cost_controls(*, unit: str, default: float, key: str = "cost_unit", help: st
     return float(cost), currency_label(currency)
 
 
-def currency_label(text) -> str:
-    """The currency label a user typed (or a link carried), kept to letters, digits, spaces, currency signs and
-    full stops — at most 8 characters — so it is inert as Markdown, HTML and chart text."""
-    kept = "".join(c for c in str(text or "") if c.isalnum() or c in " ." or unicodedata.category(c) == "Sc")
-    return " ".join(kept.split())[:8]
-
-
 def fmt_money(value, currency: str, *, markdown: bool = True) -> str:
     """An amount with its currency label; for Markdown (metrics, captions, messages) unless ``markdown=False``
     (plan documents and charts), where a "$" needs no escape (in Markdown two of them would start LaTeX)."""
@@ -727,21 +720,6 @@ def code_view(snippet: str | Callable[[], str], *, key: str = "code") -> None:
 # ---------------------------------------------------------------------------
 # formatting
 # ---------------------------------------------------------------------------
-def fmt_pct(x, digits: int = 1) -> str:
-    """A probability as a percentage, or an em dash when undefined."""
-    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
-
-
-def fmt_ratio(x) -> str:
-    """An exaggeration ratio such as ``1.90×``."""
-    return "—" if x is None or not math.isfinite(x) else f"{x:.2f}×"
-
-
-def fmt_n(x) -> str:
-    """A whole number with thousands separators, or 'not reachable' for -1."""
-    return "not reachable" if x is None or x < 0 else f"{int(x):,}"
-
-
 # Characters that can start markup in Streamlit's Markdown (GitHub-flavoured, with LaTeX): links and images,
 # emphasis, code, HTML, tables, strikethrough, math, e-mail autolinks. URL and "www." autolinks are broken
 # separately, so ordinary colons and full stops stay readable.

@@ -1,0 +1,44 @@
+"""Numbers as plan documents and the pages show them.
+
+One place for the formats every scenario's :func:`plan_item` and every page
+use, so a plan states a number exactly as the page's metric did: a
+probability as a percentage, an exaggeration ratio as ``1.90×``, a sample
+size with thousands separators (``-1`` from the sizing searches is "not
+reachable"), an amount with the user's currency label.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+
+__all__ = ["currency_label", "fmt_money", "fmt_n", "fmt_pct", "fmt_ratio"]
+
+
+def fmt_pct(x, digits: int = 1) -> str:
+    """A probability as a percentage, or an em dash when undefined."""
+    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def fmt_ratio(x) -> str:
+    """An exaggeration ratio such as ``1.90×``, or an em dash when undefined."""
+    return "—" if x is None or not math.isfinite(x) else f"{x:.2f}×"
+
+
+def fmt_n(x) -> str:
+    """A whole number with thousands separators, or 'not reachable' for the searches' -1."""
+    return "not reachable" if x is None or x < 0 else f"{int(x):,}"
+
+
+def currency_label(text) -> str:
+    """The currency label a user typed (or a link carried), kept to letters, digits, spaces, currency signs and
+    full stops — at most 8 characters — so it is inert as Markdown, HTML and chart text."""
+    kept = "".join(c for c in str(text or "") if c.isalnum() or c in " ." or unicodedata.category(c) == "Sc")
+    return " ".join(kept.split())[:8]
+
+
+def fmt_money(value, currency: str = "") -> str:
+    """An amount with its (cleaned) currency label, for plan documents and charts; an em dash when undefined."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{currency_label(currency)} {value:,.2f}".strip()
