@@ -20,7 +20,12 @@ slider and one Plotly line (``benchmarks/floor_app.py``, under plain
 ``streamlit run``) the same way, and reports every figure as a ratio to it:
 first visit ≤ 1.0×, first change ≤ 1.5×, page stable ≤ 1.5×. The ratios say
 what the app adds to Streamlit's own cost and are steadier across machines
-than seconds.
+than seconds. A second, **page-shaped floor** (``floor_page_app.py``: a
+page's element mix — some 25 sidebar widgets, a metrics row, tabs,
+expanders, one seven-trace chart — with no statistics) shows how much of
+that is Streamlit's cost of a page with that many elements; each page's
+ratios to it are printed too (no targets). ``python -m
+benchmarks.where_time_goes`` splits a slider move further.
 """
 
 from __future__ import annotations
@@ -177,25 +182,26 @@ def measure() -> dict:
             launch["executable_path"] = executable
         browser = pw.chromium.launch(**launch)
         pages = _existing_pages()
-        # the floor: the one-chart app's first visit and slider moves, measured the same way
-        floor_visits = [_first_visit(browser, "/", floor=True) for _ in range(VISITS)]
-        port = _free_port()
-        proc = _start_server(port, floor=True)
-        try:
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            page = context.new_page()
-            page.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded")
-            page.wait_for_selector(IDLE, timeout=120_000)
-            _wait_chart(page)
-            page.wait_for_timeout(500)
-            slider = page.locator('[data-testid="stSidebar"]').get_by_role("slider").first
-            moves = [_move(page, slider) for _ in range(5)]
-            context.close()
-        finally:
-            _stop_server(proc)
-        results["floor"] = (statistics.median(floor_visits), statistics.median(m[0] for m in moves),
-                            statistics.median(m[1] for m in moves))
-        print(f"  floor measured ({', '.join(f'{v:.2f}' for v in results['floor'])} s)", flush=True)
+        # the floors: the one-chart app and the page-shaped app, first visits and slider moves measured the same way
+        for label, app, visits in (("floor", True, VISITS), ("floor_page", FLOOR_PAGE_APP, PAGE_VISITS)):
+            floor_visits = [_first_visit(browser, "/", floor=app) for _ in range(visits)]
+            port = _free_port()
+            proc = _start_server(port, floor=app)
+            try:
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                page = context.new_page()
+                page.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded")
+                page.wait_for_selector(IDLE, timeout=120_000)
+                _wait_chart(page)
+                page.wait_for_timeout(500)
+                slider = page.locator('[data-testid="stSidebar"]').get_by_role("slider").first
+                moves = [_move(page, slider) for _ in range(5)]
+                context.close()
+            finally:
+                _stop_server(proc)
+            results[label] = (statistics.median(floor_visits), statistics.median(m[0] for m in moves),
+                              statistics.median(m[1] for m in moves))
+            print(f"  {label} measured ({', '.join(f'{v:.2f}' for v in results[label])} s)", flush=True)
         # every page's first visit after a server start, fresh profile
         results["first_visit"] = {}
         # ... and the home page's (where a shared link without a path lands: cards and a chart), no slider moved
@@ -238,8 +244,12 @@ def check_browser(timed=None) -> bool:
         return False
     ok = True
     floor_visit, floor_first, floor_stable = results["floor"]
+    shaped_visit, shaped_first, shaped_stable = results["floor_page"]
     print(f"floor (one slider, one Plotly line, plain `streamlit run`): first visit {floor_visit:.2f} s, "
           f"first change {floor_first:.2f} s, page stable {floor_stable:.2f} s")
+    print(f"page-shaped floor (a page's element mix, no statistics; floor_page_app.py): first visit "
+          f"{shaped_visit:.2f} s ({shaped_visit / floor_visit:.2f}×), first change {shaped_first:.2f} s "
+          f"({shaped_first / floor_first:.2f}×), page stable {shaped_stable:.2f} s ({shaped_stable / floor_stable:.2f}×)")
     print(f"{'page':<14}{'first visit':>13}{'first change':>15}{'page stable':>14}   targets: ≤ {TARGET_VISIT:.0f} s and "
           f"≤ {RATIO_VISIT:.1f}× · ≤ {TARGET_FIRST} s and ≤ {RATIO_FIRST:.1f}× · ≤ {TARGET_STABLE} s and ≤ "
           f"{RATIO_STABLE:.1f}×")
@@ -263,7 +273,8 @@ def check_browser(timed=None) -> bool:
         ok &= good
         print(f"{path:<14}{visit:>6.2f} s {visit / floor_visit:4.2f}×{first:>8.2f} s {first / floor_first:4.2f}×"
               f"{stable:>7.2f} s {stable / floor_stable:4.2f}×   {'OK' if good else 'MISSED'}"
-              f"   (visits: {', '.join(f'{v:.2f}' for v in visits)} s)")
+              f"   (visits: {', '.join(f'{v:.2f}' for v in visits)} s; to the page-shaped floor: "
+              f"{visit / shaped_visit:.2f}×, {first / shaped_first:.2f}×, {stable / shaped_stable:.2f}×)")
     return ok
 
 
