@@ -17,6 +17,7 @@ from core import accuracy as acc
 from core import figures
 from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
 from core.plan import Assumption, PlanItem
+from core.plan import accuracy as accuracy_plan
 from core.snippets import accuracy_snippet
 from pages._scaffold import (
     link_values,
@@ -294,10 +295,8 @@ def curve_sizes(n: int) -> tuple[int, ...]:
 
 TEST_LABELS = {"exact": "exact (default)", "midp": "mid-p", "chi2": "chi-square", "chi2_cc": "chi-square, corrected",
                "normal": "normal approximation"}
-SOURCE_LABELS = {"manual": "my estimate", "glue": "GLUE regression", "squad": "SQuAD 2.0 regression",
-                 "lachenbruch_mid": "no prior: midpoint", "lachenbruch_low": "no prior: least agreement",
-                 "lachenbruch_high": "no prior: most agreement"}
-SCENARIO_LABELS = {"paired": "paired (McNemar)", "unpaired": "unpaired", "preference": "preferences"}
+SOURCE_LABELS = accuracy_plan.SOURCE_LABELS
+SCENARIO_LABELS = accuracy_plan.SCENARIO_LABELS
 VIEWS = {"power": "Power vs n", "assurance": "Assurance vs n", "exaggeration": "Exaggeration (Type-M / Type-S)",
          "filter": "Why significant results exaggerate", "benchmarks": "Benchmarks (Table 2)",
          "squad": "SQuAD 2.0 leaderboard", "noworse": "No worse than (non-inferiority)",
@@ -876,62 +875,6 @@ if sim is not None and sim.run:
 # ---------------------------------------------------------------------------
 # the plan
 # ---------------------------------------------------------------------------
-test_words = {"exact": "an exact McNemar test", "midp": "a mid-p McNemar test", "chi2": "a chi-square McNemar test",
-              "chi2_cc": "a continuity-corrected McNemar test", "normal": "McNemar's test (normal approximation)"}
-if scenario == "paired":
-    question = f"Can a test set of {n:,} items tell two classifiers apart if the new one is {delta_pp:+.1f} points " \
-               f"more accurate (agreement {agreement:.1%})?"
-    assumptions = [Assumption("test-set size n", f"{n:,}", source_of("n", n, "slider")),
-                   Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", source_of("delta", delta_pp,
-                                                                                               "slider")),
-                   Assumption("baseline accuracy", f"{baseline_pct:.1f}%", source_of("baseline", baseline_pct, "slider")),
-                   Assumption("agreement P_a", f"{agreement:.1%}",
-                              "slider" if source == "manual" else f"{SOURCE_LABELS[source]} (Card et al. 2020, "
-                              + ("appendix E.2.1, Tables 5–6)" if source in ("glue", "squad") else "appendix E.3)"))]
-    test_text = test_words[test]
-    sentence = (f"With {n:,} test items, an expected gain of {delta_pp:g} points and {agreement:.0%} agreement, "
-                f"{test_text} at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
-elif scenario == "unpaired":
-    question = f"Can {n:,} items per model detect a {delta_pp:+.1f}-point accuracy difference when each model is " \
-               "scored on its own sample?"
-    assumptions = [Assumption("items per model n", f"{n:,}", "slider"),
-                   Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
-                   Assumption("baseline accuracy", f"{baseline_pct:.1f}%", "slider")]
-    test_text = "a two-proportion z test"
-    sentence = (f"With {n:,} items per model and an expected gain of {delta_pp:g} points over {baseline_pct:.1f}%, "
-                f"{test_text} at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
-else:
-    question = f"Can {n:,} raters detect that {p_new_pct:.1f}% prefer the new system (ties {tie_pct:.1f}%)?"
-    assumptions = [Assumption("raters n", f"{n:,}", "slider"),
-                   Assumption("preferring the new system", f"{p_new_pct:.1f}%", "slider"),
-                   Assumption("ties", f"{tie_pct:.1f}% ({'dropped' if ties == 'drop' else 'split by a coin'})",
-                              "slider")]
-    test_text = {"exact": "an exact sign test", "midp": "a mid-p sign test", "chi2": "a chi-square test",
-                 "chi2_cc": "a continuity-corrected chi-square test"}.get(test, test)
-    sentence = (f"With {n:,} raters, {p_new_pct:.0f}% preferring the new system and {tie_pct:.0f}% ties, {test_text} "
-                f"at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
-if effect != 0 and math.isfinite(result.type_m):
-    sentence += f"; a significant result would overstate the {'gap' if scenario == 'preference' else 'gain'} by " \
-                f"{result.type_m:.2f}× on average"
-sentence += " (Card et al., 2020)."
-if sizes is not None and sizes.first > 0:
-    sentence += f" Reaching {target:.0%} power takes n = {sizes.first:,}" + (
-        f" (power stays at or above {target:.0%} from n = {sizes.conservative:,})." if sizes.differ else ".")
-if assured is not None:
-    sentence += (f" Averaged over a normal prior on the effect with mean {prior.mean:+.1f} and SD {prior.sd:.1f} "
-                 f"points, the assurance is {fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; "
-                 "O'Hagan et al., 2005).")
-results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)), ("Type-S", fmt_pct(result.type_s, 2)),
-           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde) else f"{100 * mde:.2f} pp")]
-if sizes is not None:
-    results += [(f"n for {target:.0%} power (first)", f"{sizes.first:,}" if sizes.first > 0 else "not reachable"),
-                (f"n from which power stays ≥ {target:.0%}", f"{sizes.conservative:,}" if sizes.conservative > 0
-                 else "not reachable")]
-if assured is not None:
-    assumptions.append(Assumption("prior on the effect", f"N({prior.mean:+.1f}, {prior.sd:.1f}²) pp", prior.source))
-    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling))]
-if cost_now is not None:
-    assumptions.append(Assumption("cost per unit", fmt_money(cost_unit, currency, markdown=False), "set on the page"))
 plan_figures = []
 if tab.open("power"):
     plan_figures.append(("Power vs sample size", figures.curve_figure(
@@ -946,15 +889,18 @@ else:
     code_args = dict(p_new=p_new, p_old=p_old, tie_rate=tie_rate, ties=ties, test=test)
 snippet = accuracy_snippet(scenario=scenario, n=n, alpha=alpha, target_power=target,
                            prior=(prior.mean, prior.sd) if assured is not None else None, **code_args)
-plan_actions(PlanItem(
-    scenario=f"Accuracy ({SCENARIO_LABELS[scenario]})", question=question, assumptions=tuple(assumptions),
-    test=test_text, alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
-    figures=tuple(plan_figures), link=current_link(), code=snippet,
-    references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
-                "Responsibility. EMNLP.",
-                "Fagerland, Lydersen & Laake (2013). The McNemar test for binary matched-pairs data. BMC Medical "
-                "Research Methodology 13:91.",
-                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+if scenario == "paired":
+    plan_design = design
+elif scenario == "unpaired":
+    plan_design = acc.UnpairedDesign(baseline, delta, alpha=alpha)
+else:
+    plan_design = acc.PreferenceDesign(p_new, p_old, ties=ties, test=test, alpha=alpha)
+plan_actions(accuracy_plan.plan_item(
+    plan_design, result, n=n, alpha=alpha, target_power=target, test=test if scenario != "unpaired" else "exact",
+    mde=mde, sizes=sizes, assurance=assured, prior=(prior.mean, prior.sd, prior.source) if assured is not None else None,
+    cost=cost_now, cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(),
+    code=snippet, sources={key: source_of(key, value, "slider") for key, value in (
+        ("n", n), ("delta", delta_pp), ("baseline", baseline_pct))} if scenario == "paired" else None),
     key=f"accuracy_{scenario}")
 code_view(snippet, key="accuracy_code")
 

@@ -66,6 +66,7 @@ from .paired import (
 )
 from .preferences import (
     TIES,
+    PreferenceDesign,
     preference_assurance,
     preference_distribution,
     preference_mde,
@@ -74,6 +75,7 @@ from .preferences import (
     preference_sample_sizes,
 )
 from .unpaired import (
+    UnpairedDesign,
     unpaired_assurance,
     unpaired_distribution,
     unpaired_mde,
@@ -90,6 +92,8 @@ __all__ = [
     "GLUE_TASKS",
     "LachenbruchMDE",
     "PairedDesign",
+    "PreferenceDesign",
+    "UnpairedDesign",
     "SquadPair",
     "agreement_prior",
     "mcnemar_power",

@@ -8,6 +8,7 @@ all of them with ties split by a fair coin) is McNemar's test with
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import partial
 
 import pandas as pd
@@ -236,3 +237,65 @@ def preference_assurance(n, delta_mean=None, delta_sd=None, *, tie_rate=0.0, alp
     power = preference_power(n, (share + mu) / 2, (share - mu) / 2, alpha=alpha, ties=ties, test=test).power
     return assurance(directional, prior_mean=mu, prior_sd=tau, power_at_mean=power, scale=math.sqrt(1.0 / n),
                      low=-share, high=share)
+
+
+@dataclass(frozen=True)
+class PreferenceDesign:
+    """A head-to-head preference study (one judgment per rater): everything but the number of raters n.
+
+    Attributes
+    ----------
+    p_new, p_old : float
+        Probabilities that a rater prefers the new / the old system; the rest say "neither" (ties).
+    ties : {"drop", "split"}
+        How ties enter the test (see :func:`preference_power`).
+    test : str
+        The sign test's form (see :func:`preference_power`).
+    alpha : float
+        Two-sided level.
+
+    Examples
+    --------
+    >>> d = PreferenceDesign(0.65, 0.35)
+    >>> d.power(100) == preference_power(100, 0.65, 0.35)
+    True
+    """
+
+    p_new: float
+    p_old: float
+    ties: str = "drop"
+    test: str = "exact"
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        set_ = partial(object.__setattr__, self)
+        set_("p_new", check_probability("p_new", self.p_new))
+        set_("p_old", check_probability("p_old", self.p_old))
+        if self.p_new + self.p_old > 1.0 + 1e-12 or self.p_new + self.p_old <= 0.0:
+            raise ValueError(f"`p_new` + `p_old` must be in (0, 1]; got {self.p_new:g} + {self.p_old:g}.")
+        set_("ties", check_choice("ties", self.ties, _TIES))
+        set_("alpha", check_alpha(self.alpha))
+
+    @property
+    def tie_rate(self) -> float:
+        """Share of raters preferring neither system."""
+        return max(0.0, 1.0 - self.p_new - self.p_old)
+
+    @property
+    def delta(self) -> float:
+        """The preference margin p_new − p_old."""
+        return self.p_new - self.p_old
+
+    def power(self, n) -> PowerResult:
+        """:func:`preference_power` with ``n`` raters."""
+        return preference_power(n, self.p_new, self.p_old, alpha=self.alpha, ties=self.ties, test=self.test)
+
+    def mde(self, n, *, target_power=0.8) -> float:
+        """:func:`preference_mde` with ``n`` raters at this design's tie rate."""
+        return preference_mde(n, tie_rate=self.tie_rate, target_power=target_power, alpha=self.alpha,
+                              ties=self.ties, test=self.test)
+
+    def sample_sizes(self, *, target_power=0.8) -> SampleSize:
+        """:func:`preference_sample_sizes` for this design."""
+        return preference_sample_sizes(self.p_new, self.p_old, target_power=target_power, alpha=self.alpha,
+                                       ties=self.ties, test=self.test)

@@ -7,6 +7,7 @@ The two-proportion z test as R's ``power.prop.test(strict=TRUE)`` (statsmodels
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -219,3 +220,50 @@ def unpaired_assurance(n, baseline, delta_mean, delta_sd, *, alpha=0.05):
     power = unpaired_power(n, baseline, mu, alpha=alpha).power
     return assurance(directional, prior_mean=mu, prior_sd=tau, power_at_mean=power,
                      scale=math.sqrt(2 * baseline * (1 - baseline) / n), low=low, high=high)
+
+
+@dataclass(frozen=True)
+class UnpairedDesign:
+    """Two models scored on different samples of the same size n: everything but n.
+
+    The page builds it once; the methods are this module's functions for the design. Frozen and compared by
+    value, so it is a cache key.
+
+    Attributes
+    ----------
+    baseline : float
+        Accuracy of the old model.
+    delta : float
+        Expected accuracy difference, new minus old; ``baseline + delta`` must lie in (0, 1).
+    alpha : float
+        Two-sided level.
+
+    Examples
+    --------
+    >>> d = UnpairedDesign(0.8, 0.02)
+    >>> d.power(2000) == unpaired_power(2000, 0.8, 0.02)
+    True
+    """
+
+    baseline: float
+    delta: float
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        object.__setattr__(self, "baseline", check_real("baseline", self.baseline, low=0.0, high=1.0))
+        object.__setattr__(self, "delta", check_real("delta", self.delta, low=-1.0, high=1.0))
+        object.__setattr__(self, "alpha", check_alpha(self.alpha))
+        if not 0.0 < self.baseline + self.delta < 1.0:
+            raise ValueError(f"`delta` must keep baseline + delta in (0, 1); got {self.baseline:g} + {self.delta:g}.")
+
+    def power(self, n) -> PowerResult:
+        """:func:`unpaired_power` at ``n`` items per model."""
+        return unpaired_power(n, self.baseline, self.delta, alpha=self.alpha)
+
+    def mde(self, n, *, target_power=0.8) -> float:
+        """:func:`unpaired_mde` at ``n`` items per model."""
+        return unpaired_mde(n, self.baseline, target_power=target_power, alpha=self.alpha)
+
+    def sample_sizes(self, *, target_power=0.8) -> SampleSize:
+        """:func:`unpaired_sample_sizes` for this design."""
+        return unpaired_sample_sizes(self.baseline, self.delta, target_power=target_power, alpha=self.alpha)

@@ -1,0 +1,168 @@
+"""The Accuracy page's plan: a paired (McNemar), unpaired or preference design and its numbers, in words.
+
+Card et al. (2020) §2–3 and appendix C define the quantities (power counts a rejection with the true sign,
+Type-M the average exaggeration of a significant estimate); the assurance is O'Hagan, Stevens & Campbell (2005).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from ..accuracy import PairedDesign, PreferenceDesign, UnpairedDesign
+from ..sizing import SampleSize
+from .document import Assumption, PlanItem
+from .text import fmt_money, fmt_pct, fmt_ratio
+
+__all__ = ["SCENARIO_LABELS", "SOURCE_LABELS", "TEST_WORDS", "plan_item"]
+
+#: The page's names of the three designs.
+SCENARIO_LABELS = {"paired": "paired (McNemar)", "unpaired": "unpaired", "preference": "preferences"}
+#: Where the agreement rate P_a of a paired design comes from (Card et al. 2020, appendix E).
+SOURCE_LABELS = {"manual": "my estimate", "glue": "GLUE regression", "squad": "SQuAD 2.0 regression",
+                 "lachenbruch_mid": "no prior: midpoint", "lachenbruch_low": "no prior: least agreement",
+                 "lachenbruch_high": "no prior: most agreement"}
+#: The McNemar variants in words.
+TEST_WORDS = {"exact": "an exact McNemar test", "midp": "a mid-p McNemar test", "chi2": "a chi-square McNemar test",
+              "chi2_cc": "a continuity-corrected McNemar test", "normal": "McNemar's test (normal approximation)"}
+_SIGN_TEST_WORDS = {"exact": "an exact sign test", "midp": "a mid-p sign test", "chi2": "a chi-square test",
+                    "chi2_cc": "a continuity-corrected chi-square test"}
+REFERENCES = (
+    "Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great Responsibility. "
+    "EMNLP.",
+    "Fagerland, Lydersen & Laake (2013). The McNemar test for binary matched-pairs data. BMC Medical Research "
+    "Methodology 13:91.",
+    "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.",
+)
+
+
+def _scenario(design) -> str:
+    if isinstance(design, PairedDesign):
+        return "paired"
+    if isinstance(design, UnpairedDesign):
+        return "unpaired"
+    if isinstance(design, PreferenceDesign):
+        return "preference"
+    raise ValueError("`design` must be a PairedDesign, UnpairedDesign or PreferenceDesign; got "
+                     f"{type(design).__name__}.")
+
+
+def plan_item(design, result, *, n: int, alpha: float, target_power: float, test: str = "exact",
+              mde: float = math.nan, sizes: SampleSize | None = None, assurance=None,
+              prior: tuple[float, float, str] | None = None, cost: float | None = None,
+              cost_per_unit: float = 0.0, currency: str = "", figures: tuple = (), link: str = "", code: str = "",
+              sources: Mapping[str, str] | None = None) -> PlanItem:
+    """The plan of one Accuracy-page design, as the page shows it.
+
+    Parameters
+    ----------
+    design : PairedDesign, UnpairedDesign or PreferenceDesign
+        The design (:mod:`core.accuracy`).
+    result : PowerResult
+        Its power, Type-M and Type-S at ``n``.
+    n : int
+        Test items (paired), items per model (unpaired) or raters (preferences).
+    alpha, target_power : float
+        The level and the power the sizes aim at.
+    test : str
+        The McNemar variant of a paired design (a preference design carries its own sign test).
+    mde : float
+        Minimum detectable effect at ``n`` (a fraction; ``inf`` when not reachable).
+    sizes : SampleSize, optional
+        First and conservative n reaching ``target_power`` (None when the effect is 0).
+    assurance : AssuranceResult, optional
+        Power averaged over ``prior`` (``.assurance``, ``.ceiling``).
+    prior : (mean, sd, source), optional
+        The normal prior on the effect in percentage points, and where it came from.
+    cost, cost_per_unit : float
+        The design's cost and the cost of one unit (None / 0: no costs).
+    currency : str
+        The currency label.
+    figures, link, code :
+        The charts shown, the link that reproduces the view, the Python code view (passed through).
+    sources : mapping, optional
+        Where a value came from when not from a slider: keys ``"n"``, ``"delta"``, ``"baseline"``.
+
+    Returns
+    -------
+    PlanItem
+
+    Examples
+    --------
+    >>> from core import accuracy as acc
+    >>> d = acc.paired_design("manual", delta=0.02, agreement=0.9, baseline=0.8)
+    >>> item = plan_item(d, acc.mcnemar_power(500, 0.02, 0.9), n=500, alpha=0.05, target_power=0.8)
+    >>> item.results[0]
+    ('power', '24.9%')
+    """
+    scenario = _scenario(design)
+    sources = dict(sources or {})
+
+    def source(key: str) -> str:
+        return sources.get(key, "slider")
+
+    if scenario == "paired":
+        delta_pp, baseline_pct, agreement = 100 * design.delta, 100 * (design.baseline or 0.0), design.agreement
+        question = (f"Can a test set of {n:,} items tell two classifiers apart if the new one is {delta_pp:+.1f} points "
+                    f"more accurate (agreement {agreement:.1%})?")
+        assumptions = [Assumption("test-set size n", f"{n:,}", source("n")),
+                       Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", source("delta")),
+                       Assumption("baseline accuracy", f"{baseline_pct:.1f}%", source("baseline")),
+                       Assumption("agreement P_a", f"{agreement:.1%}",
+                                  "slider" if design.source == "manual" else
+                                  f"{SOURCE_LABELS[design.source]} (Card et al. 2020, "
+                                  + ("appendix E.2.1, Tables 5–6)" if design.source in ("glue", "squad")
+                                     else "appendix E.3)"))]
+        test_text = TEST_WORDS.get(test, test)
+        sentence = (f"With {n:,} test items, an expected gain of {delta_pp:g} points and {agreement:.0%} agreement, "
+                    f"{test_text} at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
+        effect = design.delta
+    elif scenario == "unpaired":
+        delta_pp, baseline_pct = 100 * design.delta, 100 * design.baseline
+        question = (f"Can {n:,} items per model detect a {delta_pp:+.1f}-point accuracy difference when each model is "
+                    "scored on its own sample?")
+        assumptions = [Assumption("items per model n", f"{n:,}", "slider"),
+                       Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
+                       Assumption("baseline accuracy", f"{baseline_pct:.1f}%", "slider")]
+        test_text = "a two-proportion z test"
+        sentence = (f"With {n:,} items per model and an expected gain of {delta_pp:g} points over {baseline_pct:.1f}%, "
+                    f"{test_text} at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
+        effect = design.delta
+    else:
+        p_new_pct, tie_pct = 100 * design.p_new, 100 * design.tie_rate
+        question = f"Can {n:,} raters detect that {p_new_pct:.1f}% prefer the new system (ties {tie_pct:.1f}%)?"
+        assumptions = [Assumption("raters n", f"{n:,}", "slider"),
+                       Assumption("preferring the new system", f"{p_new_pct:.1f}%", "slider"),
+                       Assumption("ties", f"{tie_pct:.1f}% ({'dropped' if design.ties == 'drop' else 'split by a coin'})",
+                                  "slider")]
+        test_text = _SIGN_TEST_WORDS.get(design.test, design.test)
+        sentence = (f"With {n:,} raters, {p_new_pct:.0f}% preferring the new system and {tie_pct:.0f}% ties, {test_text} "
+                    f"at α = {alpha:g} has {fmt_pct(result.power, 0)} power")
+        effect = design.delta
+    if effect != 0 and math.isfinite(result.type_m):
+        sentence += (f"; a significant result would overstate the {'gap' if scenario == 'preference' else 'gain'} by "
+                     f"{result.type_m:.2f}× on average")
+    sentence += " (Card et al., 2020)."
+    if sizes is not None and sizes.first > 0:
+        sentence += f" Reaching {target_power:.0%} power takes n = {sizes.first:,}" + (
+            f" (power stays at or above {target_power:.0%} from n = {sizes.conservative:,})." if sizes.differ else ".")
+    if assurance is not None and prior is not None:
+        sentence += (f" Averaged over a normal prior on the effect with mean {prior[0]:+.1f} and SD {prior[1]:.1f} "
+                     f"points, the assurance is {fmt_pct(assurance.assurance, 0)} (ceiling "
+                     f"{fmt_pct(assurance.ceiling, 0)}; O'Hagan et al., 2005).")
+    results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)),
+               ("Type-S", fmt_pct(result.type_s, 2)),
+               (f"MDE at {target_power:.0%} power", "not reachable" if not math.isfinite(mde) else f"{100 * mde:.2f} pp")]
+    if sizes is not None:
+        results += [(f"n for {target_power:.0%} power (first)", f"{sizes.first:,}" if sizes.first > 0 else "not reachable"),
+                    (f"n from which power stays ≥ {target_power:.0%}", f"{sizes.conservative:,}"
+                     if sizes.conservative > 0 else "not reachable")]
+    if assurance is not None and prior is not None:
+        assumptions.append(Assumption("prior on the effect", f"N({prior[0]:+.1f}, {prior[1]:.1f}²) pp", prior[2]))
+        results += [("assurance", fmt_pct(assurance.assurance)), ("assurance ceiling", fmt_pct(assurance.ceiling))]
+    if cost is not None:
+        assumptions.append(Assumption("cost per unit", fmt_money(cost_per_unit, currency), "set on the page"))
+    return PlanItem(
+        scenario=f"Accuracy ({SCENARIO_LABELS[scenario]})", question=question, assumptions=tuple(assumptions),
+        test=test_text, alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost, currency=currency,
+        figures=tuple(figures), link=link, code=code, references=REFERENCES)
