@@ -41,6 +41,7 @@ from .validation import check_alpha, check_choice, check_int, check_real
 __all__ = [
     "METHODS",
     "PRESETS",
+    "BleuDesign",
     "SwapFit",
     "AdditivityCheck",
     "bleu_power",
@@ -459,6 +460,60 @@ def bleu_assurance(n, delta_mean, delta_sd, p0, b0, *, alpha=0.05):
     se = b0 * math.sqrt((1.0 - p0) / (2.0 * n))
     return assurance(directional, prior_mean=mu, prior_sd=tau, power_at_mean=power, scale=se, low=-100.0,
                      high=100.0)
+
+
+@dataclass(frozen=True)
+class BleuDesign:
+    """A BLEU comparison on one test set, everything but its size n (Card et al. 2020, §4).
+
+    The MT page builds it once; the methods are this module's functions for the design. Frozen and compared by
+    value, so it is a cache key.
+
+    Attributes
+    ----------
+    delta_bleu : float
+        Expected corpus-BLEU gain Δ_B of the new system.
+    p0 : float
+        Share of sentences whose swap leaves the BLEU difference unchanged, in [0, 1).
+    b0 : float
+        Laplace scale of the non-zero swap effects times n (> 0).
+    alpha : float
+        Two-sided level.
+
+    Examples
+    --------
+    >>> d = BleuDesign(1.0, 0.13, 25.8)
+    >>> d.power(2000) == bleu_power(2000, 1.0, 0.13, 25.8)
+    True
+    >>> round(d.power(2000).power, 2)  # §4 / Figure 4: ≈ 75%
+    0.75
+    """
+
+    delta_bleu: float
+    p0: float
+    b0: float
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        _, delta_bleu, p0, b0, alpha = _validate(2, self.delta_bleu, self.p0, self.b0, self.alpha)
+        for name, value in (("delta_bleu", delta_bleu), ("p0", p0), ("b0", b0), ("alpha", alpha)):
+            object.__setattr__(self, name, value)
+
+    def power(self, n, *, method="normal", **options) -> PowerResult:
+        """:func:`bleu_power` at ``n`` sentences (``options``: ``n_sims``, ``n_trials``, ``seed``, ``progress``)."""
+        return bleu_power(n, self.delta_bleu, self.p0, self.b0, alpha=self.alpha, method=method, **options)
+
+    def mde(self, n, *, target_power=0.8) -> float:
+        """:func:`bleu_mde` at ``n`` sentences."""
+        return bleu_mde(n, self.p0, self.b0, target_power=target_power, alpha=self.alpha)
+
+    def sample_size(self, *, target_power=0.8) -> int:
+        """:func:`bleu_sample_size` for this design."""
+        return bleu_sample_size(self.delta_bleu, self.p0, self.b0, target_power=target_power, alpha=self.alpha)
+
+    def assurance(self, n, delta_sd):
+        """:func:`bleu_assurance` at ``n`` with a normal prior N(delta_bleu, delta_sd²) on Δ_B."""
+        return bleu_assurance(n, self.delta_bleu, delta_sd, self.p0, self.b0, alpha=self.alpha)
 
 
 def power_grid(ns: Sequence[int], deltas: Sequence[float], p0s: Sequence[float], b0s: Sequence[float], *,

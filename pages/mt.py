@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, mt
-from core.plan import Assumption, PlanItem
+from core.plan import mt as mt_plan
 from core.snippets import mt_snippet
 from core.sizing import SampleSize
 from pages._scaffold import (
@@ -60,9 +60,10 @@ VIEWS = {"power": "Power vs n (Figure 4)", "assurance": "Assurance vs n", "sensi
          "exaggeration": "Type-M and Type-S", "fit": "Fit P0 and b0 from your outputs"}
 
 
+# The current design's cached calls take the page's one mt.BleuDesign (frozen, hashed by value).
 @cached
-def point(n, delta, p0, b0, alpha):
-    return mt.bleu_power(n, delta, p0, b0, alpha=alpha)
+def point(n, design: mt.BleuDesign):
+    return design.power(n)
 
 
 @cached
@@ -71,15 +72,13 @@ def grid(ns, deltas, p0s, b0s, alpha):
 
 
 @cached
-def mde(n, p0, b0, target, alpha):
-    return mt.bleu_mde(n, p0, b0, target_power=target, alpha=alpha)
+def mde(n, design: mt.BleuDesign, target):
+    return design.mde(n, target_power=target)
 
 
 @cached
-def sample_sizes(delta, p0, b0, target, alpha):
-    if hasattr(mt, "bleu_sample_sizes"):
-        return mt.bleu_sample_sizes(delta, p0, b0, target_power=target, alpha=alpha)
-    first = mt.bleu_sample_size(delta, p0, b0, target_power=target, alpha=alpha)
+def sample_sizes(design: mt.BleuDesign, target):
+    first = design.sample_size(target_power=target)
     return SampleSize(first, first)  # the normal engine's power is monotone in n
 
 
@@ -189,9 +188,10 @@ if expected_nonzero < 75:
     st.warning(f"Only about {expected_nonzero:.0f} sentences are expected to change the BLEU difference. The fast "
                "engine's normal approximation is unreliable below ~75; run the randomization test for this design.")
 with guard():
-    result = point(n, delta, p0, b0, alpha)
-    mde_value = mde(n, p0, b0, target, alpha)
-    sizes = sample_sizes(delta, p0, b0, target, alpha) if delta != 0 else None
+    design = mt.BleuDesign(delta, p0, b0, alpha)
+    result = point(n, design)
+    mde_value = mde(n, design, target)
+    sizes = sample_sizes(design, target) if delta != 0 else None
 
 metrics_row(
     Metric("Power" if delta != 0 else "False-positive rate", fmt_pct(result.power),
@@ -436,38 +436,6 @@ def origin(key, value):
     return source_of(key, value, "slider")
 
 
-sentence = (f"With a test set of {n:,} sentences, an expected gain of {delta:+.2f} BLEU, and swap effects with "
-            f"P0 = {p0:g} and b0 = {b0:g} (Card et al., 2020, §4), the paired randomization test at α = {alpha:g} has "
-            f"{fmt_pct(result.power, 0)} power")
-if delta and math.isfinite(result.type_m):
-    sentence += f"; a significant result would overstate the gain by {result.type_m:.2f}× on average"
-sentence += "."
-if sizes is not None and sizes.first > 0:
-    sentence += f" Reaching {target:.0%} power takes {sizes.first:,} sentences."
-if assured is not None:
-    sentence += (f" Averaged over a normal prior on the gain (mean {prior.mean:+.2f}, SD {prior.sd:.2f} BLEU), the "
-                 f"assurance is {fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; O'Hagan et "
-                 "al., 2005).")
-assumptions = [Assumption("test-set size n", f"{n:,} sentences", source_of("n", n, "slider")),
-               Assumption("expected BLEU difference Δ_B", f"{delta:+.2f}", origin("delta", delta)),
-               Assumption("P0 (share of zero swap effects)", f"{p0:g}", origin("p0", p0)),
-               Assumption("b0 (Laplace scale × n)", f"{b0:g}", origin("b0", b0))]
-results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)),
-           ("Type-S", fmt_pct(result.type_s, 2)),
-           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else
-            f"{mde_value:.2f} BLEU")]
-if sizes is not None:
-    results.append((f"n for {target:.0%} power", f"{sizes.first:,}" if sizes.first > 0 else "not reachable"))
-if assured is not None:
-    assumptions.append(Assumption("prior on Δ_B", f"N({prior.mean:+.2f}, {prior.sd:.2f}²) BLEU", prior.source))
-    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling)),
-                (f"n for {target:.0%} assurance", f"{n_assured:,}" if n_assured and n_assured > 0 else
-                 "not reachable")]
-if cost_now is not None:
-    assumptions.append(Assumption("cost per test sentence", fmt_money(cost_unit, currency, markdown=False),
-                                  "set on the page"))
-    if cost_needed is not None:
-        results.append((f"cost at n for {target:.0%} power", fmt_money(cost_needed, currency, markdown=False)))
 plan_figures = []
 if tab.open("power"):
     plan_figures.append(("Power vs test-set size", figures.curve_figure(
@@ -475,16 +443,13 @@ if tab.open("power"):
         x_title="Test-set size n (sentences)", y_title="Power", y_range=(0, 1.02))))
 snippet = mt_snippet(n=n, delta=delta, p0=p0, b0=b0, alpha=alpha, target_power=target,
                      prior=(prior.mean, prior.sd) if assured is not None else None)
-plan_actions(PlanItem(
-    scenario="Machine translation (BLEU)",
-    question=f"Can a {n:,}-sentence test set detect a {delta:+.2f} BLEU difference with the paired randomization "
-    "test?", assumptions=tuple(assumptions), test="paired randomization (approximate permutation) test on corpus BLEU",
-    alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency,
-    figures=tuple(plan_figures), link=current_link(), code=snippet,
-    references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
-                "Responsibility. EMNLP (§4, appendix G).",
-                "Post (2018). A Call for Clarity in Reporting BLEU Scores. WMT (sacrebleu).",
-                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+plan_actions(mt_plan.plan_item(
+    design, result, n=n, target_power=target, mde=mde_value, sizes=sizes, assurance=assured,
+    prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, n_assured=n_assured,
+    cost=cost_now, cost_per_unit=cost_unit, cost_needed=cost_needed, currency=currency, figures=tuple(plan_figures),
+    link=current_link(), code=snippet,
+    sources={"n": source_of("n", n, "slider"), "delta": origin("delta", delta), "p0": origin("p0", p0),
+             "b0": origin("b0", b0)}),
     key="mt")
 code_view(snippet, key="mt_code")
 
