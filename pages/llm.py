@@ -15,7 +15,7 @@ import streamlit as st
 
 from core import figures, llm
 from core import sequential as sq
-from core.plan import Assumption, PlanItem
+from core.plan import llm as llm_plan
 from core.snippets import llm_snippet
 from core.runnable import harness_command, harness_task, item_list, item_list_json
 from pages._sequential_section import sequential_section
@@ -638,60 +638,15 @@ with guard("Cannot run this design sequentially", stop=False):
 # ---------------------------------------------------------------------------
 # the plan
 # ---------------------------------------------------------------------------
-judge_text = (f", answers graded by an LLM judge with sensitivity {se_pct:.0f}% and specificity {sp_pct:.0f}%"
-              if judged else "")
-cluster_text = f" in clusters of {m} (ICC {icc:.2f})" if m > 1 else ""
-sentence = (f"With {n:,} questions{cluster_text}, {k} sampled answer{'s' if k > 1 else ''} per question and model"
-            f"{judge_text}, a baseline accuracy of {acc_a:.1f}%, a difficulty spread of σ = {sd:.2f} and a correlation "
-            f"of ρ = {rho:.2f} between the models, a two-sided t test of the mean paired difference"
-            f"{f' with cluster-robust standard errors and {-(-n // m) - 1:,} degrees of freedom' if m > 1 else ''} at α = {alpha:g} detects a {gain:+.1f}-point "
-            f"gain with {fmt_pct(result.power, 0)} power")
-if gain and math.isfinite(result.type_m):
-    sentence += f"; a significant result would overstate the gain by {result.type_m:.2f}× on average"
-sentence += " (Miller, 2024; Card et al., 2020)."
-if n_sizes is not None and n_sizes.first > 0:
-    sentence += f" Reaching {target:.0%} power takes {n_sizes.first:,} questions at this K."
-if best is not None and best.n_questions > 0:
-    sentence += (f" The cheapest design reaching it is {best.n_questions:,} questions × {best.samples} answers, "
-                 f"costing {fmt_money(best.cost, currency, markdown=False)}.")
-if assured is not None:
-    sentence += (f" Averaged over a normal prior on the gain (mean {prior.mean:+.1f}, SD {prior.sd:.1f} points), the "
-                 f"assurance is {fmt_pct(assured['assurance'], 0)} (ceiling {fmt_pct(assured['ceiling'], 0)}).")
-assumptions = [Assumption("questions n", f"{n:,}", source_of("n", n, "slider")),
-               Assumption("baseline accuracy", f"{acc_a:.1f}%", source_of("acc_a", acc_a, "slider")),
-               Assumption("expected gain", f"{gain:+.1f} points", "slider"),
-               Assumption("difficulty spread σ", f"{sd:.2f}", source_of("sd", sd, "slider")),
-               Assumption("correlation ρ", f"{rho:.2f}", source_of("rho", rho, "slider")),
-               Assumption("samples per question K", str(k), source_of("k", k, "slider")),
-               Assumption("questions per cluster m", str(m), source_of("m", m, "slider"))]
-if m > 1:
-    assumptions.append(Assumption("ICC", f"{icc:.2f}", source_of("icc", icc, "slider")))
-if judged:
-    assumptions.append(Assumption("judge sensitivity / specificity", f"{se_pct:.1f}% / {sp_pct:.1f}%", "slider"))
-if assured is not None:
-    assumptions.append(Assumption("prior on the gain", f"N({prior.mean:+.1f}, {prior.sd:.1f}²) points", prior.source))
-results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)), ("Type-S", fmt_pct(result.type_s, 2)),
-           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else
-            f"{100 * mde_value:.2f} points")]
-if n_sizes is not None:
-    results.append((f"questions for {target:.0%} power", f"{n_sizes.first:,}" if n_sizes.first > 0 else "not reachable"))
-if best is not None and best.n_questions > 0:
-    results.append(("cheapest design", f"{best.n_questions:,} questions × K = {best.samples} "
-                                       f"({fmt_money(best.cost, currency, markdown=False)})"))
-if assured is not None:
-    results += [("assurance", fmt_pct(assured["assurance"])), ("assurance ceiling", fmt_pct(assured["ceiling"]))]
 cost_now = n * (cost_question + 2 * k * cost_sample) if (cost_question or cost_sample) else None
 snippet = llm_snippet(n=n, design=design.kwargs(), target_power=target, cost_question=cost_question,
                       cost_sample=cost_sample, prior=(prior.mean, prior.sd) if assured is not None else None)
-plan_actions(PlanItem(
-    scenario="LLM benchmark", question=f"Can {n:,} questions detect a {gain:+.1f}-point gain between two language "
-    "models?", assumptions=tuple(assumptions),
-    test="two-sided t test of the mean paired difference" + (" (cluster-robust SE, t on G − 1 df)" if m > 1 else ""), alpha=alpha,
-    results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency, figures=tuple(plan_figures),
-    link=current_link(), code=snippet,
-    references=("Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
-                "arXiv 2411.00640.", "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
-                "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.")), key="llm")
+plan_actions(llm_plan.plan_item(
+    design, result, n=n, target_power=target, judged=judged, mde=mde_value, sizes=n_sizes, cheapest=best,
+    assurance=assured, prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
+    currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
+    sources={key: source_of(key, value, "slider") for key, value in (
+        ("n", n), ("acc_a", acc_a), ("sd", sd), ("rho", rho), ("k", k), ("m", m), ("icc", icc))}), key="llm")
 code_view(snippet, key="llm_code")
 
 # the questions to evaluate: a seeded random subset (not the first n), the same for every model

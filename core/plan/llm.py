@@ -1,0 +1,144 @@
+"""The LLM-benchmark page's plan: questions × samples × clusters × judge error, in words.
+
+The variance model is Miller (2024), "Adding Error Bars to Evals", with a judge's misclassification entering by
+Rogan & Gladen (1978); power, Type-M and Type-S follow Card et al. (2020).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from ..llm import BenchmarkDesign
+from ..sizing import SampleSize
+from .document import Assumption, PlanItem
+from .text import fmt_money, fmt_pct, fmt_ratio
+
+__all__ = ["plan_item"]
+
+REFERENCES = (
+    "Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
+    "arXiv 2411.00640.",
+    "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
+    "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.",
+)
+
+
+def _get(row, name: str) -> float:
+    """A field of an assurance result: a table row (the page's cached curve) or a result object."""
+    try:
+        return float(row[name])
+    except (TypeError, KeyError, IndexError):
+        return float(getattr(row, name))
+
+
+def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, judged: bool | None = None,
+              mde: float = math.nan, sizes: SampleSize | None = None, cheapest=None, assurance=None,
+              prior: tuple[float, float, str] | None = None, cost: float | None = None, currency: str = "",
+              figures: tuple = (), link: str = "", code: str = "", sources: Mapping[str, str] | None = None) -> PlanItem:
+    """The plan of one two-model benchmark comparison, as the LLM page shows it.
+
+    Parameters
+    ----------
+    design : BenchmarkDesign
+        The comparison (accuracies, difficulty spread, correlation, K samples, clusters, judge, α).
+    result : PowerResult
+        Power, Type-M and Type-S at ``n`` questions.
+    n : int
+        Questions.
+    target_power : float
+    judged : bool, optional
+        Whether answers are graded by an LLM judge (default: when the judge is not perfect).
+    mde : float
+        Smallest gain (a fraction) detected with ``target_power`` at ``n``; ``inf`` when not reachable.
+    sizes : SampleSize, optional
+        Questions reaching ``target_power`` at this K (None when the gain is 0).
+    cheapest : BenchmarkPlan, optional
+        The cheapest (questions, K) design reaching the target (``n_questions``, ``samples``, ``cost``).
+    assurance : mapping or object, optional
+        ``assurance`` and ``ceiling`` of the power averaged over ``prior``.
+    prior : (mean, sd, source), optional
+        The normal prior on the gain in points.
+    cost, currency :
+        The design's cost and its currency label.
+    figures, link, code :
+        Passed through to the plan.
+    sources : mapping, optional
+        Where ``"n"``, ``"acc_a"``, ``"sd"``, ``"rho"``, ``"k"``, ``"m"``, ``"icc"`` came from when not from a
+        slider (a fit to uploaded logs).
+
+    Returns
+    -------
+    PlanItem
+
+    Examples
+    --------
+    >>> d = BenchmarkDesign(0.70, 0.73, difficulty_sd=0.25, correlation=0.6)
+    >>> plan_item(d, d.power(2000), n=2000, target_power=0.8).results[0]
+    ('power', '64.3%')
+    """
+    if not isinstance(design, BenchmarkDesign):
+        raise ValueError(f"`design` must be a core.llm.BenchmarkDesign; got {type(design).__name__}.")
+    sources = dict(sources or {})
+
+    def source(key: str) -> str:
+        return sources.get(key, "slider")
+
+    acc_a, gain = 100 * design.accuracy_a, 100 * design.delta
+    sd, rho, k, m, icc, alpha = (design.difficulty_sd, design.correlation, design.samples, design.cluster_size,
+                                 design.icc, design.alpha)
+    se_pct, sp_pct = 100 * design.judge_sensitivity, 100 * design.judge_specificity
+    if judged is None:
+        judged = design.judge_sensitivity < 1.0 or design.judge_specificity < 1.0
+    judge_text = (f", answers graded by an LLM judge with sensitivity {se_pct:.0f}% and specificity {sp_pct:.0f}%"
+                  if judged else "")
+    cluster_text = f" in clusters of {m} (ICC {icc:.2f})" if m > 1 else ""
+    df_text = f" with cluster-robust standard errors and {-(-n // m) - 1:,} degrees of freedom" if m > 1 else ""
+    sentence = (f"With {n:,} questions{cluster_text}, {k} sampled answer{'s' if k > 1 else ''} per question and model"
+                f"{judge_text}, a baseline accuracy of {acc_a:.1f}%, a difficulty spread of σ = {sd:.2f} and a "
+                f"correlation of ρ = {rho:.2f} between the models, a two-sided t test of the mean paired difference"
+                f"{df_text} at α = {alpha:g} detects a {gain:+.1f}-point gain with {fmt_pct(result.power, 0)} power")
+    if round(gain, 9) and math.isfinite(result.type_m):
+        sentence += f"; a significant result would overstate the gain by {result.type_m:.2f}× on average"
+    sentence += " (Miller, 2024; Card et al., 2020)."
+    if sizes is not None and sizes.first > 0:
+        sentence += f" Reaching {target_power:.0%} power takes {sizes.first:,} questions at this K."
+    if cheapest is not None and cheapest.n_questions > 0:
+        sentence += (f" The cheapest design reaching it is {cheapest.n_questions:,} questions × {cheapest.samples} "
+                     f"answers, costing {fmt_money(cheapest.cost, currency)}.")
+    assured = None if assurance is None or prior is None else (_get(assurance, "assurance"),
+                                                                _get(assurance, "ceiling"))
+    if assured is not None:
+        sentence += (f" Averaged over a normal prior on the gain (mean {prior[0]:+.1f}, SD {prior[1]:.1f} points), the "
+                     f"assurance is {fmt_pct(assured[0], 0)} (ceiling {fmt_pct(assured[1], 0)}).")
+    assumptions = [Assumption("questions n", f"{n:,}", source("n")),
+                   Assumption("baseline accuracy", f"{acc_a:.1f}%", source("acc_a")),
+                   Assumption("expected gain", f"{gain:+.1f} points", "slider"),
+                   Assumption("difficulty spread σ", f"{sd:.2f}", source("sd")),
+                   Assumption("correlation ρ", f"{rho:.2f}", source("rho")),
+                   Assumption("samples per question K", str(k), source("k")),
+                   Assumption("questions per cluster m", str(m), source("m"))]
+    if m > 1:
+        assumptions.append(Assumption("ICC", f"{icc:.2f}", source("icc")))
+    if judged:
+        assumptions.append(Assumption("judge sensitivity / specificity", f"{se_pct:.1f}% / {sp_pct:.1f}%", "slider"))
+    if assured is not None:
+        assumptions.append(Assumption("prior on the gain", f"N({prior[0]:+.1f}, {prior[1]:.1f}²) points", prior[2]))
+    results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)),
+               ("Type-S", fmt_pct(result.type_s, 2)),
+               (f"MDE at {target_power:.0%} power", "not reachable" if not math.isfinite(mde) else
+                f"{100 * mde:.2f} points")]
+    if sizes is not None:
+        results.append((f"questions for {target_power:.0%} power", f"{sizes.first:,}" if sizes.first > 0
+                        else "not reachable"))
+    if cheapest is not None and cheapest.n_questions > 0:
+        results.append(("cheapest design", f"{cheapest.n_questions:,} questions × K = {cheapest.samples} "
+                                           f"({fmt_money(cheapest.cost, currency)})"))
+    if assured is not None:
+        results += [("assurance", fmt_pct(assured[0])), ("assurance ceiling", fmt_pct(assured[1]))]
+    return PlanItem(
+        scenario="LLM benchmark", question=f"Can {n:,} questions detect a {gain:+.1f}-point gain between two language "
+        "models?", assumptions=tuple(assumptions),
+        test="two-sided t test of the mean paired difference" + (" (cluster-robust SE, t on G − 1 df)" if m > 1 else ""),
+        alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost, currency=currency, figures=tuple(figures),
+        link=link, code=code, references=REFERENCES)
