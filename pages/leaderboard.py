@@ -17,7 +17,7 @@ import streamlit as st
 from core import figures
 from core import pairwise as pw
 from core import sequential as sq
-from core.plan import Assumption, PlanItem
+from core.plan import leaderboard as leaderboard_plan
 from core.snippets import leaderboard_snippet
 from core.runnable import vote_allocation
 from pages._sequential_section import sequential_section
@@ -582,59 +582,14 @@ if weakest:
 # ---------------------------------------------------------------------------
 # the plan, download and explanation
 # ---------------------------------------------------------------------------
-names = list(ratings.index)
-sentence = (f"With {n_votes:,} pairwise votes spread evenly over the {len(names) * (len(names) - 1) // 2} pairs of "
-            f"{len(names)} systems" + (f", {tie_pct:.0f}% ties ({'dropped' if ties == 'drop' else 'half wins'})"
-                                       if tie_rate else "")
-            + (f" and a judge agreeing with the true preference {judge_pct:.0f}% of the time" if judge < 1 else "")
-            + (f", the two systems are told apart by the exact sign test on the non-tied votes (α = {alpha:g}) with "
-               if result.uses_exact_engine else
-               f", the closest neighbours in a Bradley–Terry fit are told apart (Wald test, α = {alpha:g}) with ")
-            + f"{fmt_pct(result.weakest_power, 0)} power, and the whole order is recovered with probability "
-            f"{fmt_pct(result.order_correct, 0)}; {target:.0%} power for every pair of neighbours takes "
-            + ("more votes than can be planned here" if needed < 0 else f"{needed:,} votes") + ".")
-plan_assumptions = [Assumption("expected ratings (Elo)", ", ".join(f"{n}: {v:.0f}" for n, v in ratings.items()),
-                               {"even": "evenly spaced preset", "crowded": "crowded-top preset",
-                                "custom": "table on the page"}[preset]),
-                    Assumption("total votes", f"{n_votes:,}", "slider"),
-                    Assumption("ties", f"{tie_pct:.0f}% ({ties})", "slider"),
-                    Assumption("judge accuracy", f"{judge_pct:.1f}%", "slider")]
-plan_results = [("weakest neighbours' power", fmt_pct(result.weakest_power)),
-                ("P(whole order right)", fmt_pct(result.order_correct)),
-                ("typical 95% interval", f"± {result.typical_halfwidth:.1f} Elo"),
-                (f"votes for {target:.0%} on every pair", "not reachable" if needed < 0 else f"{needed:,}")]
-if assured is not None:
-    sentence += (f" Averaged over a normal prior on each gap (SD {gap_sd:.0f} Elo), the weakest neighbours' assurance "
-                 f"is {fmt_pct(assured.min_assurance, 0)} (ceiling "
-                 f"{fmt_pct(float(assured.ceiling[assured.weakest]), 0)}; O'Hagan et al., 2005).")
-    plan_assumptions.append(Assumption("prior on each adjacent gap", f"N(table gap, {gap_sd:.0f}²) Elo",
-                                       "set on the page"))
-    plan_results += [("weakest neighbours' assurance", fmt_pct(assured.min_assurance)),
-                     ("its ceiling", fmt_pct(float(assured.ceiling[assured.weakest])))]
-if cost_vote > 0:
-    plan_assumptions.append(Assumption("cost per vote", fmt_money(cost_vote, currency, markdown=False),
-                                       "set on the page"))
-    if needed > 0:
-        plan_results.append((f"cost of {needed:,} votes", fmt_money(needed * cost_vote, currency, markdown=False)))
 snippet = leaderboard_snippet(n_votes=n_votes, ratings=dict(board.ratings), tie_rate=tie_rate, ties=ties,
                               judge_accuracy=judge, alpha=alpha, target_power=target,
                               gap_sd=gap_sd if assured is not None else None)
-plan_actions(PlanItem(
-    scenario="Leaderboard from pairwise votes",
-    question=f"Can {n_votes:,} pairwise votes rank {len(names)} systems?",
-    assumptions=tuple(plan_assumptions),
-    test=("exact two-sided sign test on the non-tied votes (the Accuracy page's preference engine)"
-          if result.uses_exact_engine else
-          "Wald tests of adjacent Bradley–Terry rating differences (expected Fisher information)"), alpha=alpha,
-    results=tuple(plan_results),
-    paragraph=sentence, cost=n_votes * cost_vote if cost_vote > 0 else None, currency=currency,
-    figures=tuple(plan_figures),
-    link=current_link(), code=snippet,
-    references=("Bradley & Terry (1952). Rank analysis of incomplete block designs. Biometrika 39.",
-                "Chiang et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human preference. "
-                "arXiv 2403.04132.",
-                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
-    key="leaderboard")
+plan_actions(leaderboard_plan.plan_item(
+    board, result, n_votes=n_votes, target_power=target, votes_needed=needed,
+    ratings_source={"even": "evenly spaced preset", "crowded": "crowded-top preset", "custom": "table on the page"}[
+        preset], assurance=assured, delta_sd=gap_sd if assured is not None else None, cost_per_vote=cost_vote,
+    currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet), key="leaderboard")
 code_view(snippet, key="leaderboard_code")
 
 # how many votes each adjacent pair needs: a file the vote collection can follow
