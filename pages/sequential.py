@@ -15,7 +15,7 @@ import streamlit as st
 
 from core import figures
 from core import sequential as sq
-from core.plan import Assumption, PlanItem
+from core.plan import sequential as sequential_plan
 from core.snippets import sequential_snippet
 from pages._scaffold import (
     Metric,
@@ -46,8 +46,7 @@ from pages._scaffold import (
 )
 from pages._scaffold import code_view
 
-DESIGN_LABELS = {"fixed": "fixed", "interim": "interim", "interim_futility": "interim-futility",
-                 "naive": "naive peeking"}
+DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 BUDGETS = [200, 300, 400, 600, 800, 1000, 1200, 1500, 1800, 2400, 3000, 3600, 4800, 6000, 8000, 10000]
 VIEWS = {"power": "Power and cost vs difference (Figure 5)", "assurance": "Assurance vs budget",
          "money": "Power vs money", "budget": "Budget curves (Figure 6)",
@@ -506,45 +505,6 @@ if sim.run:
 # ---------------------------------------------------------------------------
 # the plan
 # ---------------------------------------------------------------------------
-design_text = {"fixed": "a single Mann–Whitney test after all judgments" if test == "mwu" else
-               "a single t test after all judgments",
-               "interim": f"{peeks} equally spaced analyses with {kind.replace('_', '–')} boundaries",
-               "interim_futility": f"{peeks} equally spaced analyses with {kind.replace('_', '–')} boundaries and "
-                                   f"non-binding futility stopping at p > {futility_p:g}",
-               "naive": f"{peeks} uncorrected looks at α"}[design]
-sentence = (f"Comparing two systems with {budget:,} Direct Assessment judgments (mean score {mean:g}, SD {sd:g}) "
-            f"and {design_text} at an overall α = {alpha:g}, a true difference of {delta:g} points is detected with "
-            f"{fmt_pct(result.power, 0)} power, spending {result.expected_judgments:,.0f} judgments on average; the "
-            f"campaign's false-positive rate is {fmt_pct(result.false_positive_rate, 1)} (Wei et al., 2022).")
-if math.isfinite(mde_value):
-    sentence += f" The smallest difference detected with {target:.0%} power is {mde_value:.2f} points."
-if assured is not None:
-    sentence += (f" Averaged over a normal prior on the difference (mean {prior.mean:+.1f}, SD {prior.sd:.1f} points), "
-                 f"the assurance is {fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; O'Hagan "
-                 "et al., 2005).")
-assumptions = [Assumption("planned judgments", f"{budget:,}", "slider"),
-               Assumption("design", DESIGN_LABELS[design] + (f", K = {peeks}, {kind}" if design != "fixed" else ""),
-                          "set on the page"),
-               Assumption("mean DA score / judgment SD", f"{mean:g} / {sd:g}", "slider (cf. Wei et al. 2022, Table 2)"),
-               Assumption("true difference", f"{delta:g} DA points", "slider")]
-if design == "interim_futility":
-    assumptions.append(Assumption("futility threshold", f"p > {futility_p:g}", "slider"))
-results = [("power", fmt_pct(result.power)), ("false-positive rate", fmt_pct(result.false_positive_rate, 2)),
-           ("expected judgments", f"{result.expected_judgments:,.0f}"),
-           ("Type-M at stopping (difference of means)", f"{result.type_m:.2f}×" if delta and
-            math.isfinite(result.type_m) else "—"),
-           (f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.2f} DA"),
-           ("judgments saved by interim-futility (population)", "—" if not math.isfinite(fut_row["saving"]) else
-            f"{100 * fut_row['saving']:.0f}%")]
-if assured is not None:
-    assumptions.append(Assumption("prior on the difference", f"N({prior.mean:+.1f}, {prior.sd:.1f}²) DA points",
-                                  prior.source))
-    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling)),
-                ("expected judgments under the prior", f"{assured.expected_judgments:,.0f}")]
-if cost_now is not None:
-    assumptions.append(Assumption("cost per judgment", fmt_money(cost_unit, currency, markdown=False),
-                                  "set on the page"))
-    results.append(("expected cost", fmt_money(cost_now, currency, markdown=False)))
 plan_figures = []
 if tab.open("power"):
     plan_figures.append(("Power vs true difference", figures.curve_figure(
@@ -552,15 +512,11 @@ if tab.open("power"):
         x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
 snippet = sequential_snippet(design=design, budget=budget, delta=delta, options=dict(kw), target_power=target,
                              prior=(prior.mean, prior.sd) if assured is not None else None)
-plan_actions(PlanItem(
-    scenario="Direct Assessment campaign", question=f"Can {budget:,} DA judgments tell two MT systems {delta:g} points "
-    "apart, and should the campaign stop early?", assumptions=tuple(assumptions),
-    test=("Mann–Whitney U" if test == "mwu" else "t test") + f", {DESIGN_LABELS[design]} design", alpha=alpha,
-    results=tuple(results), paragraph=sentence, cost=cost_now, currency=currency, figures=tuple(plan_figures),
-    link=current_link(), code=snippet,
-    references=("Wei, Kocmi & Federmann (2022). Searching for a higher power in the human evaluation of MT. WMT.",
-                "Jennison & Turnbull (2000). Group Sequential Methods with Applications to Clinical Trials.",
-                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
+plan_actions(sequential_plan.plan_item(
+    sq.CampaignDesign(design, delta, **dict(kw)), result, budget=budget, target_power=target, mde=mde_value,
+    futility_saving=fut_row["saving"], assurance=assured,
+    prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
+    cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet),
     key="sequential")
 code_view(snippet, key="sequential_code")
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 import pandas as pd
@@ -64,6 +64,7 @@ __all__ = [
     "TESTS",
     "METHODS",
     "REDUCIBLE_SHARE",
+    "CampaignDesign",
     "CampaignResult",
     "EstimateModel",
     "estimate_model",
@@ -876,6 +877,74 @@ def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundar
     se = 1.0 / max(slope * float(scale[-1]), 1e-12)  # standard error of the difference at the full budget
     return assurance(lambda d: parts(d)[:2], prior_mean=mu, prior_sd=tau, power_at_mean=at_mean.power, scale=se,
                      low=-limit, high=limit, extra=lambda d: parts(d)[2])
+
+
+@dataclass(frozen=True)
+class CampaignDesign:
+    """A DA campaign comparing two systems, everything but its budget of judgments (Wei et al. 2022, §7).
+
+    The DA page builds it once; the methods are this module's functions for the design. Frozen and compared by
+    value, so it is a cache key.
+
+    Attributes
+    ----------
+    procedure : {"fixed", "interim", "interim_futility", "naive"}
+        The testing procedure (the ``design`` argument of :func:`campaign_power`).
+    delta : float
+        True difference in mean DA points.
+    peeks, boundary, futility_p, mean, sd, alpha, test :
+        As in :func:`campaign_power`.
+
+    Examples
+    --------
+    >>> d = CampaignDesign("interim", 3.0)
+    >>> d.power(1200) == campaign_power("interim", 1200, 3.0)
+    True
+    """
+
+    procedure: str
+    delta: float
+    peeks: int = 3
+    boundary: str = "pocock"
+    futility_p: float = 0.5
+    mean: float = 75.0
+    sd: float = 27.0
+    alpha: float = 0.05
+    test: str = "mwu"
+
+    def __post_init__(self):
+        set_ = partial(object.__setattr__, self)
+        peeks = check_int("peeks", self.peeks, low=1, high=10)
+        procedure, _, _, boundary, futility_p, alpha = _validate_design(  # any budget that fits the looks
+            self.procedure, max(20, 4 * peeks), peeks, self.boundary, self.futility_p, self.alpha)
+        mean, sd, delta = _validate_model(self.mean, self.sd, self.delta)
+        set_("procedure", procedure)
+        set_("peeks", peeks)
+        set_("boundary", boundary)
+        set_("futility_p", futility_p)
+        set_("alpha", alpha)
+        set_("mean", mean)
+        set_("sd", sd)
+        set_("delta", delta)
+        set_("test", check_choice("test", self.test, TESTS))
+
+    def options(self) -> dict:
+        """The keyword options of this module's functions (everything but the procedure, budget and delta)."""
+        return {"peeks": self.peeks, "boundary": self.boundary, "futility_p": self.futility_p, "mean": self.mean,
+                "sd": self.sd, "alpha": self.alpha, "test": self.test}
+
+    def power(self, budget, *, method="analytic", n_sims=2000, seed=None) -> CampaignResult:
+        """:func:`campaign_power` with ``budget`` judgments."""
+        return campaign_power(self.procedure, budget, self.delta, **self.options(), method=method, n_sims=n_sims,
+                              seed=seed)
+
+    def mde(self, budget, *, target_power=0.8) -> float:
+        """:func:`campaign_mde` with ``budget`` judgments."""
+        return campaign_mde(self.procedure, budget, target_power=target_power, **self.options())
+
+    def assurance(self, budget, delta_sd):
+        """:func:`campaign_assurance` with a normal prior N(delta, delta_sd²) on the difference."""
+        return campaign_assurance(self.procedure, budget, self.delta, delta_sd, **self.options())
 
 
 def control_variates_efficiency(rho, reducible_share) -> float:
