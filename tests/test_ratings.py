@@ -659,7 +659,9 @@ def test_simulations_are_chunked_and_capped(monkeypatch):
     sig = rt.PRESETS["high"]
     whole = rt.crowd_power(20, 100, 3, 0.08, **sig, n_sims=2000, seed=3)
     lik_whole = rt.likert_power(5, 60, 0.08, **sig, n_sims=2000, seed=3, likert=5)
-    monkeypatch.setattr(rt, "_CHUNK_CELLS", 5_000)  # 2 or 16 replicates per chunk
+    from core.ratings import _model
+
+    monkeypatch.setattr(_model, "_CHUNK_CELLS", 5_000)  # 2 or 16 replicates per chunk
     chunked = rt.crowd_power(20, 100, 3, 0.08, **sig, n_sims=2000, seed=3)
     lik_chunked = rt.likert_power(5, 60, 0.08, **sig, n_sims=2000, seed=3, likert=5)
     for a, b in ((whole, chunked), (lik_whole, lik_chunked)):
