@@ -20,7 +20,7 @@ import streamlit as st
 from core import figures
 from core import ratings as rt
 from core import uploads
-from core.plan import Assumption, PlanItem
+from core.plan import ratings as ratings_plan
 from core.snippets import ratings_snippet
 from core.runnable import worker_assignment
 from pages._scaffold import (
@@ -60,8 +60,7 @@ from pages._scaffold import code_view
 
 ITEM_OPTIONS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000]
 SIGMA_KEYS = ("sigma_w0", "sigma_w1", "sigma_i0", "sigma_i1", "sigma")
-SIGMA_LABELS = {"sigma_w0": "Worker intercept SD σ_w0", "sigma_w1": "Worker slope SD σ_w1",
-                "sigma_i0": "Item intercept SD σ_i0", "sigma_i1": "Item slope SD σ_i1", "sigma": "Residual SD σ"}
+SIGMA_LABELS = ratings_plan.SIGMA_LABELS
 SIGMA_HELP = {
     "sigma_w0": "How much workers differ in their overall leniency.",
     "sigma_w1": "How much workers differ in how strongly they prefer the new system — the key driver of power with "
@@ -72,7 +71,7 @@ SIGMA_HELP = {
 }
 PRESET_NAMES = {"high": "Table 16: high variance", "low": "Table 16: low variance",
                 **{name: f"Tables 13–15: {name}" for name in rt.DATASET_PRESETS}}
-RULE_LABELS = {"paper": "paper: ML fit, t > 1.96", "satterthwaite": "REML + Satterthwaite t"}
+RULE_LABELS = ratings_plan.RULE_LABELS
 VIEWS = {"effect": "Power vs effect (Figure 6)", "assurance": "Assurance vs items", "items": "Power vs items and workers",
          "fpr": "False positives by rule", "type_m": "Type-M", "plan": "Budget planner", "pilot": "Fit a pilot"}
 SIM_EFFECTS = (0.05, 0.1, 0.15, 0.2)
@@ -682,58 +681,23 @@ def origin(key, value):
     return "slider"
 
 
-who = (f"{workers} workers each rating all {items:,} items under both systems" if layout == "crossed" else
-       f"{items:,} items, each rated under both systems by {per_item} workers drawn from a pool of {workers}")
-plan_power = exact.power if analytic else None
-sentence = (f"With {who} ({n_ratings:,} ratings) and variance components σ_w1 = {sig['sigma_w1']:g}, "
-            f"σ_i1 = {sig['sigma_i1']:g}, σ = {sig['sigma']:g}, a mixed-model comparison detects a difference of "
-            f"{2 * effect:.3f} in mean rating (β1 = {effect:g})")
-sentence += (f" with {fmt_pct(plan_power, 0)} power (REML with a Satterthwaite t test at α = {alpha:g}; Westfall, "
-             "Kenny & Judd, 2014; Card et al., 2020)." if plan_power is not None else
-             " with the power shown by the simulation on the page (Card et al., 2020).")
-if analytic and effect and math.isfinite(exact.type_m):
-    sentence += f" A significant result would overstate the difference by {exact.type_m:.2f}× on average."
-if assured is not None:
-    sentence += (f" Averaged over a normal prior on β1 (mean {prior.mean:+.3f}, SD {prior.sd:.3f}), the assurance is "
-                 f"{fmt_pct(assured.assurance, 0)} (ceiling {fmt_pct(assured.ceiling, 0)}; O'Hagan et al., 2005).")
-assumptions = [Assumption("design", who, "sliders"),
-               Assumption("effect β1", f"{effect:g} (mean ratings differ by {2 * effect:.3f})",
-                          origin("effect", effect))]
-assumptions += [Assumption(SIGMA_LABELS[k], f"{sig[k]:g}", origin(k, sig[k])) for k in SIGMA_KEYS]
-if likert is not None:
-    assumptions.append(Assumption("rating scale", f"{likert}-point Likert (simulated rounding)", "set on the page"))
-results = [("power" + ("" if analytic else " (see the page's simulation)"), fmt_pct(plan_power)),
-           ("Type-M", fmt_ratio(exact.type_m) if analytic else "—"),
-           (f"MDE at {target:.0%} power (β1, crossed, analytic)", "not reachable" if not math.isfinite(mde_value) else
-            f"{mde_value:.3f}")]
-if assured is not None:
-    assumptions.append(Assumption("prior on β1", f"N({prior.mean:+.3f}, {prior.sd:.3f}²)", prior.source))
-    results += [("assurance", fmt_pct(assured.assurance)), ("assurance ceiling", fmt_pct(assured.ceiling))]
-if cost_now is not None:
-    assumptions.append(Assumption("cost per rating", fmt_money(cost_rating, currency, markdown=False) + (
-        " (wage ÷ ratings per hour)" if pay == "hour" else ""), "set on the page"))
-    if cost_worker:
-        assumptions.append(Assumption("fixed cost per worker", fmt_money(cost_worker, currency, markdown=False),
-                                      "set on the page"))
-    results.append(("ratings", f"{n_ratings:,}"))
 plan_figures = []
 if curves is not None:
     plan_figures.append(("Power vs effect (analytic, fully crossed)", effect_chart()))
 snippet = ratings_snippet(layout=layout, workers=workers, items=items, per_item=per_item, effect=effect, sigmas=sig,
                           alpha=alpha, target_power=target, analytic=analytic,
                           prior=(prior.mean, prior.sd) if assured is not None else None)
-plan_actions(PlanItem(
-    scenario="Human ratings (Likert)", question=f"Can {who} detect a {2 * effect:.3f} difference in mean rating?",
-    assumptions=tuple(assumptions), test=RULE_LABELS[rule] + (" on a mixed model with crossed worker and item random "
-                                                              "intercepts and slopes"),
-    alpha=alpha if rule == "satterthwaite" else 0.05, results=tuple(results), paragraph=sentence, cost=cost_now,
-    currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
-    references=("Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great "
-                "Responsibility. EMNLP (§5.2, appendix H.3).",
-                "Westfall, Kenny & Judd (2014). Statistical power and optimal design in experiments in which samples "
-                "of participants respond to samples of stimuli. J. Exp. Psychol. Gen. 143.",
-                "O'Hagan, Stevens & Campbell (2005). Assurance in clinical trial design. Pharmaceutical Statistics 4.")),
-    key="ratings")
+with guard("Cannot write the plan", stop=False):
+    plan_design = rt.RatingsDesign(workers, items, effect, **sig, layout=layout,
+                                   per_item=per_item if layout == "crowd" else None, baseline=baseline, alpha=alpha,
+                                   rule=rule, likert=likert)
+    plan_actions(ratings_plan.plan_item(
+        plan_design, exact if analytic else None, target_power=target, mde=mde_value, assurance=assured,
+        prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
+        cost_per_rating=cost_rating, paid_by_hour=pay == "hour", cost_per_worker=cost_worker, currency=currency,
+        figures=tuple(plan_figures), link=current_link(), code=snippet,
+        sources={"effect": origin("effect", effect), **{k: origin(k, sig[k]) for k in SIGMA_KEYS}}),
+        key="ratings")
 code_view(snippet, key="ratings_code")
 
 # who rates what: a balanced assignment for the chosen design

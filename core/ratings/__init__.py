@@ -75,8 +75,11 @@ from .assurance import (  # noqa: F401
     crowd_assurance,
     likert_assurance,
 )
+from .design import LAYOUTS, RatingsDesign  # noqa: F401
 
 __all__ = [
+    "LAYOUTS",
+    "RatingsDesign",
     "PILOT_ROLES",
     "read_pilot",
     "PRESETS",
