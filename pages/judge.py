@@ -14,7 +14,7 @@ import streamlit as st
 
 from core import figures
 from core import judge as jg
-from core.plan import Assumption, PlanItem
+from core.plan import judge as judge_plan
 from core.snippets import judge_snippet
 from pages._scaffold import (
     code_view,
@@ -47,8 +47,8 @@ MODES = {"budget": "a budget (most precise)", "target_se": "a target SE (cheapes
 
 
 @cached
-def plan_of(kw):
-    return jg.ppi_plan(**dict(kw))
+def plan_of(design: jg.JudgeDesign):
+    return design.plan()
 
 
 @cached
@@ -184,7 +184,8 @@ kw = (("sd", sd), ("correlation", rho), ("cost_human", cost_h), ("cost_judge", c
 # the current plan (closed form, instant)
 # ---------------------------------------------------------------------------
 with guard("Cannot plan this design"):
-    res = plan_of(kw)
+    design = jg.JudgeDesign(**dict(kw))
+    res = plan_of(design)
 gain = res.effective_n / max(res.human_only.effective_n, 1e-300)
 metrics_row(
     Metric("Human-labelled items", f"{res.n_human:,}", help="Items labelled by a human and by the judge (n)."
@@ -351,38 +352,12 @@ with tab["fit"]:
 # ---------------------------------------------------------------------------
 # the plan, download and explanation
 # ---------------------------------------------------------------------------
-what = "the difference between two models" if paired else "a model's score"
-sentence = (f"We estimate {what} with prediction-powered inference (PPI++, Angelopoulos, Duchi & Zrnic, 2023): "
-            f"{res.n_human:,} items labelled by humans and by the LLM judge and {res.n_judge_only:,} items labelled by "
-            f"the judge only, with the power-tuned weight. Assuming a judge–human correlation of {rho:.2f} and a "
-            f"label SD of {sd:.3f}, the standard error is {res.se:.4f} — as precise as {res.effective_n:,.0f} human "
-            f"labels — at a cost of {fmt_money(res.cost, currency)} (human labels alone: SE "
-            f"{res.human_only.se:.4f}).")
-if delta is not None:
-    sentence += f" A two-sided z test at α = {alpha:g} detects an effect of {delta:g} with {fmt_pct(res.power, 0)} power."
-assumptions = [Assumption("judge–human correlation ρ", f"{rho:.3f}", source_of("rho", rho, "slider")),
-               Assumption("SD of a human label σ", f"{sd:.3f}", source_of("sd", sd, "slider")),
-               Assumption("cost per human label / judge call", f"{cost_h:g} / {cost_j:g} {currency}", "slider")]
-if spec == "accuracy":
-    assumptions.append(Assumption("judge sensitivity / specificity", f"{se_j:.1%} / {sp_j:.1%}",
-                                  source_of("se", se_pct, "slider")))
-results = [("human-labelled items", f"{res.n_human:,}"), ("judge-only items", f"{res.n_judge_only:,}"),
-           ("standard error", fmt_se(res.se)), ("effective n", f"{res.effective_n:,.0f}"),
-           ("human-only SE at the same cost", fmt_se(res.human_only.se))]
-if delta is not None:
-    results.append(("power", fmt_pct(res.power)))
 snippet = judge_snippet(plan=dict(kw), currency=currency,
                         judge=(prev, se_j, sp_j) if spec == "accuracy" else None)
-plan_actions(PlanItem(
-    scenario="LLM judges and human labels",
-    question=f"How many human labels should accompany the LLM judge to estimate {what}?",
-    assumptions=tuple(assumptions), test="PPI++ mean estimate with a two-sided z test", alpha=alpha,
-    results=tuple(results), paragraph=sentence, cost=res.cost, currency=currency, link=current_link(), code=snippet,
-    references=("Angelopoulos, Duchi & Zrnic (2023). PPI++: Efficient prediction-powered inference. arXiv 2311.01453.",
-                "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.",
-                "Fleiss, Cohen & Everitt (1969). Large sample standard errors of kappa and weighted kappa.",
-                "Gwet (2008). Computing inter-rater reliability and its variance in the presence of high agreement.")),
-    key="judge")
+plan_actions(judge_plan.plan_item(
+    design, res, currency=currency, link=current_link(), code=snippet,
+    sources={"rho": source_of("rho", rho, "slider"), "sd": source_of("sd", sd, "slider"),
+             "se": source_of("se", se_pct, "slider") if spec == "accuracy" else "slider"}), key="judge")
 code_view(snippet, key="judge_code")
 if plotted:
     download_csv(plotted, f"judge_{tab.current}.csv", key="download_curves")

@@ -89,6 +89,7 @@ from core.judge.agreement import (
 from core.judge.calibration import SAMPLE_FILE, JudgeFit, fit_judge, read_calibration, sample_calibration
 from core.judge.ppi import (
     CorrectedRate,
+    JudgeDesign,
     PPIPlan,
     Strategy,
     judge_correlation,
@@ -102,6 +103,7 @@ from core.judge.ppi import (
 
 __all__ = [
     "Strategy",
+    "JudgeDesign",
     "PPIPlan",
     "CorrectedRate",
     "JudgeFit",

@@ -11,7 +11,7 @@ from scipy import optimize, stats
 
 from core.validation import check_int, check_probability, check_real
 
-__all__ = ["Strategy", "PPIPlan", "CorrectedRate", "ppi_se", "ppi_plan", "ppi_curve", "split_curve", "strategy_table",
+__all__ = ["JudgeDesign", "Strategy", "PPIPlan", "CorrectedRate", "ppi_se", "ppi_plan", "ppi_curve", "split_curve", "strategy_table",
            "judge_correlation", "rogan_gladen"]
 
 _N_MAX = 10**9  # largest item count considered (a billion judge calls)
@@ -237,6 +237,60 @@ def _plan_target(a, b, ch, cj, target_var):
     order = np.lexsort((var, cost))  # cheapest, then most precise
     best = int(order[0])
     return int(ns[best]), int(m[best])
+
+
+@dataclass(frozen=True)
+class JudgeDesign:
+    """An estimate from human and LLM-judge labels, everything :func:`ppi_plan` needs: the page builds it once.
+
+    The fields are :func:`ppi_plan`'s keyword arguments (see there): the label SD and judge–human correlation,
+    the two costs, one of ``budget`` / ``target_se`` / ``delta`` (with ``target_power``), α, whether two models are
+    compared on the same items, and for binary labels the judge's prevalence, sensitivity and specificity. They are
+    checked once, here, by the module's validation helper. Frozen and compared by value, so it is a cache key.
+
+    Examples
+    --------
+    >>> d = JudgeDesign(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, budget=1000)
+    >>> d.plan() == ppi_plan(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, budget=1000)
+    True
+    """
+
+    sd: float
+    correlation: float
+    cost_human: float
+    cost_judge: float
+    budget: float | None = None
+    target_se: float | None = None
+    delta: float | None = None
+    target_power: float = 0.8
+    alpha: float = 0.05
+    paired: bool = False
+    sd_judge: float | None = None
+    prevalence: float | None = None
+    sensitivity: float | None = None
+    specificity: float | None = None
+
+    def __post_init__(self):
+        sd, correlation, cost_human, cost_judge, alpha = _check_ppi(self.sd, self.correlation, self.cost_human,
+                                                                    self.cost_judge, self.alpha)
+        for name, value in (("sd", sd), ("correlation", correlation), ("cost_human", cost_human),
+                            ("cost_judge", cost_judge), ("alpha", alpha)):
+            object.__setattr__(self, name, value)
+        if sum(x is not None for x in (self.budget, self.target_se, self.delta)) != 1:
+            raise ValueError("Give exactly one of `budget`, `target_se` and `delta` (what the plan aims at).")
+
+    @property
+    def judged_by_accuracy(self) -> bool:
+        """Whether the judge is described by its sensitivity and specificity on binary labels."""
+        return self.sensitivity is not None and self.specificity is not None
+
+    def kwargs(self) -> dict:
+        """The fields as keyword arguments of :func:`ppi_plan`."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    def plan(self) -> PPIPlan:
+        """:func:`ppi_plan` for this design."""
+        return ppi_plan(**self.kwargs())
 
 
 def ppi_plan(
