@@ -28,7 +28,7 @@ from scipy import optimize, stats
 
 from .validation import check_choice, check_int, check_real
 
-__all__ = ["CORRECTIONS", "FamilyPower", "family_power", "family_sample_size", "effect_from_power"]
+__all__ = ["CORRECTIONS", "ClaimFamily", "FamilyPower", "family_power", "family_sample_size", "effect_from_power"]
 
 #: Multiplicity corrections.
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
@@ -286,6 +286,57 @@ def family_power(powers, *, alpha=0.05, correction="holm", correlation=0.0, n_si
     n_sims = check_int("n_sims", n_sims, low=1_000, high=10_000_000)
     per, all_, any_, se = _simulate(mus, alpha, correction, correlation, n_sims, seed)
     return FamilyPower(per, all_, any_, float(per.sum()), se, correction, "simulate", n_sims)
+
+
+@dataclass(frozen=True)
+class ClaimFamily:
+    """Claims on several benchmarks made at once: what the Claims page plans.
+
+    Attributes
+    ----------
+    claims : tuple of (name, n, gain_pp, agreement_pct)
+        Each benchmark's test-set size, expected accuracy gain (percentage points) and agreement P_a (percent),
+        as the page's table lists them.
+    powers : tuple of float
+        Each claim's unadjusted two-sided power at ``alpha`` (McNemar's test on its row).
+    correction : {"holm", "bonferroni", "bh", "none"}
+    correlation : float
+        Equicorrelation of the test statistics, in [0, 1).
+    alpha : float
+
+    Examples
+    --------
+    >>> fam = ClaimFamily((("A", 500, 2.0, 90.0), ("B", 500, 2.0, 90.0)), (0.5, 0.5))
+    >>> fam.power().all == family_power((0.5, 0.5)).all
+    True
+    """
+
+    claims: tuple
+    powers: tuple
+    correction: str = "holm"
+    correlation: float = 0.0
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        powers, alpha, correction, correlation = _validate(self.powers, self.alpha, self.correction, self.correlation)
+        object.__setattr__(self, "powers", tuple(float(p) for p in powers))
+        object.__setattr__(self, "claims", tuple(tuple(c) for c in self.claims))
+        object.__setattr__(self, "alpha", alpha)
+        object.__setattr__(self, "correction", correction)
+        object.__setattr__(self, "correlation", correlation)
+        if len(self.claims) != len(self.powers):
+            raise ValueError(f"`claims` and `powers` must have the same length; got {len(self.claims)} and "
+                             f"{len(self.powers)}.")
+
+    @property
+    def names(self) -> list:
+        """The benchmarks' names."""
+        return [c[0] for c in self.claims]
+
+    def power(self, correction=None, *, n_sims=100_000, seed=None) -> FamilyPower:
+        """:func:`family_power` under this family's correction (or ``correction``)."""
+        return family_power(self.powers, alpha=self.alpha, correction=correction or self.correction,
+                            correlation=self.correlation, n_sims=n_sims, seed=seed)
 
 
 def family_sample_size(m, *, target_power=0.8, alpha=0.05, correction="bonferroni") -> float:

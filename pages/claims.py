@@ -16,7 +16,7 @@ import streamlit as st
 from core import accuracy as acc
 from core import figures
 from core import multiplicity as mt
-from core.plan import Assumption, PlanItem
+from core.plan import claims as claims_plan
 from core.snippets import claims_snippet
 from pages._scaffold import (
     Metric,
@@ -36,7 +36,7 @@ from pages._scaffold import (
 )
 from pages._scaffold import code_view
 
-CORRECTION_LABELS = {"none": "no correction", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "Benjamini–Hochberg"}
+CORRECTION_LABELS = claims_plan.CORRECTION_LABELS
 #: Five common benchmarks with their test-set sizes (items), an expected gain and an agreement rate.
 DEFAULT = [("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("MMLU", 14042, 1.0, 92.0),
            ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0)]
@@ -218,31 +218,14 @@ download_csv({"per_benchmark": per, "family": summary}, "many_claims.csv", key="
 # ---------------------------------------------------------------------------
 # plan and explanation
 # ---------------------------------------------------------------------------
-assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1f} pp, {agree:.1f}%", "table on the page")
-                    for name, n, gain, agree in rows) + (Assumption("correlation between benchmarks", f"{correlation:g}",
-                                                                    "slider"),)
-sentence = (f"We claim gains on {m} benchmarks and control the family-wise error with {CORRECTION_LABELS[correction]} "
-            f"at α = {alpha:g}. With the planned test sets, each claim has on average "
-            f"{fmt_pct(float(np.mean(chosen.per_comparison)), 0)} "
-            f"power after the correction (unadjusted {fmt_pct(float(np.mean(powers)), 0)}), and all {m} claims hold "
-            f"together with probability {fmt_pct(chosen.all, 0)} (Holm, 1979; Benjamini & Hochberg, 1995).")
 snippet = claims_snippet(rows=rows, alpha=alpha, target_power=target, correction=correction, correlation=correlation,
                          correction_label=CORRECTION_LABELS[correction], n_sims=N_SIMS)
-plan_actions(PlanItem(
-    scenario="Many claims (multiplicity)", question=f"Will the gains claimed on {m} benchmarks survive a "
-    f"{CORRECTION_LABELS[correction]} correction?", assumptions=assumptions,
-    test=f"McNemar's test per benchmark, {CORRECTION_LABELS[correction]} across benchmarks", alpha=alpha,
-    results=tuple([(f"power, {name}", fmt_pct(p)) for name, p in zip(names, chosen.per_comparison)]
-                  + [("P(all claims hold)", fmt_pct(chosen.all)),
-                     ("expected claims that hold", f"{chosen.expected_rejections:.2f} of {m}")]),
-    paragraph=sentence, figures=(("Power of each claim", figures.bar_figure(
+plan_actions(claims_plan.plan_item(
+    mt.ClaimFamily(rows, powers, correction=correction, correlation=correlation, alpha=alpha), chosen,
+    figures=(("Power of each claim", figures.bar_figure(
         names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),
         title="Power of each claim under each correction", x_title="Benchmark", y_title="Power")),),
-    link=current_link(), code=snippet,
-    references=("Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scand J Stat 6:65–70.",
-                "Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate. JRSS B 57:289–300.",
-                "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.")),
-    key="claims")
+    link=current_link(), code=snippet), key="claims")
 code_view(snippet, key="claims_code")
 explain(
     f"""

@@ -1,0 +1,67 @@
+"""The Claims page's plan: gains claimed on several benchmarks at once, under a multiplicity correction, in words.
+
+Holm (1979) and Benjamini & Hochberg (1995) for the corrections; each claim is McNemar's test of Card et al.
+(2020) on its benchmark.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..multiplicity import ClaimFamily, FamilyPower
+from .document import Assumption, PlanItem
+from .text import fmt_pct
+
+__all__ = ["CORRECTION_LABELS", "plan_item"]
+
+CORRECTION_LABELS = {"none": "no correction", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "Benjamini–Hochberg"}
+REFERENCES = (
+    "Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scand J Stat 6:65–70.",
+    "Benjamini, Y. & Hochberg, Y. (1995). Controlling the false discovery rate. JRSS B 57:289–300.",
+    "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
+)
+
+
+def plan_item(design: ClaimFamily, result: FamilyPower, *, figures: tuple = (), link: str = "",
+              code: str = "") -> PlanItem:
+    """The plan of a family of claims, as the Claims page shows it.
+
+    Parameters
+    ----------
+    design : ClaimFamily
+        The benchmarks (name, n, gain, P_a), each claim's unadjusted power, the correction, ρ and α.
+    result : FamilyPower
+        ``design.power()``: each claim's power under the correction, P(all hold), the expected number that hold.
+    figures, link, code :
+        Passed through to the plan.
+
+    Returns
+    -------
+    PlanItem
+
+    Examples
+    --------
+    >>> fam = ClaimFamily((("A", 500, 2.0, 90.0), ("B", 500, 2.0, 90.0)), (0.5, 0.5), correction="bonferroni")
+    >>> plan_item(fam, fam.power()).results[-1]
+    ('expected claims that hold', '0.78 of 2')
+    """
+    if not isinstance(design, ClaimFamily):
+        raise ValueError(f"`design` must be a core.multiplicity.ClaimFamily; got {type(design).__name__}.")
+    names, m, label, alpha = design.names, len(design.powers), CORRECTION_LABELS[design.correction], design.alpha
+    assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1f} pp, {agree:.1f}%",
+                                   "table on the page") for name, n, gain, agree in design.claims) + (
+        Assumption("correlation between benchmarks", f"{design.correlation:g}", "slider"),)
+    sentence = (f"We claim gains on {m} benchmarks and control the family-wise error with {label} at α = {alpha:g}. "
+                f"With the planned test sets, each claim has on average "
+                f"{fmt_pct(float(np.mean(result.per_comparison)), 0)} "
+                f"power after the correction (unadjusted {fmt_pct(float(np.mean(design.powers)), 0)}), and all {m} "
+                f"claims hold together with probability {fmt_pct(result.all, 0)} (Holm, 1979; Benjamini & Hochberg, "
+                "1995).")
+    results = tuple([(f"power, {name}", fmt_pct(p)) for name, p in zip(names, result.per_comparison)]
+                    + [("P(all claims hold)", fmt_pct(result.all)),
+                       ("expected claims that hold", f"{result.expected_rejections:.2f} of {m}")])
+    return PlanItem(
+        scenario="Many claims (multiplicity)", question=f"Will the gains claimed on {m} benchmarks survive a {label} "
+        "correction?", assumptions=assumptions, test=f"McNemar's test per benchmark, {label} across benchmarks",
+        alpha=alpha, results=results, paragraph=sentence, figures=tuple(figures), link=link, code=code,
+        references=REFERENCES)
