@@ -15,7 +15,7 @@ import streamlit as st
 from core import figures
 from core import pairwise as pw
 from core import sequential as sq
-from core.plan import Assumption, PlanItem
+from core.plan import monitor as monitor_plan
 from core.snippets import monitor_snippet
 from pages._scaffold import (
     Metric,
@@ -227,33 +227,15 @@ if tab.open("paths"):
 
 download_csv(plotted, "monitor.csv", key="download_monitor", label="Download the running estimate (CSV)")
 
-verdict_text = res.message if res.verdict != "continue" else f"continue (about {math.ceil(res.expected_more):,} " \
-    "more items expected)"
-paragraph = (f"We monitored the comparison of {name_b} with {name_a} item by item with a {1 - alpha:.0%} "
-             f"{'betting' if res.method == 'betting' else 'normal-mixture'} confidence sequence "
-             f"({'Waudby-Smith & Ramdas, 2024' if res.method == 'betting' else 'Howard et al., 2021'}), valid at "
-             f"every number of items, planning at most {n_max:,} items and treating differences smaller than "
-             f"{target:g} as negligible. After {res.n:,} items the mean difference was {last['estimate']:+.4f} "
-             f"(confidence sequence [{last['lower']:+.4f}, {last['upper']:+.4f}]); verdict: {verdict_text}.")
 snippet = monitor_snippet(upto=upto, swap=swap, target=float(target), n_max=n_max, alpha=float(alpha),
                           bounded=cs_method == "bounded", looks=looks, boundary=boundary, seed=seed,
                           data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
                           harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
                           if source == "harness" else ())
-plan_actions(PlanItem(
-    scenario="Monitor a running evaluation", question=f"Can we stop comparing {name_b} with {name_a} yet?",
-    assumptions=(Assumption("data", origin.strip("`"), "upload" if source != "sample" else "built-in example"),
-                 Assumption("smallest difference that matters", f"{target:g}", "set on the page"),
-                 Assumption("planned items", f"{n_max:,}", "set on the page"),
-                 Assumption("confidence sequence", CS_METHODS[cs_method], "set on the page")),
-    test=f"{res.method} confidence sequence, checked after every item", alpha=float(alpha),
-    results=(("items so far", f"{res.n:,}"), ("running difference", f"{last['estimate']:+.4f}"),
-             ("confidence sequence", f"[{last['lower']:+.4f}, {last['upper']:+.4f}]"), ("verdict", verdict_text)),
-    paragraph=paragraph, link=current_link(), code=snippet,
-    references=("Howard, Ramdas, McAuliffe & Sekhon (2021). Time-uniform, nonparametric, nonasymptotic confidence "
-                "sequences. Annals of Statistics 49(2).",
-                "Waudby-Smith & Ramdas (2024). Estimating means of bounded random variables by betting. JRSS B 86(1).",
-                "Jennison & Turnbull (2000). Group Sequential Methods with Applications to Clinical Trials.")),
+plan_actions(monitor_plan.plan_item(
+    res, name_a=name_a, name_b=name_b, target=target, n_max=n_max, alpha=alpha,
+    confidence_sequence=CS_METHODS[cs_method], data=origin.strip("`"),
+    data_source="upload" if source != "sample" else "built-in example", link=current_link(), code=snippet),
     key="monitor")
 code_view(snippet, key="monitor_code")
 

@@ -1,0 +1,51 @@
+"""core.plan.monitor: the Monitor page's plan, checked against core.sequential.monitor.
+
+Oracle: the running mean of the differences (numpy) and the engine's confidence sequence, which the plan must
+quote; a run whose sequence excludes 0 by the planned margin has stopped (Howard et al. 2021).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core import sequential as sq
+from core.plan import monitor as monitor_plan
+from core.plan import plan_html
+
+
+def _run(n, shift, seed=1):
+    rng = np.random.default_rng(seed)
+    return rng.choice([-1.0, 0.0, 1.0], size=n, p=[0.3 - shift / 2, 0.4, 0.3 + shift / 2])
+
+
+def test_plan_quotes_the_running_estimate_and_the_sequence():
+    x = _run(60, 0.1)
+    res = sq.monitor(x, target=0.1, n_max=2000)
+    item = monitor_plan.plan_item(res, name_a="baseline", name_b="new <b>model</b>", target=0.1, n_max=2000,
+                                  alpha=0.05, confidence_sequence="normal mixture", data="scores.csv")
+    values = dict(item.results)
+    assert values["items so far"] == "60"
+    assert values["running difference"] == f"{x.mean():+.4f}"  # oracle: numpy's mean
+    last = res.sequence.iloc[-1]
+    assert values["confidence sequence"] == f"[{last['lower']:+.4f}, {last['upper']:+.4f}]"
+    assert "95% normal-mixture confidence sequence (Howard et al., 2021)" in item.paragraph
+    assert item.question == "Can we stop comparing new <b>model</b> with baseline yet?"
+    html = plan_html([item])
+    assert "new &lt;b&gt;model&lt;/b&gt;" in html and "<b>model</b>" not in html  # user text is escaped
+
+
+def test_a_clear_run_stops():
+    x = np.ones(400)
+    x[::3] = 0.0
+    res = sq.monitor(x, target=0.05, n_max=2000)
+    item = monitor_plan.plan_item(res, name_a="A", name_b="B", target=0.05, n_max=2000, alpha=0.05,
+                                  confidence_sequence="normal mixture", data="example", data_source="built-in example")
+    assert res.verdict != "continue" and dict(item.results)["verdict"] == res.message
+    assert {a.name: a.source for a in item.assumptions}["data"] == "built-in example"
+
+
+def test_bad_result():
+    with pytest.raises(ValueError, match="`result`"):
+        monitor_plan.plan_item(None, name_a="A", name_b="B", target=0.1, n_max=10, alpha=0.05,
+                               confidence_sequence="betting", data="x")
