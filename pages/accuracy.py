@@ -16,7 +16,6 @@ import streamlit as st
 from core import accuracy as acc
 from core import figures
 from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
-from core.plan import Assumption, PlanItem
 from core.plan import accuracy as accuracy_plan
 from core.snippets import accuracy_snippet
 from pages._scaffold import (
@@ -747,39 +746,10 @@ if tab.open("noworse"):
                 if ni_sizes is not None and ni_sizes.differ:
                     st.caption(f"Power zigzags in n: it first reaches {target:.0%} at n = {ni_sizes.first:,} and "
                                f"stays there from n = {ni_sizes.conservative:,}.")
-                claim = ("no worse than the baseline by more than" if ni_kind == "ni"
-                         else "equivalent to the baseline within ±")
-                ni_test_text = {"score": "the score test of Nam (1997) and Tango (1998)", "wald": "a Wald test",
-                                "exact": "the exact unconditional test (Sidik 2003)"}[ni_test]
-                ni_sentence = (f"To show that the new model is {claim} {ni_margin_pp:g} points, we test "
-                               f"H0: Δ ≤ −{ni_margin_pp:g} pp" + (f" and H0: Δ ≥ {ni_margin_pp:g} pp (TOST)"
-                                                                  if ni_kind == "eq" else "")
-                               + f" with {ni_test_text} at one-sided α = {ni_alpha:g}. With {n:,} paired test items, "
-                               f"{agreement:.0%} agreement and an expected difference of {delta_pp:+.1f} points, the "
-                               f"power is {fmt_pct(ni_res.power, 0)}"
-                               + (f"; {target:.0%} power needs n = {ni_sizes.first:,}." if ni_sizes is not None
-                                  and ni_sizes.first > 0 else "."))
-                plan_actions(PlanItem(
-                    scenario="Accuracy (no worse than)", question=f"Can {n:,} test items show that the new model is "
-                    f"{claim} {ni_margin_pp:g} points?",
-                    assumptions=(Assumption("test-set size n", f"{n:,}", "slider"),
-                                 Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
-                                 Assumption("agreement P_a", f"{agreement:.1%}", SOURCE_LABELS[source]),
-                                 Assumption("margin", f"{ni_margin_pp:g} pp", "slider")),
-                    test=ni_test_text, alpha=ni_alpha,
-                    results=(("power", fmt_pct(ni_res.power)), ("false claim rate at the margin",
-                                                                "—" if ni_size is None else fmt_pct(ni_size.power, 2)),
-                             (f"n for {target:.0%} power", "—" if ni_sizes is None or ni_sizes.first < 0
-                              else f"{ni_sizes.first:,}")),
-                    paragraph=ni_sentence, link=current_link(),
-                    references=("Nam, J. (1997). Establishing equivalence of two treatments and sample size "
-                                "requirements in matched-pairs design. Biometrics 53:1422–1430.",
-                                "Tango, T. (1998). Equivalence test and confidence interval for the difference in "
-                                "proportions for the paired-sample design. Stat Med 17:891–908.",
-                                "Schuirmann, D. J. (1987). A comparison of the two one-sided tests procedure and the "
-                                "power approach for assessing the equivalence of average bioavailability. "
-                                "J Pharmacokinet Biopharm 15:657–680.")),
-                    key="accuracy_noworse")
+                plan_actions(accuracy_plan.noninferiority_plan_item(
+                    acc.NonInferiorityDesign(ni_kind, delta, agreement, margin, alpha=ni_alpha, test=ni_test),
+                    ni_res, n=n, target_power=target, size=ni_size, sizes=ni_sizes,
+                    agreement_source=SOURCE_LABELS[source], link=current_link()), key="accuracy_noworse")
             st.markdown(
                 "**Why the hypothesis is reversed.** A non-significant superiority test does not show that two models "
                 "are equally good — it may only show that the test set is too small. To *claim* that the cheaper model "

@@ -117,3 +117,25 @@ def test_designs_are_cache_keys_by_value():
     assert key(acc.UnpairedDesign(0.8, 0.02)) == key(acc.UnpairedDesign(0.8, 0.02))
     assert key(acc.UnpairedDesign(0.8, 0.02)) != key(acc.UnpairedDesign(0.8, 0.03))
     assert key(acc.PreferenceDesign(0.6, 0.3)) != key(acc.PreferenceDesign(0.6, 0.3, ties="split"))
+
+
+def test_noninferiority_plan_against_the_engines():
+    """Nam (1997) / Tango (1998) score test: the plan quotes the engine's power, size and sample size."""
+    d = acc.NonInferiorityDesign("ni", 0.0, 0.9, 0.01)
+    result, size, sizes = d.power(2000), d.power(2000, delta=-0.01), d.sample_sizes()
+    assert result == acc.noninferiority_power(2000, 0.0, 0.9, 0.01)
+    assert size.power <= 0.025 + 0.01  # the score test's size stays near α at the margin
+    item = accuracy_plan.noninferiority_plan_item(d, result, n=2000, target_power=0.8, size=size, sizes=sizes,
+                                                  agreement_source="my estimate")
+    values = dict(item.results)
+    assert values["power"] == f"{100 * result.power:.1f}%"
+    assert values["false claim rate at the margin"] == f"{100 * size.power:.2f}%"
+    assert values["n for 80% power"] == f"{sizes.first:,}"
+    assert "no worse than the baseline by more than 1 points, we test H0: Δ ≤ −1 pp with the score test" in \
+        item.paragraph
+    eq = acc.NonInferiorityDesign("eq", 0.0, 0.9, 0.007, alpha=0.05, test="wald")
+    eq_item = accuracy_plan.noninferiority_plan_item(eq, eq.power(3000), n=3000, target_power=0.8)
+    assert eq.power(3000) == acc.equivalence_power(3000, 0.0, 0.9, 0.007, alpha=0.05, test="wald")
+    assert "and H0: Δ ≥ 0.7 pp (TOST) with a Wald test" in eq_item.paragraph
+    with pytest.raises(ValueError, match="`claim`"):
+        acc.NonInferiorityDesign("better", 0.0, 0.9, 0.01)

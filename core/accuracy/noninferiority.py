@@ -28,6 +28,7 @@ the D with mass above 1e-12. ``method="normal"`` is the closed form behind the p
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -38,6 +39,8 @@ from ..sizing import SampleSize, sample_size_search
 from ..validation import check_choice, check_int, check_probability, check_real
 
 __all__ = [
+    "CLAIMS",
+    "NonInferiorityDesign",
     "NI_TESTS",
     "NI_METHODS",
     "restricted_variance",
@@ -497,3 +500,60 @@ def equivalence_sample_size(delta, agreement, margin, *, target_power=0.8, alpha
     """
     return equivalence_sample_sizes(delta, agreement, margin, target_power=target_power, alpha=alpha, test=test,
                                     method=method, n_max=n_max).pick(bool(conservative))
+
+
+#: ``"ni"``: show the new model is no worse than the old by more than the margin; ``"eq"``: show equivalence (TOST).
+CLAIMS = ("ni", "eq")
+
+
+@dataclass(frozen=True)
+class NonInferiorityDesign:
+    """A paired "no worse than" (or equivalence) claim, everything but the test-set size n.
+
+    Attributes
+    ----------
+    claim : {"ni", "eq"}
+        Non-inferiority or equivalence (two one-sided tests).
+    delta : float
+        Expected accuracy difference, new minus old.
+    agreement : float
+        P_a, the share of items both models get right or both get wrong.
+    margin : float
+        The margin, in (0, 1).
+    alpha : float
+        One-sided level of each test.
+    test : {"score", "wald", "exact"}
+
+    Examples
+    --------
+    >>> d = NonInferiorityDesign("ni", 0.0, 0.9, 0.02)
+    >>> d.power(2000) == noninferiority_power(2000, 0.0, 0.9, 0.02)
+    True
+    """
+
+    claim: str
+    delta: float
+    agreement: float
+    margin: float
+    alpha: float = 0.025
+    test: str = "score"
+
+    def __post_init__(self):
+        object.__setattr__(self, "claim", check_choice("claim", self.claim, CLAIMS))
+        _, delta, _, margin, alpha, test, _ = _validate(None, self.delta, self.agreement, self.margin, self.alpha,
+                                                        self.test, "exact")
+        for name, value in (("delta", delta), ("agreement", check_probability("agreement", self.agreement)),
+                            ("margin", margin), ("alpha", alpha), ("test", test)):
+            object.__setattr__(self, name, value)
+
+    def power(self, n, *, delta=None, method="exact") -> PowerResult:
+        """Power at ``n`` items (at ``delta``, default the design's; ``delta=-margin`` gives the test's size)."""
+        engine = noninferiority_power if self.claim == "ni" else equivalence_power
+        return engine(n, self.delta if delta is None else delta, self.agreement, self.margin, alpha=self.alpha,
+                      test=self.test, method=method)
+
+    def sample_sizes(self, *, target_power=0.8, method="normal") -> SampleSize:
+        """Both sample-size answers for this claim (``.first``, ``.conservative``)."""
+        engine = noninferiority_sample_sizes if self.claim == "ni" else equivalence_sample_sizes
+        return engine(self.delta, self.agreement, self.margin, target_power=target_power, alpha=self.alpha,
+                      test=self.test, method=method)

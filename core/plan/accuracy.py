@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..accuracy import PairedDesign, PreferenceDesign, UnpairedDesign
+from ..accuracy import NonInferiorityDesign, PairedDesign, PreferenceDesign, UnpairedDesign
 from ..sizing import SampleSize
 from .document import Assumption, PlanItem
 from .text import fmt_money, fmt_pct, fmt_ratio
 
-__all__ = ["SCENARIO_LABELS", "SOURCE_LABELS", "TEST_WORDS", "plan_item"]
+__all__ = ["SCENARIO_LABELS", "SOURCE_LABELS", "TEST_WORDS", "noninferiority_plan_item", "plan_item"]
 
 #: The page's names of the three designs.
 SCENARIO_LABELS = {"paired": "paired (McNemar)", "unpaired": "unpaired", "preference": "preferences"}
@@ -166,3 +166,67 @@ def plan_item(design, result, *, n: int, alpha: float, target_power: float, test
         scenario=f"Accuracy ({SCENARIO_LABELS[scenario]})", question=question, assumptions=tuple(assumptions),
         test=test_text, alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost, currency=currency,
         figures=tuple(figures), link=link, code=code, references=REFERENCES)
+
+
+_NI_TEST_WORDS = {"score": "the score test of Nam (1997) and Tango (1998)", "wald": "a Wald test",
+                  "exact": "the exact unconditional test (Sidik 2003)"}
+NI_REFERENCES = (
+    "Nam, J. (1997). Establishing equivalence of two treatments and sample size requirements in matched-pairs "
+    "design. Biometrics 53:1422–1430.",
+    "Tango, T. (1998). Equivalence test and confidence interval for the difference in proportions for the "
+    "paired-sample design. Stat Med 17:891–908.",
+    "Schuirmann, D. J. (1987). A comparison of the two one-sided tests procedure and the power approach for "
+    "assessing the equivalence of average bioavailability. J Pharmacokinet Biopharm 15:657–680.",
+)
+
+
+def noninferiority_plan_item(design: NonInferiorityDesign, result, *, n: int, target_power: float, size=None,
+                             sizes: SampleSize | None = None, agreement_source: str = "my estimate",
+                             link: str = "") -> PlanItem:
+    """The plan of a "no worse than" or equivalence claim, as the Accuracy page's tab shows it.
+
+    Parameters
+    ----------
+    design : NonInferiorityDesign
+    result : PowerResult
+        ``design.power(n)``.
+    n : int
+        Paired test items.
+    target_power : float
+    size : PowerResult, optional
+        The rejection rate at Δ = −margin (the test's size, which must not exceed α).
+    sizes : SampleSize, optional
+        Items reaching ``target_power``.
+    agreement_source : str
+        Where P_a came from (the page's source label).
+    link : str
+        The link that reproduces the view.
+
+    Returns
+    -------
+    PlanItem
+    """
+    if not isinstance(design, NonInferiorityDesign):
+        raise ValueError(f"`design` must be a NonInferiorityDesign; got {type(design).__name__}.")
+    margin_pp, delta_pp, agreement = 100 * design.margin, 100 * design.delta, design.agreement
+    claim = "no worse than the baseline by more than" if design.claim == "ni" else "equivalent to the baseline within ±"
+    test_text = _NI_TEST_WORDS[design.test]
+    sentence = (f"To show that the new model is {claim} {margin_pp:g} points, we test "
+                f"H0: Δ ≤ −{margin_pp:g} pp" + (f" and H0: Δ ≥ {margin_pp:g} pp (TOST)" if design.claim == "eq" else "")
+                + f" with {test_text} at one-sided α = {design.alpha:g}. With {n:,} paired test items, "
+                f"{agreement:.0%} agreement and an expected difference of {delta_pp:+.1f} points, the "
+                f"power is {fmt_pct(result.power, 0)}"
+                + (f"; {target_power:.0%} power needs n = {sizes.first:,}." if sizes is not None and sizes.first > 0
+                   else "."))
+    return PlanItem(
+        scenario="Accuracy (no worse than)", question=f"Can {n:,} test items show that the new model is {claim} "
+        f"{margin_pp:g} points?",
+        assumptions=(Assumption("test-set size n", f"{n:,}", "slider"),
+                     Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
+                     Assumption("agreement P_a", f"{agreement:.1%}", agreement_source),
+                     Assumption("margin", f"{margin_pp:g} pp", "slider")),
+        test=test_text, alpha=design.alpha,
+        results=(("power", fmt_pct(result.power)), ("false claim rate at the margin",
+                                                    "—" if size is None else fmt_pct(size.power, 2)),
+                 (f"n for {target_power:.0%} power", "—" if sizes is None or sizes.first < 0 else f"{sizes.first:,}")),
+        paragraph=sentence, link=link, references=NI_REFERENCES)
