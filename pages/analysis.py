@@ -32,7 +32,7 @@ from pages._scaffold import (
     style,
 )
 
-SAMPLES = Path(an.__file__).resolve().parent / "data" / "analysis_sample"
+SAMPLES = Path(an.__file__).resolve().parents[1] / "data" / "analysis_sample"
 SAMPLE_FILES = {"scores": "scores.csv", "binary": "correctness.csv", "systems": "systems.csv"}
 KIND_LABELS = {"scores": "paired scores", "binary": "0/1 correctness", "predictions": "predictions + gold",
                "systems": "one column per system"}

@@ -70,7 +70,7 @@ def test_bad_uploads(data, kind, message):
 
 
 def test_oversized_upload(monkeypatch):
-    monkeypatch.setattr(an, "MAX_BYTES", 100)
+    monkeypatch.setattr(an._common, "MAX_BYTES", 100)
     with pytest.raises(ValueError, match="at most"):
         an.read_table(b"1,2\n" * 100)
 
@@ -252,8 +252,8 @@ def _samples(rng, n, kind):
 @pytest.mark.parametrize("n", [1, 2, 7, 60, 900, 2500])
 def test_walsh_order_statistics_equal_brute_force(monkeypatch, kind, n):
     # force the selection path (not only the final gather) on these small inputs
-    monkeypatch.setattr(an, "_WALSH_GATHER", 400)
-    monkeypatch.setattr(an, "_WALSH_SAMPLE", 200)
+    monkeypatch.setattr(an.walsh, "_WALSH_GATHER", 400)
+    monkeypatch.setattr(an.walsh, "_WALSH_SAMPLE", 200)
     rng = np.random.default_rng(n)
     d = _samples(rng, n, kind)
     walsh = _walsh_brute(d)  # oracle: brute-force O(n²) Walsh averages
@@ -302,7 +302,7 @@ def test_signflip_medians_are_exact_in_distribution(monkeypatch):
         assert np.mean(fast <= np.quantile(plain, q)) == pytest.approx(np.mean(plain <= np.quantile(plain, q)),
                                                                        abs=4 * math.sqrt(0.25 / 20_000))
     # the rare fallback (q-th value beyond the drawn prefix) is exact too: force it with a tiny prefix
-    monkeypatch.setattr(an, "_MEDIAN_PREFIX", (0.0, 2))
+    monkeypatch.setattr(an._common, "_MEDIAN_PREFIX", (0.0, 2))
     forced = an._signflip_medians(d, 2_000, np.random.default_rng(3))
     assert set(np.unique(forced)) <= set(np.unique(plain)) | {0.0}
     assert np.mean(forced) == pytest.approx(np.mean(plain), abs=4 * np.std(plain) / math.sqrt(2_000))
@@ -350,8 +350,8 @@ def test_normal_limits_agree_with_resampling(monkeypatch):
     b = a - rng.normal(0.012, 0.3, 3000)
     full = an.paired_tests(a, b, tests=["permutation", "bootstrap"], n_resamples=20_000, seed=1).set_index("test")
     assert (full["method"] == "Monte Carlo").all() and (full["resamples"] == 20_000).all()
-    monkeypatch.setattr(an, "PERMUTATION_WORK", 1000)
-    monkeypatch.setattr(an, "BOOTSTRAP_WORK", 1000)
+    monkeypatch.setattr(an._common, "PERMUTATION_WORK", 1000)
+    monkeypatch.setattr(an._common, "BOOTSTRAP_WORK", 1000)
     limit = an.paired_tests(a, b, tests=["permutation", "bootstrap"], n_resamples=20_000, seed=1).set_index("test")
     assert (limit["method"] == "normal limit").all() and (limit["resamples"] == 0).all()
     for test in ("permutation", "bootstrap"):
@@ -464,7 +464,7 @@ def test_pairwise_limits_say_what_to_reduce(monkeypatch):
     with pytest.raises(ValueError,
                        match=r"permutation test on all 435 pairs.*t, sign or Wilcoxon.*at most \d+ systems"):
         an.pairwise_comparisons(systems, test="permutation")
-    monkeypatch.setattr(an, "PAIRWISE_RANK_WORK", 100_000)
+    monkeypatch.setattr(an._common, "PAIRWISE_RANK_WORK", 100_000)
     with pytest.raises(ValueError, match=r"Wilcoxon test on all 435 pairs.*t or sign test"):
         an.pairwise_comparisons(systems, test="wilcoxon")
     width = an.MAX_SYSTEMS + 1
@@ -499,7 +499,7 @@ def test_power_curve_normal_limit_agrees_with_resampling(monkeypatch):
     rng = np.random.default_rng(13)
     d = rng.exponential(1.0, 500) - 0.92
     resampled = an.bootstrap_power_curve(d, sizes=[400], n_iter=4000, seed=1)
-    monkeypatch.setattr(an, "CURVE_WORK", 1000)
+    monkeypatch.setattr(an._common, "CURVE_WORK", 1000)
     limit = an.bootstrap_power_curve(d, sizes=[400], n_iter=4000, seed=1)
     assert limit["method"].iloc[0] == "normal limit" and resampled["method"].iloc[0] == "resampling"
     se = math.hypot(resampled["mc_se"].iloc[0], limit["mc_se"].iloc[0])
