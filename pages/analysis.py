@@ -16,17 +16,20 @@ import streamlit as st
 
 from core import analysis as an
 from core import bayes, figures
+from core.plan import analysis as analysis_plan
 from pages._scaffold import (
     link_values,
     Metric,
     cached,
     cached_upload,
     chart,
+    current_link,
     download_csv,
     explain,
     guard,
     list_of,
     metrics_row,
+    plan_actions,
     safe_message,
     start,
     style,
@@ -319,6 +322,7 @@ st.dataframe(effects, hide_index=True, width="stretch",
 st.header("5 · Power and sensitivity")
 sd_d = float(d.std(ddof=1))
 curve = None
+next_plan = next_sources = None  # the next evaluation's plan, once sized
 c1, c2 = st.columns(2)
 with c1:
     st.markdown("**Sensitivity of this evaluation** (what a reviewer should see instead of post-hoc power)")
@@ -358,10 +362,12 @@ with c1:
     exp_sd = st.number_input("Standard deviation of differences", min_value=1e-6, value=plan_defaults["exp_sd"],
                              format="%.4f", key="exp_sd", help="From this data (pilot) by default.")
     with guard("Cannot size the next evaluation", stop=False):
-        need = an.prospective_sample_size(exp_mean, exp_sd, target_power=target, alpha=alpha,
-                                          alternative="two-sided" if alternative == "two-sided" else
-                                          ("greater" if exp_mean > 0 else "less"))
-        metrics_row(Metric(f"Pairs needed for {target:.0%} power (paired t)", f"{need:,}"))
+        next_plan = an.NextEvaluation(exp_mean, exp_sd, alpha=alpha, target_power=target,
+                                      alternative="two-sided" if alternative == "two-sided" else
+                                      ("greater" if exp_mean > 0 else "less"))
+        metrics_row(Metric(f"Pairs needed for {target:.0%} power (paired t)", f"{next_plan.pairs_needed():,}"))
+        next_sources = {"mean": "this data (pilot)" if exp_mean == plan_defaults["exp_mean"] else "set on the page",
+                        "sd": "this data (pilot)" if exp_sd == plan_defaults["exp_sd"] else "set on the page"}
 with c2:
     st.markdown("**Bootstrap power curve of this sample** (retrospective, §3.4.2)")
     curve_test = "t" if rec.statistic == "mean" and not binary else "sign"
@@ -454,6 +460,10 @@ if post is not None:
                  f"{post.decision}; P(A > B) = {post.p_superior:.3f}.")
 lines.append(f"Test choice: differences {rec.symmetry} (γ = {rec.skewness:.2f}); test statistic: {rec.statistic}.")
 st.code(" ".join(lines), language=None, wrap_lines=True)  # a code block shows user text literally
+if next_plan is not None:
+    plan_actions(analysis_plan.plan_item(next_plan, report=" ".join(lines), name_a=names[0], name_b=names[1],
+                                         n_units=int(u.size), sources=next_sources, link=current_link()),
+                 key="analysis")
 download_csv({"tests": results, "effect_sizes": effects, "summary": summary, "power_curve": curve, "pairwise": table},
              "analysis_results.csv", key="download_results", label="Download all results (CSV)", column="table",
              help="Summary, tests, effect sizes, the power curve and pairwise comparisons in one tidy file.")

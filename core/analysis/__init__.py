@@ -86,6 +86,7 @@ from .tests import (  # noqa: F401
     paired_tests,
 )
 from .power import (  # noqa: F401
+    NextEvaluation,
     AccuracyDesign,
     accuracy_design,
     bootstrap_power_curve,
@@ -98,6 +99,7 @@ from .systems import (  # noqa: F401
 from . import _common, walsh  # noqa: F401  (the tunable limits; the Walsh search's constants)
 
 __all__ = [
+    "NextEvaluation",
     "MAX_BYTES",
     "MAX_ROWS",
     "MAX_SYSTEMS",

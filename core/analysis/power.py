@@ -53,6 +53,42 @@ def prospective_sample_size(mean_diff, sd_diff, *, target_power=0.8, alpha=0.05,
     return int(math.ceil(float(np.asarray(n).item()) - 1e-9))
 
 
+@dataclass(frozen=True)
+class NextEvaluation:
+    """The next evaluation planned from an analysis: the expected mean difference and its SD (NLPStatTest §3.4.1).
+
+    Plan from the difference you *expect*, not the one this sample showed: power computed from the observed effect
+    restates the p-value (Card et al. 2020, appendix A). The pilot's SD is a fair default.
+
+    Examples
+    --------
+    >>> NextEvaluation(0.5, 1.0).pairs_needed()  # Cohen's medium effect
+    34
+    """
+
+    expected_mean: float
+    expected_sd: float
+    alpha: float = 0.05
+    target_power: float = 0.8
+    alternative: str = "two-sided"
+
+    def __post_init__(self):
+        self.pairs_needed()  # the sizing's own checks, once
+
+    def pairs_needed(self) -> int:
+        """:func:`prospective_sample_size` for this plan."""
+        return prospective_sample_size(self.expected_mean, self.expected_sd, target_power=self.target_power,
+                                       alpha=self.alpha, alternative=self.alternative)
+
+    def power(self, n) -> float:
+        """Power of the paired t test with ``n`` pairs (statsmodels ``TTestPower``)."""
+        n = check_int("n", n, low=2, high=10**9)
+        alt = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}[self.alternative]
+        effect = self.expected_mean / self.expected_sd
+        return float(TTestPower().power(effect_size=abs(effect) if self.alternative == "two-sided" else effect,
+                                        nobs=n, alpha=self.alpha, alternative=alt))
+
+
 def bootstrap_power_curve(differences, *, sizes=None, test="t", alpha=0.05, n_iter=500, seed=None) -> pd.DataFrame:
     """Retrospective bootstrap power curve (NLPStatTest §3.4.2).
 

@@ -207,3 +207,21 @@ def test_wide_columns_can_be_chosen_and_first_row_is_data(page):
     page.run()
     assert not page.exception
     assert any("**12** of 12 rows" in s.value for s in page.success)
+
+
+def test_plan_of_the_next_evaluation(page):
+    """The page's plan states the planner's number (statsmodels' TTestPower) and the report of this data."""
+    from core.plan import plan_text
+    from core.plan import analysis as analysis_plan
+
+    from .conftest import open_plan
+
+    assert "Plan this design" in " ".join(e.proto.label for e in page.get("expander"))
+    open_plan(page, "analysis")
+    assert not page.exception
+    text = [c.value for c in page.code if "next evaluation" in c.value][0]
+    assert "needs 179 paired units for 80% power" in text  # the metric's 179, checked against statsmodels above
+    assert "n = 300" in text  # the report of the uploaded data leads the paragraph
+    item = analysis_plan.plan_item(an.NextEvaluation(0.0214, 0.1016), report="", name_a="A", name_b="B",
+                                   n_units=300)
+    assert dict(item.results)["pairs needed for 80% power"] == "179" and plan_text(item)
