@@ -10,8 +10,23 @@ import math
 
 import streamlit as st
 
+from core import accuracy as acc
 from core import demo, figures
-from pages._scaffold import Metric, cached, chart, explain, fmt_pct, fmt_ratio, guard, metrics_row, start, style
+from core.plan import accuracy as accuracy_plan
+from pages._scaffold import (
+    Metric,
+    cached,
+    chart,
+    current_link,
+    explain,
+    fmt_pct,
+    fmt_ratio,
+    guard,
+    metrics_row,
+    plan_actions,
+    start,
+    style,
+)
 
 STEPS = {1: "1 · One experiment", 2: "2 · Run it 200 times", 3: "3 · The filter", 4: "4 · More data",
          5: "5 · What it takes"}
@@ -21,6 +36,12 @@ STEPS = {1: "1 · One experiment", 2: "2 · Run it 200 times", 3: "3 · The filt
 def replay(n, p_new, seed):
     r = demo.replay_experiments(n, p_new, n_experiments=200, seed=seed)
     return r, demo.running_summary(r)
+
+
+@cached
+def plan_numbers(design: acc.PreferenceDesign, n):
+    """The demo's comparison as a plan: exact power, MDE and raters for 80% (the Accuracy page's engines)."""
+    return design.power(n), design.mde(n), design.sample_sizes()
 
 
 def go_to(step: int) -> None:
@@ -107,6 +128,12 @@ c1, _, c3 = st.columns([1, 4, 1])
 c1.button("← Previous", key="prev", on_click=go_to, args=(step - 1,), disabled=step == 1, width="stretch")
 c3.button("Next →", key="next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS), width="stretch",
           type="primary")
+# the demo's comparison, as a plan to file (the same numbers as the Accuracy page's preference view)
+with guard("Cannot plan this comparison", stop=False):
+    plan_design = acc.PreferenceDesign(p_new, round(1.0 - p_new, 6))
+    exact, mde_value, sizes = plan_numbers(plan_design, n)
+    plan_actions(accuracy_plan.plan_item(plan_design, exact, n=n, alpha=0.05, target_power=0.8, mde=mde_value,
+                                         sizes=sizes, link=current_link()), key="demo")
 explain(
     f"""
 **The story.** Two systems are compared by asking {n} raters which output they prefer; in truth {p_pct:.0f}% prefer the

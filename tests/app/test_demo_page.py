@@ -52,3 +52,18 @@ def test_presentation_mode_enlarges_charts_and_hides_captions():
     assert chart(big, "power_chart")["layout"]["font"]["size"] > chart(normal, "power_chart")["layout"]["font"]["size"]
     assert len(big.caption) < len(normal.caption)
     assert "simulate" not in [t.key for t in big.toggle]  # a secondary control, hidden on the projector
+
+
+def test_the_demo_comparison_can_be_filed_as_a_plan():
+    """The plan states the exact engine's numbers for the demo's n and preference (Card et al. 2020, Figure 1)."""
+    from core import accuracy as acc
+
+    from .conftest import open_page, open_plan
+
+    at = open_plan(open_page("demo", {"demo_n": "25", "demo_p": "60.0"}), "demo")
+    assert not at.exception, at.exception
+    power = acc.preference_power(25, 0.6, 0.4)
+    text = [c.value for c in at.code if "raters" in c.value][0]
+    assert f"has {100 * power.power:.0f}% power" in text
+    first = acc.preference_sample_sizes(0.6, 0.4).first
+    assert f"takes n = {first:,}" in text
