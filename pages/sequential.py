@@ -54,9 +54,11 @@ VIEWS = {"power": "Power and cost vs difference (Figure 5)", "assurance": "Assur
          "cv": "Control variates (§6.2)"}
 
 
+# The current design's cached calls take the page's one sq.CampaignDesign (frozen, hashed by value); the curves
+# over every procedure take its options only, so a new difference or procedure does not recompute them.
 @cached
-def point(design, budget, delta, kw):
-    return sq.campaign_power(design, budget, delta, **dict(kw))
+def point(campaign: sq.CampaignDesign, budget):
+    return campaign.power(budget)
 
 
 @cached
@@ -80,8 +82,8 @@ def futility_row(saved: pd.DataFrame) -> pd.Series:
 
 
 @cached
-def mde(design, budget, target, kw):
-    return sq.campaign_mde(design, budget, target_power=target, **dict(kw))
+def mde(campaign: sq.CampaignDesign, budget, target):
+    return campaign.mde(budget, target_power=target)
 
 
 @cached
@@ -104,15 +106,15 @@ def read_uploaded(data: bytes):
 
 
 @cached
-def assurance_point(design, budget, mean, sd, kw):
-    return sq.campaign_assurance(design, budget, mean, sd, **dict(kw))
+def assurance_point(campaign: sq.CampaignDesign, budget, mean, sd):
+    return sq.campaign_assurance(campaign.procedure, budget, mean, sd, **campaign.options())
 
 
 @cached
-def assurance_curve(design, budgets, mean, sd, kw):
+def assurance_curve(campaign: sq.CampaignDesign, budgets, mean, sd):
     rows = []
     for b in budgets:
-        res = sq.campaign_assurance(design, b, mean, sd, **dict(kw))
+        res = sq.campaign_assurance(campaign.procedure, b, mean, sd, **campaign.options())
         rows.append((b, res.assurance, res.power_at_mean, res.ceiling, res.expected_judgments))
     return pd.DataFrame(rows, columns=["budget", "assurance", "power", "ceiling", "expected_judgments"])
 
@@ -222,7 +224,8 @@ pop = tuple(float(v) for v in pop)
 # the current design (analytic, instant)
 # ---------------------------------------------------------------------------
 with guard("Cannot compute this campaign"):
-    result = point(design, budget, delta, kw)
+    campaign = sq.CampaignDesign(design, delta, **dict(kw))
+    result = point(campaign, budget)
 # The metrics row is filled after the charts: its MDE and saving need root finding (≈ 0.1 s), and a slider move
 # should redraw the charts first.
 summary = st.container()
@@ -245,7 +248,7 @@ if at_ceiling > sq.CEILING_WARNING:
 assured = None
 if prior.on:
     with guard("Cannot average over this prior"):
-        assured = assurance_point(design, budget, prior.mean, prior.sd, kw)
+        assured = assurance_point(campaign, budget, prior.mean, prior.sd)
 cost_now = result.expected_judgments * cost_unit if cost_unit > 0 else None
 extra = []
 if assured is not None:
@@ -317,7 +320,7 @@ if tab.open("assurance"):
                     "and its ceiling why more judgments cannot make up for a vague prior.")
         else:
             with guard("Cannot average over this prior"):
-                curve_a = assurance_curve(design, tuple(BUDGETS), prior.mean, prior.sd, kw)
+                curve_a = assurance_curve(campaign, tuple(BUDGETS), prior.mean, prior.sd)
             plotted["assurance"] = curve_a
             tidy = pd.concat([curve_a.assign(series="assurance (prior averaged)", value=curve_a["assurance"]),
                               curve_a.assign(series=f"power at the prior mean ({prior.mean:+.1f} points)",
@@ -449,7 +452,7 @@ if tab.open("cv"):
 # the summary numbers, at the top of the page (see ``summary``)
 # ---------------------------------------------------------------------------
 with summary, guard("Cannot compute this campaign"):
-    mde_value = mde(design, budget, target, kw)
+    mde_value = mde(campaign, budget, target)
     saved = savings(budget, pop, kw)
 fut_row = futility_row(saved)
 metrics_row(
@@ -513,7 +516,7 @@ if tab.open("power"):
 snippet = sequential_snippet(design=design, budget=budget, delta=delta, options=dict(kw), target_power=target,
                              prior=(prior.mean, prior.sd) if assured is not None else None)
 plan_actions(sequential_plan.plan_item(
-    sq.CampaignDesign(design, delta, **dict(kw)), result, budget=budget, target_power=target, mde=mde_value,
+    campaign, result, budget=budget, target_power=target, mde=mde_value,
     futility_saving=fut_row["saving"], assurance=assured,
     prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
     cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet),
