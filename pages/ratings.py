@@ -77,9 +77,11 @@ VIEWS = {"effect": "Power vs effect (Figure 6)", "assurance": "Assurance vs item
 SIM_EFFECTS = (0.05, 0.1, 0.15, 0.2)
 
 
+# The current design's cached calls take the page's one rt.RatingsDesign (frozen, hashed by value).
 @cached
-def analytic_point(w, i, effect, sig, alpha):
-    return rt.likert_power(w, i, effect, **dict(sig), alpha=alpha, rule="satterthwaite", method="analytic")
+def analytic_point(design: rt.RatingsDesign):
+    """The fully crossed design's analytic power (REML + Satterthwaite, continuous ratings), whatever the rule."""
+    return design.with_(layout="crossed", per_item=None, rule="satterthwaite", likert=None).power(method="analytic")
 
 
 @cached
@@ -154,8 +156,8 @@ def pinned(values, target):
 
 
 @cached
-def mde(w, i, target, alpha, sig):
-    return rt.likert_mde(w, i, target_power=target, alpha=alpha, **dict(sig))
+def mde(design: rt.RatingsDesign, target):
+    return design.mde(target_power=target)
 
 
 @cached_upload
@@ -302,9 +304,12 @@ nominal = 0.025 if rule == "paper" else alpha
 # the current design
 # ---------------------------------------------------------------------------
 with guard():
-    exact = analytic_point(workers, items, effect, sig_key, alpha) if layout == "crossed" else None
+    design = rt.RatingsDesign(workers, items, effect, **sig, layout=layout,
+                              per_item=per_item if layout == "crowd" else None, baseline=baseline, alpha=alpha,
+                              rule=rule, likert=likert)
+    exact = analytic_point(design) if layout == "crossed" else None
     approx_crowd = crowd_approx(workers, items, per_item, effect, sig_key, alpha) if layout == "crowd" else None
-    mde_value = mde(workers, items, target, alpha, sig_key)
+    mde_value = mde(design, target)
 if analytic:
     note = None
 elif layout == "crowd":
@@ -688,11 +693,8 @@ snippet = ratings_snippet(layout=layout, workers=workers, items=items, per_item=
                           alpha=alpha, target_power=target, analytic=analytic,
                           prior=(prior.mean, prior.sd) if assured is not None else None)
 with guard("Cannot write the plan", stop=False):
-    plan_design = rt.RatingsDesign(workers, items, effect, **sig, layout=layout,
-                                   per_item=per_item if layout == "crowd" else None, baseline=baseline, alpha=alpha,
-                                   rule=rule, likert=likert)
     plan_actions(ratings_plan.plan_item(
-        plan_design, exact if analytic else None, target_power=target, mde=mde_value, assurance=assured,
+        design, exact if analytic else None, target_power=target, mde=mde_value, assurance=assured,
         prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
         cost_per_rating=cost_rating, paid_by_hour=pay == "hour", cost_per_worker=cost_worker, currency=currency,
         figures=tuple(plan_figures), link=current_link(), code=snippet,
