@@ -61,9 +61,11 @@ def paired_design(source, delta, agreement, baseline):
     return acc.paired_design(source, delta=delta, agreement=agreement, baseline=baseline)
 
 
+# The current design's power and sizes take the page's design object (frozen, hashed by value); MDEs and curves
+# take only what they depend on, so moving the effect does not recompute them.
 @cached
-def paired_point(n, delta, agreement, alpha, test):
-    return acc.mcnemar_power(n, delta, agreement, alpha=alpha, test=test)
+def paired_point(n, design: acc.PairedDesign, alpha, test):
+    return acc.mcnemar_power(n, design.delta, design.agreement, alpha=alpha, test=test)
 
 
 @cached
@@ -72,8 +74,8 @@ def paired_mde(n, mde_kwargs, target, alpha, test):
 
 
 @cached
-def paired_sizes(delta, agreement, target, alpha, test):
-    return acc.mcnemar_sample_sizes(delta, agreement, target_power=target, alpha=alpha, test=test)
+def paired_sizes(design: acc.PairedDesign, target, alpha, test):
+    return acc.mcnemar_sample_sizes(design.delta, design.agreement, target_power=target, alpha=alpha, test=test)
 
 
 @cached
@@ -87,8 +89,8 @@ def paired_distribution(n, delta, agreement, alpha, test):
 
 
 @cached
-def unpaired_point(n, baseline, delta, alpha):
-    return acc.unpaired_power(n, baseline, delta, alpha=alpha)
+def unpaired_point(n, design: acc.UnpairedDesign):
+    return design.power(n)
 
 
 @cached
@@ -97,8 +99,8 @@ def unpaired_mde(n, baseline, target, alpha):
 
 
 @cached
-def unpaired_sizes(baseline, delta, target, alpha):
-    return acc.unpaired_sample_sizes(baseline, delta, target_power=target, alpha=alpha)
+def unpaired_sizes(design: acc.UnpairedDesign, target):
+    return design.sample_sizes(target_power=target)
 
 
 @cached
@@ -112,8 +114,8 @@ def unpaired_distribution(n, baseline, delta, alpha):
 
 
 @cached
-def preference_point(n, p_new, p_old, alpha, ties, test):
-    return acc.preference_power(n, p_new, p_old, alpha=alpha, ties=ties, test=test)
+def preference_point(n, design: acc.PreferenceDesign):
+    return design.power(n)
 
 
 @cached
@@ -122,8 +124,8 @@ def preference_mde(n, tie_rate, target, alpha, ties, test):
 
 
 @cached
-def preference_sizes(p_new, p_old, target, alpha, ties, test):
-    return acc.preference_sample_sizes(p_new, p_old, target_power=target, alpha=alpha, ties=ties, test=test)
+def preference_sizes(design: acc.PreferenceDesign, target):
+    return design.sample_sizes(target_power=target)
 
 
 @cached
@@ -396,9 +398,9 @@ if scenario == "paired":
         side.info(f"P_a from the {SOURCE_LABELS[source]}: **{agreement:.2%}** at Δ = {delta_pp:+.1f} pp, baseline "
                   f"{baseline_pct:.1f}%.")
     with guard():
-        result = paired_point(n, delta, agreement, alpha, test)
+        result = paired_point(n, design, alpha, test)
         mde = paired_mde(n, tuple(sorted(design.mde_kwargs.items())), target, alpha, test)
-        sizes = paired_sizes(delta, agreement, target, alpha, test) if delta != 0 else None
+        sizes = paired_sizes(design, target, alpha, test) if delta != 0 else None
     effect = delta
 elif scenario == "unpaired":
     if not 0 < baseline + delta < 1:
@@ -406,9 +408,10 @@ elif scenario == "unpaired":
                  "and 100%.")
         st.stop()
     with guard():
-        result = unpaired_point(n, baseline, delta, alpha)
+        design = acc.UnpairedDesign(baseline, delta, alpha=alpha)
+        result = unpaired_point(n, design)
         mde = unpaired_mde(n, baseline, target, alpha)
-        sizes = unpaired_sizes(baseline, delta, target, alpha) if delta != 0 else None
+        sizes = unpaired_sizes(design, target) if delta != 0 else None
     effect = delta
 else:
     p_new, tie_rate = p_new_pct / 100.0, tie_pct / 100.0
@@ -422,9 +425,10 @@ else:
         st.error("**Nothing to test:** every rater says 'neither'.")
         st.stop()
     with guard():
-        result = preference_point(n, p_new, p_old, alpha, ties, test)
+        design = acc.PreferenceDesign(p_new, p_old, ties=ties, test=test, alpha=alpha)
+        result = preference_point(n, design)
         mde = preference_mde(n, tie_rate, target, alpha, ties, test)
-        sizes = preference_sizes(p_new, p_old, target, alpha, ties, test) if p_new != p_old else None
+        sizes = preference_sizes(design, target) if p_new != p_old else None
     effect = p_new - p_old
 
 # the prior on the effect (assurance) and the costs
@@ -859,14 +863,8 @@ else:
     code_args = dict(p_new=p_new, p_old=p_old, tie_rate=tie_rate, ties=ties, test=test)
 snippet = accuracy_snippet(scenario=scenario, n=n, alpha=alpha, target_power=target,
                            prior=(prior.mean, prior.sd) if assured is not None else None, **code_args)
-if scenario == "paired":
-    plan_design = design
-elif scenario == "unpaired":
-    plan_design = acc.UnpairedDesign(baseline, delta, alpha=alpha)
-else:
-    plan_design = acc.PreferenceDesign(p_new, p_old, ties=ties, test=test, alpha=alpha)
 plan_actions(accuracy_plan.plan_item(
-    plan_design, result, n=n, alpha=alpha, target_power=target, test=test if scenario != "unpaired" else "exact",
+    design, result, n=n, alpha=alpha, target_power=target, test=test if scenario != "unpaired" else "exact",
     mde=mde, sizes=sizes, assurance=assured, prior=(prior.mean, prior.sd, prior.source) if assured is not None else None,
     cost=cost_now, cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(),
     code=snippet, sources={key: source_of(key, value, "slider") for key, value in (
