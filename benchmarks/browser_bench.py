@@ -75,6 +75,15 @@ _SIGNATURE = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).m
 }).join('#')"""
 
 
+def launch_browser(pw):
+    """Headless Chromium: the system's (Debian's ``chromium``) when installed, else Playwright's own."""
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    launch = dict(headless=True, args=CHROMIUM_ARGS)
+    if executable:
+        launch["executable_path"] = executable
+    return pw.chromium.launch(**launch)
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -176,11 +185,7 @@ def measure() -> dict:
 
     results: dict = {"pages": {}}
     with sync_playwright() as pw:
-        executable = shutil.which("chromium") or shutil.which("chromium-browser")
-        launch = dict(headless=True, args=CHROMIUM_ARGS)
-        if executable:
-            launch["executable_path"] = executable
-        browser = pw.chromium.launch(**launch)
+        browser = launch_browser(pw)
         pages = _existing_pages()
         # the floors: the one-chart app and the page-shaped app, first visits and slider moves measured the same way
         for label, app, visits in (("floor", True, VISITS), ("floor_page", FLOOR_PAGE_APP, PAGE_VISITS)):

@@ -29,7 +29,6 @@ import time
 
 from benchmarks.browser_bench import (
     _SIGNATURE,
-    CHROMIUM_ARGS,
     FLOOR_PAGE_APP,
     IDLE,
     QUIET,
@@ -38,6 +37,7 @@ from benchmarks.browser_bench import (
     _start_server,
     _stop_server,
     _wait_chart,
+    launch_browser,
 )
 
 _CHART_STATS = """() => { let charts = 0, traces = 0, points = 0;
@@ -116,17 +116,12 @@ def _move(page, cdp, slider, frames: list) -> dict:
 
 def diagnose(paths: list[str] | None = None) -> list[tuple[str, dict, list]]:
     from playwright.sync_api import sync_playwright
-    import shutil
 
     rows = []
     pages = ([("/", "Slope", "floor"), ("/", "Slope", "floor page")]
              + [(p, s, "app") for p, s in _existing_pages() if not paths or p in paths])
     with sync_playwright() as pw:
-        executable = shutil.which("chromium") or shutil.which("chromium-browser")
-        launch = dict(headless=True, args=CHROMIUM_ARGS)
-        if executable:
-            launch["executable_path"] = executable
-        browser = pw.chromium.launch(**launch)
+        browser = launch_browser(pw)
         servers = {}
         try:
             for which, floor in (("floor", True), ("floor page", FLOOR_PAGE_APP), ("app", False)):
