@@ -283,11 +283,13 @@ n_votes = side.select_slider("Total votes", options=VOTE_OPTIONS, value=5000, ke
                              help="Votes over all pairs of systems, spread evenly over the pairs.")
 tie_pct = side.slider("Ties (%)", 0.0, 60.0, 0.0, 1.0, key="ties_pct", bind="query-params",
                       help="Share of votes that are ties (or 'both bad').")
-TIE_LABELS = {"drop": "dropped", "half": "half a win each"}
+TIE_LABELS = {"drop": "dropped", "split": "split: half a win each"}
+if st.query_params.get("ties") == "half":  # a link from before ties="half" became "split"
+    st.query_params["ties"] = "split"
 link_values("ties", TIE_LABELS)
 ties = side.radio("Ties in the fit", list(pw.TIES), key="ties", bind="query-params", horizontal=True,
                   format_func=TIE_LABELS.get,
-                  help="Dropped: ties carry no information (default). Half: a tie counts half a win for each side, as "
+                  help="Dropped: ties carry no information (default). Split: a tie counts half a win for each side, as "
                   "some arena fits do; this pulls every rating toward the mean (by about the tie rate), so intervals "
                   "no longer cover the true ratings.")
 judge_pct = side.slider("Judge agrees with the true preference (%)", 55.0, 100.0, 100.0, 0.5, key="judge",
@@ -384,7 +386,7 @@ if tab.open("board"):
         st.dataframe(board_table, hide_index=True, width="stretch", column_config={
             c: st.column_config.NumberColumn(format="%.1f") for c in ("rating", "expected_rating", "ci_low",
                                                                       "ci_high", "halfwidth")})
-        if ties == "half" and tie_rate > 0:
+        if ties == "split" and tie_rate > 0:
             st.caption("Half-win ties pull the fitted ratings toward the mean (expected_rating), so the intervals "
                        "cover the true ratings less often than 95% (coverage column).")
 if tab.open("assurance"):

@@ -70,7 +70,7 @@ def test_judge_attenuation_in_simulated_votes():
 def test_two_systems_closed_forms():
     """K = 2: the fit converges to logit(p')/s (drop) or logit(½ + (1-t)(p'-½))/s (half); known variance."""
     p = pw.win_probability(1080, 1000)
-    for ties, t, q in (("drop", 0.0, 1.0), ("drop", 0.3, 0.8), ("half", 0.3, 1.0), ("half", 0.2, 0.7)):
+    for ties, t, q in (("drop", 0.0, 1.0), ("drop", 0.3, 0.8), ("split", 0.3, 1.0), ("split", 0.2, 0.7)):
         r = pw.leaderboard_power(1000, [1000, 1080], tie_rate=t, ties=ties, judge_accuracy=q)
         p_obs = 0.5 + (2 * q - 1) * (p - 0.5)
         target = p_obs if ties == "drop" else 0.5 + (1 - t) * (p_obs - 0.5)
@@ -108,7 +108,7 @@ def test_drop_with_a_perfect_judge_is_plain_fisher():
 
 def test_half_shrinks_ratings_by_about_one_minus_t():
     t = 0.4
-    r = pw.leaderboard_power(5_000, pw.evenly_spaced(6, 4.0), tie_rate=t, ties="half")
+    r = pw.leaderboard_power(5_000, pw.evenly_spaced(6, 4.0), tie_rate=t, ties="split")
     shrink = np.diff(r.expected_ratings) / np.diff(r.ratings)
     assert np.allclose(shrink, 1 - t, rtol=2e-3)
     drop = pw.leaderboard_power(5_000, pw.evenly_spaced(6, 4.0), tie_rate=t, ties="drop")
@@ -127,7 +127,7 @@ def test_presets_and_grid():
 # ---------------------------------------------------------------------------
 # analytic covariance against the spread of simulated MLEs
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("ties, tie_rate, judge", [("drop", 0.0, 1.0), ("drop", 0.3, 0.8), ("half", 0.3, 1.0)])
+@pytest.mark.parametrize("ties, tie_rate, judge", [("drop", 0.0, 1.0), ("drop", 0.3, 0.8), ("split", 0.3, 1.0)])
 def test_fisher_covariance_matches_simulated_mles(ties, tie_rate, judge):
     ratings = [1120, 1080, 1060, 990, 950]
     n, reps = 8_000, 3_000
@@ -138,7 +138,7 @@ def test_fisher_covariance_matches_simulated_mles(ties, tie_rate, judge):
     # sampling error of a covariance estimate: Var(s_ij) ≈ (σ_ii σ_jj + σ_ij²)/(R - 1)
     se = np.sqrt((np.outer(d, d) ** 2 + theory**2) / (reps - 1))
     assert np.all(np.abs(emp - theory) <= 4.5 * se + 0.03 * np.outer(d, d)), (emp, theory)
-    # the estimates centre on the pseudo-true ratings (shrunk under "half" and by a noisy judge)
+    # the estimates centre on the pseudo-true ratings (shrunk under "split" and by a noisy judge)
     expected = pw.leaderboard_power(n, ratings, tie_rate=tie_rate, ties=ties, judge_accuracy=judge).expected_ratings
     assert np.all(np.abs(fits.mean(axis=0) - expected) <= 4 * d / math.sqrt(reps) + 0.3)
 
@@ -147,7 +147,7 @@ def test_fisher_covariance_matches_simulated_mles(ties, tie_rate, judge):
 # K = 2 is the Accuracy page's exact engine
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("n, gap, t, q, ties", [(200, 50, 0.2, 1.0, "drop"), (57, 120, 0.0, 1.0, "drop"),
-                                                (400, 30, 0.3, 0.85, "half"), (1_000, 0, 0.1, 1.0, "drop")])
+                                                (400, 30, 0.3, 0.85, "split"), (1_000, 0, 0.1, 1.0, "drop")])
 def test_two_systems_use_the_exact_preference_engine(n, gap, t, q, ties):
     ratings = {"worse": 1000.0, "better": 1000.0 + gap}  # worse listed first: the engine must orient A = better
     r = pw.leaderboard_power(n, ratings, tie_rate=t, ties=ties, judge_accuracy=q, method="simulate")
@@ -188,7 +188,7 @@ def test_two_systems_order_correct_by_enumeration():
 # ---------------------------------------------------------------------------
 # analytic engine against simulation; null calibration
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("ties, tie_rate, judge", [("drop", 0.2, 1.0), ("half", 0.3, 1.0), ("drop", 0.1, 0.8)])
+@pytest.mark.parametrize("ties, tie_rate, judge", [("drop", 0.2, 1.0), ("split", 0.3, 1.0), ("drop", 0.1, 0.8)])
 def test_analytic_power_matches_simulation(ties, tie_rate, judge):
     ratings = pw.crowded_top(8, leaders=3, leader_gap=15, gap=35)
     n = 12_000
@@ -203,7 +203,7 @@ def test_analytic_power_matches_simulation(ties, tie_rate, judge):
 
 
 def test_half_intervals_undercover_the_true_ratings():
-    r = pw.leaderboard_power(20_000, pw.evenly_spaced(6, 40), tie_rate=0.3, ties="half", method="simulate",
+    r = pw.leaderboard_power(20_000, pw.evenly_spaced(6, 40), tie_rate=0.3, ties="split", method="simulate",
                              n_sims=1_000, seed=2)
     assert r.coverage[0] < 0.5 and r.coverage[-1] < 0.5  # extremes are pulled toward the mean
     drop = pw.leaderboard_power(20_000, pw.evenly_spaced(6, 40), tie_rate=0.3, method="simulate", n_sims=1_000,
@@ -211,7 +211,7 @@ def test_half_intervals_undercover_the_true_ratings():
     assert np.all(np.abs(drop.coverage - 0.95) <= 4 * math.sqrt(0.95 * 0.05 / 1_000) + 0.01)
 
 
-@pytest.mark.parametrize("ties, tie_rate", [("drop", 0.0), ("half", 0.3)])
+@pytest.mark.parametrize("ties, tie_rate", [("drop", 0.0), ("split", 0.3)])
 def test_null_calibration(ties, tie_rate):
     reps, alpha = 4_000, 0.05
     r = pw.leaderboard_power(3_000, [1000.0] * 6, tie_rate=tie_rate, ties=ties, alpha=alpha, method="simulate",
@@ -259,7 +259,7 @@ def test_simulation_is_reproducible():
 # ---------------------------------------------------------------------------
 def test_votes_needed_is_the_smallest_total():
     ratings = pw.crowded_top(10)
-    for kw in ({}, {"tie_rate": 0.3, "judge_accuracy": 0.85}, {"tie_rate": 0.2, "ties": "half"}):
+    for kw in ({}, {"tie_rate": 0.3, "judge_accuracy": 0.85}, {"tie_rate": 0.2, "ties": "split"}):
         n = pw.leaderboard_votes(ratings, target_power=0.8, **kw)
         assert pw.leaderboard_power(n, ratings, **kw).weakest_power >= 0.8
         assert pw.leaderboard_power(n - 1, ratings, **kw).weakest_power < 0.8
@@ -315,7 +315,7 @@ def test_names_follow_the_input():
     (lambda: pw.leaderboard_power(1000, [1000, 990], alpha=0.0), "alpha"),
     (lambda: pw.leaderboard_power(1000, [1000, 990], judge_accuracy=0.5), "judge_accuracy"),
     (lambda: pw.leaderboard_power(0, [1000, 990]), "n_votes"),
-    (lambda: pw.leaderboard_power(1000, [1000, 990], ties="split"), "ties"),
+    (lambda: pw.leaderboard_power(1000, [1000, 990], ties="halves"), "ties"),
     (lambda: pw.leaderboard_power(1000, [1000, 990, 980], method="exact"), "method"),
     (lambda: pw.leaderboard_power(1000, [1000, 990, 980], method="simulate", n_sims=5), "n_sims"),
     (lambda: pw.leaderboard_power(1000, [3000, 990]), "ratings"),
@@ -377,7 +377,7 @@ def _statsmodels_fit(votes: pd.DataFrame, ties: str):
     return pd.Series(ratings, index=names), pd.Series(np.sqrt(np.diag(cov)) / S, index=names)
 
 
-@pytest.mark.parametrize("ties", ["drop", "half"])
+@pytest.mark.parametrize("ties", ["drop", "split"])
 def test_fit_matches_statsmodels_logit(ties):
     truth = {"m1": 1150, "m2": 1100, "m3": 1095, "m4": 1020, "m5": 990, "m6": 900}
     votes = _votes(truth, 6_000, 0.25, seed=21)
@@ -405,7 +405,7 @@ def test_bootstrap_intervals_match_the_fisher_standard_errors():
 
 def test_fit_tables():
     votes = _votes({"a": 1100, "b": 1000, "c": 950}, 3_000, 0.2, seed=2)
-    fit = pw.fit_bradley_terry(votes, ties="half", n_boot=50, seed=1)
+    fit = pw.fit_bradley_terry(votes, ties="split", n_boot=50, seed=1)
     rates = fit.win_rates.to_numpy()
     assert np.isnan(np.diag(rates)).all()
     assert np.allclose(rates + rates.T, 1.0, equal_nan=True) or np.allclose(
@@ -430,9 +430,9 @@ def test_fit_refuses_disconnected_groups_and_handles_separation():
         pw.fit_bradley_terry(split, n_boot=0)
     only_ties = pd.DataFrame({"model_a": ["a", "b", "a"], "model_b": ["b", "a", "c"],
                               "winner": ["model_a", "model_b", "tie"]})
-    with pytest.raises(ValueError, match="try 'half'"):
+    with pytest.raises(ValueError, match="try 'split'"):
         pw.fit_bradley_terry(only_ties, n_boot=0)
-    tied = pw.fit_bradley_terry(only_ties, ties="half", n_boot=0)  # under "half" the tie links c to a
+    tied = pw.fit_bradley_terry(only_ties, ties="split", n_boot=0)  # under "split" the tie links c to a
     assert tied.separated and tied.models[-1] == "b"  # b never won (both a-b votes went to a)
     champ = _votes({"a": 1100, "b": 1000, "c": 950}, 600, 0.0, seed=4)
     champ = champ[~champ["model_a"].eq("champ")]
@@ -445,7 +445,7 @@ def test_fit_refuses_disconnected_groups_and_handles_separation():
 def test_fit_accepts_plain_frames_and_drops_self_matches():
     votes = pd.DataFrame({"Model_A": ["x", "y", "x", "x", "z"], "MODEL_B": ["y", "x", "x", "z", "y"],
                           "Winner": ["Model_A", " tie (bothbad) ", "model_a", "model_b", "TIE"]})
-    fit = pw.fit_bradley_terry(votes, ties="half", n_boot=0)
+    fit = pw.fit_bradley_terry(votes, ties="split", n_boot=0)
     assert fit.n_self_matches == 1 and fit.n_votes == 4 and fit.n_ties == 2
     assert any("self-match" in note for note in fit.notes)
     bad = votes.assign(Winner=["model_a", "draw", "tie", "model_b", "model_a"])
@@ -565,7 +565,7 @@ def test_pairs_with_only_ties_are_counted_and_resampled():
     assert math.isnan(fit.win_rates.loc["b", "d"])  # b-d: only ties, no information under "drop"
     both = fit.counts[(fit.counts["model_a"].isin(["b", "d"])) & (fit.counts["model_b"].isin(["b", "d"]))]
     assert both["ties"].tolist() == [30] and both["n"].tolist() == [30]
-    half = pw.fit_bradley_terry(pd.concat([votes, ties, extra], ignore_index=True), ties="half", n_boot=0)
+    half = pw.fit_bradley_terry(pd.concat([votes, ties, extra], ignore_index=True), ties="split", n_boot=0)
     assert half.win_rates.loc["b", "d"] == 0.5
 
 
@@ -670,26 +670,26 @@ def test_renamed_keywords_still_work_for_one_release():
 def test_leaderboard_design_object_equals_the_keyword_functions():
     """pw.Leaderboard: validated once, frozen, equal for equal ratings however given, methods = the functions."""
     ratings = pd.Series([1100.0, 1075.0, 1040.0], index=["a", "b", "c"])
-    kw = dict(tie_rate=0.1, ties="half", judge_accuracy=0.9, alpha=0.05)
+    kw = dict(tie_rate=0.1, ties="split", judge_accuracy=0.9, alpha=0.05)
     board = pw.Leaderboard(ratings, **kw)
     assert board == pw.Leaderboard({"a": 1100, "b": 1075, "c": 1040}, **kw) and hash(board)
     assert board.ratings == (("a", 1100.0), ("b", 1075.0), ("c", 1040.0))
     assert np.array_equal(board.power(3000).adjacent_power, pw.leaderboard_power(3000, ratings, **kw).adjacent_power)
     assert board.votes() == pw.leaderboard_votes(ratings, **kw)
-    assert board.table(3000).equals(pw.leaderboard_table(ratings, 3000, tie_rate=0.1, ties="half", judge_accuracy=0.9))
+    assert board.table(3000).equals(pw.leaderboard_table(ratings, 3000, tie_rate=0.1, ties="split", judge_accuracy=0.9))
     assert board.adjacent_power_curve([500, 5000]).equals(pw.adjacent_power_curve(ratings, [500, 5000], **kw))
     assert np.array_equal(board.assurance(3000, 20.0).assurance,
                           pw.leaderboard_assurance(3000, ratings, 20.0, **kw).assurance)
     with pytest.raises(ValueError, match="`judge_accuracy`"):
         board.with_(judge_accuracy=0.4)
     with pytest.raises(ValueError, match="`ties`"):
-        pw.Leaderboard(ratings, ties="split")
+        pw.Leaderboard(ratings, ties="halves")
 
 
 # ---------------------------------------------------------------------------
 # the bootstrap's refits (chord method) and its work bound
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("ties", ["drop", "half"])
+@pytest.mark.parametrize("ties", ["drop", "split"])
 @pytest.mark.parametrize("k, votes_per_pair", [(6, 30), (40, 3)])
 def test_chord_refits_equal_exact_newton_refits(ties, k, votes_per_pair):
     # oracle: the full Newton fit of every replicate (its own Hessian each step), as before the speed-up
@@ -784,3 +784,13 @@ def test_votes_columns_mapping_and_guessing():
         pw.read_votes(table, columns={"model_a": "nope", "model_b": "right", "winner": "outcome"})
     with pytest.raises(ValueError, match="`columns` must map model_a, model_b and winner"):
         pw.read_votes(table, columns={"a": "left"})
+
+
+def test_the_earlier_ties_name_still_works_with_a_warning():
+    """`ties="half"` was renamed `"split"` (one vocabulary with core.accuracy); the old name warns for one release."""
+    with pytest.warns(DeprecationWarning, match='ties="split"'):
+        old = pw.leaderboard_power(2000, pw.evenly_spaced(3, 30), tie_rate=0.2, ties="half")
+    new = pw.leaderboard_power(2000, pw.evenly_spaced(3, 30), tie_rate=0.2, ties="split")
+    assert (old.weakest_power, old.order_correct) == (new.weakest_power, new.order_correct)
+    with pytest.warns(DeprecationWarning):
+        assert pw.Leaderboard({"A": 1020, "B": 1000}, ties="half").ties == "split"

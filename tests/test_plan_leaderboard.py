@@ -28,7 +28,7 @@ def test_two_systems_use_the_exact_sign_test():
 
 
 def test_many_systems_assurance_and_cost():
-    board = pw.Leaderboard(dict(zip("ABCDEF", pw.evenly_spaced(6, 25))), tie_rate=0.1, ties="half",
+    board = pw.Leaderboard(dict(zip("ABCDEF", pw.evenly_spaced(6, 25))), tie_rate=0.1, ties="split",
                            judge_accuracy=0.9)
     result, needed = board.power(5000), board.votes()
     assured = board.assurance(5000, 20.0)

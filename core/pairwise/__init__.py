@@ -25,7 +25,7 @@ gives every pair ⌊N/M⌋ votes and N mod M distinct pairs, chosen at random,
 one more). A share ``tie_rate`` = t of the votes are ties, whatever the pair.
 
 *Ties.* ``ties="drop"`` (default) fits the non-tied votes only: the
-maximum-likelihood Bradley–Terry fit. ``ties="half"`` counts a tie as half a
+maximum-likelihood Bradley–Terry fit. ``ties="split"`` counts a tie as half a
 win for each side (the convention of the Chatbot Arena notebook, which counts
 a tie as one win each way in a doubled data set). Then E[y] = ½ + (1 - t)(p - ½)
 per vote: the half-win fit estimates ratings shrunk toward their mean (by
@@ -50,8 +50,8 @@ reverses the order; the planning functions accept q in (½, 1].
 Engines
 -------
 ``method="analytic"`` (K ≥ 3). Let n_ij be the expected number of votes of
-pair ij in the fit (non-tied votes for "drop", all votes for "half"), m_ij =
-E[y] per vote (y = 1 if i wins, 0 if j wins, ½ for a tie under "half") and
+pair ij in the fit (non-tied votes for "drop", all votes for "split"), m_ij =
+E[y] per vote (y = 1 if i wins, 0 if j wins, ½ for a tie under "split") and
 v_ij = Var(y). The estimator converges to the pseudo-true logits β* solving
 Σ_j n_ij (m_ij - σ(β*_i - β*_j)) = 0 (β* = s(r - r̄) when the model holds:
 "drop" with q = 1), and is asymptotically normal with covariance
@@ -64,7 +64,7 @@ the expected Fisher information of a logit model (Agresti 2013, §5.5 and
 §4.5) and the variance of the score; H⁺ is the Moore–Penrose inverse, the
 covariance under the sum-to-zero constraint. When the model holds J = H and
 V = H⁺, the inverse Fisher information. The analyst's reported covariance
-(used by the Wald tests and the intervals) is H⁺ for "drop". For "half" it is
+(used by the Wald tests and the intervals) is H⁺ for "drop". For "split" it is
 the probability limit of the empirical sandwich that the simulation and a
 robust fit compute, H⁺ Ĵ H⁺ with Ĵ = Σ_pairs n_ij (v_ij + (m_ij - σ*_ij)²)
 (e_i - e_j)(e_i - e_j)ᵀ: the squared residuals y - σ̂ of the half-win fit
@@ -98,7 +98,7 @@ equal (no true order).
 
 K = 2: the exact engine of the Accuracy page, :func:`core.accuracy.preference_power`
 (exact sign test on the non-tied votes), gives the power — whatever
-``method``. Under "half" the half-win statistic (W + T/2) - N/2 = (W - L)/2
+``method``. Under "split" the half-win statistic (W + T/2) - N/2 = (W - L)/2
 is the sign test's statistic, so its exact test is the sign test on the
 non-tied votes too (the Accuracy page's "split" — each tie to a side by a fair
 coin — is a different, randomized and weaker, test and is not used).
@@ -110,7 +110,7 @@ multinomial draw of wins, losses and ties per pair and replicate, never per
 vote), every replicate is fitted by a batched Newton–Raphson on the
 aggregated counts (sum-to-zero by solving (H + 11ᵀ/K) δ = g), and Wald tests
 use each replicate's reported covariance (H⁺, or the empirical sandwich for
-"half"). A replicate whose win graph is not strongly connected (a system that
+"split"). A replicate whose win graph is not strongly connected (a system that
 never loses, a group that never loses to the rest, or pairs with no votes)
 has no finite MLE (Ford 1957); such replicates get a tiny ridge penalty
 ½ λ Σβ², λ = 10⁻³ (logit units), that keeps the fit finite; their huge

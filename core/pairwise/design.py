@@ -6,6 +6,7 @@ Part of :mod:`core.pairwise` (see its notes for the model); every name is import
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -43,8 +44,19 @@ __all__ = [
 #: Elo points per logit, 400 / ln(10) ≈ 173.7.
 SCALE = 400.0 / math.log(10.0)
 _S = 1.0 / SCALE
-#: Tie handling: dropped from the fit, or counted as half a win each way.
-TIES = ("drop", "half")
+#: Tie handling: dropped from the fit, or split between the two systems — half a win each way (the word the
+#: Accuracy page's preference test uses too, where a fair coin splits each tie so the sign test stays exact).
+#: ``"half"``, this option's earlier name, is accepted for one release with a DeprecationWarning.
+TIES = ("drop", "split")
+
+
+def check_ties(ties) -> str:
+    """``ties`` checked against :data:`TIES` (the deprecated ``"half"`` read as ``"split"``)."""
+    if isinstance(ties, str) and ties == "half":
+        warnings.warn('`ties="half"` is now `ties="split"` (one vocabulary with core.accuracy); "half" will be '
+                      "removed in the next release.", DeprecationWarning, stacklevel=3)
+        return "split"
+    return check_choice("ties", ties, TIES)
 #: Engines.
 METHODS = ("analytic", "simulate")
 #: Accepted values of the ``winner`` column (public arena vote exports).
@@ -111,7 +123,7 @@ def _validate(ratings, *, n_votes=None, tie_rate=0.0, ties="drop", judge_accurac
     if n_votes is not None:
         n_votes = check_int("n_votes", n_votes, low=1, high=_N_MAX)
     tie_rate = check_real("tie_rate", tie_rate, low=0.0, high=1.0, high_open=True)
-    ties = check_choice("ties", ties, TIES)
+    ties = check_ties(ties)
     judge = _check_judge(judge_accuracy)
     alpha = check_alpha(alpha)
     method = check_choice("method", method, METHODS)

@@ -13,8 +13,8 @@ from scipy import linalg, special, stats
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from ..validation import check_choice, check_int
-from .design import BOOT_WORK, SCALE, TIES, WINNERS, _BOOT_MIN, _FIT_K_MAX, _MEAN_RATING
+from ..validation import check_int
+from .design import BOOT_WORK, SCALE, WINNERS, _BOOT_MIN, _FIT_K_MAX, _MEAN_RATING, check_ties
 from .solver import _fit_counts, _fit_replicates, _incidence, _laplacian, _reported_covariance
 from .readers import _clean_votes
 
@@ -36,14 +36,14 @@ class BradleyTerryFit:
         95% bootstrap percentile intervals (same index; ``nan`` when ``n_boot == 0``).
     se : pandas.Series
         Standard error of each rating relative to the mean (Elo): inverse
-        Fisher information for "drop", the sandwich for "half".
+        Fisher information for "drop", the sandwich for "split".
     counts : pandas.DataFrame
         Votes per pair (pairs with votes only): ``model_a, model_b, wins_a,
         wins_b, ties, n``; ``model_a`` is the higher-rated of the pair.
     win_rates : pandas.DataFrame
         K × K, models in rating order: the share of the row model's votes
         against the column model that it won (non-tied votes for "drop"; ties
-        as halves for "half"); ``nan`` on the diagonal and for pairs with no votes.
+        as halves for "split"); ``nan`` on the diagonal and for pairs with no votes.
     n_votes : int
         Votes between two different models (ties included).
     n_ties : int
@@ -147,7 +147,7 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
         One row per vote with columns ``model_a``, ``model_b``, ``winner``
         (values in :data:`WINNERS`; e.g. the output of :func:`read_votes`).
         Self-matches are dropped (noted).
-    ties : {"drop", "half"}, optional
+    ties : {"drop", "split"}, optional
         Ties dropped from the fit, or counted as half a win each way (the
         Chatbot Arena convention; ratings shrink toward the mean).
     n_boot : int, optional
@@ -172,7 +172,7 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
     linear in the number of votes once and then depends on the number of
     observed pairs only. Newton–Raphson on the aggregated binomial
     likelihood, Σ_pairs [w log σ(β_i - β_j) + l log σ(β_j - β_i)] (ties as
-    half-wins under "half"), with Σβ = 0; rating = 1000 + β · 400/ln 10. The
+    half-wins under "split"), with Σβ = 0; rating = 1000 + β · 400/ln 10. The
     bootstrap resamples the votes with replacement — one multinomial draw
     over the (pair, outcome) cells per replicate — and refits every replicate
     in one batch, as the arena's bootstrap of battles does (Chiang et al. 2024).
@@ -195,7 +195,7 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
     >>> fit.models[:3], fit.n_votes, round(float(fit.ratings.mean()), 6)
     (('synthetic-A', 'synthetic-B', 'synthetic-C'), 3000, 1000.0)
     """
-    ties = check_choice("ties", ties, TIES)
+    ties = check_ties(ties)
     n_boot = check_int("n_boot", n_boot, low=0, high=10_000)
     models, ca, cb, outcome, notes, n_self = _vote_codes(votes)
     k = len(models)
@@ -211,7 +211,7 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
     if n_groups > 1:
         groups = [[models[m] for m in np.flatnonzero(labels == g)] for g in range(n_groups)]
         shown = "; ".join(", ".join(g[:4]) + (" …" if len(g) > 4 else "") for g in groups[:4])
-        hint = (" (with `ties`='drop', votes that are all ties carry no information; try 'half')"
+        hint = (" (with `ties`='drop', votes that are all ties carry no information; try 'split')"
                 if ties == "drop" and not used.all() else "")
         raise ValueError(f"`votes` split the models into {n_groups} groups never compared with each other "
                          f"({shown}); their ratings are not comparable{hint}.")
@@ -280,10 +280,10 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
     counts = counts.iloc[np.lexsort((counts["model_b"].map(rank), counts["model_a"].map(rank)))].reset_index(drop=True)
     won = np.zeros((k, k))
     played = np.zeros((k, k))
-    half = 0.5 if ties == "half" else 0.0
+    half = 0.5 if ties == "split" else 0.0
     np.add.at(won, (i, j), w + half * t)
     np.add.at(won, (j, i), l_ + half * t)
-    n_pair = w + l_ + (t if ties == "half" else 0.0)
+    n_pair = w + l_ + (t if ties == "split" else 0.0)
     np.add.at(played, (i, j), n_pair)
     np.add.at(played, (j, i), n_pair)
     with np.errstate(invalid="ignore", divide="ignore"):

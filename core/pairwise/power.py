@@ -70,7 +70,7 @@ class LeaderboardPower:
     expected_ratings : ndarray
         What the fit converges to (pseudo-true ratings), on the input's mean;
         equal to ``ratings`` for ``ties="drop"`` and a perfect judge, shrunk
-        toward the mean under "half" and by a noisy judge.
+        toward the mean under "split" and by a noisy judge.
     coverage : ndarray
         P(a system's 95% interval covers its true rating relative to the mean), input order.
     n_votes : int
@@ -177,7 +177,7 @@ def leaderboard_power(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accu
         differences matter. At most 100 systems spanning at most 2000 Elo.
     tie_rate : float, optional
         Share of votes that are ties, in [0, 1).
-    ties : {"drop", "half"}, optional
+    ties : {"drop", "split"}, optional
         Ties dropped from the fit, or counted as half a win each way (see the
         module notes: shrunk ratings, sandwich variance).
     judge_accuracy : float, optional
@@ -344,7 +344,7 @@ def rating_covariance(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accu
         ``"sampling"``: the sandwich H⁺ J H⁺ (the actual spread of the
         estimates; H⁺, the inverse Fisher information, when the model holds);
         ``"reported"``: what the analyst's fit reports (H⁺ for "drop", the
-        sandwich for "half").
+        sandwich for "split").
 
     Returns
     -------

@@ -52,7 +52,7 @@ def _fit(y, n, i, j, k, *, ridge=None, beta0=None, tol=1e-10, max_iter=200):
     """Maximum-likelihood logits for a batch of aggregated vote tables.
 
     ``y`` (B, M): wins of the first system of each pair (ties as ½ under
-    "half"); ``n`` (B, M): votes in the fit. ``ridge`` (B,): penalty λ of
+    "split"); ``n`` (B, M): votes in the fit. ``ridge`` (B,): penalty λ of
     ½ λ Σβ² (0: plain ML). Newton–Raphson with the sum-to-zero constraint
     handled by solving (H + λI + 11ᵀ/K) δ = g - λβ (the gradient sums to
     zero, so δ does); steps are capped at 2 logits. Returns β (B, K), centred.
@@ -133,14 +133,14 @@ def _fit_replicates(wins, losses, ties_n, i, j, k, ties, beta_hat, factor, inc_t
 def _reported_covariance(beta, y, n, i, j, k, ties, ridge, t_counts=None, w_counts=None, l_counts=None):
     """Per-replicate reported covariance of the logits (relative to the mean).
 
-    "drop": the inverse observed (= expected) information H⁺; "half": the
+    "drop": the inverse observed (= expected) information H⁺; "split": the
     empirical sandwich H⁺ Ĵ H⁺ with Ĵ = Σ_votes (y_v - σ̂)² (e_i - e_j)(…)ᵀ.
     """
     p = special.expit(beta[:, i] - beta[:, j])
     hess = _laplacian(n * p * (1.0 - p), i, j, k)
     lam = np.zeros(beta.shape[0]) if ridge is None else ridge
     cov = _center(np.linalg.inv(hess + lam[:, None, None] * np.eye(k) + 1.0 / k))
-    if ties == "half":
+    if ties == "split":
         sq = w_counts * (1.0 - p) ** 2 + l_counts * p**2 + t_counts * (0.5 - p) ** 2
         meat = _laplacian(sq, i, j, k)
         cov = cov @ meat @ cov

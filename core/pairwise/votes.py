@@ -152,7 +152,7 @@ def leaderboard_assurance(n_votes, ratings, delta_sd=None, *, tie_rate=0.0, ties
     root = math.sqrt(n_votes)
     z = stats.norm.isf(alpha / 2.0)
     power = _analytic_power(des, [n_votes], alpha)[0]
-    fallback = _S * (2.0 * judge - 1.0) * ((1.0 - tie_rate) if ties == "half" else 1.0)
+    fallback = _S * (2.0 * judge - 1.0) * ((1.0 - tie_rate) if ties == "split" else 1.0)
     out_a, out_c = [], []
     for idx in range(des.gap.size):
         g = float(des.gap[idx])

@@ -62,8 +62,8 @@ def plan_item(design: Leaderboard, result, *, n_votes: int, target_power: float,
     names = list(ratings.index)
     pairs = len(names) * (len(names) - 1) // 2
     sentence = (f"With {n_votes:,} pairwise votes spread evenly over "
-                + (f"the {pairs} pairs" if pairs > 1 else "the one pair") + f" of {len(names)} systems" + (f", {tie_pct:.0f}% ties ({'dropped' if ties == 'drop' else 'half wins'})"
-                                              if tie_rate else "")
+                + (f"the {pairs} pairs" if pairs > 1 else "the one pair") + f" of {len(names)} systems"
+                + (f", {tie_pct:.0f}% ties ({'dropped' if ties == 'drop' else 'half wins'})" if tie_rate else "")
                 + (f" and a judge agreeing with the true preference {judge_pct:.0f}% of the time" if judge < 1 else "")
                 + (f", the two systems are told apart by the exact sign test on the non-tied votes (α = {alpha:g}) "
                    "with " if result.uses_exact_engine else

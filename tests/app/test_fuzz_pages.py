@@ -207,7 +207,7 @@ def test_currency_label_is_kept_to_plain_characters():
 
 
 @pytest.mark.parametrize("page, key, query, expected", [
-    ("leaderboard", "ties", {"ties": "half"}, "half"),
+    ("leaderboard", "ties", {"ties": "split"}, "split"),
     ("leaderboard", "preset", {"preset": "crowded"}, "crowded"),
     ("accuracy", "scenario", {"scenario": "preference"}, "preference"),
 ])

@@ -44,9 +44,9 @@ def test_each_control_changes_the_leaderboard(page, kind, key, value):
 def test_judge_and_ties_enter_the_numbers(page):
     page.slider(key="ties_pct").set_value(20.0)
     page.slider(key="judge").set_value(80.0)
-    page.radio(key="ties").set_value("half")
+    page.radio(key="ties").set_value("split")
     page.run()
-    res = pw.leaderboard_power(5000, DEFAULT, tie_rate=0.2, ties="half", judge_accuracy=0.8)
+    res = pw.leaderboard_power(5000, DEFAULT, tie_rate=0.2, ties="split", judge_accuracy=0.8)
     assert metrics(page)["Weakest neighbours' power"] == f"{100 * res.weakest_power:.1f}%"
 
 
