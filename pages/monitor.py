@@ -64,9 +64,8 @@ def read_votes(data: bytes, name: str):
 
 
 @cached
-def watch(values, target, n_max, alpha, bounded, looks, boundary, seed):
-    return sq.monitor(np.array(values), target=target, n_max=n_max, alpha=alpha,
-                      bounds=(-1.0, 1.0) if bounded else None, looks=looks, boundary=boundary, seed=seed)
+def watch(values, design: sq.MonitorDesign):
+    return design.run(np.array(values))
 
 
 start("Monitor a running evaluation",
@@ -163,8 +162,10 @@ with guard("Cannot read the seed"):
 with guard("Cannot monitor this run"):
     if n_max < upto:
         raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
-    res = watch(tuple(diffs[:upto]), float(target), n_max, float(alpha), cs_method == "bounded", looks, boundary,
-                seed)
+    design = sq.MonitorDesign(float(target), n_max, alpha=float(alpha),
+                              bounds=(-1.0, 1.0) if cs_method == "bounded" else None, looks=looks, boundary=boundary,
+                              seed=seed)
+    res = watch(tuple(diffs[:upto]), design)
 
 last = res.sequence.iloc[-1]
 text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "

@@ -49,3 +49,26 @@ def test_bad_result():
     with pytest.raises(ValueError, match="`result`"):
         monitor_plan.plan_item(None, name_a="A", name_b="B", target=0.1, n_max=10, alpha=0.05,
                                confidence_sequence="betting", data="x")
+
+
+def test_monitor_design_is_the_keyword_api_and_a_cache_key():
+    import hashlib
+
+    from streamlit.runtime.caching.hashing import update_hash
+
+    x = _run(200, 0.1, seed=3)
+    d = sq.MonitorDesign(0.1, 2000, bounds=(-1, 1), seed=1)
+    a, b = d.run(x), sq.monitor(x, target=0.1, n_max=2000, bounds=(-1.0, 1.0), seed=1)
+    assert a.verdict == b.verdict and a.sequence.equals(b.sequence)
+
+    def key(obj):
+        h = hashlib.new("md5")
+        update_hash(obj, h, cache_type=None)
+        return h.hexdigest()
+
+    assert key(d) == key(sq.MonitorDesign(0.1, 2000, bounds=(-1.0, 1.0), seed=1))
+    assert key(d) != key(sq.MonitorDesign(0.1, 2000, bounds=(-1.0, 1.0), seed=2))
+    with pytest.raises(ValueError, match="`target`"):
+        sq.MonitorDesign(0.0, 2000)
+    with pytest.raises(ValueError, match="`boundary`"):
+        sq.MonitorDesign(0.1, 2000, boundary="haybittle")

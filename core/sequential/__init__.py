@@ -38,12 +38,12 @@ from .general import (  # noqa: F401
     sequential_curves, sequential_power, sequential_sample_size)
 from .adapters import ItemModel, benchmark_item_model, compare_designs, vote_item_model  # noqa: F401
 from .monitor import (  # noqa: F401
-    VERDICTS, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
+    VERDICTS, MonitorDesign, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
     sample_differences)
 
 __all__ = list(_campaign_all) + [
     "SEQUENTIAL_DESIGNS", "SequentialResult", "sequential_power", "sequential_sample_size", "sequential_curves",
     "look_schedule", "cs_halfwidth", "confidence_sequence", "mixture_rho", "MAX_RECURSION_LOOKS",
-    "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
+    "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
     "differences_from_votes", "sample_differences", "ItemModel", "benchmark_item_model", "vote_item_model",
     "compare_designs"]

@@ -29,7 +29,7 @@ from ..validation import check_alpha, check_choice, check_int, check_real
 from .boundaries import BOUNDARIES, boundary_z
 from .confidence import confidence_sequence, cs_boundary, mixture_rho
 
-__all__ = ["VERDICTS", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
+__all__ = ["VERDICTS", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
            "differences_from_votes", "sample_differences"]
 
 VERDICTS = ("b_better", "a_better", "no_difference", "budget", "continue")
@@ -145,6 +145,50 @@ def _forecast(start_sum, n, n_max, delta, sd, target, alpha, rho, n_sims, n_path
                                                                                        "stopped"])
     se = float(used.std(ddof=1) / math.sqrt(n_sims)) if n_sims > 1 else math.nan
     return float(used.mean()), se, float(effect.mean()), paths
+
+
+@dataclass(frozen=True)
+class MonitorDesign:
+    """How a running comparison is watched: everything :func:`monitor` needs but the data.
+
+    The fields are :func:`monitor`'s keyword arguments (the smallest difference that matters, the most items
+    planned, α, a known per-item SD or score bounds for the betting sequence, the planned group looks and
+    their boundary, the forecast's simulations and seed). The Monitor page builds it once; ``.run(x)`` watches
+    the items so far. Frozen and compared by value, so it is a cache key.
+
+    Examples
+    --------
+    >>> d = MonitorDesign(target=0.2, n_max=400, bounds=(-1.0, 1.0))
+    >>> x = np.r_[np.ones(60), -np.ones(20)]
+    >>> d.run(x).verdict == monitor(x, target=0.2, n_max=400, bounds=(-1, 1)).verdict
+    True
+    """
+
+    target: float
+    n_max: int
+    alpha: float = 0.05
+    sd: float | None = None
+    bounds: tuple | None = None
+    looks: int = 3
+    boundary: str = "obrien_fleming"
+    n_sims: int = 2000
+    n_paths: int = 30
+    seed: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "target", check_real("target", self.target, low=0.0, high=1e6, low_open=True))
+        object.__setattr__(self, "n_max", check_int("n_max", self.n_max, low=2, high=10_000_000))
+        object.__setattr__(self, "alpha", check_alpha(self.alpha))
+        object.__setattr__(self, "looks", check_int("looks", self.looks, low=1, high=10))
+        object.__setattr__(self, "boundary", check_choice("boundary", self.boundary, BOUNDARIES))
+        if self.bounds is not None:
+            object.__setattr__(self, "bounds", tuple(float(b) for b in self.bounds))
+
+    def run(self, x) -> MonitorResult:
+        """:func:`monitor` on the per-item differences so far."""
+        return monitor(x, target=self.target, n_max=self.n_max, alpha=self.alpha, sd=self.sd, bounds=self.bounds,
+                       looks=self.looks, boundary=self.boundary, n_sims=self.n_sims, n_paths=self.n_paths,
+                       seed=self.seed)
 
 
 def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boundary="obrien_fleming",
