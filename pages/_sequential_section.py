@@ -23,10 +23,9 @@ POINT_WORK, CURVE_WORK = 8_000_000, 1_000_000
 
 
 @cached
-def _compare(n, delta, sd, looks, boundary, alpha, n_sims):
+def _compare(n, design: sq.SequentialDesign, n_sims):
     designs = ("fixed", "group", "anytime") if n_sims else ("fixed", "group")
-    return sq.compare_designs(n, delta, sd, looks=looks, boundary=boundary, alpha=alpha, n_sims=max(n_sims, 100),
-                              seed=0, designs=designs)
+    return design.compare(n, n_sims=max(n_sims, 100), seed=0, designs=designs)
 
 
 @cached
@@ -65,7 +64,8 @@ def sequential_section(*, n: int, model: sq.ItemModel, alpha: float, target: flo
                                              "lan_demets_pocock": "Lan–DeMets (Pocock type)"}.get,
                                 help="How α is shared among the looks.")
         sims_point, sims_curve = _sims(n, POINT_WORK), _sims(n, CURVE_WORK)
-        table = _compare(n, model.delta, model.sd, looks, boundary, alpha, sims_point).set_index("design")
+        design = sq.SequentialDesign.from_model(model, looks=looks, boundary=boundary, alpha=alpha)
+        table = _compare(n, design, sims_point).set_index("design")
         fixed, group = table.loc["fixed"], table.loc["group"]
         anytime = table.loc["anytime"] if "anytime" in table.index else None
 

@@ -290,3 +290,18 @@ def test_futility_threshold_beyond_the_efficacy_boundary():
     assert abs(a.power - s.power) <= 4 * s.mc_se
     r = sq.campaign_power("interim_futility", 1200, 2.0, futility_p=0.01)
     assert 0 <= r.power <= 1 and sum(r.stop_probabilities) == pytest.approx(1.0)
+
+
+def test_sequential_design_is_the_keyword_api():
+    """SequentialDesign wraps sequential_power / compare_designs / sequential_curves with one set of options."""
+    d = sq.SequentialDesign(0.1, 1.0, looks=4, boundary="pocock")
+    assert d.power(800).power == sq.sequential_power(800, 0.1, 1.0, looks=4, boundary="pocock").power
+    assert d.sample_size() == sq.sequential_sample_size(0.1, 1.0, looks=4, boundary="pocock")
+    table = d.compare(800, n_sims=200, designs=("fixed", "group"))
+    assert table.equals(sq.compare_designs(800, 0.1, 1.0, looks=4, boundary="pocock", n_sims=200,
+                                           designs=("fixed", "group")))
+    assert sq.SequentialDesign.from_model(sq.ItemModel(delta=0.1, sd=1.0)) == sq.SequentialDesign(0.1, 1.0)
+    with pytest.raises(ValueError, match="`sd`"):
+        sq.SequentialDesign(0.1, 0.0)
+    with pytest.raises(ValueError, match="`boundary`"):
+        sq.SequentialDesign(0.1, 1.0, boundary="haybittle")

@@ -36,7 +36,7 @@ from .confidence import CS_GRID, confidence_sequence, cs_boundary, cs_halfwidth,
 from .general import (  # noqa: F401
     MAX_RECURSION_LOOKS, MAX_SIMULATED_ITEMS, SEQUENTIAL_DESIGNS, SequentialResult, look_schedule,
     sequential_curves, sequential_power, sequential_sample_size)
-from .adapters import ItemModel, benchmark_item_model, compare_designs, vote_item_model  # noqa: F401
+from .adapters import ItemModel, SequentialDesign, benchmark_item_model, compare_designs, vote_item_model  # noqa: F401
 from .monitor import (  # noqa: F401
     VERDICTS, MonitorDesign, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
     sample_differences)
@@ -45,5 +45,5 @@ __all__ = list(_campaign_all) + [
     "SEQUENTIAL_DESIGNS", "SequentialResult", "sequential_power", "sequential_sample_size", "sequential_curves",
     "look_schedule", "cs_halfwidth", "confidence_sequence", "mixture_rho", "MAX_RECURSION_LOOKS",
     "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
-    "differences_from_votes", "sample_differences", "ItemModel", "benchmark_item_model", "vote_item_model",
+    "differences_from_votes", "sample_differences", "ItemModel", "SequentialDesign", "benchmark_item_model", "vote_item_model",
     "compare_designs"]

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..validation import check_int, check_probability, check_real
-from .general import sequential_power
+from ..validation import check_alpha, check_choice, check_int, check_probability, check_real
+from .boundaries import BOUNDARIES
+from .general import sequential_curves, sequential_power, sequential_sample_size
 
-__all__ = ["ItemModel", "benchmark_item_model", "vote_item_model", "compare_designs"]
+__all__ = ["ItemModel", "SequentialDesign", "benchmark_item_model", "vote_item_model", "compare_designs"]
 
 
 @dataclass(frozen=True)
@@ -94,3 +95,61 @@ def compare_designs(n_max, delta, sd, *, looks=3, boundary="obrien_fleming", fut
                      r.mc_se))
     return pd.DataFrame(rows, columns=["design", "n_max", "power", "type_m", "expected_n", "expected_n_null",
                                        "false_positive_rate", "mc_se"])
+
+
+@dataclass(frozen=True)
+class SequentialDesign:
+    """A sequentially monitored comparison of per-item differences, everything but the items planned.
+
+    ``delta`` and ``sd`` are the per-item difference's mean and SD (an :class:`ItemModel`'s); ``looks``,
+    ``boundary``, ``futility_p`` and ``alpha`` configure the group-sequential design (Jennison & Turnbull 2000)
+    that :func:`compare_designs` sets beside the fixed and the anytime runs. The "Run it sequentially" section
+    builds it once from its page's model. Frozen and compared by value, so it is a cache key.
+
+    Examples
+    --------
+    >>> d = SequentialDesign(0.1, 1.0)
+    >>> d.power(800).power == sequential_power(800, 0.1, 1.0).power
+    True
+    """
+
+    delta: float
+    sd: float
+    looks: int = 3
+    boundary: str = "obrien_fleming"
+    futility_p: float | None = None
+    alpha: float = 0.05
+
+    def __post_init__(self):
+        object.__setattr__(self, "delta", check_real("delta", self.delta, low=-1e6, high=1e6))
+        object.__setattr__(self, "sd", check_real("sd", self.sd, low=0.0, high=1e6, low_open=True))
+        object.__setattr__(self, "looks", check_int("looks", self.looks, low=1, high=50))
+        object.__setattr__(self, "boundary", check_choice("boundary", self.boundary, BOUNDARIES))
+        object.__setattr__(self, "alpha", check_alpha(self.alpha))
+
+    @classmethod
+    def from_model(cls, model: ItemModel, **options) -> SequentialDesign:
+        """The design for a page's per-item difference model."""
+        return cls(model.delta, model.sd, **options)
+
+    def _options(self) -> dict:
+        return {"looks": self.looks, "boundary": self.boundary, "futility_p": self.futility_p, "alpha": self.alpha}
+
+    def power(self, n_max, *, design="group", **options):
+        """:func:`sequential_power` with ``n_max`` items planned (``options``: ``method``, ``n_sims``, ``seed``…)."""
+        return sequential_power(n_max, self.delta, self.sd, design=design, **self._options(), **options)
+
+    def sample_size(self, *, design="group", target_power=0.8, **options) -> int:
+        """:func:`sequential_sample_size` for this difference."""
+        return sequential_sample_size(self.delta, self.sd, design=design, target_power=target_power,
+                                      **self._options(), **options)
+
+    def compare(self, n_max, *, n_sims=2000, seed=0, designs=("fixed", "group", "anytime")) -> pd.DataFrame:
+        """:func:`compare_designs` for this difference."""
+        return compare_designs(n_max, self.delta, self.sd, **self._options(), n_sims=n_sims, seed=seed,
+                               designs=designs)
+
+    def curves(self, n_max, deltas, *, designs=("fixed", "group", "anytime", "naive"), n_sims=4000, seed=0):
+        """:func:`sequential_curves` over true differences ``deltas`` at this SD."""
+        return sequential_curves(n_max, list(deltas), self.sd, designs=designs, **self._options(), n_sims=n_sims,
+                                 seed=seed)
