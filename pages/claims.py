@@ -7,6 +7,7 @@ and metrics. The table lives in the URL (``?claims=…``), so a link reproduces 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -86,9 +87,9 @@ def benchmark_powers(rows, alpha):
 
 
 @cached
-def family(powers, alpha, correction, correlation):
-    return mt.family_power(list(powers), alpha=alpha, correction=correction, correlation=correlation,
-                           n_sims=N_SIMS, seed=0)
+def family(claims: mt.ClaimFamily):
+    """The family's power under its own correction (each correction is its own cache entry)."""
+    return claims.power(n_sims=N_SIMS, seed=0)
 
 
 @cached
@@ -153,7 +154,8 @@ names = [name for name, _, _ in single]
 powers = tuple(round(p, 12) for _, p, _ in single)
 m = len(powers)
 with guard("Cannot compute the family power"):
-    results = {c: family(powers, alpha, c, correlation) for c in CORRECTION_LABELS}
+    claims = mt.ClaimFamily(rows, powers, correction=correction, correlation=correlation, alpha=alpha)
+    results = {c: family(dataclasses.replace(claims, correction=c)) for c in CORRECTION_LABELS}
 chosen = results[correction]
 factor = growth(m, target, alpha, correction) if correction != "none" else 1.0
 
@@ -221,7 +223,7 @@ download_csv({"per_benchmark": per, "family": summary}, "many_claims.csv", key="
 snippet = claims_snippet(rows=rows, alpha=alpha, target_power=target, correction=correction, correlation=correlation,
                          correction_label=CORRECTION_LABELS[correction], n_sims=N_SIMS)
 plan_actions(claims_plan.plan_item(
-    mt.ClaimFamily(rows, powers, correction=correction, correlation=correlation, alpha=alpha), chosen,
+    claims, chosen,
     figures=(("Power of each claim", figures.bar_figure(
         names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),
         title="Power of each claim under each correction", x_title="Benchmark", y_title="Power")),),
