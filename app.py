@@ -54,10 +54,18 @@ def home() -> None:
     render()
 
 
-HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_path="home")
+def to_home() -> None:
+    """``/home`` (an old or hand-typed link): the home page at ``/``, with the link's parameters."""
+    st.switch_page(HOME, query_params=dict(st.query_params))
+
+
+# The default page is served at "/" only, whatever its url_path (Streamlit 1.67), so "/home" gets a hidden alias.
+HOME = st.Page(home, title="Home", icon=":material/home:", default=True, url_path="start")
+HOME_ALIAS = st.Page(to_home, title="Home", url_path="home", visibility="hidden")
 PAGES = {info.name: st.Page(info.path, title=info.title, icon=info.icon) for info in REGISTRY}
-navigation = st.navigation({"": [HOME], **{section: [PAGES[i.name] for i in REGISTRY if i.section == section]
-                                           for section in SECTIONS}},
+navigation = st.navigation({"": [HOME, HOME_ALIAS],
+                            **{section: [PAGES[i.name] for i in REGISTRY if i.section == section]
+                               for section in SECTIONS}},
                           expanded=True)  # every page listed (by default Streamlit folds all but ten under "View more")
 # Before the page runs, so the page reads the mode of this very run.
 st.sidebar.toggle(

@@ -48,6 +48,7 @@ __all__ = [
     "sequential_teaser",
     "monitor_teaser",
     "analysis_teaser",
+    "demo_teaser",
     "UploadKind",
     "UPLOAD_KINDS",
     "accepted_formats",
@@ -288,6 +289,27 @@ def analysis_teaser(*, alpha=0.05) -> Teaser:
                   f"{data.rows_used:,}")
 
 
+def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
+    """The lab-meeting demo: how often its under-powered comparison is significant and how much it exaggerates.
+
+    The demo's defaults: 25 raters per head-to-head study, 60% truly prefer the new system (a +20-point gap), the
+    exact two-sided sign test at α = 0.05; power and Type-M are the exact engine the demo reports
+    (:func:`core.accuracy.preference_power`, as ``Replay.exact``; Card et al. 2020, Figure 1 and §2).
+
+    Examples
+    --------
+    >>> demo_teaser().shown
+    '+20 pp'
+    >>> demo_teaser().answer
+    'Show your lab why small evaluations mislead: 25 raters, a true 20-point gap, 15% of studies significant, and those overstate the gap 2.5×.'
+    """
+    exact = acc.preference_power(n, p_new, round(1 - p_new, 12), alpha=alpha)
+    gap = round(100 * (2 * p_new - 1))
+    return Teaser("demo", f"Show your lab why small evaluations mislead: {n} raters, a true {gap}-point gap, "
+                  f"{_pct(exact.power, 0)} of studies significant, and those overstate the gap {exact.type_m:.1f}×.",
+                  "True difference", float(gap), f"{gap:+d} pp")
+
+
 #: A page's teaser function, by page name; pages without one get no card.
 TEASERS = {
     "accuracy": accuracy_teaser,
@@ -300,6 +322,7 @@ TEASERS = {
     "sequential": sequential_teaser,
     "monitor": monitor_teaser,
     "analysis": analysis_teaser,
+    "demo": demo_teaser,
 }
 
 

@@ -116,7 +116,8 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo(
         "demo", "Lab-meeting demo", ":material/slideshow:",
         "A five-step guided story of the significance filter, animated for a projector.", section="Lab meeting",
-        core=("demo",), bench=False),
+        core=("demo",), bench=False,
+        question="How do I show my lab why small evaluations mislead?"),
     PageInfo(
         "plan", "Plan basket", ":material/shopping_basket:",
         "Designs added from several pages in one downloadable plan with the total cost.", section="Plans",

@@ -353,3 +353,21 @@ def test_read_uploads_passes_one_file_through_and_fits_two_harness_files():
 def test_read_uploads_rejects_other_combinations(files, message):
     with pytest.raises(ValueError, match=message):
         home.read_uploads(files)
+
+
+def test_demo_teaser_against_the_binomial_sign_test():
+    # oracle: the exact two-sided sign test with 25 raters rejects at ≤ 7 or ≥ 18 preferring the new system
+    # (P(X ≥ 18 | ½) = 0.0216, doubled 0.043 ≤ 0.05; 17 gives 0.108); power counts the right-sign side only
+    # (Card et al. 2020, Figure 2), Type-M is E[|gap| | significant] / 0.2 over both sides.
+    from scipy.stats import binom
+
+    k = np.arange(26)
+    pmf = binom.pmf(k, 25, 0.6)
+    sig = (k <= 7) | (k >= 18)
+    assert 2 * binom.sf(17, 25, 0.5) <= 0.05 < 2 * binom.sf(16, 25, 0.5)
+    power = pmf[k >= 18].sum()
+    type_m = (pmf[sig] * np.abs(2 * k[sig] / 25 - 1)).sum() / pmf[sig].sum() / 0.2
+    t = home.demo_teaser()
+    assert t.page == "demo" and t.shown == "+20 pp"
+    assert f"{100 * power:.0f}% of studies significant" in t.answer
+    assert f"overstate the gap {type_m:.1f}×" in t.answer

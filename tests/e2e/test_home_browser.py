@@ -81,3 +81,32 @@ def test_presentation_mode_home_page_fits_a_projector(browser, server_url):
         page.screenshot(path=str(ARTIFACTS / "home-present-1280.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_a_link_to_slash_home_opens_the_home_page(page, server_url):
+    # "/home" (a hand-typed or old link) and "/" both open the home page, with the link's parameters kept
+    from playwright.sync_api import expect
+
+    page.goto(f"{server_url}/home?home_n=100", wait_until="domcontentloaded")
+    wait_idle(page, timeout=60_000)
+    page.locator(".st-key-card_llm").wait_for(timeout=60_000)
+    expect(page.get_by_text("Page not found", exact=False)).to_have_count(0)
+    page.wait_for_url("**/?home_n=100", timeout=30_000)
+    slider = page.get_by_role("slider", name="Raters per study")
+    expect(slider).to_have_attribute("aria-valuetext", "100", timeout=30_000)
+    assert not page.errors, page.errors
+
+
+def test_the_demo_card_opens_the_lab_meeting_demo(page, server_url):
+    from playwright.sync_api import expect
+
+    promised = hm.teaser("demo")
+    _open_home(page, server_url)
+    card = page.locator(".st-key-card_demo")
+    expect(card).to_contain_text(promised.answer, timeout=30_000)
+    card.locator('[data-testid="stPageLink"] a').click()
+    page.wait_for_url("**/demo**", timeout=30_000)
+    wait_idle(page, timeout=60_000)
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text=promised.metric).first
+    expect(metric.locator('[data-testid="stMetricValue"]')).to_have_text(promised.shown, timeout=30_000)
+    assert not page.errors, page.errors
