@@ -59,6 +59,8 @@ from pages._scaffold import code_view
 N_OPTIONS = sorted({int(m * 10**e) for e in range(1, 6) for m in (1, 1.5, 2, 3, 5, 7.5) if 50 <= m * 10**e <= 100_000}
                    | {100_000})
 K_OPTIONS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50]
+#: Example unit costs (the metric says when the cheapest design still rests on them).
+COST_QUESTION, COST_SAMPLE = 0.50, 0.01
 M_OPTIONS = [1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100]
 CURVE_KS = (1, 2, 5, 10)
 VIEWS = {"power": "Power vs questions", "assurance": "Assurance vs questions", "budget": "Variance budget",
@@ -268,9 +270,10 @@ if judged:
                          help="P(the judge grades a wrong answer wrong).")
     side.page_link("pages/judge.py", label="How many human labels to calibrate the judge?", icon=":material/gavel:")
 side.subheader("Costs")
-cost_question = side.number_input("Cost per question", 0.0, 10_000.0, 0.50, 0.05, key="cost_q", bind="query-params",
+cost_question = side.number_input("Cost per question", 0.0, 10_000.0, COST_QUESTION, 0.05, key="cost_q",
+                                   bind="query-params",
                                    help="Writing or labelling one new question (0 if the benchmark exists).")
-cost_sample = side.number_input("Cost per sampled answer", 0.0, 1_000.0, 0.01, 0.001, format="%.3f", key="cost_s",
+cost_sample = side.number_input("Cost per sampled answer", 0.0, 1_000.0, COST_SAMPLE, 0.001, format="%.3f", key="cost_s",
                                 bind="query-params", help="One model call (plus its grading); both models answer every "
                                 "question K times.")
 currency = currency_label(side.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
@@ -303,6 +306,8 @@ with guard("Impossible design"):
     best = plan(design, cost_question, cost_sample, target) if gain != 0 and (cost_question or cost_sample) else None
 cheapest = ("—" if best is None else "not reachable" if best.n_questions < 0 else
             f"{best.n_questions:,} × {best.samples}")
+# the cheapest design depends on the unit costs: say so when they are still the page's example values
+default_costs = (cost_question, cost_sample) == (COST_QUESTION, COST_SAMPLE)
 clusters_now = -(-n // m)
 if clusters_now <= 20 and m <= 5:
     st.info(f"**Few independent units:** {clusters_now} cluster{'s' if clusters_now != 1 else ''} of at most {m} "
@@ -322,7 +327,8 @@ metrics_row(
     Metric("Cheapest n × K", cheapest,
            help="Fewest-cost (questions, samples per question) reaching the target power, with cost "
            "n·(cost per question + 2·K·cost per answer).",
-           caption=None if best is None or best.n_questions < 0 else f"cost {fmt_money(best.cost, currency)}"),
+           caption=None if best is None or best.n_questions < 0 else f"cost {fmt_money(best.cost, currency)}"
+           + (" at the example unit costs: set yours under Costs" if default_costs else "")),
 )
 verdict(result.power, target, effect=gain, type_m=result.type_m)
 st.page_link("pages/claims.py", label="Claiming gains on several benchmarks? See each claim's power after a "

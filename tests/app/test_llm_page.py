@@ -272,3 +272,15 @@ def test_few_independent_units_are_flagged():
     at = _open("llm", {"n": "15", "m": "1"})
     assert not at.exception and any("Few independent units" in i.value for i in at.info)
     assert not any("Few independent units" in i.value for i in _open("llm").info)
+
+
+def test_cheapest_design_says_when_it_rests_on_the_example_costs(page):
+    # the example unit costs were never entered by the user: the metric says so until costs are set
+    assert any("at the example unit costs" in c for c in captions(page))
+    page.number_input(key="cost_q").set_value(1.0)
+    page.run()
+    assert not page.exception
+    plan = llm.benchmark_plan(**{k: v for k, v in DEFAULT.items() if k != "samples"}, cost_question=1.0,
+                              cost_sample=0.01)
+    assert metrics(page)["Cheapest n × K"] == f"{plan.n_questions:,} × {plan.samples}"
+    assert not any("at the example unit costs" in c for c in captions(page))
