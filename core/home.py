@@ -365,6 +365,8 @@ UPLOAD_KINDS = {k.kind: k for k in (
                "CSV with columns `worker`, `item`, `system`, `rating` (two systems)"),
     UploadKind("mt", "MT outputs", "mt",
                "TSV with three text columns: system A, system B, reference (one segment per line)"),
+    UploadKind("mt_text", "one MT output or reference file", "mt",
+               "plain text, one segment per line (the MT page reads system A, system B and the references together)"),
     UploadKind("scores", "per-item scores", "analysis",
                "CSV/TSV with one numeric column per system (one row per item), or 0/1 correctness"),
     UploadKind("predictions", "per-item predictions and gold labels", "analysis",
@@ -435,6 +437,24 @@ def _looks_like_mt(text: str) -> bool:
     return float(np.mean([len(c.split()) for c in cells])) >= 2.0
 
 
+def _looks_like_sentences(text: str) -> bool:
+    """One segment per line: plain sentences (no tabs; several words a line, few of them numbers), not a delimited
+    table whose every line splits into the same number of fields as its header."""
+    lines = [line for line in text[:200_000].splitlines()[:200] if line.strip()]
+    if len(lines) < 2 or any("\t" in line for line in lines):
+        return False  # a single line is too little to call a file of segments
+    words = [line.split() for line in lines]
+    if float(np.mean([len(w) for w in words])) < 3.0:
+        return False
+    if _numeric_share([t.strip(".,;:!?") for w in words for t in w]) > 0.2:
+        return False
+    for sep in (",", ";", "|"):
+        counts = {line.count(sep) for line in lines}
+        if len(counts) == 1 and counts != {0}:
+            return False  # the same number of fields on every line: a table
+    return True
+
+
 def _label(name) -> str:
     """The file's name as a code span for messages (backticks removed, at most 80 characters)."""
     return "`" + str(name)[:80].replace("`", "'") + "`"
@@ -456,7 +476,7 @@ def recognise(name: str, data) -> str:
         A key of :data:`UPLOAD_KINDS`: ``"harness"`` (JSON lines with ``doc_id`` and harness fields such as
         ``resps``), ``"votes"`` (``model_a``, ``model_b``, ``winner``), ``"llm_log"`` (``question``, ``model``,
         ``score`` or their aliases), ``"pilot"`` (``worker``, ``item``, ``system``, ``rating``), ``"mt"`` (three
-        tab-separated columns of sentences), ``"scores"`` (numeric columns) or ``"predictions"`` (three label
+        tab-separated columns of sentences), ``"mt_text"`` (one segment per line: one system's outputs), ``"scores"`` (numeric columns) or ``"predictions"`` (three label
         columns).
 
     Raises
@@ -496,6 +516,8 @@ def _recognise(label: str, data) -> str:
         raise ValueError(unknown)
     if _looks_like_mt(text):
         return "mt"
+    if _looks_like_sentences(text):
+        return "mt_text"
     table = uploads.read_table(data, name=label, min_columns=2)
     columns = {str(c).strip().lower() for c in table.columns}
     if _VOTE_COLUMNS <= columns:
@@ -550,6 +572,8 @@ class Upload:
 
 #: The LLM page's tab that reads logs (its ``?view=`` value).
 LLM_LOG_TAB = "Estimate from your logs"
+#: The MT page's tab that fits P0 and b0 from outputs (its ``?view=`` value).
+MT_FIT_TAB = "Fit P0 and b0 from your outputs"
 _K_OPTIONS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50)  # the LLM page's select_slider options
 _M_OPTIONS = (1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100)
 
@@ -685,6 +709,16 @@ def read_upload(name: str, data) -> Upload:
                       f"{fitted.items} items; effect β1 = {fitted.effect:+.3f}.", tuple(values.items()),
                       "The Ratings page opens with the effect, mean rating and the five variance components fitted "
                       "from the pilot.")
+    if kind == "mt_text":
+        lines = uploads.decode_text(data, name=label).splitlines()
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return Upload(kind, page, f"Plain text with one segment per line ({len(lines):,} lines): one system's "
+                      "outputs or the references.",
+                      next_step="The MT page needs three aligned files — system A's outputs, system B's outputs and "
+                      "the references — to fit P0, b0 and the BLEU difference: upload them together there (or one "
+                      "TSV with the three columns here).",
+                      link=(("view", MT_FIT_TAB),))  # the tab opens on its three-file mode
     if kind == "mt":
         hyp_a, hyp_b, refs = mt.read_tsv(bytes(data))
         fitted = mt.fit_swap_effects(hyp_a, hyp_b, refs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from urllib.parse import unquote
 
 import numpy as np
@@ -371,3 +372,30 @@ def test_demo_teaser_against_the_binomial_sign_test():
     assert t.page == "demo" and t.shown == "+20 pp"
     assert f"{100 * power:.0f}% of studies significant" in t.answer
     assert f"overstate the gap {type_m:.1f}×" in t.answer
+
+
+# one system's MT output as published (one detokenised segment per line, commas in varying numbers)
+MT_OUTPUT_TXT = ("Michael Jackson wore tape on his nose to get front pages, former bodyguard claims\n"
+                 "Michael Jackson's former bodyguard has claimed the star wore tape on his nose.\n"
+                 "\"He's a very nice man, very polite, and he loves his children, his fans, his music,\" he said.\n"
+                 "The 50-year-old, who lives in Los Angeles, made the claim on Sunday.\n").encode()
+
+
+def test_one_mt_output_file_is_recognised_and_points_to_the_mt_page():
+    # before: read as a comma table, "row 3 has … fields but row 1 has …"
+    assert home.recognise("newstest2019.en-de.sys.txt", MT_OUTPUT_TXT) == "mt_text"
+    up = home.read_upload("newstest2019.en-de.sys.txt", MT_OUTPUT_TXT)
+    assert up.page == "mt" and up.values == ()
+    assert "4 lines" in up.summary and "three aligned files" in up.next_step
+    assert up.query == {"view": home.MT_FIT_TAB}
+    mt_page = (Path(__file__).resolve().parents[1] / "pages" / "mt.py").read_text()
+    assert f'"fit": "{home.MT_FIT_TAB}"' in mt_page and '"three": "three text files"' in mt_page  # the tab and mode exist
+
+
+@pytest.mark.parametrize("data, kind", [
+    (b"a,b\n0.5,0.6\n0.7,0.4\n", "scores"),
+    (b"pred_a,pred_b,gold\nyes,no,yes\nno,no,yes\n", "predictions"),
+    (b"system a output one here\tsystem b output one here\tthe reference one here\n", "mt"),
+])
+def test_tables_are_not_taken_for_sentences(data, kind):
+    assert home.recognise("f.txt", data) == kind
