@@ -14,7 +14,7 @@ import streamlit as st
 from core import demo, figures
 from core import home as hm
 from pages._registry import PAGES as REGISTRY, by_name
-from pages._scaffold import cached, chart, list_of, md_escape, presentation, safe_message, start, style
+from pages._scaffold import cached, cached_upload, chart, list_of, md_escape, presentation, safe_message, start, style
 
 #: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options).
 RATERS = [10, 15, 20, 25, 30, 40, 50, 75, 100]
@@ -112,21 +112,79 @@ def record_sources(upload: hm.Upload, file_name: str) -> None:
         sources[key] = (value, f"fitted from {str(file_name)[:80]} (home page upload)")
 
 
-def from_your_data() -> None:
-    st.subheader("Start from your data")
+@cached_upload
+def kind_of(name: str, data: bytes) -> str:
+    try:
+        return hm.recognise(name, data)
+    except ValueError:
+        return ""
+
+
+def in_use(files: list) -> list:
+    """The files the home page reads: the newest upload, or the newest two when both are lm-evaluation-harness
+    samples files (the baseline's and the new model's, read together)."""
+    if len(files) >= 2 and all(kind_of(name, data) == "harness" for name, data in files[-2:]):
+        return files[-2:]
+    return files[-1:]
+
+
+def _uploader_key() -> str:
+    generation = int(st.session_state.get("home_file_generation", 0))
+    return "home_file" if generation == 0 else f"home_file_{generation}"
+
+
+def _release(ups) -> None:
+    """Free the uploader's copies of files the page no longer reads (Streamlit keeps every file a multi-file
+    uploader received until the session ends, so 50 uploads held 50 files in memory)."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        for up in ups:
+            ctx.uploaded_file_mgr.remove_file(ctx.session_id, up.file_id)
+    except Exception:  # noqa: BLE001 (a private interface: if it changes, the files are freed with the session)
+        pass
+
+
+def clear_files() -> None:
+    st.session_state["home_kept"] = []
+    st.session_state["home_file_generation"] = int(st.session_state.get("home_file_generation", 0)) + 1
+
+
+def uploaded_files() -> list:
+    """(name, bytes) of the files in use. A new upload replaces the one before (two harness files stay together):
+    the uploader is emptied and the files kept are held here, so at most two files are in memory per session."""
     ups = st.file_uploader(
         "Upload an evaluation file: the app recognises its kind and opens the right page",
-        type=["csv", "tsv", "txt", "json", "jsonl"], key="home_file", accept_multiple_files=True,
+        type=["csv", "tsv", "txt", "json", "jsonl"], key=_uploader_key(), accept_multiple_files=True,
         help="lm-evaluation-harness sample logs (two files, baseline first, to fit them here), a per-answer LLM log, "
         "pairwise votes, per-item scores, pilot ratings or MT outputs (TSV). At most 20 MB a file; nothing in a file "
-        "is executed.")
-    if not ups:
+        "is executed. A new upload replaces the previous one.")
+    kept = list(st.session_state.get("home_kept", []))
+    files = kept + [(up.name, up.getvalue()) for up in ups or []]
+    chosen = in_use(files)
+    if len(chosen) < len(files):
+        _release(ups or [])
+        st.session_state["home_kept"] = chosen
+        st.session_state["home_file_generation"] = int(st.session_state.get("home_file_generation", 0)) + 1
+        st.rerun()
+    if kept:
+        c1, c2 = st.columns([4, 1])
+        c1.caption("In use: " + list_of([name for name, _ in kept]) + " — a new upload replaces it.")
+        c2.button("Clear", key="home_clear", on_click=clear_files, help="Forget the uploaded file.")
+    return chosen
+
+
+def from_your_data() -> None:
+    st.subheader("Start from your data")
+    files = uploaded_files()
+    if not files:
         if not presentation():
             st.caption("Accepted: " + "; ".join(f"{k.label}" for k in hm.UPLOAD_KINDS.values()) + ".")
         return
-    names = [up.name for up in ups]
+    names = [name for name, _ in files]
     try:
-        upload = read_uploads(tuple((up.name, up.getvalue()) for up in ups))
+        upload = read_uploads(tuple(files))
     except ValueError as err:
         message = str(err).partition(" Accepted formats:")[0].partition("\nAccepted formats:")[0]
         st.error(f"**Cannot use this file.** {safe_message(message)}")

@@ -210,10 +210,33 @@ def test_two_harness_files_are_fitted_here_and_open_the_llm_page_with_the_values
     assert open_page("llm", query).slider(key="acc_a").value == pytest.approx(float(query["acc_a"]))
 
 
-def test_several_files_that_are_not_two_harness_logs_get_a_message(home):
-    at = upload(home, "a.csv", SCORES, ("b.csv", SCORES))
-    assert any("one at a time" in e.value for e in at.error)
-    assert not at.success
+def test_a_new_upload_replaces_the_previous_one(home):
+    # a multi-file uploader keeps every file it received; the page reads the newest and lets the others go
+    at = upload(home, "a.csv", SCORES, ("votes.csv", VOTES_CSV))
+    assert any("votes.csv" in s.value and "pairwise votes" in s.value for s in at.success)
+    assert not any("a.csv" in s.value for s in at.success)
+    assert [name for name, _ in at.session_state["home_kept"]] == ["votes.csv"]
+    assert any("In use: `votes.csv`" in c.value for c in at.caption)
+    # the uploader was emptied (a new widget): the next upload replaces the kept file
+    at.file_uploader(key="home_file_1").set_value([("p.csv", pilot_csv(), "text/plain")])
+    at.run()
+    assert not at.exception, at.exception
+    assert any("p.csv" in s.value and "pilot ratings" in s.value for s in at.success)
+    assert [name for name, _ in at.session_state["home_kept"]] == ["p.csv"]
+
+
+def test_many_uploads_keep_at_most_two_files(home):
+    at = home
+    for i in range(6):
+        key = "home_file" if i == 0 else f"home_file_{i}"
+        at.file_uploader(key=key).set_value([(f"s{i}.csv", SCORES, "text/plain"), (f"t{i}.csv", SCORES, "text/plain")])
+        at.run()
+        assert not at.exception, at.exception
+        assert len(at.session_state["home_kept"]) <= 2
+    assert [name for name, _ in at.session_state["home_kept"]] == ["t5.csv"]
+    at.button(key="home_clear").click()
+    at.run()
+    assert at.session_state["home_kept"] == [] and not at.success
 
 
 def test_fitted_values_are_recorded_as_their_source(home):
