@@ -28,6 +28,7 @@ from benchmarks import (
     pairwise_bench,
     ratings_bench,
     sequential_bench,
+    uploads_bench,
 )
 
 
@@ -47,7 +48,8 @@ def main() -> int:
     print("NLP Power Explorer benchmarks (median wall time; lower is better)\n")
     ok = True
     checks = (accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS
-              + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS + judge_bench.CHECKS)
+              + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS + judge_bench.CHECKS
+              + uploads_bench.CHECKS)
     if "--no-browser" not in sys.argv:
         checks = checks + browser_bench.CHECKS
     for check in checks:

@@ -64,8 +64,9 @@ def read_votes(data: bytes, name: str):
 
 
 @cached
-def watch(values, design: sq.MonitorDesign):
-    return design.run(np.array(values))
+def watch(values: np.ndarray, design: sq.MonitorDesign):
+    # an array, not a tuple: Streamlit hashes an array's bytes at once, a million-item tuple item by item (≈ 2 s)
+    return design.run(values)
 
 
 start("Monitor a running evaluation",
@@ -165,7 +166,7 @@ with guard("Cannot monitor this run"):
     design = sq.MonitorDesign(float(target), n_max, alpha=float(alpha),
                               bounds=(-1.0, 1.0) if cs_method == "bounded" else None, looks=looks, boundary=boundary,
                               seed=seed)
-    res = watch(tuple(diffs[:upto]), design)
+    res = watch(np.ascontiguousarray(diffs[:upto]), design)
 
 last = res.sequence.iloc[-1]
 text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "
