@@ -485,3 +485,79 @@ def test_prevalence_paradox():
         jg.prevalence_paradox_curve(agreement=0.9, prevalences=[0.01])
     with pytest.raises(ValueError, match="`agreement`"):
         jg.prevalence_paradox_curve(agreement=0.3)
+
+
+# ---------------------------------------------------------------------------
+# the integer optimum of ppi_plan against brute force over every (n, n + N)
+# ---------------------------------------------------------------------------
+def _brute_target(a, b, ch, cj, target_var, n_hi, m_hi):
+    n = np.arange(2, n_hi + 1)[:, None]
+    m = np.arange(2, m_hi + 1)[None, :]
+    ok = (m >= n) & (a / n + b / m <= target_var)
+    cost = np.where(ok, n * ch + m * cj, np.inf)
+    return float(cost.min())
+
+
+def _brute_budget(a, b, ch, cj, budget, n_hi, m_hi):
+    n = np.arange(2, n_hi + 1)[:, None]
+    m = np.arange(2, m_hi + 1)[None, :]
+    ok = (m >= n) & (n * ch + m * cj <= budget)
+    var = np.where(ok, a / n + b / m, np.inf)
+    return float(var.min())
+
+
+def test_ppi_plan_finds_the_corner_optimum():
+    # the window around the continuous optimum missed n = 20,698, n + N = 20,700 (M ≈ n: judge barely worth it)
+    sd, rho, ch, cj = 1.5987, 0.4115, 3.7437, 3.1695
+    a, b = sd**2 * (1 - rho**2), sd**2 * rho**2
+    target = math.sqrt(a / 20698 + b / 20700)
+    plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, target_se=target)
+    assert (plan.n_human, plan.n_human + plan.n_judge_only) == (20698, 20700)
+    assert plan.cost == pytest.approx(20698 * ch + 20700 * cj, abs=1e-6) and plan.se <= target
+    assert plan.cost < 20699 * (ch + cj)  # cheaper than the human-only design the old search returned
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_ppi_plan_is_the_integer_optimum_on_random_small_instances(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        sd, rho = rng.uniform(0.2, 2.0), rng.uniform(-0.95, 0.95)
+        ch = rng.uniform(0.5, 5.0)
+        cj = ch * rng.uniform(0.1, 1.0)
+        a, b = sd**2 * (1 - rho**2), sd**2 * rho**2
+        n_h = rng.uniform(20, 400)  # the human-only design's size: bounds every n of a cheaper design
+        target_var = (a + b) / n_h
+        plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, target_se=math.sqrt(target_var))
+        n_hi = math.ceil(n_h) + 1
+        best = _brute_target(a, b, ch, cj, target_var, n_hi, math.ceil(n_hi * (ch + cj) / cj) + 1)
+        assert plan.se**2 <= target_var * (1 + 1e-12)
+        assert plan.cost == pytest.approx(best, rel=1e-12), (sd, rho, ch, cj, n_h)
+        budget = rng.uniform(10, 400) * (ch + cj)
+        plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, budget=budget)
+        n_hi = math.floor(budget / (ch + cj))
+        best = _brute_budget(a, b, ch, cj, budget, n_hi, math.floor(budget / cj))
+        assert plan.cost <= budget * (1 + 1e-12)
+        assert plan.se**2 == pytest.approx(best, rel=1e-12), (sd, rho, ch, cj, budget)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ppi_plan_target_is_the_integer_optimum_on_random_large_near_corner_instances(seed):
+    # weak judges that cost almost as much as a human: the optimum sits near M = n, far from the continuous one
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(5):
+        sd, rho = rng.uniform(0.5, 2.0), rng.uniform(0.2, 0.6)
+        ch = rng.uniform(1.0, 5.0)
+        cj = ch * rng.uniform(0.5, 0.95)
+        a, b = sd**2 * (1 - rho**2), sd**2 * rho**2
+        target_var = (a + b) / rng.uniform(5_000, 50_000)
+        plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, target_se=math.sqrt(target_var))
+        # every n up to the human-only size, each with its fewest judge-inclusive items M >= n (stepped up by one
+        # while the target is missed, so float rounding cannot make a pair look feasible)
+        n = np.arange(2, math.ceil((a + b) / target_var) + 2).astype(float)
+        slack = target_var - a / n
+        n, slack = n[slack > 0], slack[slack > 0]
+        m = np.maximum(np.ceil(b / slack), n)
+        for _ in range(3):
+            m = np.where(a / n + b / m > target_var, m + 1, m)
+        best = float((n * ch + m * cj).min())
+        assert plan.cost == pytest.approx(best, rel=1e-12), (sd, rho, ch, cj)
