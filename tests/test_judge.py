@@ -436,7 +436,7 @@ def test_agreement_sample_size_is_smallest_n(statistic, halfwidth):
     n = jg.agreement_sample_size(halfwidth=halfwidth, confidence=0.9, **kw)
     z = stats.norm.ppf(0.95)
     assert z * jg.agreement_se(n, **kw) <= halfwidth
-    assert n == 2 or z * jg.agreement_se(n - 1, **kw) > halfwidth
+    assert n == 25 or z * jg.agreement_se(n - 1, **kw) > halfwidth  # 25: the rarest label 5 times at 20%
 
 
 def test_agreement_sample_size_oracle():
@@ -457,6 +457,38 @@ def test_agreement_errors(kwargs, name):
         jg.agreement_se(**kwargs)
     with pytest.raises(ValueError, match="`halfwidth`"):
         jg.agreement_sample_size(prevalence=0.3, kappa=0.6, halfwidth=0)
+
+
+def test_agreement_se_refuses_where_the_delta_method_breaks_down():
+    # prevalence 1e-6, n = 100: the linearised SE was 43.3 for a coefficient in [−1, 1]
+    with pytest.raises(ValueError, match=r"`n` must be at least 5,000,000"):
+        jg.agreement_se(100, prevalence=1e-6, kappa=0.5, statistic="krippendorff")
+    with pytest.raises(ValueError, match="`n`"):
+        jg.agreement_se([20, 500], prevalence=0.02, kappa=0.5)  # 20 items: 0.4 expected positives
+    assert jg.agreement_se(250, prevalence=0.02, kappa=0.5) > 0  # 5 expected positives: allowed
+    # the three-category form uses the rarest share
+    with pytest.raises(ValueError, match="`n` must be at least 100"):
+        jg.agreement_se(99, prevalence=[0.6, 0.35, 0.05], kappa=0.4)
+
+
+@pytest.mark.parametrize("statistic", ["cohen", "gwet_ac1", "krippendorff"])
+def test_agreement_se_where_allowed_never_exceeds_the_coefficients_range(statistic):
+    for prev in (1e-6, 1e-3, 0.02, 0.1, 0.3, 0.5):
+        low = -prev / (1 - prev)
+        for kappa in np.linspace(max(low, -0.999) + 1e-9, 0.999, 25):
+            n = math.ceil(5 / prev - 1e-9)
+            se = jg.agreement_se(n, prevalence=prev, kappa=kappa, statistic=statistic)
+            assert 0 <= se <= 0.5, (prev, kappa, se)
+
+
+def test_agreement_sample_size_is_at_least_the_smallest_usable_n():
+    # a loose half-width would need few items, but 2% prevalence needs 250 for 5 expected positives
+    n = jg.agreement_sample_size(prevalence=0.02, kappa=0.0, halfwidth=0.3, statistic="gwet_ac1")
+    assert n == 250
+    assert 1.96 * jg.agreement_se(250, prevalence=0.02, kappa=0.0, statistic="gwet_ac1") <= 0.3
+    c = jg.agreement_curve([20, 249, 250, 1000], prevalence=0.02, kappa=0.5)
+    assert c.reliable.tolist() == [False, False, True, True] * 3
+    assert c[~c.reliable].se.isna().all() and c[c.reliable].se.notna().all()
 
 
 def test_agreement_curve():
