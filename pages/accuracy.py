@@ -708,6 +708,10 @@ if tab.open("noworse"):
                                         key="ni_alpha", bind="query-params",
                                         help="0.025 matches a two-sided 95% interval (non-inferiority); TOST at 0.05 "
                                         "per side matches a 90% interval.")
+            if ni_test == "wald":
+                c3.caption("Wald is anti-conservative when few items are discordant: its false-claim rate can "
+                           "exceed α (e.g. 14.5% at α = 2.5% with n = 60, P_a = 95%, margin 5 points); it never "
+                           "rejects on a table with no discordant item. Prefer the score or exact test.")
             margin = round(ni_margin_pp / 100, 6)
             if ni_test == "exact" and n > acc.noninferiority.EXACT_TEST_N_MAX:
                 st.warning(f"The exact test is offered up to n = {acc.noninferiority.EXACT_TEST_N_MAX:,}; "
@@ -800,6 +804,9 @@ if tab.open("intervals"):
             st.dataframe(pd.DataFrame({"method": [INTERVAL_LABELS[m] for m in needed],
                                        f"items for ±{ci_half:g} pp": list(needed.values())}),
                          hide_index=True, width="stretch")
+            st.caption("Sizes are measured on the interval you would report, clipped to [0%, 100%]: each is the "
+                       "smallest n whose (high − low)/2 is at most the wanted precision. Near 0% or 100% clipping "
+                       "narrows the Wald interval, so its size can be below the textbook ⌈z²p(1 − p)/h²⌉.")
         st.markdown(
             "**What to report.** Report the accuracy with a Wilson (or Clopper–Pearson) interval and the number of "
             "items, e.g. “83.5% (95% Wilson CI 77.1–88.4%, n = 164)”. Do not report the CLT standard error "

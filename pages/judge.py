@@ -275,6 +275,8 @@ if tab.open("agreement"):
         need = agreement_n(ag_prev / 100, ag_kappa, ag_hw, ag_stat, 0.95)
         ns_a = tuple(sorted(set(np.unique(np.geomspace(20, max(5000, 4 * need), 60).astype(int)).tolist()) | {need}))
         ac = agreement(ns_a, ag_prev / 100, ag_kappa, 0.95)
+        unreliable = ac[~ac.reliable]
+        ac = ac[ac.reliable]
         ac = ac.assign(name=ac["statistic"].map(jg.STATISTICS))
         plotted["agreement_precision"] = ac
         cur = ac[(ac.statistic == ag_stat) & (ac.n == need)].halfwidth.iloc[0]
@@ -284,9 +286,14 @@ if tab.open("agreement"):
                                    x_title="Items rated by both raters", y_title="95% half-width", style=style()),
               "agreement_chart")
         metrics_row(Metric(f"Items for ± {ag_hw:g}", f"{need:,}",
-                           help="Smallest n with 1.96·SE ≤ the half-width (large-sample SE)."),
+                           help="Smallest n with 1.96·SE ≤ the half-width (large-sample SE), and with the rarer "
+                           "label expected at least 5 times (below that the SE is unreliable)."),
                     Metric("Value", f"{jg.agreement_value(prevalence=ag_prev / 100, kappa=ag_kappa, statistic=ag_stat):.3f}",
                            help="The statistic at the raters' table (prevalence, κ)."))
+        if len(unreliable):
+            st.caption(f"Below n = {int(ac.n.min()):,} the rarer label is expected fewer than "
+                       f"{jg.agreement.MIN_EXPECTED} times at {ag_prev:g}% prevalence: the large-sample SE is "
+                       "unreliable there, so the curve starts at that n and no smaller item count is suggested.")
 if tab.open("paradox"):
     with tab["paradox"], guard():
         pc = paradox(ag_po)

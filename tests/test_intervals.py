@@ -94,6 +94,31 @@ def test_sample_size_for_halfwidth():
     assert acc.interval_sample_size(0.9, 0.02, method="wald") == math.ceil(Z**2 * 0.09 / 0.02**2)
 
 
+def test_wald_sample_size_is_the_closed_form_whenever_the_interval_is_not_clipped():
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        p = rng.uniform(0.02, 0.98)
+        h = rng.uniform(0.005, min(p, 1 - p))  # p ± h inside [0, 1]: no clipping at the answer
+        closed = math.ceil(Z**2 * p * (1 - p) / h**2)
+        if abs(Z**2 * p * (1 - p) / h**2 - round(Z**2 * p * (1 - p) / h**2)) < 1e-9:
+            continue  # a float tie at an integer
+        assert acc.interval_sample_size(p, h, method="wald") == closed, (p, h)
+
+
+def test_wald_sample_size_measures_the_clipped_interval_the_user_reports():
+    # p = 0.07443, h = 0.0818 > p: the textbook formula says 40, but the reported interval is clipped at 0
+    p, h = 0.07443, 0.0818
+    assert math.ceil(Z**2 * p * (1 - p) / h**2) == 40
+    n = acc.interval_sample_size(p, h, method="wald")
+    assert n == 34
+
+    def reported_half(n):  # the Wald interval at p̂ = p, clipped to [0, 1], written out
+        half = Z * math.sqrt(p * (1 - p) / n)
+        return (min(p + half, 1.0) - max(p - half, 0.0)) / 2
+
+    assert reported_half(34) <= h < reported_half(33)
+
+
 def test_errors_name_the_parameter():
     with pytest.raises(ValueError, match="`k`"):
         acc.interval(11, 10)

@@ -436,7 +436,7 @@ def test_agreement_sample_size_is_smallest_n(statistic, halfwidth):
     n = jg.agreement_sample_size(halfwidth=halfwidth, confidence=0.9, **kw)
     z = stats.norm.ppf(0.95)
     assert z * jg.agreement_se(n, **kw) <= halfwidth
-    assert n == 2 or z * jg.agreement_se(n - 1, **kw) > halfwidth
+    assert n == 25 or z * jg.agreement_se(n - 1, **kw) > halfwidth  # 25: the rarest label 5 times at 20%
 
 
 def test_agreement_sample_size_oracle():
@@ -457,6 +457,38 @@ def test_agreement_errors(kwargs, name):
         jg.agreement_se(**kwargs)
     with pytest.raises(ValueError, match="`halfwidth`"):
         jg.agreement_sample_size(prevalence=0.3, kappa=0.6, halfwidth=0)
+
+
+def test_agreement_se_refuses_where_the_delta_method_breaks_down():
+    # prevalence 1e-6, n = 100: the linearised SE was 43.3 for a coefficient in [−1, 1]
+    with pytest.raises(ValueError, match=r"`n` must be at least 5,000,000"):
+        jg.agreement_se(100, prevalence=1e-6, kappa=0.5, statistic="krippendorff")
+    with pytest.raises(ValueError, match="`n`"):
+        jg.agreement_se([20, 500], prevalence=0.02, kappa=0.5)  # 20 items: 0.4 expected positives
+    assert jg.agreement_se(250, prevalence=0.02, kappa=0.5) > 0  # 5 expected positives: allowed
+    # the three-category form uses the rarest share
+    with pytest.raises(ValueError, match="`n` must be at least 100"):
+        jg.agreement_se(99, prevalence=[0.6, 0.35, 0.05], kappa=0.4)
+
+
+@pytest.mark.parametrize("statistic", ["cohen", "gwet_ac1", "krippendorff"])
+def test_agreement_se_where_allowed_never_exceeds_the_coefficients_range(statistic):
+    for prev in (1e-6, 1e-3, 0.02, 0.1, 0.3, 0.5):
+        low = -prev / (1 - prev)
+        for kappa in np.linspace(max(low, -0.999) + 1e-9, 0.999, 25):
+            n = math.ceil(5 / prev - 1e-9)
+            se = jg.agreement_se(n, prevalence=prev, kappa=kappa, statistic=statistic)
+            assert 0 <= se <= 0.5, (prev, kappa, se)
+
+
+def test_agreement_sample_size_is_at_least_the_smallest_usable_n():
+    # a loose half-width would need few items, but 2% prevalence needs 250 for 5 expected positives
+    n = jg.agreement_sample_size(prevalence=0.02, kappa=0.0, halfwidth=0.3, statistic="gwet_ac1")
+    assert n == 250
+    assert 1.96 * jg.agreement_se(250, prevalence=0.02, kappa=0.0, statistic="gwet_ac1") <= 0.3
+    c = jg.agreement_curve([20, 249, 250, 1000], prevalence=0.02, kappa=0.5)
+    assert c.reliable.tolist() == [False, False, True, True] * 3
+    assert c[~c.reliable].se.isna().all() and c[c.reliable].se.notna().all()
 
 
 def test_agreement_curve():
@@ -536,3 +568,78 @@ def test_bootstrap_normal_limit_for_many_distinct_scores(monkeypatch):
     assert fit.mean_bias_se == pytest.approx(float(np.std(g - h) / math.sqrt(n)), rel=0.08)
     r = float(np.corrcoef(h, g)[0, 1])
     assert fit.correlation_se == pytest.approx((1 - r * r) / math.sqrt(n), rel=0.1)  # normal-theory SE of r
+
+# ---------------------------------------------------------------------------
+# the integer optimum of ppi_plan against brute force over every (n, n + N)
+# ---------------------------------------------------------------------------
+def _brute_target(a, b, ch, cj, target_var, n_hi, m_hi):
+    n = np.arange(2, n_hi + 1)[:, None]
+    m = np.arange(2, m_hi + 1)[None, :]
+    ok = (m >= n) & (a / n + b / m <= target_var)
+    cost = np.where(ok, n * ch + m * cj, np.inf)
+    return float(cost.min())
+
+
+def _brute_budget(a, b, ch, cj, budget, n_hi, m_hi):
+    n = np.arange(2, n_hi + 1)[:, None]
+    m = np.arange(2, m_hi + 1)[None, :]
+    ok = (m >= n) & (n * ch + m * cj <= budget)
+    var = np.where(ok, a / n + b / m, np.inf)
+    return float(var.min())
+
+
+def test_ppi_plan_finds_the_corner_optimum():
+    # the window around the continuous optimum missed n = 20,698, n + N = 20,700 (M ≈ n: judge barely worth it)
+    sd, rho, ch, cj = 1.5987, 0.4115, 3.7437, 3.1695
+    a, b = sd**2 * (1 - rho**2), sd**2 * rho**2
+    target = math.sqrt(a / 20698 + b / 20700)
+    plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, target_se=target)
+    assert (plan.n_human, plan.n_human + plan.n_judge_only) == (20698, 20700)
+    assert plan.cost == pytest.approx(20698 * ch + 20700 * cj, abs=1e-6) and plan.se <= target
+    assert plan.cost < 20699 * (ch + cj)  # cheaper than the human-only design the old search returned
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_ppi_plan_is_the_integer_optimum_on_random_small_instances(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        sd, rho = rng.uniform(0.2, 2.0), rng.uniform(-0.95, 0.95)
+        ch = rng.uniform(0.5, 5.0)
+        cj = ch * rng.uniform(0.1, 1.0)
+        a, b = sd**2 * (1 - rho**2), sd**2 * rho**2
+        n_h = rng.uniform(20, 400)  # the human-only design's size: bounds every n of a cheaper design
+        target_var = (a + b) / n_h
+        plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, target_se=math.sqrt(target_var))
+        n_hi = math.ceil(n_h) + 1
+        best = _brute_target(a, b, ch, cj, target_var, n_hi, math.ceil(n_hi * (ch + cj) / cj) + 1)
+        assert plan.se**2 <= target_var * (1 + 1e-12)
+        assert plan.cost == pytest.approx(best, rel=1e-12), (sd, rho, ch, cj, n_h)
+        budget = rng.uniform(10, 400) * (ch + cj)
+        plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, budget=budget)
+        n_hi = math.floor(budget / (ch + cj))
+        best = _brute_budget(a, b, ch, cj, budget, n_hi, math.floor(budget / cj))
+        assert plan.cost <= budget * (1 + 1e-12)
+        assert plan.se**2 == pytest.approx(best, rel=1e-12), (sd, rho, ch, cj, budget)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ppi_plan_target_is_the_integer_optimum_on_random_large_near_corner_instances(seed):
+    # weak judges that cost almost as much as a human: the optimum sits near M = n, far from the continuous one
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(5):
+        sd, rho = rng.uniform(0.5, 2.0), rng.uniform(0.2, 0.6)
+        ch = rng.uniform(1.0, 5.0)
+        cj = ch * rng.uniform(0.5, 0.95)
+        a, b = sd**2 * (1 - rho**2), sd**2 * rho**2
+        target_var = (a + b) / rng.uniform(5_000, 50_000)
+        plan = jg.ppi_plan(sd=sd, correlation=rho, cost_human=ch, cost_judge=cj, target_se=math.sqrt(target_var))
+        # every n up to the human-only size, each with its fewest judge-inclusive items M >= n (stepped up by one
+        # while the target is missed, so float rounding cannot make a pair look feasible)
+        n = np.arange(2, math.ceil((a + b) / target_var) + 2).astype(float)
+        slack = target_var - a / n
+        n, slack = n[slack > 0], slack[slack > 0]
+        m = np.maximum(np.ceil(b / slack), n)
+        for _ in range(3):
+            m = np.where(a / n + b / m > target_var, m + 1, m)
+        best = float((n * ch + m * cj).min())
+        assert plan.cost == pytest.approx(best, rel=1e-12), (sd, rho, ch, cj)

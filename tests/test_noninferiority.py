@@ -138,10 +138,62 @@ def test_score_test_is_close_to_its_level_and_wald_can_overshoot_at_small_n():
     for test in ("wald", "score"):
         size = acc.noninferiority_power(5000, -0.02, 0.8, 0.02, test=test).power
         assert abs(size - 0.025) < 0.004
-    # small n, few discordant items: the Wald test rejects when it sees no discordant item at all (variance 0)
-    wald = acc.noninferiority_power(30, -0.02, 0.97, 0.02, test="wald").power
-    exact = acc.noninferiority_power(30, -0.02, 0.97, 0.02, test="exact").power
-    assert wald > 0.025 >= exact
+    # small n, few discordant items: the Wald test is anti-conservative (its variance estimate is too small)
+    wald = acc.noninferiority_power(60, -0.05, 0.95, 0.05, test="wald").power
+    exact = acc.noninferiority_power(60, -0.05, 0.95, 0.05, test="exact").power
+    assert wald > 0.1 and 0.025 >= exact
+    # the value the Accuracy page quotes next to the Wald choice
+    assert round(100 * wald, 1) == 14.5
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 10, 20])
+def test_wald_never_rejects_on_a_zero_variance_table(n):
+    # no discordant item: p̂_b = p̂_c = 0, the Wald variance is 0 and the statistic undefined (Tango 1998)
+    assert ni._statistic(0, 0, n, 0.05, "wald") == -np.inf
+    assert ni._statistic(n, 0, n, 0.05, "wald") == -np.inf  # every item discordant one way: variance 0 as well
+    # at n = 10, P_a = 0.95 the table (0, 0) alone has mass 0.95^10 = 0.599: the size must stay <= α
+    for fn, alpha in ((acc.noninferiority_power, 0.025), (acc.equivalence_power, 0.05)):
+        size = fn(n, -0.05, 0.95, 0.05, test="wald", alpha=alpha).power
+        assert size <= alpha
+        assert size == pytest.approx(_enumerated_power(n, -0.05, 0.95, 0.05, alpha, "wald",
+                                                       1 if fn is acc.noninferiority_power else 2), abs=1e-12)
+    # the rejection region without the zero-variance tables, by full enumeration, at a design where (n, 0) has mass
+    got = acc.noninferiority_power(n, 0.4, 0.2, 0.05, test="wald").power
+    assert got == pytest.approx(_enumerated_power(n, 0.4, 0.2, 0.05, 0.025, "wald", 1), abs=1e-12)
+
+
+def _first_by_scan(psi, delta, margin, alpha, test, sides, target, top):
+    ns = np.arange(1, top + 1)
+    reached = ni._exact_power_many(ns, psi, delta, margin, alpha, test, sides) >= target
+    return int(ns[np.argmax(reached)]) if reached.any() else -1
+
+
+def test_exact_sample_size_of_the_reported_design_is_the_first_n_reaching_the_target():
+    # the engine's power at n = 1 was 0.79 (the table with no discordant item rejected) while .first said 233
+    sizes = acc.noninferiority_sample_sizes(0.0388, 0.549, 0.0807, target_power=0.7756, test="wald", method="exact")
+    assert acc.noninferiority_power(1, 0.0388, 0.549, 0.0807, test="wald").power == 0.0
+    assert sizes.first == _first_by_scan(0.451, 0.0388, 0.0807, 0.025, "wald", 1, 0.7756, sizes.first)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_sample_sizes_equal_a_brute_force_scan_on_random_small_designs(seed):
+    rng = np.random.default_rng(seed)
+    for test in ("wald", "score"):
+        for sides in (1, 2):
+            agreement = rng.uniform(0.4, 0.97)
+            psi = 1.0 - agreement
+            margin = rng.uniform(0.04, 0.15)
+            if sides == 1:
+                delta = rng.uniform(max(-psi, -margin) * 0.8, min(psi, 0.1))
+            else:
+                delta = rng.uniform(-1, 1) * 0.6 * min(psi, margin)
+            target, alpha = rng.uniform(0.3, 0.9), float(rng.choice([0.025, 0.05, 0.1]))
+            fn = acc.noninferiority_sample_sizes if sides == 1 else acc.equivalence_sample_sizes
+            sizes = fn(delta, agreement, margin, target_power=target, alpha=alpha, test=test, method="exact",
+                       n_max=4000)
+            top = sizes.first if sizes.first > 0 else 4000
+            assert sizes.first == _first_by_scan(psi, delta, margin, alpha, test, sides, target, top), (
+                test, sides, delta, agreement, margin, target, alpha)
 
 
 def test_power_rises_with_the_true_difference_and_tost_is_symmetric():

@@ -168,12 +168,18 @@ def interval_sample_size(p, halfwidth, *, method="wilson", confidence=0.95):
     Returns
     -------
     int
-        Smallest n with half-width <= ``halfwidth`` (``-1`` beyond 1,000,000 items).
+        Smallest n with half-width <= ``halfwidth`` (``-1`` beyond 1,000,000 items). The half-width is that of
+        the interval :func:`interval` reports, ``(high − low)/2`` after clipping to [0, 1].
 
     Notes
     -----
     The half-width at p̂ = p falls with n; the search (:func:`core.sizing.sample_size_search`) scans every n
-    around the crossing. For Wald it is ``⌈z² p(1 − p)/h²⌉``.
+    around the crossing. The half-width measured is the one the user reports: that of the limits clipped to
+    [0, 1], as :func:`interval` returns them. For Wald this is the textbook ``n = ⌈z² p(1 − p)/h²⌉`` whenever
+    ``h <= min(p, 1 − p)`` (then the interval ``p ± h`` lies inside [0, 1] at that n, and at n − 1 its clipped
+    half-width, which grows with the unclipped one, still exceeds h); for larger h the interval is clipped at 0
+    or 1 and a smaller n reaches ±h: at p = 0.07443, h = 0.0818 the formula gives 40 but 34 items already give
+    a reported interval [0, 0.1627], half-width 0.0813.
 
     Examples
     --------

@@ -11,7 +11,10 @@ one, ``(B, C, n − B − C) ~ Multinomial(n; p_b, p_c, P_a)`` with ``p_b = (ψ 
 
 .. math:: T = \\frac{\\hat Δ + m}{\\sqrt{V / n}} \\ge z_{1-α}
 
-* ``"wald"``: V = p̂_b + p̂_c − Δ̂², the unrestricted variance;
+* ``"wald"``: V = p̂_b + p̂_c − Δ̂², the unrestricted variance. V = 0 on the tables with no discordant item
+  (or with every item discordant one way); there the statistic is undefined and the test does not reject (Tango
+  1998 notes that McNemar-type Wald tests cannot be applied to tables with zero off-diagonal cells). With few
+  discordant items it is still anti-conservative (size 0.145 at α = 0.025, n = 60, P_a = 0.95, m = 0.05);
 * ``"score"``: V = p̃_b + p̃_c − m², with (p̃_b, p̃_c) the maximum-likelihood estimates restricted to
   p̃_b − p̃_c = −m (Nam 1997; Tango 1998; closed form in :func:`restricted_variance`);
 * ``"exact"``: the exact unconditional test that orders tables by the score statistic and takes the
@@ -117,8 +120,16 @@ def restricted_variance(pb, pc, delta0):
     return np.maximum(2.0 * x + delta0 - delta0 * delta0, 0.0)
 
 
-def _statistic(b, c, n, margin, kind):
-    """T of H0: Δ ≤ −margin for tables (b, c) of n items; ±inf where the variance estimate is 0."""
+def _statistic(b, c, n, margin, kind, *, ordering=False):
+    """T of H0: Δ ≤ −margin for tables (b, c) of n items.
+
+    Where the Wald variance estimate is 0 — no discordant item (b = c = 0) or every item discordant one way
+    (b = n or c = n) — the Wald statistic is undefined and the test does not reject (T = −inf): Tango (1998,
+    Summary and §1) notes that the McNemar-type (Wald) tests cannot be applied to tables with zero off-diagonal
+    cells, which is the score test's advantage. ``ordering=True`` gives instead the ordering used to find the
+    thresholds b*(D), ±inf by the sign of the numerator, which increases in b for fixed D; the engines remove
+    the zero-variance tables from the rejection region afterwards (:func:`_undefined_wald_mass`).
+    """
     b = np.asarray(b, dtype=float)
     c = np.asarray(c, dtype=float)
     n = np.asarray(n, dtype=float)
@@ -131,7 +142,10 @@ def _statistic(b, c, n, margin, kind):
     num = est + margin
     with np.errstate(divide="ignore", invalid="ignore"):
         t = num / np.sqrt(var / n)
-    return np.where(var > 0, t, np.where(num > 0, np.inf, np.where(num < 0, -np.inf, 0.0)))
+    limit = np.where(num > 0, np.inf, np.where(num < 0, -np.inf, 0.0))
+    if kind == "wald" and not ordering:
+        limit = np.full(np.shape(limit), -np.inf)
+    return np.where(var > 0, t, limit)
 
 
 def _thresholds(d, n, margin, kind, crit):
@@ -145,7 +159,7 @@ def _thresholds(d, n, margin, kind, crit):
         if not open_.any():
             return lo
         mid = (lo + hi) // 2
-        ok = _statistic(mid, d - mid, n, margin, kind) >= crit
+        ok = _statistic(mid, d - mid, n, margin, kind, ordering=True) >= crit
         hi = np.where(open_ & ok, mid, hi)
         lo = np.where(open_ & ~ok, mid + 1, lo)
 
@@ -184,7 +198,31 @@ def _exact_power_many(ns, psi, delta, margin, alpha, test, sides):
         top = d - b_star
         cond = np.where(top >= b_star, stats.binom.cdf(top, d, q) - stats.binom.cdf(b_star - 1, d, q), 0.0)
     weight = stats.binom.pmf(d, ns[which], psi) if psi > 0 else np.ones(d.size)
-    return np.clip(np.bincount(which, weights=weight * cond, minlength=ns.size), 0.0, 1.0)
+    power = np.bincount(which, weights=weight * cond, minlength=ns.size)
+    if kind == "wald":
+        power = power - _undefined_wald_mass(ns, which, d, psi, delta, margin, crit, sides)
+    return np.clip(power, 0.0, 1.0)
+
+
+def _undefined_wald_mass(ns, which, d, psi, delta, margin, crit, sides):
+    """Mass the thresholds counted as rejecting on the tables where the Wald variance is 0, at each n.
+
+    Those tables are (b, c) = (0, 0), (n, 0) and (0, n); the ordering gives them ±inf, so b*(D) counts a table
+    whose numerator is positive as rejecting, while the Wald test does not reject there (:func:`_statistic`).
+    Only tables whose D lies in the summed window were counted.
+    """
+    pb, pc = (psi + delta) / 2.0, (psi - delta) / 2.0
+    out = np.zeros(ns.size)
+    for b_frac, c_frac, prob in ((0, 0, 1.0 - psi), (1, 0, pb), (0, 1, pc)):
+        b, c = b_frac * ns, c_frac * ns
+        reject = _statistic(b, c, ns, margin, "wald", ordering=True) >= crit
+        if sides == 2:
+            reject &= _statistic(c, b, ns, margin, "wald", ordering=True) >= crit
+        summed = np.bincount(which[d == (b + c)[which]], minlength=ns.size) > 0
+        with np.errstate(divide="ignore"):
+            mass = np.exp(ns * np.log(max(prob, 0.0)))
+        out += np.where(reject & summed, mass, 0.0)
+    return out
 
 
 @lru_cache(maxsize=256)

@@ -16,6 +16,19 @@ __all__ = ["STATISTICS", "agreement_table", "agreement_value", "agreement_se", "
 #: Agreement statistics and their display names.
 STATISTICS = {"cohen": "Cohen's κ", "gwet_ac1": "Gwet's AC1", "krippendorff": "Krippendorff's α"}
 _N_MAX = 10**9  # largest item count considered
+#: Fewest expected items in the rarest category for the large-sample (delta-method) SE: the usual "expected
+#: count at least 5" condition for normal approximations to multinomial counts (Cochran 1954, §9).
+MIN_EXPECTED = 5
+
+
+def _reliable_from(p) -> int:
+    """Smallest n at which the rarest category is expected at least ``MIN_EXPECTED`` times (and n >= 2).
+
+    Below it the linearised variance is not a usable SE: at prevalence 1e-6 and n = 100 almost every study sees
+    no positive label at all (the coefficient is then undefined), yet the formula gives an SE of 43 for a
+    coefficient in [−1, 1]. From this n on, the SE stays below 0.32 over every prevalence and κ (tested).
+    """
+    return max(2, math.ceil(MIN_EXPECTED / float(np.min(p)) - 1e-9))
 
 
 # ---------------------------------------------------------------------------
@@ -115,6 +128,23 @@ def agreement_se(n, *, prevalence, kappa, statistic="cohen"):
     float or ndarray
         √(V₁/n), where V₁ is n times the variance at the population table.
 
+    Raises
+    ------
+    ValueError
+        If ``n`` is below 2, or so small that the rarest category is expected fewer than 5 times
+        (n·min(p) < 5): the large-sample SE is then unreliable (at prevalence 1e-6 and n = 100 it would be 43
+        for a coefficient in [−1, 1]); the message gives the smallest usable n.
+
+    Notes
+    -----
+    The SE is the delta method's, which treats the cell shares as normal; that needs each category seen
+    often enough — the condition used is an expected count of at least 5 in the rarest category (Cochran
+    1954, §9).
+
+    References
+    ----------
+    Cochran, W. G. (1954). Some methods for strengthening the common χ² tests. Biometrics 10:417–451.
+
     Examples
     --------
     >>> round(agreement_se(500, prevalence=0.3, kappa=0.6), 6)
@@ -124,6 +154,11 @@ def agreement_se(n, *, prevalence, kappa, statistic="cohen"):
     arr = np.asarray(n, dtype=float)
     if np.any(~np.isfinite(arr)) or np.any(arr < 2):
         raise ValueError(f"`n` must be at least 2; got {n!r}.")
+    low = _reliable_from(p)
+    if np.any(arr < low):
+        raise ValueError(f"`n` must be at least {low:,} at a rarest-category share of {float(np.min(p)):.3g} (the "
+                         f"rarest label expected at least {MIN_EXPECTED} times), got {np.min(arr):,.0f}: below that "
+                         "the large-sample SE of an agreement coefficient is unreliable.")
     table = kappa * np.diag(p) + (1 - kappa) * np.outer(p, p)
     _, var1 = _coefficient_and_var1(table, statistic)
     out = np.sqrt(var1 / arr)
@@ -145,7 +180,8 @@ def agreement_sample_size(*, prevalence, kappa, halfwidth, statistic="cohen", co
     Returns
     -------
     int
-        The smallest n >= 2 with z·agreement_se(n) <= halfwidth.
+        The smallest n with z·agreement_se(n) <= halfwidth among the n where that SE is usable: at least 2
+        and with the rarest category expected at least 5 times (n·min(p) >= 5, see :func:`agreement_se`).
 
     Examples
     --------
@@ -158,11 +194,12 @@ def agreement_sample_size(*, prevalence, kappa, halfwidth, statistic="cohen", co
     table = kappa * np.diag(p) + (1 - kappa) * np.outer(p, p)
     _, var1 = _coefficient_and_var1(table, statistic)
     z = stats.norm.ppf((1 + confidence) / 2)
-    n = max(2, math.ceil(var1 * (z / halfwidth) ** 2))
+    low = _reliable_from(p)
+    n = max(low, math.ceil(var1 * (z / halfwidth) ** 2))
     if n > _N_MAX:
         raise ValueError("`halfwidth` is too small: more than a billion items would be needed.")
     # float noise: the smallest n as computed by agreement_se
-    while n > 2 and z * math.sqrt(var1 / (n - 1)) <= halfwidth:
+    while n > low and z * math.sqrt(var1 / (n - 1)) <= halfwidth:
         n -= 1
     while z * math.sqrt(var1 / n) > halfwidth:
         n += 1
@@ -175,17 +212,23 @@ def agreement_curve(ns, *, prevalence, kappa, statistics=tuple(STATISTICS), conf
     Returns
     -------
     pandas.DataFrame
-        Tidy: ``statistic, n, value, se, halfwidth`` (halfwidth = z·se).
+        Tidy: ``statistic, n, value, se, halfwidth, reliable`` (halfwidth = z·se). Where the rarest category is
+        expected fewer than 5 times (``reliable`` False) the large-sample SE is unusable and ``se`` and
+        ``halfwidth`` are NaN (:func:`agreement_se`).
     """
     confidence = check_probability("confidence", confidence, open_low=True, open_high=True)
     z = stats.norm.ppf((1 + confidence) / 2)
     ns = np.asarray(ns, dtype=float).ravel()
+    p, _ = _check_agreement(prevalence, kappa)
+    reliable = ns >= _reliable_from(p)
     frames = []
     for s in statistics:
-        se = agreement_se(ns, prevalence=prevalence, kappa=kappa, statistic=s)
+        se = np.full(ns.size, np.nan)
+        if reliable.any():
+            se[reliable] = agreement_se(ns[reliable], prevalence=prevalence, kappa=kappa, statistic=s)
         frames.append(pd.DataFrame({"statistic": s, "n": ns.astype(np.int64),
                                     "value": agreement_value(prevalence=prevalence, kappa=kappa, statistic=s),
-                                    "se": se, "halfwidth": z * se}))
+                                    "se": se, "halfwidth": z * se, "reliable": reliable}))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -194,29 +194,66 @@ def _window(center: float, hi: float) -> np.ndarray:
     return np.arange(lo, max(lo, top) + 1, dtype=np.int64)
 
 
+#: Largest interval of human-label counts enumerated around the optimum (see :func:`_candidates`).
+_SCAN_MAX = 5_000_000
+
+
+def _quadratic_interval(qa, qb, qc):
+    """Real interval where qa·n² + qb·n + qc < 0 (qa > 0), or None; widened by 2 against float noise."""
+    disc = qb * qb - 4.0 * qa * qc
+    if disc < 0:
+        return None
+    root = math.sqrt(disc)
+    return (-qb - root) / (2.0 * qa) - 2.0, (-qb + root) / (2.0 * qa) + 2.0
+
+
+def _candidates(window, interval, low, high):
+    """The window plus every integer of ``interval`` ∩ [low, high] (at most ``_SCAN_MAX`` of them, centred)."""
+    if interval is None:
+        return window
+    lo = max(low, math.floor(interval[0]))
+    hi = min(high, math.ceil(interval[1]))
+    if hi < lo:
+        return window
+    if hi - lo > _SCAN_MAX:  # a cost this flat: the plan is within one judge call of the optimum (docstring)
+        mid = (lo + hi) // 2
+        lo, hi = mid - _SCAN_MAX // 2, mid + _SCAN_MAX // 2
+    return np.unique(np.concatenate([window, np.arange(lo, hi + 1, dtype=np.int64)]))
+
+
+def _budget_pairs(a, b, ch, cj, budget, ns):
+    m = np.floor((budget - ns * ch) / cj * (1 + 1e-12)).astype(np.int64)
+    m = np.minimum(m, _N_MAX)
+    # never over budget after rounding (the 1e-12 only absorbs float noise in budget/cost)
+    m = np.where(ns * ch + m * cj > budget * (1 + 1e-12), m - 1, m)
+    m = np.maximum(m, ns) if b > 0 else ns  # a useless judge (ρ = 0): buy no judge-only calls
+    return m, a / ns + b / m
+
+
 def _plan_budget(a, b, ch, cj, budget):
+    """Most precise whole-number design within ``budget``.
+
+    Every n in a window around the continuous optimum is tried, then every n the following bound cannot
+    exclude. With M(n) the judge-inclusive count bought, M(n) <= (B − n·c_h)/c_j, so
+    Var(n) = a/n + b/M(n) >= v(n) = a/n + b·c_j/(B − n·c_h), convex on (0, B/c_h). An n can beat the best
+    variance V* found only if v(n) < V*, i.e. on the interval where
+    V*·c_h·n² + (b·c_j − a·c_h − V*·B)·n + a·B < 0; all its integers are tried.
+    """
     n_top = math.floor(budget / (ch + cj) * (1 + 1e-12))
     if n_top < 2:
         raise ValueError(f"`budget` must buy at least 2 human-labelled items ({2 * (ch + cj):g}); got {budget:g}.")
     nu, _ = _continuous_split(a, b, ch, cj)
     ns = _window(nu * budget, n_top)
     ns = ns[ns <= n_top]
-    m = np.floor((budget - ns * ch) / cj * (1 + 1e-12)).astype(np.int64)
-    m = np.minimum(m, _N_MAX)
-    # never over budget after rounding (the 1e-12 only absorbs float noise in budget/cost)
-    m = np.where(ns * ch + m * cj > budget * (1 + 1e-12), m - 1, m)
-    m = np.maximum(m, ns) if b > 0 else ns  # a useless judge (ρ = 0): buy no judge-only calls
-    var = a / ns + b / m
-    best = int(np.argmin(var))  # first minimum → the smaller n on ties
-    return int(ns[best]), int(m[best])
+    _, var = _budget_pairs(a, b, ch, cj, budget, ns)
+    best = float(var.min())
+    ns = _candidates(ns, _quadratic_interval(best * ch, b * cj - a * ch - best * budget, a * budget), 2, n_top)
+    m, var = _budget_pairs(a, b, ch, cj, budget, ns)
+    i = int(np.argmin(var))  # first minimum → the smaller n on ties
+    return int(ns[i]), int(m[i])
 
 
-def _plan_target(a, b, ch, cj, target_var):
-    total = (math.sqrt(a * ch) + math.sqrt(b * cj)) ** 2 / target_var  # continuous optimal cost
-    nu, _ = _continuous_split(a, b, ch, cj)
-    n_floor = a / target_var  # n must exceed a/T² when M is unlimited
-    ns = _window(max(nu * total, n_floor + 1), _N_MAX)
-    ns = np.unique(np.concatenate([ns, [max(2, math.ceil((a + b) / target_var))]]))  # the human-only design
+def _target_pairs(a, b, target_var, ns):
     slack = target_var - a / ns
     ok = slack > 0
     ns, slack = ns[ok], slack[ok]
@@ -229,14 +266,40 @@ def _plan_target(a, b, ch, cj, target_var):
     bad = a / ns + b / m > target_var
     m = np.where(bad, m + 1, m)
     keep = (a / ns + b / m <= target_var) & (m <= _N_MAX)
-    if not keep.any():
+    return ns[keep], m[keep].astype(np.int64)
+
+
+def _plan_target(a, b, ch, cj, target_var):
+    """Cheapest whole-number design with Var <= ``target_var`` (then the most precise among equally cheap).
+
+    Every n in a window around the continuous optimum is tried, plus the human-only design, then every n the
+    following bound cannot exclude. For n > a/T² the fewest judge-inclusive items are
+    M(n) = max(n, ⌈b/(T² − a/n)⌉), so cost(n) = n·c_h + M(n)·c_j >= f(n) = n·c_h + c_j·max(n, b·n/(T²n − a)),
+    a maximum of convex functions, hence convex. An n can beat the cheapest cost C* found only if f(n) < C*:
+    n < C*/(c_h + c_j) and n·c_h + c_j·b·n/(T²n − a) < C*, i.e.
+    c_h·T²·n² + (c_j·b − c_h·a − C*·T²)·n + C*·a < 0; all integers of that interval are tried (at most
+    5,000,000 around its centre — were it wider, f would be flat to within c_j there and the plan is within one
+    judge call's cost of the optimum, since cost(n) < f(n) + c_j).
+    """
+    total = (math.sqrt(a * ch) + math.sqrt(b * cj)) ** 2 / target_var  # continuous optimal cost
+    nu, _ = _continuous_split(a, b, ch, cj)
+    n_floor = a / target_var  # n must exceed a/T² when M is unlimited
+    ns = _window(max(nu * total, n_floor + 1), _N_MAX)
+    ns = np.unique(np.concatenate([ns, [max(2, math.ceil((a + b) / target_var))]]))  # the human-only design
+    ns, m = _target_pairs(a, b, target_var, ns)
+    if ns.size == 0:
         raise ValueError("`target_se` is too small: the design would need more than a billion items.")
-    ns, m = ns[keep], m[keep].astype(np.int64)
+    best = float((ns * ch + m * cj).min())
+    interval = _quadratic_interval(ch * target_var, cj * b - ch * a - best * target_var, best * a)
+    if interval is not None:
+        interval = (max(interval[0], n_floor), min(interval[1], best / (ch + cj) + 2.0))
+    ns = _candidates(ns, interval, 2, _N_MAX)
+    ns, m = _target_pairs(a, b, target_var, ns)
     cost = ns * ch + m * cj
     var = a / ns + b / m
     order = np.lexsort((var, cost))  # cheapest, then most precise
-    best = int(order[0])
-    return int(ns[best]), int(m[best])
+    i = int(order[0])
+    return int(ns[i]), int(m[i])
 
 
 @dataclass(frozen=True)
@@ -365,7 +428,11 @@ def ppi_plan(
     around the optimum is paired with the largest affordable N (budget mode)
     or the smallest N meeting the target (target modes), and the best pair is
     kept, so the plan never exceeds ``budget`` nor misses ``target_se`` or
-    ``target_power``. In delta mode the target SE solves
+    ``target_power``. The window is then widened to every n that a convex
+    lower bound on the cost (target modes) or the variance (budget mode)
+    cannot rule out, so the pair is the integer optimum (proof in
+    ``_plan_target`` / ``_plan_budget``; it can lie at the corner M ≈ n,
+    e.g. n = 20,698, n + N = 20,700). In delta mode the target SE solves
     Φ(|δ|/SE − z) + Φ(−|δ|/SE − z) = target_power, z = z_{1−α/2}.
 
     Examples

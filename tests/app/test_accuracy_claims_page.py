@@ -85,3 +85,19 @@ def test_extremes_give_numbers_or_messages(query):
     assert not at.exception and not at.error
     if query.get("n") == "5463":
         assert any("offered up to n = 2,000" in w.value for w in at.warning)
+
+
+def test_wald_choice_is_flagged_as_anti_conservative():
+    at = open_page("accuracy", {"view": NOWORSE})
+    assert not any("anti-conservative" in c.value for c in at.caption)
+    at.selectbox(key="ni_test").set_value("wald").run()
+    assert not at.exception
+    size = acc.noninferiority_power(60, -0.05, 0.95, 0.05, test="wald").power
+    warned = [c.value for c in at.caption if "anti-conservative" in c.value]
+    assert warned and f"{100 * size:.1f}%" in warned[0]
+
+
+def test_interval_sizes_say_they_measure_the_clipped_interval():
+    at = open_page("accuracy", {"view": INTERVALS})
+    assert not at.exception
+    assert any("clipped to [0%, 100%]" in c.value and "Wald" in c.value for c in at.caption)

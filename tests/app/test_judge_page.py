@@ -6,7 +6,7 @@ import pytest
 
 from core import judge as jg
 
-from .conftest import chart, chart_data, metrics, open_page, open_plan
+from .conftest import chart, chart_data, decode, metrics, open_page, open_plan
 
 SD, RHO, P_OBS = jg.judge_correlation(0.70, 0.90, 0.85)
 DEFAULT = dict(sd=SD, correlation=RHO, cost_human=1.0, cost_judge=0.01, budget=1000, prevalence=0.7,
@@ -164,3 +164,16 @@ def test_url_plan_download_and_presentation():
     assert not page.exception
     assert "Download the plan (HTML)" in [b.proto.label for b in page.get("download_button")]
     assert any(f"{res.n_human:,} items labelled by humans" in c.value for c in page.code)
+
+
+def test_agreement_tab_at_extreme_values_shows_a_message_not_a_traceback():
+    # 2% prevalence, a loose half-width: the SE formula would suggest a handful of items; the page starts at the
+    # smallest n where the rarer label is expected 5 times and says why
+    page = open_page("judge", {"view": "Agreement study", "ag_prev": "2.0", "ag_kappa": "0.0", "ag_hw": "0.3",
+                               "ag_stat": "gwet_ac1"})
+    assert not page.exception and not page.error
+    need = jg.agreement_sample_size(prevalence=0.02, kappa=0.0, halfwidth=0.3, statistic="gwet_ac1")
+    assert need == 250 and metrics(page)["Items for ± 0.3"] == "250"
+    assert any("expected fewer than 5 times" in c.value for c in page.caption)
+    xs = [x for trace in chart(page, "agreement_chart")["data"] for x in decode(trace.get("x") or [])]
+    assert xs and min(xs) >= 250
