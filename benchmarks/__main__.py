@@ -23,6 +23,7 @@ from benchmarks import (
     browser_bench,
     claims_bench,
     judge_bench,
+    memory_bench,
     llm_bench,
     mt_bench,
     pairwise_bench,
@@ -51,7 +52,7 @@ def main() -> int:
               + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS + judge_bench.CHECKS
               + uploads_bench.CHECKS)
     if "--no-browser" not in sys.argv:
-        checks = checks + browser_bench.CHECKS
+        checks = checks + browser_bench.CHECKS + memory_bench.CHECKS
     for check in checks:
         ok &= check(timed)
     print("\nall targets met" if ok else "\nSOME TARGETS MISSED")

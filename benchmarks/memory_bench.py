@@ -35,7 +35,7 @@ def _use(page, url: str) -> None:
         page.locator(IDLE).wait_for(timeout=120_000)
         if path != "/":
             _wait_chart(page, 120_000)
-            slider = page.locator('[role="slider"]').first
+            slider = page.get_by_role("slider").first
             slider.focus()
             slider.press("ArrowRight")
             page.wait_for_timeout(300)

@@ -186,7 +186,62 @@ def preload_plotly() -> Path | None:
     return mirror
 
 
+#: glibc's mallopt parameter for the number of malloc arenas (malloc.h: M_ARENA_MAX).
+_M_ARENA_MAX = -8
+#: Seconds between two returns of freed memory to the system.
+TRIM_EVERY = 60.0
+
+
+def _libc():
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    return ctypes.CDLL(name) if name else None
+
+
+def limit_arenas(arenas: int = 2) -> bool:
+    """Let glibc's malloc use at most ``arenas`` arenas (it makes up to 8 per core, one per busy thread).
+
+    Streamlit runs every session's script in a thread of its own; with many arenas, memory freed when sessions close
+    stays scattered over them and the server's resident memory does not come back down. True when applied (glibc).
+    """
+    try:
+        libc = _libc()
+        return bool(libc is not None and libc.mallopt(_M_ARENA_MAX, int(arenas)) == 1)
+    except (OSError, AttributeError):
+        return False
+
+
+def trim_memory() -> bool:
+    """Collect garbage and hand freed heap pages back to the system (glibc's ``malloc_trim``); True if any were."""
+    import gc
+
+    gc.collect()
+    try:
+        libc = _libc()
+        return bool(libc is not None and libc.malloc_trim(0) == 1)
+    except (OSError, AttributeError):
+        return False
+
+
+def start_trimmer(every: float = TRIM_EVERY):
+    """A daemon thread that calls :func:`trim_memory` every ``every`` seconds, so a server whose sessions have
+    closed (and whose caches have evicted their entries) returns to about its starting size."""
+    import threading
+
+    def loop():
+        while not stop.wait(every):
+            trim_memory()
+
+    stop = threading.Event()
+    thread = threading.Thread(target=loop, name="nlp-power-trim", daemon=True)
+    thread.start()
+    return thread, stop
+
+
 def main(argv: list[str]) -> None:
+    limit_arenas()
     seconds = warm()
     print(f"NLP Power Explorer: modules loaded in {seconds:.1f} s", flush=True)
     if preload_plotly() is None:
@@ -194,6 +249,7 @@ def main(argv: list[str]) -> None:
     from streamlit.web import bootstrap, cli, server  # noqa: F401  (loaded before the freeze below)
 
     freeze_heap()
+    start_trimmer()
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *argv]
     cli.main()
 

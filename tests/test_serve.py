@@ -140,3 +140,28 @@ def test_freeze_heap_hides_the_loaded_modules_from_full_collections():
     before, frozen, after, freed = out.stdout.split()
     assert int(frozen) > 50_000 and int(after) < int(before) // 10, out.stdout  # numpy/pandas/scipy's objects
     assert freed == "True"  # a cycle made after the freeze is still collected
+
+
+def test_memory_is_handed_back_to_the_system():
+    # glibc (this project's machines): the arena limit is accepted, and malloc_trim runs after a large free
+    import ctypes.util
+
+    if not ctypes.util.find_library("c"):
+        pytest.skip("no C library found")
+    assert serve.limit_arenas(2) is True
+    block = [bytearray(4096) for _ in range(20_000)]  # ≈ 80 MB in small pieces, then freed
+    del block
+    assert serve.trim_memory() in (True, False)
+
+
+def test_the_trimmer_thread_runs_and_stops(monkeypatch):
+    calls = []
+    monkeypatch.setattr(serve, "trim_memory", lambda: calls.append(1) or True)
+    thread, stop = serve.start_trimmer(every=0.01)
+    assert thread.daemon
+    deadline = __import__("time").monotonic() + 30
+    while not calls and __import__("time").monotonic() < deadline:
+        __import__("time").sleep(0.01)
+    stop.set()
+    thread.join(5)
+    assert calls and not thread.is_alive()

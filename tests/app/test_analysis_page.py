@@ -151,7 +151,7 @@ def test_parsed_uploads_are_kept_in_a_small_cache(page):
     kept = [s for c in caches for family in c.get_stats().values() for s in family if s.cache_name.endswith(".parse")]
     assert 1 <= len(kept) <= 2  # one stat per cached entry
     config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
-    assert config["server"]["maxCacheDataSize"] == "512mb"  # and all caches together stay bounded
+    assert config["server"]["maxCacheDataSize"] == "192mb"  # and all caches together stay bounded
 
 
 def _long_file(rng, systems=("sysA", "sysB", "sysC"), items=30):
