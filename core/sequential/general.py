@@ -11,10 +11,13 @@ Turnbull 2000, ch. 3), with ``sd`` treated as known.
 Designs (:data:`SEQUENTIAL_DESIGNS`):
 
 * ``"fixed"`` — one two-sided z-test at ``n_max``;
-* ``"group"`` — ``looks`` equally spaced analyses with a boundary from
-  :data:`BOUNDARIES`, optionally a binding futility stop when an interim
-  p-value exceeds ``futility_p`` (the efficacy boundaries are then solved
-  with the futility stops in place, so the false-positive rate is α);
+* ``"group"`` — ``looks`` analyses at ``round(n_max k / looks)`` items with a
+  boundary from :data:`BOUNDARIES`, optionally a binding futility stop when an
+  interim p-value exceeds ``futility_p`` (the efficacy boundaries are then
+  solved with the futility stops in place, so the false-positive rate is α).
+  When rounding spaces the looks unequally, the boundaries are solved at the
+  realised information fractions ``n_k / n_max`` (Lan & DeMets 1983), so the
+  size is exactly α (:func:`core.sequential.boundaries._boundary_z`);
 * ``"naive"`` — an unadjusted z-test at level α every ``every`` items (and at
   ``n_max``): what peeking at a fixed-n interval does;
 * ``"anytime"`` — the normal-mixture confidence sequence
@@ -301,7 +304,8 @@ def sequential_power(n_max, delta, sd, *, design="group", looks=3, boundary="obr
     design : {"fixed", "group", "naive", "anytime"}, optional
         See :data:`SEQUENTIAL_DESIGNS` and the module notes.
     looks : int, optional
-        Equally spaced analyses of a ``"group"`` design (1–10).
+        Analyses of a ``"group"`` design (1–10), at ``round(n_max k / looks)`` items; the boundaries are
+        computed at these realised looks.
     boundary : str, optional
         Boundary family of a ``"group"`` design (:data:`BOUNDARIES`).
     futility_p : float, optional
