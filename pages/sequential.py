@@ -279,8 +279,8 @@ if assured is not None:
     extra.append(Metric("Assurance", fmt_pct(assured.assurance),
                         help="P(the campaign ends significant in the hoped-for direction), averaged over the prior on "
                         "the true difference.",
-                        caption=f"ceiling {fmt_pct(assured.ceiling)}; expected judgments under the prior "
-                                f"{assured.expected_judgments:,.0f}"))
+                        caption=f"{described[0].upper()}{described[1:]}: ceiling {fmt_pct(assured.ceiling)}; "
+                                f"expected judgments under the prior {assured.expected_judgments:,.0f}"))
 if cost_now is not None:
     extra.append(Metric("Expected cost", fmt_money(cost_now, currency),
                         help="Expected judgments × the cost per judgment (interim designs stop early).",

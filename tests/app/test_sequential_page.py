@@ -270,3 +270,13 @@ def test_messages_state_the_design_whose_numbers_they_show(page):
         f"**Uncorrected peeking:** naive peeking (3 uncorrected analyses, 1,200 judgments planned) declares false "
         f"winners {100 * naive.false_positive_rate:.1f}% of the time, not 5%. Use a boundary (Pocock, "
         "O'Brien–Fleming) instead."]
+
+
+def test_assurance_caption_names_the_design():
+    page = open_page("sequential", {"assure": "true", "prior_mean": "2.0", "prior_sd": "2.0",
+                                    "design": "interim"}, timeout=120)
+    assert not page.exception
+    res = sq.campaign_assurance("interim", 1200, 2.0, 2.0)
+    assert (f"The interim design (3 analyses, Pocock boundary, 1,200 judgments planned): ceiling "
+            f"{100 * res.ceiling:.1f}%; expected judgments under the prior {res.expected_judgments:,.0f}"
+            in captions(page))
