@@ -407,6 +407,8 @@ def test_sample_size_of_designs_with_odd_parameters(kw):
 def test_sample_size_of_a_naive_design_starts_at_one_interval_and_anytime_is_found():
     # every = 5,000 > the items needed: the smallest n_max the design accepts is one interval
     assert sq.sequential_sample_size(0.1, 1.0, design="naive", every=5000) == 5000
+    # `every` belongs to naive designs: given to a group design it does not bound the search
+    assert sq.sequential_sample_size(0.1, 1.0, design="group", every=5000) == sq.sequential_sample_size(0.1, 1.0)
     n = sq.sequential_sample_size(0.2, 1.0, design="anytime", n_sims=1000, seed=3)
     assert sq.sequential_power(n, 0.2, 1.0, design="anytime", n_sims=1000, seed=3).power >= 0.8
     assert n > sq.sequential_sample_size(0.2, 1.0, design="fixed")  # anytime-valid costs items

@@ -481,6 +481,8 @@ def sequential_sample_size(delta, sd, *, design="group", target_power=0.8, looks
     looks = check_int("looks", looks, low=1, high=10)
     if every is not None:
         every = check_int("every", every, low=1, high=_MAX_N)
+        if design != "naive":  # only a naive design peeks every `every` items; it must not bound the others' n_max
+            every = None
     # the smallest n_max the design accepts: a group design needs one item per look, a naive one at least one
     # interval of `every` items (with fewer items it would be the fixed design)
     low_n = max(2, looks if design == "group" else 2, every if design == "naive" and every is not None else 2)
