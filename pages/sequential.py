@@ -128,7 +128,8 @@ def money_curves(budgets, delta, kw):
 
 
 BOUNDARY_LABELS = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
-                   "lan_demets": "Lan–DeMets (O'Brien–Fleming type)", "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
+                   "lan_demets": "Lan–DeMets (O'Brien–Fleming type)",
+                   "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
 
 
 def design_text(campaign: sq.CampaignDesign, budget) -> str:
