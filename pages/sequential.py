@@ -127,6 +127,28 @@ def money_curves(budgets, delta, kw):
     return pd.concat(frames, ignore_index=True)
 
 
+BOUNDARY_LABELS = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
+                   "lan_demets": "Lan–DeMets (O'Brien–Fleming type)",
+                   "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
+
+
+def design_text(campaign: sq.CampaignDesign, budget) -> str:
+    """The design a message describes, in words: procedure, analyses, boundary, futility threshold and budget.
+
+    Every message about the current design's numbers names it, so a message never outlives the design it
+    describes (a procedure change changes the power; the message says which procedure it is about).
+    """
+    label = DESIGN_LABELS[campaign.procedure]
+    if campaign.procedure == "fixed":
+        return f"the fixed design (one test after {budget:,} judgments)"
+    if campaign.procedure == "naive":
+        return f"naive peeking ({campaign.peeks} uncorrected analyses, {budget:,} judgments planned)"
+    looks = f"{campaign.peeks} analyses, {BOUNDARY_LABELS[campaign.boundary]} boundary"
+    if campaign.procedure == "interim_futility":
+        looks += f", futility stop at p > {campaign.futility_p:g}"
+    return f"the {label} design ({looks}, {budget:,} judgments planned)"
+
+
 PIN_KEYS = ("budget", "design", "peeks", "boundary", "futility", "mean", "sd", "delta", "test", "alpha")
 
 
@@ -164,7 +186,7 @@ design = side.radio("Design", list(sq.DESIGNS), format_func=DESIGN_LABELS.get, k
 peeks = side.slider("Number of analyses K", min_value=1, max_value=10, value=3, step=1, key="peeks",
                     bind="query-params", help="Equally spaced looks at the data (the paper uses 3).")
 kind = side.selectbox("Boundary", list(sq.BOUNDARIES), key="boundary", bind="query-params",
-                      format_func={"pocock": "Pocock (constant; the paper's)", "obrien_fleming": "O'Brien–Fleming",
+                      format_func={**BOUNDARY_LABELS, "pocock": "Pocock (constant; the paper's)",
                                    "lan_demets": "Lan–DeMets spending (O'Brien–Fleming type)",
                                    "lan_demets_pocock": "Lan–DeMets spending (Pocock type)"}.get,
                       help="How the overall α is shared among the looks. Pocock: same nominal level every time "
@@ -229,14 +251,17 @@ with guard("Cannot compute this campaign"):
 # The metrics row is filled after the charts: its MDE and saving need root finding (≈ 0.1 s), and a slider move
 # should redraw the charts first.
 summary = st.container()
+described = design_text(campaign, budget)
+spent = f"it collects {result.expected_judgments:,.0f} judgments on average"
 if result.false_positive_rate > alpha + 1e-3:
-    st.error(f"**Uncorrected peeking:** this design declares false winners {fmt_pct(result.false_positive_rate)} of "
+    st.error(f"**Uncorrected peeking:** {described} declares false winners {fmt_pct(result.false_positive_rate)} of "
              f"the time, not {alpha:.0%}. Use a boundary (Pocock, O'Brien–Fleming) instead.")
 elif delta and result.power < target:
-    st.warning(f"**Under-powered:** {fmt_pct(result.power)} power for a {delta:g}-point difference with {budget:,} "
-               "judgments.")
+    st.warning(f"**Under-powered:** {described} has {fmt_pct(result.power)} power for a {delta:g}-point difference "
+               f"(target {target:.0%}); {spent}.")
 elif delta:
-    st.success(f"**Adequately powered** ({fmt_pct(result.power)} ≥ {target:.0%}).")
+    st.success(f"**Adequately powered:** {described} has {fmt_pct(result.power)} power for a {delta:g}-point "
+               f"difference (≥ {target:.0%}); {spent}.")
 at_ceiling = sq.ceiling_share(min(mean + abs(delta) / 2, 99.0), sd)
 if at_ceiling > sq.CEILING_WARNING:
     st.warning(f"**Outside the score model's range:** with a mean of {mean:g} and an SD of {sd:g}, "
@@ -255,8 +280,8 @@ if assured is not None:
     extra.append(Metric("Assurance", fmt_pct(assured.assurance),
                         help="P(the campaign ends significant in the hoped-for direction), averaged over the prior on "
                         "the true difference.",
-                        caption=f"ceiling {fmt_pct(assured.ceiling)}; expected judgments under the prior "
-                                f"{assured.expected_judgments:,.0f}"))
+                        caption=f"{described[0].upper()}{described[1:]}: ceiling {fmt_pct(assured.ceiling)}; "
+                                f"expected judgments under the prior {assured.expected_judgments:,.0f}"))
 if cost_now is not None:
     extra.append(Metric("Expected cost", fmt_money(cost_now, currency),
                         help="Expected judgments × the cost per judgment (interim designs stop early).",
@@ -423,7 +448,8 @@ if tab.open("stops"):
                                  colors=(figures.PALETTE[2], figures.PALETTE[1], "#BBBBBB"),
                                  title="Where the campaign stops", x_title="Analysis", y_title="Probability",
                                  style=style()), "stops_chart")
-        st.caption("Nominal p-value thresholds per analysis: " + ", ".join(f"{p:.4f}" for p in result.nominal_p))
+        st.caption(f"{described[0].upper()}{described[1:]}, Δ = {delta:g} DA points. Nominal p-value thresholds per "
+                   "analysis: " + ", ".join(f"{p:.4f}" for p in result.nominal_p))
 if tab.open("cv"):
     with tab["cv"]:
         c1, c2 = st.columns([1, 2])
@@ -457,7 +483,8 @@ with summary, guard("Cannot compute this campaign"):
 fut_row = futility_row(saved)
 metrics_row(
     Metric("Power" if delta else "False-positive rate", fmt_pct(result.power),
-           help="P(a significant result in the right direction) for this design and true difference."),
+           help="P(a significant result in the right direction) for this design and true difference.",
+           caption=f"{described[0].upper()}{described[1:]}, Δ = {delta:g} DA points"),
     Metric("False-positive rate (Δ = 0)", fmt_pct(result.false_positive_rate, 2),
            help="How often this design declares a winner when the systems are equal. Corrected designs stay ≤ α; "
            "naive peeking does not."),
@@ -480,6 +507,7 @@ metrics_row(
 # ---------------------------------------------------------------------------
 if sim.run:
     st.subheader("Simulated campaigns")
+    st.caption(f"{described[0].upper()}{described[1:]}, Δ = {delta:g} DA points, {sim.n_sims:,} campaigns.")
     key = ("sequential", design, budget, delta, kw, sim.n_sims, sim.seed)
 
     def run(progress):

@@ -331,6 +331,42 @@ def test_llm_engine_at_random_points(seed):
         assert np.isnan(r.type_s) or 0.0 <= r.type_s <= 0.5 + 1e-9
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_sequential_engine_at_random_points(seed):
+    """Every design the general engine accepts returns probabilities in [0, 1] with the size held at α (group and
+    fixed designs), or refuses with a ValueError naming a parameter; binding futility and large α included."""
+    import re
+
+    rng = np.random.default_rng(seed)
+    for case in range(100):
+        design = str(rng.choice(["group", "group", "group", "fixed", "naive"]))
+        looks = int(rng.integers(1, 11))
+        kw = dict(design=design, looks=looks, boundary=str(rng.choice(sq.BOUNDARIES)),
+                  futility_p=float(rng.uniform(0.01, 0.99)) if rng.random() < 0.7 else None,
+                  alpha=float(rng.uniform(0.001, 0.3)))
+        n = int(rng.choice([rng.integers(2, 40), rng.integers(2, 5000)]))
+        if design == "naive":
+            kw["every"] = int(rng.integers(1, n + 1))
+        delta, sd = float(rng.normal(0, 0.3)), float(rng.uniform(0.05, 3))
+        where = f"seed {seed}, case {case}: n = {n}, delta = {delta}, sd = {sd}, {kw}"
+        try:
+            r = sq.sequential_power(n, delta, sd, **kw)
+        except ValueError as err:
+            assert re.search(r"`[a-z_]+`", str(err)), where
+            # the only refusals: a group design with fewer items than looks, or binding futility leaving less to
+            # spend than α
+            assert "`n_max`" in str(err) or "`futility_p`" in str(err), where
+            continue
+        probs = [r.power, r.false_positive_rate, *r.stop_probabilities]
+        assert all(0.0 <= p <= 1.0 for p in probs), where
+        assert sum(r.stop_probabilities) == pytest.approx(1.0, abs=1e-9), where
+        assert math.isnan(r.type_s) or 0.0 <= r.type_s <= 1.0, where
+        assert math.isnan(r.type_m) or r.type_m > 0, where
+        if design != "naive":
+            assert r.false_positive_rate <= kw["alpha"] + 1e-9, where
+        assert r.look_n[-1] == n and all(np.diff(r.look_n) > 0), where
+
+
 def test_leaderboard_simulation_at_random_points():
     from core import pairwise as pw
 

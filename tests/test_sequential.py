@@ -543,3 +543,48 @@ def test_ceiling_share_is_the_gamma_mass_within_half_a_point_of_100():
 
     assert sq.ceiling_share(95, 27) == pytest.approx(stats.gamma.cdf(0.5, 25 / 729, scale=729 / 5))
     assert sq.ceiling_share(75, 27) < 0.05 < sq.CEILING_WARNING < sq.ceiling_share(95, 15)
+
+
+# ---------------------------------------------------------------------------
+# rounded looks: boundaries at the realised information fractions
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("budget, peeks, kind", [(26, 2, "pocock"), (20, 3, "pocock"), (22, 3, "obrien_fleming"),
+                                                 (20, 4, "pocock"), (20, 4, "lan_demets_pocock")])
+def test_campaign_boundaries_at_the_realised_looks_spend_exactly_alpha(budget, peeks, kind):
+    # 13 judgments per system in 2 looks are 6 and 13, not 6.5 and 13: with the realised correlations √(n_i/n_j)
+    # the equal-spacing boundaries spent up to 0.0510 (the analytic engine, assuming equal spacing, said 0.05).
+    # Oracle: the multivariate normal (Genz) probability of staying inside the boundaries at the realised looks.
+    r = sq.campaign_power("interim", budget, 0.0, peeks=peeks, boundary=kind, test="t")
+    n = sq._look_sizes(budget, peeks).astype(float)
+    assert not np.array_equal(n, n[0] * np.arange(1, peeks + 1))  # unequally spaced
+    z = stats.norm.isf(np.array(r.nominal_p) / 2)
+    cov = np.sqrt(np.minimum.outer(n, n) / np.maximum.outer(n, n))
+    inside = stats.multivariate_normal(mean=np.zeros(peeks), cov=cov, abseps=1e-6, releps=0).cdf(
+        z, lower_limit=-z, rng=np.random.default_rng(0))
+    assert 1 - inside == pytest.approx(0.05, abs=1e-4)
+    assert r.false_positive_rate == pytest.approx(0.05, abs=1e-9)
+    futile = sq.campaign_power("interim_futility", budget, 0.0, peeks=peeks, boundary=kind, test="t")
+    assert futile.nominal_p == r.nominal_p and futile.false_positive_rate <= 0.05 + 1e-9  # non-binding futility
+
+
+def test_campaign_size_at_random_small_budgets():
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        peeks = int(rng.integers(2, 11))
+        budget = int(rng.integers(4 * peeks, 120)) if peeks * 4 >= 20 else int(rng.integers(20, 120))
+        kind = str(rng.choice(sq.BOUNDARIES))
+        alpha = float(rng.choice([0.01, 0.05, 0.1]))
+        for design in ("interim", "interim_futility"):
+            r = sq.campaign_power(design, budget, 0.0, peeks=peeks, boundary=kind, alpha=alpha,
+                                  test=str(rng.choice(sq.TESTS)))
+            assert r.false_positive_rate <= alpha + 1e-9, (design, budget, peeks, kind, alpha)
+
+
+def test_campaign_equally_spaced_looks_keep_the_classical_thresholds():
+    # 600 judgments per system in 3 looks (200, 400, 600): Wei et al.'s p < 0.0221 at every look, unchanged
+    r = sq.campaign_power("interim", 1200, 2.0)
+    assert r.nominal_p == tuple(float(p) for p in sq.boundary(3))
+    # the batched curves over budgets with different realised looks agree with campaign_power at each budget
+    table = sq.population_curves([200, 1000, 1200], [2.0], designs=("interim",))
+    for b, p in zip(table["budget"], table["average_power"]):
+        assert p == pytest.approx(sq.campaign_power("interim", int(b), 2.0).power, abs=1e-12)

@@ -305,3 +305,124 @@ def test_sequential_design_is_the_keyword_api():
         sq.SequentialDesign(0.1, 0.0)
     with pytest.raises(ValueError, match="`boundary`"):
         sq.SequentialDesign(0.1, 1.0, boundary="haybittle")
+
+
+# ---------------------------------------------------------------------------
+# binding futility, realised looks, sample sizes of every design
+# ---------------------------------------------------------------------------
+def _null_rejection_mc(look_n, eff_z, fut_z, n_sims, seed):
+    """Independent Monte Carlo of the monitoring rule under H0: Z_k = S_{n_k}/√n_k from normal increments,
+    stop for efficacy at |Z_k| >= eff_z[k], else for futility at |Z_k| < fut_z[k] (k < K)."""
+    n = np.asarray(look_n, dtype=float)
+    rng = np.random.default_rng(seed)
+    s = np.cumsum(rng.standard_normal((n_sims, n.size)) * np.sqrt(np.diff(np.concatenate([[0.0], n]))), axis=1)
+    z = np.abs(s) / np.sqrt(n)
+    running = np.ones(n_sims, dtype=bool)
+    rejected = np.zeros(n_sims, dtype=bool)
+    for k in range(n.size):
+        hit = running & (z[:, k] >= eff_z[k])
+        rejected |= hit
+        running &= ~hit
+        if k < n.size - 1:
+            running &= z[:, k] >= fut_z[k]
+    return rejected.mean()
+
+
+def test_binding_futility_when_the_constant_falls_low():
+    # O'Brien–Fleming, K = 10, binding futility at p > 0.2: so many null runs stop for futility that the constant
+    # falls below z_{0.975}/2 (the root finder's old lower bracket); the design exists and has size α
+    r = sq.sequential_power(1000, 0.0, 1.0, design="group", looks=10, boundary="obrien_fleming", futility_p=0.2)
+    assert r.false_positive_rate == pytest.approx(0.05, abs=1e-8)
+    assert r.boundaries_z[-1] < stats.norm.isf(0.025) / 2
+    assert sum(r.stop_probabilities) == pytest.approx(1.0) and all(0 <= p <= 1 for p in r.stop_probabilities)
+    mc = _null_rejection_mc(r.look_n, r.boundaries_z, r.futility_z, 200_000, seed=11)
+    assert abs(mc - r.false_positive_rate) <= 4 * math.sqrt(0.05 * 0.95 / 200_000)
+    alt = sq.sequential_power(1000, 0.1, 1.0, design="group", looks=10, boundary="obrien_fleming", futility_p=0.2)
+    assert 0 <= alt.type_s <= 1 and 0 <= alt.power <= 1
+
+
+def test_spending_more_than_the_runs_left_is_refused_naming_futility_p():
+    # Lan–DeMets (O'Brien–Fleming type), K = 7, α = 0.0775, binding futility at p > 0.3: the spending function asks
+    # for more at the late looks than the fraction of null runs still going, so no boundary spends α
+    with pytest.raises(ValueError, match="`futility_p`.*`alpha`"):
+        sq.sequential_power(1000, 0.0, 1.0, design="group", looks=7, boundary="lan_demets", futility_p=0.3,
+                            alpha=0.0775)
+    # the same design with rarer futility stops exists
+    r = sq.sequential_power(1000, 0.0, 1.0, design="group", looks=7, boundary="lan_demets", futility_p=0.8,
+                            alpha=0.0775)
+    assert r.false_positive_rate == pytest.approx(0.0775, abs=1e-8)
+
+
+def test_rounded_looks_keep_the_size_at_alpha():
+    # n = 5 in 4 looks: looks at 1, 2, 4, 5 items, not 1.25, 2.5, 3.75, 5; boundaries at the realised information
+    # fractions (Lan & DeMets 1983) keep the size at α (equal-spacing boundaries gave 0.0517)
+    r = sq.sequential_power(5, 0.0, 1.0, looks=4, boundary="pocock")
+    assert r.look_n == (1, 2, 4, 5)
+    assert r.false_positive_rate == pytest.approx(0.05, abs=1e-9)
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        looks = int(rng.integers(2, 11))
+        n = int(rng.integers(looks, 60))
+        kind = str(rng.choice(sq.BOUNDARIES))
+        alpha = float(rng.choice([0.01, 0.05, 0.1, 0.2]))
+        fut = float(rng.uniform(0.3, 0.9)) if rng.random() < 0.3 else None
+        try:
+            r = sq.sequential_power(n, 0.0, 1.0, looks=looks, boundary=kind, alpha=alpha, futility_p=fut)
+        except ValueError as err:  # only binding futility can make a spending design impossible
+            assert fut is not None and "`futility_p`" in str(err)
+            continue
+        assert r.false_positive_rate <= alpha + 1e-9, (n, looks, kind, alpha, fut)
+
+
+@pytest.mark.parametrize("n, looks, kind, futility_p", [(5, 4, "pocock", None), (7, 3, "obrien_fleming", None),
+                                                         (13, 5, "lan_demets", None),
+                                                         (11, 4, "lan_demets_pocock", 0.6), (9, 6, "pocock", 0.7)])
+def test_null_rejection_at_rounded_looks_against_an_independent_monte_carlo(n, looks, kind, futility_p):
+    r = sq.sequential_power(n, 0.0, 1.0, looks=looks, boundary=kind, futility_p=futility_p)
+    assert len(set(np.diff(r.look_n))) > 1  # the looks are unequally spaced
+    mc = _null_rejection_mc(r.look_n, r.boundaries_z, r.futility_z, 200_000, seed=n)
+    assert abs(mc - r.false_positive_rate) <= 4 * math.sqrt(0.05 * 0.95 / 200_000)
+    assert r.false_positive_rate == pytest.approx(0.05, abs=1e-9)
+
+
+def test_equally_spaced_looks_keep_the_classical_boundaries():
+    # 900 items in 3 looks are equally spaced: the published constants, exactly as boundary_z gives them
+    for kind in sq.BOUNDARIES:
+        r = sq.sequential_power(900, 0.1, 1.0, looks=3, boundary=kind)
+        assert r.boundaries_z == tuple(sq.boundary_z(3, kind=kind))
+
+
+@pytest.mark.parametrize("kw", [dict(design="naive", every=50), dict(design="naive", every=7),
+                                dict(design="group", looks=10, boundary="pocock", futility_p=0.9),
+                                dict(design="group", looks=7, boundary="lan_demets_pocock", alpha=0.2),
+                                dict(design="fixed", alpha=0.3, target_power=0.99)])
+def test_sample_size_of_designs_with_odd_parameters(kw):
+    n = sq.sequential_sample_size(0.1, 1.0, **kw)
+    power_kw = {k: v for k, v in kw.items() if k != "target_power"}
+    target = kw.get("target_power", 0.8)
+    assert sq.sequential_power(n, 0.1, 1.0, **power_kw).power >= target
+    assert sq.sequential_power(n - 1, 0.1, 1.0, **power_kw).power < target
+
+
+def test_sample_size_of_a_naive_design_starts_at_one_interval_and_anytime_is_found():
+    # every = 5,000 > the items needed: the smallest n_max the design accepts is one interval
+    assert sq.sequential_sample_size(0.1, 1.0, design="naive", every=5000) == 5000
+    # `every` belongs to naive designs: given to a group design it does not bound the search
+    assert sq.sequential_sample_size(0.1, 1.0, design="group", every=5000) == sq.sequential_sample_size(0.1, 1.0)
+    n = sq.sequential_sample_size(0.2, 1.0, design="anytime", n_sims=1000, seed=3)
+    assert sq.sequential_power(n, 0.2, 1.0, design="anytime", n_sims=1000, seed=3).power >= 0.8
+    assert n > sq.sequential_sample_size(0.2, 1.0, design="fixed")  # anytime-valid costs items
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(design="naive", every=50, n_limit=40), "n_limit"),
+    (dict(design="group", looks=10, n_limit=5), "n_limit"),
+    (dict(design="fixed", n_limit=100), "n_limit"),
+    (dict(design="naive", every=0), "every"),
+    (dict(design="group", boundary="haybittle"), "boundary"),
+    (dict(design="group", looks=7, boundary="lan_demets", futility_p=0.3, alpha=0.0775), "futility_p"),
+    (dict(design="sprt"), "design"),
+])
+def test_sample_size_refusals_name_the_parameter(kw, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        sq.sequential_sample_size(0.1, 1.0, **kw)

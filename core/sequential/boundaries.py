@@ -1,4 +1,4 @@
-"""Two-sided group-sequential boundaries for K equally spaced analyses.
+"""Two-sided group-sequential boundaries for K analyses (equally spaced, or at realised information fractions).
 
 Shared by the DA campaign designs (:mod:`core.sequential.campaign`) and the
 general engine (:mod:`core.sequential.general`). Constants are computed, not
@@ -17,7 +17,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from ..validation import check_alpha, check_choice, check_int
-from .recursion import unit_recursion
+from .recursion import recursion, unit_recursion
 
 __all__ = ["BOUNDARIES", "boundary", "boundary_z"]
 
@@ -32,6 +32,37 @@ def _null_crossing(efficacy, futility):
     return float(up.sum() + low.sum())
 
 
+def _look_crossing(efficacy, futility, information):
+    """P(reject at each look) under H0 for boundaries on |Z_k| at the looks with ``information``.
+
+    ``information=None``: equally spaced looks (:func:`unit_recursion`, unit
+    increments). Otherwise the information (or items) at each look, and the
+    score process has increments of variance ``I_k - I_{k-1}``, so that
+    ``corr(Z_j, Z_k) = √(I_j/I_k)`` (Jennison & Turnbull 2000, §3.1).
+    """
+    k = len(efficacy)
+    if information is None:
+        up, low, _ = unit_recursion(np.zeros((1, k)), efficacy, futility)
+    else:
+        info = np.asarray(information[:k], dtype=float)
+        roots = np.sqrt(info)
+        up, low, _ = recursion(np.zeros((1, k)), np.diff(np.concatenate([[0.0], info])),
+                               np.asarray(efficacy, float) * roots, np.asarray(futility, float) * roots)
+    return up[0] + low[0]
+
+
+def equal_information(sizes):
+    """``None`` if the looks ``sizes`` are equally spaced (``n_k = k n_1``), else the sizes as a tuple of floats.
+
+    The key of :func:`_boundary_z` for the realised looks: equally spaced looks
+    keep the classical computation (and its numbers) exactly.
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    if np.array_equal(sizes, sizes[0] * np.arange(1, sizes.size + 1)):
+        return None
+    return tuple(float(v) for v in sizes)
+
+
 def _spend(kind, t, alpha):
     """Cumulative two-sided α spent by information fraction t (α/2 on each side)."""
     if kind == "lan_demets":  # O'Brien–Fleming type, per side: 2 - 2Φ(z_{1-α/4} / √t)
@@ -39,38 +70,85 @@ def _spend(kind, t, alpha):
     return alpha * math.log(1 + (math.e - 1) * t)  # Pocock type
 
 
+def _unspendable(kind, alpha, futility, look, reach, target):
+    p = 2.0 * stats.norm.sf(futility)
+    return ValueError(
+        f"`futility_p` = {p:.4g} stops too many runs for the '{kind}' boundary to spend `alpha` = {alpha:g}: "
+        f"with no true difference only {reach:.3%} of runs reach look {look}, where the spending function still "
+        f"has {target:.3%} to spend. Use a larger `futility_p` (fewer futility stops), a smaller `alpha` or "
+        f"fewer `looks`.")
+
+
 @lru_cache(maxsize=512)
-def _boundary_z(peeks, alpha, kind, futility=0.0):
+def _boundary_z(peeks, alpha, kind, futility=0.0, information=None):
     """Efficacy boundaries on |Z_k|; ``futility`` > 0 makes a binding futility stop at |Z_k| < futility (k < K).
 
     With binding futility the boundaries are solved with the futility stops in
     place, so the false-positive rate is exactly α (Jennison & Turnbull 2000,
     §5.2); ``futility = 0`` gives the classical boundaries.
+
+    ``information`` (a tuple, see :func:`equal_information`) gives the realised
+    looks when they are not equally spaced (look sizes rounded to whole
+    items): the boundaries are then computed at the realised information
+    fractions ``t_k = I_k / I_K`` with the realised correlations, so the size
+    is exactly α. Spending boundaries spend ``α(t_k)`` at the actual fractions
+    (Lan & DeMets 1983, Biometrika 70:659–663; Jennison & Turnbull 2000, §7.2);
+    Pocock and O'Brien–Fleming keep their shape (``c`` and ``c/√t_k``) with the
+    constant ``c`` solved at the actual fractions (Jennison & Turnbull 2000,
+    §7.2.2, the "exact" version of a classical boundary at unequal groups).
+
+    Brackets: the crossing probability is non-increasing in the boundary
+    (a run rejected with the higher boundary is rejected with the lower one,
+    and cannot stop for futility first, as ``a_k = min(f, b_k)``) and is 1 at
+    ``c = 0`` for the first look, so a root always exists in ``[0, 8]`` for
+    the classical families. For spending, look k can spend at most
+    P(reaching look k) (``c = 0`` rejects every run still going); when binding
+    futility stops leave less than the increment to spend, no boundary exists
+    and a ``ValueError`` names ``futility_p``.
     """
     if peeks == 1:
         return (float(stats.norm.isf(alpha / 2)),)
     looks = np.arange(1, peeks + 1)
+    if information is None:
+        fractions = looks / peeks
+    else:
+        fractions = np.asarray(information, dtype=float) / float(information[-1])
     fut = np.full(peeks, float(futility))
     fut[-1] = 0.0
     if kind in ("pocock", "obrien_fleming"):
-        shape = np.ones(peeks) if kind == "pocock" else np.sqrt(peeks / looks)
+        if kind == "pocock":
+            shape = np.ones(peeks)
+        else:
+            shape = np.sqrt(peeks / looks) if information is None else 1.0 / np.sqrt(fractions)
 
         def gap(c):
-            return _null_crossing(c * shape, fut) - alpha
+            if information is None:
+                return _null_crossing(c * shape, fut) - alpha
+            return float(_look_crossing(c * shape, fut, information).sum()) - alpha
 
-        c = optimize.brentq(gap, stats.norm.isf(alpha / 2) * 0.5, 8.0, xtol=1e-10)
+        low = stats.norm.isf(alpha / 2) * 0.5
+        if gap(low) < 0:  # binding futility stops so many runs that the constant falls below z_{1-α/2}/2
+            low = 0.0
+        c = optimize.brentq(gap, low, 8.0, xtol=1e-10)
         return tuple(float(v) for v in c * shape)
     bounds: list[float] = []
     spent = 0.0
     for k in range(1, peeks + 1):
-        target = _spend(kind, k / peeks, alpha) - spent
+        target = (_spend(kind, 1.0 if k == peeks else float(fractions[k - 1]), alpha) if information is not None
+                  else _spend(kind, k / peeks, alpha)) - spent
 
-        def gap(c, k=k):  # only the first k looks matter for the k-th increment
-            trial = np.array(bounds + [c])
-            up, low, _ = unit_recursion(np.zeros((1, k)), trial, fut[:k])  # futility at look k is unused
-            return float(up[0, k - 1] + low[0, k - 1]) - target
+        def gap(c, k=k):  # only the first k looks matter for the k-th increment (futility at look k unused)
+            return float(_look_crossing(np.array(bounds + [c]), fut[:k], information)[k - 1]) - target
 
-        c = optimize.brentq(gap, 0.1, 12.0, xtol=1e-10) if target > 1e-12 else 12.0
+        if target <= 1e-12:
+            c = 12.0
+        elif gap(0.1) >= 0:
+            c = optimize.brentq(gap, 0.1, 12.0, xtol=1e-10)
+        else:  # the increment is more than P(reaching look k, |Z_k| >= 0.1): only binding futility does this
+            most = gap(0.0)
+            if most < -1e-10:
+                raise _unspendable(kind, alpha, futility, k, most + target, target)
+            c = optimize.brentq(gap, 0.0, 0.1, xtol=1e-10) if most > 0 else 0.0
         bounds.append(float(c))
         spent += target
     return tuple(bounds)

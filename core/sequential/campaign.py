@@ -13,7 +13,9 @@ between the two systems:
 * ``"fixed"`` — one test at the end at α;
 * ``"interim"`` — K equally spaced analyses, stop as soon as one is
   significant at the boundary's nominal level (Pocock by default: K = 3 gives
-  p < 0.0221);
+  p < 0.0221); looks are rounded to whole judgments, and when that spaces
+  them unequally the boundaries are solved at the realised fractions
+  (:func:`_information`), so the size stays α;
 * ``"interim_futility"`` — interim, and also stop for futility when p exceeds
   ``futility_p`` (0.5 in the paper); futility is non-binding, so the
   boundaries are those of ``"interim"`` and the false-positive rate can only
@@ -51,12 +53,12 @@ import pandas as pd
 from scipy import optimize, stats
 
 from ..validation import check_alpha, check_choice, check_int, check_real
-from .boundaries import BOUNDARIES, boundary, boundary_z
+from .boundaries import BOUNDARIES, _boundary_z, boundary, boundary_z, equal_information
 from .differences import parse_differences, read_differences
 from .scores import (  # noqa: F401  (ScoreMoments: importable from core.sequential as before)
     CEILING_WARNING, EstimateModel, ScoreMoments, _drifts, _gamma, ceiling_share, estimate_model, mwu_effect,
     score_distribution)
-from .recursion import clip_probabilities, stop_distribution, unit_recursion
+from .recursion import clip_probabilities, recursion, stop_distribution, unit_recursion
 
 __all__ = [
     "DESIGNS",
@@ -156,11 +158,12 @@ def _fold_mean(m, s):
     return np.where(s > 0, out, np.abs(m))
 
 
-def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, variance, correlation):
+def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, variance, correlation, information=None):
     """Crossing probabilities and Type-M at stopping of the difference of means, per drift path.
 
     Parameters are per path (rows): ``drift`` (D, K) E[Z_k]; ``sizes`` (D, K) judgments per system;
-    ``difference``, ``variance``, ``correlation`` (D,) from :func:`estimate_model`.
+    ``difference``, ``variance``, ``correlation`` (D,) from :func:`estimate_model`; ``information`` the
+    realised looks shared by all rows (:func:`_information`; ``None`` for equally spaced looks).
 
     Notes
     -----
@@ -169,7 +172,7 @@ def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, varia
     given the whole Z path is N(μ_ζ,k + r (Z_k - μ_Z,k), 1 - r²), so
     ``E[|D_k| | Z path] = se_k · E|N(μ_ζ,k + r (Z_k - μ_Z,k), 1 - r²)|`` (a
     folded normal mean). Its integral over each stopping region
-    ``|S_k| ≥ b_k`` (S_k = Z_k √k) is taken at every look from the
+    ``|S_k| ≥ b_k`` (S_k = Z_k √I_k) is taken at every look from the
     recursion's point masses (:func:`core.sequential.recursion.recursion`,
     ``on_look``) with composite Gauss–Legendre nodes on the region. Type-M is
     ``Σ_k E[|D_k|; significant at k] / P(significant) / |difference|``. For
@@ -182,11 +185,12 @@ def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, varia
     se = np.sqrt(np.asarray(variance, dtype=float)[:, None] / np.asarray(sizes, dtype=float))
     mu_zeta = np.asarray(difference, dtype=float)[:, None] / se
     drift = np.asarray(drift, dtype=float)
-    bounds = np.asarray(eff_z, dtype=float) * np.sqrt(np.arange(1, looks + 1))
+    roots = _roots(looks, information)
+    bounds = np.asarray(eff_z, dtype=float) * roots
     abs_mean = np.zeros((n_paths, looks))
 
     def on_look(k, mass, mu, sigma):
-        root, b = math.sqrt(k + 1), bounds[k]
+        root, b = float(roots[k]), bounds[k]
         regions = (_tail_nodes(b, max(b, float(mu.max())) + 8 * sigma, sigma),
                    _tail_nodes(min(-b, float(mu.min())) - 8 * sigma, -b, sigma))
         for y, w in regions:
@@ -200,7 +204,7 @@ def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, varia
                 density = np.einsum("dm,dmq->dq", mass[rows], kernel)
                 abs_mean[rows, k] += (density * h[rows] * w[None, :]).sum(axis=1) * se[rows, k]
 
-    up, low, fut = unit_recursion(thetas, eff_z, fut_z, on_look=on_look)
+    up, low, fut = _crossings(thetas, eff_z, fut_z, information, on_look=on_look)
     up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
     significant = (up + low).sum(axis=1)
     scale = np.abs(np.asarray(difference, dtype=float))
@@ -271,29 +275,62 @@ def _look_sizes(budget, peeks):
     return np.array([max(1, round(per_system * k / peeks)) for k in range(1, peeks + 1)], dtype=int)
 
 
-def _design_bounds(design, peeks, kind, futility_p, alpha):
+def _information(sizes):
+    """The realised looks as the recursion's information (judgments per system), ``None`` if equally spaced.
+
+    Look sizes are rounded to whole judgments (:func:`_look_sizes`), so the
+    looks of a budget not divisible by ``2 × peeks`` are unequally spaced; the
+    boundaries and the recursion then use the realised information fractions
+    ``t_k = n_k / n_K`` (Lan & DeMets 1983; Jennison & Turnbull 2000, §7.2),
+    so the size stays α. Equally spaced looks keep the unit recursion.
+    """
+    return equal_information(sizes)
+
+
+def _roots(looks, information):
+    """√I_k: the scale from Z_k to the score S_k = Z_k √I_k (√k for equally spaced looks)."""
+    return np.sqrt(np.arange(1, looks + 1)) if information is None else np.sqrt(np.asarray(information, float))
+
+
+def _crossings(thetas, eff_z, fut_z, information, on_look=None):
+    """up, low, fut of the recursion at the looks: unit increments, or the realised information's."""
+    if information is None:
+        return unit_recursion(thetas, eff_z, fut_z, on_look=on_look)
+    info = np.asarray(information, dtype=float)
+    roots = np.sqrt(info)
+    return recursion(thetas, np.diff(np.concatenate([[0.0], info])), np.asarray(eff_z, float) * roots,
+                     np.asarray(fut_z, float) * roots, on_look=on_look)
+
+
+def _design_bounds(design, peeks, kind, futility_p, alpha, information=None):
+    """Efficacy and futility thresholds on |Z| at the looks; ``information``: the realised looks (:func:`_information`).
+
+    Futility is non-binding, so the efficacy boundaries are those of ``"interim"`` (solved without futility stops).
+    """
     if design == "fixed":
         return np.array([stats.norm.isf(alpha / 2)]), np.zeros(1)
     if design == "naive":
         eff = np.full(peeks, stats.norm.isf(alpha / 2))
-    else:
+    elif information is None:
         eff = boundary_z(peeks, alpha=alpha, kind=kind)
+    else:
+        eff = np.array(_boundary_z(peeks, float(alpha), kind, 0.0, information))
     fut = np.zeros(peeks)
     if design == "interim_futility" and peeks > 1:
         fut[:-1] = stats.norm.isf(futility_p / 2)  # p > futility_p ⇔ |Z| < z_{1 - f/2}
     return eff, fut
 
 
-def _sequential_probs(thetas, efficacy, futility):
-    """Crossing probabilities at K equally spaced looks (:func:`core.sequential.recursion.unit_recursion`),
+def _sequential_probs(thetas, efficacy, futility, information=None):
+    """Crossing probabilities at K looks (equally spaced: :func:`core.sequential.recursion.unit_recursion`),
     checked and clipped to [0, 1] (the residual of the O(h⁶) quadrature is below 10⁻⁹)."""
-    return tuple(clip_probabilities(x) for x in unit_recursion(thetas, efficacy, futility))
+    return tuple(clip_probabilities(x) for x in _crossings(thetas, efficacy, futility, information))
 
 
-def _thetas(drifts):
-    """Mean increments of S_k = Z_k sqrt(k) from the per-look drifts E[Z_k]."""
+def _thetas(drifts, information=None):
+    """Mean increments of S_k = Z_k √I_k from the per-look drifts E[Z_k] (I_k = k for equally spaced looks)."""
     drifts = np.atleast_2d(drifts)
-    roots = np.sqrt(np.arange(1, drifts.shape[1] + 1))
+    roots = _roots(drifts.shape[1], information)
     means = drifts * roots
     return np.diff(np.concatenate([np.zeros((drifts.shape[0], 1)), means], axis=1), axis=1)
 
@@ -336,7 +373,8 @@ def campaign_power(
     delta : float
         True difference in mean DA points between the systems.
     peeks : int, optional
-        Number of equally spaced analyses K (1–10; ignored for ``"fixed"``).
+        Number of equally spaced analyses K (1–10; ignored for ``"fixed"``), at ``round(budget/2 · k/K)``
+        judgments per system; boundaries at the realised looks (:func:`_information`).
     boundary : str, optional
         Boundary family (:data:`BOUNDARIES`).
     futility_p : float, optional
@@ -377,7 +415,8 @@ def campaign_power(
     test = check_choice("test", test, TESTS)
     method = check_choice("method", method, METHODS)
     sizes = _look_sizes(budget, peeks)
-    eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha)
+    info = _information(sizes)
+    eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha, info)
     nominal = tuple(float(v) for v in 2 * stats.norm.sf(eff_z))
     if method == "simulate":
         n_sims = check_int("n_sims", n_sims, low=100, high=200_000)
@@ -393,8 +432,8 @@ def campaign_power(
     null = np.zeros(peeks)
     model = estimate_model(test, mean, sd, delta)
     up, low, fut, type_ms = _recursion_with_type_m(
-        _thetas(np.vstack([drift, null])), eff_z, fut_z, np.vstack([drift, null]), np.vstack([sizes, sizes]),
-        [model.difference, 1.0], [model.variance, model.variance], [model.correlation, model.correlation])
+        _thetas(np.vstack([drift, null]), info), eff_z, fut_z, np.vstack([drift, null]), np.vstack([sizes, sizes]),
+        [model.difference, 1.0], [model.variance, model.variance], [model.correlation, model.correlation], info)
     type_m = float(type_ms[0])
     power, wrong, judgments, stop, eff, futp, looks = _summaries(up[:1], low[:1], fut[:1], sizes, delta)
     false_positive_rate = float(clip_probabilities(up[1].sum() + low[1].sum()))
@@ -596,8 +635,19 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
     budgets = np.atleast_1d(np.asarray(budgets, dtype=int))
     deltas = np.atleast_1d(np.asarray(deltas, dtype=float))
     looks = 1 if design == "fixed" else peeks
-    eff_z, fut_z = _design_bounds(design, looks, kind, futility_p, alpha)
     sizes = np.array([_look_sizes(int(b), looks) for b in budgets])
+    infos = [_information(row) for row in sizes]
+    if len(set(infos)) > 1:  # budgets with different realised looks: one batch per set of looks
+        kw = dict(peeks=peeks, kind=kind, futility_p=futility_p, mean=mean, sd=sd, alpha=alpha, test=test,
+                  with_type_m=with_type_m)
+        out = [np.empty((budgets.size, deltas.size)) for _ in range(3 if with_type_m else 2)]
+        for key in dict.fromkeys(infos):
+            rows = np.array([i for i, info in enumerate(infos) if info == key])
+            for whole, part in zip(out, _batched(design, budgets[rows], deltas, **kw)):
+                whole[rows] = part
+        return tuple(out)
+    info = infos[0]
+    eff_z, fut_z = _design_bounds(design, looks, kind, futility_p, alpha, info)
     # drift = effect(delta) × scale(n): one effect per delta, one scale per look size
     effects = np.empty(deltas.size)
     _fill_effects(effects, deltas, mean, sd, test)
@@ -611,11 +661,11 @@ def _batched(design, budgets, deltas, *, peeks, kind, futility_p, mean, sd, alph
         per_delta = np.array([(m.difference, m.variance, m.correlation) for m in models]).reshape(-1, 3)
         rows = np.tile(per_delta, (budgets.size, 1))  # rows ordered (budget, delta) as drift_rows
         size_rows = np.repeat(sizes, deltas.size, axis=0)
-        up, low, fut, type_m = _recursion_with_type_m(_thetas(drift_rows), eff_z, fut_z, drift_rows, size_rows,
-                                                      rows[:, 0], rows[:, 1], rows[:, 2])
+        up, low, fut, type_m = _recursion_with_type_m(_thetas(drift_rows, info), eff_z, fut_z, drift_rows,
+                                                      size_rows, rows[:, 0], rows[:, 1], rows[:, 2], info)
         type_m = type_m.reshape(budgets.size, deltas.size)
     else:
-        up, low, fut = unit_recursion(_thetas(drift_rows), eff_z, fut_z)
+        up, low, fut = _crossings(_thetas(drift_rows, info), eff_z, fut_z, info)
     up = clip_probabilities(up).reshape(shape)
     low = clip_probabilities(low).reshape(shape)
     fut = clip_probabilities(fut).reshape(shape)
@@ -855,7 +905,8 @@ def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundar
     at_mean = campaign_power(design, budget, mu, peeks=peeks, boundary=kind, futility_p=futility_p, mean=mean,
                              sd=sd, alpha=alpha, test=test)
     sizes = _look_sizes(budget, peeks)
-    eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha)
+    info = _information(sizes)
+    eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha, info)
     n = sizes.astype(float)
     scale = 1.0 / np.sqrt((2 * n + 1) / (12 * n**2)) if test == "mwu" else np.sqrt(n / 2)
     spline = _effect_spline(mean, sd, test)
@@ -868,7 +919,7 @@ def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundar
         if key not in memo:
             memo.clear()
             drift_rows = spline(deltas)[:, None] * scale[None, :]
-            up, low, fut = _sequential_probs(_thetas(drift_rows), eff_z, fut_z)
+            up, low, fut = _sequential_probs(_thetas(drift_rows, info), eff_z, fut_z, info)
             stop = stop_distribution(up, low, fut)
             memo[key] = (clip_probabilities(up.sum(axis=1)), clip_probabilities(low.sum(axis=1)), stop @ (2.0 * n))
         return memo[key]

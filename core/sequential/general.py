@@ -11,10 +11,13 @@ Turnbull 2000, ch. 3), with ``sd`` treated as known.
 Designs (:data:`SEQUENTIAL_DESIGNS`):
 
 * ``"fixed"`` — one two-sided z-test at ``n_max``;
-* ``"group"`` — ``looks`` equally spaced analyses with a boundary from
-  :data:`BOUNDARIES`, optionally a binding futility stop when an interim
-  p-value exceeds ``futility_p`` (the efficacy boundaries are then solved
-  with the futility stops in place, so the false-positive rate is α);
+* ``"group"`` — ``looks`` analyses at ``round(n_max k / looks)`` items with a
+  boundary from :data:`BOUNDARIES`, optionally a binding futility stop when an
+  interim p-value exceeds ``futility_p`` (the efficacy boundaries are then
+  solved with the futility stops in place, so the false-positive rate is α).
+  When rounding spaces the looks unequally, the boundaries are solved at the
+  realised information fractions ``n_k / n_max`` (Lan & DeMets 1983), so the
+  size is exactly α (:func:`core.sequential.boundaries._boundary_z`);
 * ``"naive"`` — an unadjusted z-test at level α every ``every`` items (and at
   ``n_max``): what peeking at a fixed-n interval does;
 * ``"anytime"`` — the normal-mixture confidence sequence
@@ -40,7 +43,7 @@ import pandas as pd
 from scipy import stats
 
 from ..validation import check_alpha, check_choice, check_int, check_real
-from .boundaries import BOUNDARIES, _boundary_z
+from .boundaries import BOUNDARIES, _boundary_z, equal_information
 from .confidence import cs_boundary, mixture_rho
 from .recursion import clip_probabilities, recursion, stop_distribution
 
@@ -164,7 +167,8 @@ def _bounds_z(design, sizes, *, looks, boundary, futility_p, alpha):
     if design in ("fixed", "naive") or k == 1:
         return np.full(k, z), np.zeros(k)
     fut = 0.0 if futility_p is None else float(stats.norm.isf(futility_p / 2))  # p > f ⇔ |Z| < z_{1-f/2}
-    eff = np.array(_boundary_z(looks, float(alpha), boundary, fut))
+    # at the realised looks (rounded to whole items), so the size is exactly α (Lan & DeMets 1983)
+    eff = np.array(_boundary_z(looks, float(alpha), boundary, fut, equal_information(sizes)))
     futz = np.full(k, fut)
     futz[-1] = 0.0
     return eff, futz
@@ -300,7 +304,8 @@ def sequential_power(n_max, delta, sd, *, design="group", looks=3, boundary="obr
     design : {"fixed", "group", "naive", "anytime"}, optional
         See :data:`SEQUENTIAL_DESIGNS` and the module notes.
     looks : int, optional
-        Equally spaced analyses of a ``"group"`` design (1–10).
+        Analyses of a ``"group"`` design (1–10), at ``round(n_max k / looks)`` items; the boundaries are
+        computed at these realised looks.
     boundary : str, optional
         Boundary family of a ``"group"`` design (:data:`BOUNDARIES`).
     futility_p : float, optional
@@ -472,6 +477,21 @@ def sequential_sample_size(delta, sd, *, design="group", target_power=0.8, looks
     target = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
     alpha = check_alpha(alpha)
     n_limit = check_int("n_limit", n_limit, low=2, high=_MAX_N)
+    design = check_choice("design", design, SEQUENTIAL_DESIGNS)
+    looks = check_int("looks", looks, low=1, high=10)
+    if every is not None:
+        every = check_int("every", every, low=1, high=_MAX_N)
+        if design != "naive":  # only a naive design peeks every `every` items; it must not bound the others' n_max
+            every = None
+    # the smallest n_max the design accepts: a group design needs one item per look, a naive one at least one
+    # interval of `every` items (with fewer items it would be the fixed design)
+    low_n = max(2, looks if design == "group" else 2, every if design == "naive" and every is not None else 2)
+    if low_n > n_limit:
+        name = "looks" if design == "group" else "every"
+        raise ValueError(f"`n_limit` = {n_limit:,} is below the smallest `n_max` the design accepts "
+                         f"({low_n:,} items for `{name}` = {low_n:,}).")
+    # every other option is checked once, at the smallest n_max, before the search
+    _validate(low_n, delta, sd, design, looks, boundary, futility_p, every, plan_n, alpha, method, n_sims)
     kw = dict(design=design, looks=looks, boundary=boundary, futility_p=futility_p, every=every, plan_n=plan_n,
               alpha=alpha, method=method, n_sims=n_sims, seed=seed)
 
@@ -480,20 +500,24 @@ def sequential_sample_size(delta, sd, *, design="group", target_power=0.8, looks
 
     z = stats.norm.isf(alpha / 2) + stats.norm.ppf(target)
     fixed = max(2, math.ceil((z * sd / delta) ** 2))
-    low_n = max(2, looks if design == "group" else 2)
     hi = max(low_n, fixed)
     if design == "fixed":  # power is increasing in n: walk down from the closed form (it ignores the far tail)
         while hi > low_n and power(hi - 1) >= target:
             hi -= 1
         while power(hi) < target:
             hi += 1
-        return hi
-    lo = low_n
-    while power(hi) < target:
-        lo = hi
-        hi = math.ceil(hi * 1.25) + 1
+            if hi > n_limit:
+                raise ValueError(f"`target_power` {target:g} is not reached with `n_limit` = {n_limit:,} items.")
         if hi > n_limit:
             raise ValueError(f"`target_power` {target:g} is not reached with `n_limit` = {n_limit:,} items.")
+        return hi
+    hi = min(hi, n_limit)
+    lo = low_n
+    while power(hi) < target:
+        if hi >= n_limit:
+            raise ValueError(f"`target_power` {target:g} is not reached with `n_limit` = {n_limit:,} items.")
+        lo = hi
+        hi = min(math.ceil(hi * 1.25) + 1, n_limit)
     if power(lo) >= target:
         return lo
     while hi - lo > 1:

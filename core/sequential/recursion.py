@@ -57,6 +57,20 @@ _NODES = np.arange(-2, 4)
 _BASIS = [np.poly1d(np.poly(np.delete(_NODES, i)) / np.prod(_NODES[i] - np.delete(_NODES, i)))
           for i in range(_NODES.size)]
 _ANTI = [p.integ() for p in _BASIS]
+# their coefficients (highest degree first, padded to one length) for a Horner evaluation of all six at once,
+# the same operations as ``numpy.polyval`` on each
+_ANTI_COEF = np.array([np.pad(p.coeffs, (max(len(q.coeffs) for q in _ANTI) - len(p.coeffs), 0)) for p in _ANTI])
+
+
+def _antiderivatives(u):
+    """The six antiderivatives of the Lagrange basis at ``u``, shape (6, u.size) (Horner, as ``numpy.polyval``)."""
+    out = np.zeros((_ANTI_COEF.shape[0], u.size))
+    for c in _ANTI_COEF.T:
+        out = out * u[None, :] + c[:, None]
+    return out
+
+
+_FULL = _antiderivatives(np.ones(1)) - _antiderivatives(np.zeros(1))  # each basis integrated over [0, 1]
 
 
 def _phi(x):
@@ -81,8 +95,15 @@ def region_weights(grid, step, low, high):
             continue
         if idx[0] + _NODES[0] < 0 or idx[-1] + _NODES[-1] >= grid.size:
             raise RuntimeError("integration grid too narrow for the continuation region")
-        for offset, anti in zip(_NODES, _ANTI):
-            np.add.at(weights, idx + offset, step * (anti(u1[idx]) - anti(u0[idx])))
+        a0, a1 = u0[idx], u1[idx]
+        # sub-intervals inside the region all integrate over [0, 1]: the same six numbers; only the (at most
+        # four) partial ones at the region's ends need their own evaluation
+        parts = np.repeat(_FULL, idx.size, axis=1)
+        partial = np.nonzero((a0 != 0.0) | (a1 != 1.0))[0]
+        parts[:, partial] = _antiderivatives(a1[partial]) - _antiderivatives(a0[partial])
+        parts *= step
+        for offset, part in zip(_NODES, parts):
+            np.add.at(weights, idx + offset, part)
     return weights
 
 

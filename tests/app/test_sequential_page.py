@@ -231,3 +231,52 @@ def test_warns_outside_the_score_models_range():
     at = _open("sequential", {"mean": "95.0", "sd": "27.0"})
     assert not at.exception and any("Outside the score model" in w.value for w in at.warning)
     assert not any("Outside the score model" in w.value for w in _open("sequential").warning)
+
+
+def _pct(p):
+    return f"{100 * p:.1f}%"
+
+
+def test_messages_state_the_design_whose_numbers_they_show(page):
+    """Each message about the current design names its procedure and budget next to that design's own power."""
+    fixed = sq.campaign_power("fixed", 1200, 2.0)
+    warning = [w.value for w in page.warning if "Under-powered" in w.value]
+    assert warning == [f"**Under-powered:** the fixed design (one test after 1,200 judgments) has {_pct(fixed.power)} "
+                       f"power for a 2-point difference (target 80%); it collects 1,200 judgments on average."]
+    page.radio(key="design").set_value("interim")
+    page.run()
+    interim = sq.campaign_power("interim", 1200, 2.0)  # oracle: the engine, for the design now selected
+    assert interim.power < fixed.power
+    warning = [w.value for w in page.warning if "Under-powered" in w.value]
+    assert warning == [f"**Under-powered:** the interim design (3 analyses, Pocock boundary, 1,200 judgments planned) "
+                       f"has {_pct(interim.power)} power for a 2-point difference (target 80%); it collects "
+                       f"{interim.expected_judgments:,.0f} judgments on average."]
+    assert any(c.startswith("The interim design (3 analyses, Pocock boundary, 1,200 judgments planned), Δ = 2 DA")
+               for c in captions(page))
+    assert metrics(page)["Power"] == _pct(interim.power)
+    page.radio(key="design").set_value("interim_futility")
+    page.slider(key="delta").set_value(4.0)
+    page.run()
+    futile = sq.campaign_power("interim_futility", 1200, 4.0)
+    success = [s.value for s in page.success]
+    assert success == [f"**Adequately powered:** the interim-futility design (3 analyses, Pocock boundary, futility "
+                       f"stop at p > 0.5, 1,200 judgments planned) has {_pct(futile.power)} power for a 4-point "
+                       f"difference (≥ 80%); it collects {futile.expected_judgments:,.0f} judgments on average."]
+    assert not [w.value for w in page.warning if "Under-powered" in w.value]
+    page.radio(key="design").set_value("naive")
+    page.run()
+    naive = sq.campaign_power("naive", 1200, 4.0)
+    assert [e.value for e in page.error] == [
+        f"**Uncorrected peeking:** naive peeking (3 uncorrected analyses, 1,200 judgments planned) declares false "
+        f"winners {100 * naive.false_positive_rate:.1f}% of the time, not 5%. Use a boundary (Pocock, "
+        "O'Brien–Fleming) instead."]
+
+
+def test_assurance_caption_names_the_design():
+    page = open_page("sequential", {"assure": "true", "prior_mean": "2.0", "prior_sd": "2.0",
+                                    "design": "interim"}, timeout=120)
+    assert not page.exception
+    res = sq.campaign_assurance("interim", 1200, 2.0, 2.0)
+    assert (f"The interim design (3 analyses, Pocock boundary, 1,200 judgments planned): ceiling "
+            f"{100 * res.ceiling:.1f}%; expected judgments under the prior {res.expected_judgments:,.0f}"
+            in captions(page))
