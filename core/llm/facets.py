@@ -565,8 +565,9 @@ def _differences(log, baseline):
     c_model, c_q, c_s = _column(cols, _MODEL, "model"), _column(cols, _QUESTION, "question"), \
         _column(cols, _SCORE, "score")
     c_t, c_k = _column(cols, TEMPLATE_ALIASES, "template", False), _column(cols, _SAMPLE, "sample", False)
-    frame = pd.DataFrame({"model": log[c_model].astype(str), "question": log[c_q].astype(str),
-                          "template": log[c_t].astype(str) if c_t is not None else "1"})
+    # positional columns (a log's index may be shuffled or repeated)
+    frame = pd.DataFrame({"model": log[c_model].astype(str).to_numpy(), "question": log[c_q].astype(str).to_numpy(),
+                          "template": log[c_t].astype(str).to_numpy() if c_t is not None else "1"})
     score = pd.to_numeric(log[c_s].map(lambda v: {"true": 1.0, "false": 0.0}.get(str(v).strip().lower(), v)),
                           errors="coerce")
     bad = np.flatnonzero(~np.isfinite(score.to_numpy(dtype=float)))
@@ -582,7 +583,7 @@ def _differences(log, baseline):
             raise ValueError(f"`baseline` must be one of {models[0]!r}, {models[1]!r}, got {baseline!r}.")
         models = [str(baseline), models[1] if models[0] == str(baseline) else models[0]]
     if c_k is not None:
-        frame["sample"] = log[c_k].astype(str)
+        frame["sample"] = log[c_k].astype(str).to_numpy()
         dup = frame.duplicated(["model", "question", "template", "sample"])
         if dup.any():
             row = int(np.flatnonzero(dup.to_numpy())[0])
