@@ -331,3 +331,29 @@ def test_harness_files_one_per_prompt_variant():
     assert fit.delta == pytest.approx(np.mean(diffs), abs=1e-12)
     with pytest.raises(ValueError, match="metric"):
         llm.read_harness_templates(files)  # acc and acc_norm: ambiguous
+
+
+def test_sample_size_is_the_first_n_reaching_the_target():
+    for t in (2, 5, 10, 30):
+        need = llm.facet_sample_size(0.02, templates=t, **COMPS, target_power=0.8)
+        if llm.facet_ceiling(0.02, templates=t, var_template=COMPS["var_template"]) <= 0.8:
+            assert need == -1
+            continue
+        assert llm.facet_power(need, 0.02, templates=t, **COMPS).power >= 0.8
+        assert llm.facet_power(need - 1, 0.02, templates=t, **COMPS).power < 0.8
+
+
+def test_plan_item_states_the_ceiling_and_the_best_split():
+    from core.plan.llm import facet_plan_item
+
+    comps = dict(COMPS)
+    res = llm.facet_power(2000, 0.02, templates=1, **comps)
+    ceiling = llm.facet_ceiling(0.02, templates=1, var_template=comps["var_template"])
+    best = llm.facet_plan(0.02, calls=20_000, **comps)
+    item = facet_plan_item(n=2000, delta=0.02, templates=1, samples=1, components=comps, result=res, ceiling=ceiling,
+                           se=llm.facet_se(2000, **comps), alpha=0.05, target_power=0.8, best=best, calls=20_000)
+    shown = dict(item.results)
+    assert shown["power"] == f"{100 * res.power:.1f}%" and shown["ceiling as n → ∞"] == f"{100 * ceiling:.1f}%"
+    assert f"{best.n:,} questions × {best.templates} templates" in shown["best split of 20,000 calls per model"]
+    assert f"stays below {100 * ceiling:.0f}%" in item.paragraph
+    assert any(a.name == "model × template SD" and a.value == "1.00 points" for a in item.assumptions)

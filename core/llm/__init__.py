@@ -133,6 +133,7 @@ __all__ = [
     "facet_se",
     "facet_power",
     "facet_ceiling",
+    "facet_sample_size",
     "facet_plan",
     "facet_budget",
     "facet_power_curve",

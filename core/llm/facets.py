@@ -52,6 +52,7 @@ __all__ = [
     "facet_se",
     "facet_power",
     "facet_ceiling",
+    "facet_sample_size",
     "facet_plan",
     "facet_budget",
     "facet_power_curve",
@@ -342,6 +343,35 @@ def facet_ceiling(delta, *, templates, var_template, alpha=0.05) -> float:
     if delta == 0:
         return alpha
     return float(stats.norm.cdf(abs(delta) / se - z))
+
+
+def facet_sample_size(delta, *, templates=1, samples=1, seeds=None, var_template, var_item, var_item_template,
+                      var_sample, var_seed=0.0, alpha=0.05, target_power=0.8) -> int:
+    """Fewest questions reaching ``target_power`` (analytic engine), or −1 when the ceiling is below it.
+
+    n = ⌈(var_item + var_item_template/T + var_sample/(TK)) / (SE*² − var_template/T − 2·var_seed/S)⌉ with
+    SE* = |Δ|/(z_{1−α/2} + z_{target}); the denominator is ≤ 0 exactly when :func:`facet_ceiling` < target.
+
+    >>> comps = {k: v for k, v in FACET_DEFAULTS.items() if k != "var_seed"}
+    >>> facet_sample_size(0.02, templates=1, **comps), facet_sample_size(0.02, templates=10, **comps)
+    (-1, 1905)
+    """
+    _, t, k, s, vt, vi, vit, vs, vseed = _check(1, templates, samples, seeds, var_template, var_item,
+                                                var_item_template, var_sample, var_seed)
+    delta = check_real("delta", delta, low=-1.0, high=1.0)
+    alpha = check_alpha(alpha)
+    target_power = check_probability("target_power", target_power, open_low=True, open_high=True)
+    if delta == 0:
+        raise ValueError("`delta` must be non-zero to size a comparison.")
+    z = stats.norm.ppf(1.0 - alpha / 2.0) + stats.norm.ppf(target_power)
+    room = (delta / z) ** 2 - vt / t - (0.0 if s is None else 2.0 * vseed / s)
+    per_n = vi + vit / t + vs / (t * k)
+    if room <= 0:
+        return -1
+    if per_n == 0:
+        return 1
+    need = math.ceil(per_n / room * (1 - 1e-12))
+    return int(need) if need <= _N_MAX else -1
 
 
 # ---------------------------------------------------------------------------
