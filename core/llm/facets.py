@@ -64,12 +64,13 @@ __all__ = [
 #: Default components (score scale). Template: a model × template SD of 1 point of accuracy — Sclar et al. (2024)
 #: report accuracy spreads across semantically equivalent prompt formats of several points up to tens of points,
 #: and that format choice can reverse model comparisons; the interaction with a *difference* is smaller than one
-#: model's spread, 1 point is a mild choice. Item: 2σ²(1 − ρ) = 0.05 with the LLM page's defaults (σ = 0.25,
-#: ρ = 0.6). Item × template 0.03 (how differently questions react to the prompt) and sample 0.25 (two answers at
-#: ~70% accuracy, temperature > 0: 2·(μ(1 − μ) − σ²) ≈ 0.3). Seed: an SD of 0.7 points of a run's score across
+#: model's spread, 1 point is a mild choice. Item: an SD of 22 points, 2σ²(1 − ρ) ≈ 0.05 with the LLM page's
+#: defaults (σ = 0.25, ρ = 0.6). Item × template: an SD of 17 points (how differently questions react to the
+#: prompt). Sample: an SD of 50 points (two answers at ~70% accuracy, temperature > 0: 2·(μ(1 − μ) − σ²) ≈ 0.3).
+#: The page's inputs are these SDs in points. Seed: an SD of 0.7 points of a run's score across
 #: training seeds, within the range Madaan et al. (2024) report for 7B models trained from scratch.
-FACET_DEFAULTS = {"var_template": 1.0e-4, "var_item": 0.05, "var_item_template": 0.03, "var_sample": 0.25,
-                  "var_seed": 0.49e-4}
+FACET_DEFAULTS = {"var_template": 0.01 ** 2, "var_item": 0.22 ** 2, "var_item_template": 0.17 ** 2,
+                  "var_sample": 0.50 ** 2, "var_seed": 0.007 ** 2}
 
 #: The components of Var(D̂), in the order of the variance budget.
 FACET_COMPONENTS = ("template", "question", "question × template", "sample", "seed")
@@ -131,7 +132,7 @@ def facet_se(n, *, templates=1, samples=1, seeds=None, var_template, var_item, v
     Examples
     --------
     >>> round(facet_se(1000, templates=1, **{k: v for k, v in FACET_DEFAULTS.items() if k != "var_seed"}), 5)
-    0.02074
+    0.02067
     """
     args = _check(n, templates, samples, seeds, var_template, var_item, var_item_template, var_sample, var_seed)
     return math.sqrt(sum(_parts(*args)))
@@ -243,7 +244,7 @@ def facet_power(n, delta, *, templates=1, samples=1, seeds=None, var_template, v
     --------
     >>> comps = {k: v for k, v in FACET_DEFAULTS.items() if k != "var_seed"}
     >>> round(facet_power(1000, 0.02, templates=10, **comps).power, 4)
-    0.5683
+    0.5765
     """
     n, templates, samples, seeds, vt, vi, vit, vs, vseed = _check(
         n, templates, samples, seeds, var_template, var_item, var_item_template, var_sample, var_seed)
@@ -354,7 +355,7 @@ def facet_sample_size(delta, *, templates=1, samples=1, seeds=None, var_template
 
     >>> comps = {k: v for k, v in FACET_DEFAULTS.items() if k != "var_seed"}
     >>> facet_sample_size(0.02, templates=1, **comps), facet_sample_size(0.02, templates=10, **comps)
-    (-1, 1905)
+    (-1, 1863)
     """
     _, t, k, s, vt, vi, vit, vs, vseed = _check(1, templates, samples, seeds, var_template, var_item,
                                                 var_item_template, var_sample, var_seed)

@@ -190,7 +190,7 @@ def facet_plan_item(*, n: int, delta: float, templates: int, samples: int, compo
     ...                        ceiling=llm.facet_ceiling(0.02, templates=5, var_template=1e-4),
     ...                        se=llm.facet_se(1000, templates=5, **comps), alpha=0.05, target_power=0.8)
     >>> item.results[0]
-    ('power', '42.9%')
+    ('power', '43.4%')
     """
     sources = dict(sources or {})
     gain = 100 * delta
