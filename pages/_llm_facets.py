@@ -280,7 +280,9 @@ def _budget_split(delta, comps, alpha, currency, plotted, t, n, k):
         curve = best.curve.assign(series=f"best n × K for {calls:,} calls")
         plotted["best_split_by_templates"] = best.curve
         chart(figures.curve_figure(curve, x="templates", y="power", color="series",
-                                   current=(best.templates, best.power), target=None, log_x=False,
+                                   current=None, target=None, log_x=False,
+                                   lines=[figures.Line(x=best.templates, text=f"best: {best.n:,} × {best.templates} × "
+                                                       f"{best.samples}", color=figures.PALETTE[2])],
                                    mode="lines+markers", x_hover_format="d",
                                    title="Best power within the budget, by number of templates",
                                    x_title="Prompt templates T", y_title="Power", y_range=(0, 1.02), style=style()),

@@ -407,8 +407,8 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
                max_templates=50, target_power=None, alpha=0.05, max_questions=None) -> FacetPlan:
     """The best whole-number split of a budget of model calls between questions, templates and samples.
 
-    Every (T, K) with T ≤ ``max_templates`` and n·T·K ≤ ``calls`` is evaluated (n the largest whole number of
-    questions that fits, at most ``max_questions``); the plan has the smallest SE (most power). With
+    Every (T, K) with T ≤ ``max_templates``, K ≤ 10,000 and n·T·K ≤ ``calls`` is evaluated (n the largest whole
+    number of questions that fits, at most ``max_questions``); the plan has the smallest SE (most power). With
     ``target_power``, the plan is the cheapest design reaching it (fewest calls; ties: more power), the least n for
     each (T, K) in closed form from Var(D̂) ≤ SE*², SE* = |Δ|/(z_{1−α/2} + z_{power}). Without a cap on questions
     K = 1 is always best (n·K calls buy var/(nK)·(K·var_item + …): more questions shrink every term that more
