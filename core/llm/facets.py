@@ -8,7 +8,7 @@ draws), ``K`` times each. The paired difference of one cell is
 u_t ~ N(0, ``var_template``) the model × template interaction (how much the *gain* changes with the prompt),
 v_i ~ N(0, ``var_item``) the model × question interaction, w_it ~ N(0, ``var_item_template``) and
 e_itk ~ N(0, ``var_sample``) the sampling noise of the difference of two answers. The mean difference D̂ over the
-n·T·K cells has (Cronbach et al. 1972; Brennan 2001, §4.4, the D-study variance of a crossed p × i × o design)
+n·T·K cells has (Cronbach et al. 1972; Brennan 2001, ch. 4, the D-study variance of a crossed p × i × o design)
 
     Var(D̂) = var_template/T + var_item/n + var_item_template/(nT) + var_sample/(nTK)   [+ 2·var_seed/S],
 
@@ -115,7 +115,7 @@ def facet_se(n, *, templates=1, samples=1, seeds=None, var_template, var_item, v
     """Standard error of the mean paired difference D̂ of two models over questions × templates × samples.
 
     Var(D̂) = var_template/T + var_item/n + var_item_template/(nT) + var_sample/(nTK) [+ 2·var_seed/S]
-    (Brennan 2001, §4.4: the D-study error variance of the mean over a crossed design, each random facet's
+    (Brennan 2001, ch. 4: the D-study error variance of the mean over a crossed design, each random facet's
     component divided by the number of its levels that the mean averages).
 
     Parameters
@@ -178,7 +178,7 @@ def _coefficients(n, templates, samples, ms_t, ms_i, ms_it, ms_e):
     """Var̂(D̂) as a combination Σ c_j·MS_j of the ANOVA mean squares, components truncated at 0.
 
     σ̂²_template = (MS_T − MS_IT)/(nK), σ̂²_item = (MS_I − MS_IT)/(TK), σ̂²_item×template = (MS_IT − MS_E)/K,
-    σ̂²_sample = MS_E (Brennan 2001, §3.4, the p × i × o design with replications); each negative estimate is set to
+    σ̂²_sample = MS_E (Brennan 2001, ch. 3, the p × i × o design with replications); each negative estimate is set to
     0, which drops its mean squares from the combination. With T = 1 the template and item × template terms cannot
     be estimated (they are confounded with Δ and with the items); with K = 1 the item × template term and the
     sampling noise share MS_IT. Arrays broadcast (one value per simulated replicate).
@@ -667,13 +667,13 @@ def fit_facets(log, *, baseline=None) -> FacetFit:
     -----
     Differences d = score_B − score_A are paired by question, template and sample. **Balanced** logs (every
     question under every template, K answers in every cell) get the ANOVA (expected-mean-square) estimates of the
-    crossed p × o design with replications (Brennan 2001, §3.4; Searle et al. 1992, ch. 4):
+    crossed p × o design with replications (Brennan 2001, ch. 3; Searle et al. 1992, ch. 4):
     σ̂²_sample = MS_E, σ̂²_item×template = (MS_IT − MS_E)/K, σ̂²_item = (MS_I − MS_IT)/(TK),
     σ̂²_template = (MS_T − MS_IT)/(nK). Other logs are fitted by REML (statsmodels ``MixedLM``: questions as groups
     with a random intercept and a question × template variance component, templates as fixed effects, the template
-    component by moments from them; see :func:`_reml`; up to ``REML_MAX_ROWS`` differences). Negative estimates are set to 0 with a note. With one
-    template the template component is not estimable (it is part of the gain itself) and is reported as 0; with
-    K = 1 the item × template term and the sampling noise cannot be told apart and are reported together as
+    component by moments from them; see :func:`_reml`; up to ``REML_MAX_ROWS`` differences). Negative estimates are
+    set to 0 with a note. With one template the template component is not estimable (it is part of the gain itself)
+    and is reported as 0; with K = 1 the item × template term and the sampling noise cannot be told apart and are reported together as
     ``var_item_template`` (``var_sample`` = 0).
     """
     d, models, has_template, notes = _differences(log, baseline)
@@ -723,7 +723,8 @@ def fit_facets(log, *, baseline=None) -> FacetFit:
         method = "reml"
         notes.append(f"Unbalanced log ({int((counts == 0).sum()):,} question × template cells empty, "
                      f"{counts[counts > 0].min()}–{counts.max()} answers per cell): REML estimates (statsmodels "
-                     "MixedLM; the template component by moments from the template means); the degrees of freedom are Satterthwaite's at the mean K.")
+                     "MixedLM; the template component by moments from the template means); the degrees of freedom "
+                     "are Satterthwaite's at the mean K.")
         df = math.nan
     if k == 1 and t > 1:
         notes.append("One answer per cell: the question × template term and the sampling noise are reported "
