@@ -108,6 +108,11 @@ def _read_harness(entries, metric, filter_):
 
 
 @cached_upload
+def _harness_options(entries):
+    return llm.harness_options(list(entries))
+
+
+@cached_upload
 def _fit(log: pd.DataFrame):
     return llm.fit_facets(log)
 
@@ -379,7 +384,7 @@ def _fit_from_logs(*, sd_keys):
                     entries = tuple((name, f.name, f.getvalue()) for name, files in ((name_a, files_a),
                                                                                     (name_b, files_b))
                                     for f in sorted(files, key=lambda f: f.name))
-                    options = llm.harness_options(list(entries))
+                    options = _harness_options(entries)
                     c1, c2 = st.columns(2)
                     metric = c1.selectbox("Metric", options.metrics, key="fc_metric")
                     filt = c2.selectbox("Filter", options.filters, key="fc_filter")
