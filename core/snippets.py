@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["llm_snippet", "accuracy_snippet", "mt_snippet", "ratings_snippet", "sequential_snippet",
+__all__ = ["llm_snippet", "llm_facets_snippet", "accuracy_snippet", "mt_snippet", "ratings_snippet", "sequential_snippet",
            "leaderboard_snippet", "claims_snippet", "monitor_snippet", "judge_snippet"]
 
 # The page's formatting (pages/_scaffold.fmt_pct / fmt_ratio / sample_size_metric), repeated so the script runs
@@ -104,6 +104,43 @@ def llm_snippet(*, n: int, design: Mapping, target_power: float, cost_question: 
                   f"prior_mean, prior_sd = {_r(float(prior[0]))}, {_r(float(prior[1]))}",
                   "assured = llm.benchmark_assurance(n, delta_mean=prior_mean / 100, delta_sd=prior_sd / 100, **no_b)",
                   "print('Assurance:', pct(assured.assurance))"]
+    return "\n".join(lines) + "\n"
+
+
+def llm_facets_snippet(*, n: int, delta: float, templates: int, samples: int, components: Mapping,
+                       target_power: float, alpha: float, seeds: int | None = None, calls: int | None = None) -> str:
+    """Script for the LLM page's "Prompts and seeds" tab (:mod:`core.llm.facets`).
+
+    ``delta`` is on the score scale (0.02 = 2 points); ``components`` holds ``var_template``, ``var_item``,
+    ``var_item_template``, ``var_sample`` (and ``var_seed`` with ``seeds``); with ``calls`` the best split of that
+    many calls per model is printed too.
+    """
+    comps = {k: float(v) for k, v in dict(components).items()}
+    if seeds is None:
+        comps.pop("var_seed", None)
+    lines = [_HEADER, "from scipy import stats", "", "from core import llm", "",
+             f"components = {_kwargs(comps)}",
+             f"n, delta = {int(n)!r}, {_r(float(delta))}",
+             f"design = dict(templates={int(templates)!r}, samples={int(samples)!r}, seeds={_r(seeds)})",
+             f"alpha, target_power = {_r(float(alpha))}, {_r(float(target_power))}", "",
+             "res = llm.facet_power(n, delta, **design, **components, alpha=alpha)",
+             "se = llm.facet_se(n, **design, **components)",
+             "ceiling = llm.facet_ceiling(delta, templates=design['templates'], "
+             "var_template=components['var_template'], alpha=alpha)",
+             f"print({'Power (templates counted)' if delta else 'False-positive rate (templates counted)'!r} + ':', "
+             "pct(res.power))",
+             "print('Ceiling (n → ∞):', pct(ceiling))",
+             "print('SE of the gain:', f'{100 * se:.2f} points')",
+             "print('P(correct order):', pct(stats.norm.cdf(abs(delta) / se)))",
+             "print('Signal-to-noise Δ/SE:', f'{abs(delta) / se:.2f}')",
+             "print('Type-M (templates counted):', ratio(res.type_m))"]
+    if delta:
+        lines += ["need = llm.facet_sample_size(delta, **design, **components, alpha=alpha, target_power=target_power)",
+                  "print(f'Questions for {target_power:.0%} power:', 'not reachable' if need < 0 else f'{need:,}')"]
+    if calls:
+        lines += [f"best = llm.facet_plan(delta, calls={int(calls)!r}, "
+                  "**{k: v for k, v in components.items() if k != 'var_seed'}, alpha=alpha)",
+                  "print('Best split (n × T × K):', f'{best.n:,} × {best.templates} × {best.samples}')"]
     return "\n".join(lines) + "\n"
 
 
@@ -228,7 +265,8 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
              f"design, budget, delta = {design!r}, {int(budget)!r}, {_r(float(delta))}",
              f"options = {_kwargs(dict(options))}", f"target_power = {_r(float(target_power))}",
              "res = sq.campaign_power(design, budget, delta, **options)",
-             f"print({'Power' if delta else 'False-positive rate'!r} + ':', pct(res.power))",
+             f"print({'Power (templates counted)' if delta else 'False-positive rate (templates counted)'!r} + ':', "
+             "pct(res.power))",
              "print('False-positive rate (Δ = 0):', pct(res.false_positive_rate, 2))",
              "print('Expected judgments:', f'{res.expected_judgments:,.0f}')"]
     if delta:

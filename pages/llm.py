@@ -19,6 +19,7 @@ from core.plan import llm as llm_plan
 from core.snippets import llm_snippet
 from core.runnable import harness_command, harness_task, item_list, item_list_json
 from pages._sequential_section import sequential_section
+from pages._llm_facets import facets_section
 from pages._scaffold import (
     Metric,
     pin_controls,
@@ -65,7 +66,8 @@ M_OPTIONS = [1, 2, 3, 4, 5, 8, 10, 15, 20, 25, 50, 100]
 CURVE_KS = (1, 2, 5, 10)
 VIEWS = {"power": "Power vs questions", "assurance": "Assurance vs questions", "budget": "Variance budget",
          "cost": "Cost vs samples",
-         "judge": "Judge error", "fit": "Estimate from your logs", "noworse": "No worse than"}
+         "judge": "Judge error", "fit": "Estimate from your logs", "noworse": "No worse than",
+         "facets": "Prompts and seeds"}
 
 
 def linked_options(key: str, options: list[int], low: int, high: int) -> list[int]:
@@ -450,6 +452,9 @@ if tab.open("judge"):
         if not judged:
             st.caption("Showing a judge with 90% sensitivity and specificity; switch on “Graded by an LLM judge” to use "
                        "your own.")
+if tab.open("facets"):  # questions × prompt templates × samples × seeds (pages/_llm_facets.py)
+    with tab["facets"]:
+        plotted.update(facets_section(alpha=alpha, target=target, currency=currency))
 with tab["fit"]:
     # the uploaders are always rendered (hidden under another tab), so an upload survives a tab switch
     source = st.radio("Logs", ["tidy", "harness", "sample"], horizontal=True, key="log_source",

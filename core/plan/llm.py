@@ -14,13 +14,23 @@ from ..sizing import SampleSize
 from .document import Assumption, PlanItem
 from .text import fmt_money, fmt_pct, fmt_ratio
 
-__all__ = ["plan_item"]
+__all__ = ["plan_item", "facet_plan_item"]
 
 REFERENCES = (
     "Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
     "arXiv 2411.00640.",
     "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
     "Rogan & Gladen (1978). Estimating prevalence from the results of a screening test.",
+)
+
+FACET_REFERENCES = (
+    "Cronbach, Gleser, Nanda & Rajaratnam (1972). The Dependability of Behavioral Measurements. Wiley.",
+    "Brennan (2001). Generalizability Theory. Springer.",
+    "Sclar, Choi, Tsvetkov & Suhr (2024). Quantifying Language Models' Sensitivity to Spurious Features in Prompt "
+    "Design. ICLR.",
+    "Madaan et al. (2024). Quantifying Variance in Evaluation Benchmarks. arXiv 2406.10229.",
+    "Satterthwaite (1946). An approximate distribution of estimates of variance components. Biometrics Bulletin 2.",
+    "Card et al. (2020). With Little Power Comes Great Responsibility. EMNLP.",
 )
 
 
@@ -142,3 +152,92 @@ def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, j
         test="two-sided t test of the mean paired difference" + (" (cluster-robust SE, t on G − 1 df)" if m > 1 else ""),
         alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost, currency=currency, figures=tuple(figures),
         link=link, code=code, references=REFERENCES)
+
+
+def facet_plan_item(*, n: int, delta: float, templates: int, samples: int, components: Mapping[str, float], result,
+                    ceiling: float, se: float, alpha: float, target_power: float, seeds: int | None = None,
+                    best=None, calls: int | None = None, cost: float | None = None, currency: str = "",
+                    figures: tuple = (), link: str = "", code: str = "",
+                    sources: Mapping[str, str] | None = None) -> PlanItem:
+    """The plan of a comparison over questions × prompt templates × samples (× seeds), as the LLM page's "Prompts
+    and seeds" tab shows it (generalizability theory: Cronbach et al. 1972; Brennan 2001).
+
+    Parameters
+    ----------
+    n, templates, samples, seeds :
+        Questions, prompt templates T, samples K per cell, and training seeds S per recipe (None: two fixed models).
+    delta : float
+        Expected gain (score scale).
+    components : mapping
+        ``var_template``, ``var_item``, ``var_item_template``, ``var_sample`` and, with seeds, ``var_seed``.
+    result : PowerResult
+        Power, Type-M and Type-S of the design (:func:`core.llm.facet_power`).
+    ceiling : float
+        Power as n → ∞ at this T (:func:`core.llm.facet_ceiling`).
+    se : float
+        SE of the mean difference.
+    best : FacetPlan, optional
+        The best split of ``calls`` calls per model (:func:`core.llm.facet_plan`).
+    sources : mapping, optional
+        Where each component came from (default "assumption (page defaults)").
+
+    Examples
+    --------
+    >>> from core import llm
+    >>> comps = {k: v for k, v in llm.FACET_DEFAULTS.items() if k != "var_seed"}
+    >>> r = llm.facet_power(1000, 0.02, templates=5, **comps)
+    >>> item = facet_plan_item(n=1000, delta=0.02, templates=5, samples=1, components=comps, result=r,
+    ...                        ceiling=llm.facet_ceiling(0.02, templates=5, var_template=1e-4),
+    ...                        se=llm.facet_se(1000, templates=5, **comps), alpha=0.05, target_power=0.8)
+    >>> item.results[0]
+    ('power', '43.4%')
+    """
+    sources = dict(sources or {})
+    gain = 100 * delta
+    ordered = 0.5 if se <= 0 else float(_phi(abs(delta) / se)) if delta else 0.5
+    names = (("var_template", "model × template SD"), ("var_item", "model × question SD"),
+             ("var_item_template", "model × question × template SD"), ("var_sample", "sampling noise SD"))
+    assumptions = [Assumption("questions n", f"{n:,}", sources.get("n", "set on the page")),
+                   Assumption("prompt templates T", str(templates), sources.get("templates", "set on the page")),
+                   Assumption("samples per cell K", str(samples), sources.get("samples", "set on the page")),
+                   Assumption("expected gain", f"{gain:+.1f} points", "set on the page")]
+    for key, label in names:
+        assumptions.append(Assumption(label, f"{100 * math.sqrt(components[key]):.2f} points",
+                                      sources.get(key, "assumption (page defaults)")))
+    if seeds is not None:
+        assumptions += [Assumption("training seeds per recipe S", str(seeds), sources.get("seeds", "set on the page")),
+                        Assumption("seed-to-seed SD of a run's score",
+                                   f"{100 * math.sqrt(components.get('var_seed', 0.0)):.2f} points",
+                                   sources.get("var_seed", "assumption (page defaults)"))]
+    which = "one prompt template" if templates == 1 else f"{templates} prompt templates"
+    sentence = (f"Both models answer {n:,} questions under {which}, {samples} sample{'s' if samples > 1 else ''} per "
+                f"question and template" + (f", with {seeds} training seeds per recipe" if seeds else "") +
+                f". With the variance components listed (generalizability theory; Brennan, 2001), the mean paired "
+                f"difference has a standard error of {100 * se:.2f} points, and a two-sided test at α = {alpha:g} "
+                f"detects a {gain:+.1f}-point gain with {fmt_pct(result.power, 0)} power")
+    if delta and math.isfinite(result.type_m):
+        sentence += f"; a significant result would overstate the gain by {result.type_m:.2f}× on average"
+    sentence += (f". However many questions are added, power stays below {fmt_pct(ceiling, 0)} with {which}, "
+                 "because the model × template interaction does not average out over questions (Card et al., 2020, "
+                 "for power and Type-M).")
+    results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)),
+               ("Type-S", fmt_pct(result.type_s, 2)), ("SE of the gain", f"{100 * se:.2f} points"),
+               ("ceiling as n → ∞", fmt_pct(ceiling)), ("P(correct order)", fmt_pct(ordered)),
+               ("signal-to-noise Δ/SE", f"{abs(delta) / se:.2f}" if se > 0 else "—")]
+    if best is not None and calls:
+        results.append((f"best split of {calls:,} calls per model",
+                        f"{best.n:,} questions × {best.templates} templates × {best.samples} samples "
+                        f"(power {fmt_pct(best.power)})"))
+        sentence += (f" Within {calls:,} calls per model, the most powerful split is {best.n:,} questions × "
+                     f"{best.templates} templates × {best.samples} samples ({fmt_pct(best.power, 0)} power).")
+    return PlanItem(
+        scenario="LLM benchmark: prompts and seeds",
+        question=f"Can {n:,} questions under {which} detect a {gain:+.1f}-point gain between two language models?",
+        assumptions=tuple(assumptions),
+        test="two-sided test of the mean paired difference over questions × templates (Satterthwaite t on the "
+             "ANOVA estimates when analysed)", alpha=alpha, results=tuple(results), paragraph=sentence, cost=cost,
+        currency=currency, figures=tuple(figures), link=link, code=code, references=FACET_REFERENCES)
+
+
+def _phi(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))

@@ -1,0 +1,178 @@
+"""AppTest of the LLM page's "Prompts and seeds" tab (pages/_llm_facets.py); oracle: core.llm.facets called directly."""
+
+from __future__ import annotations
+
+import io
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from scipy import stats
+from streamlit.runtime.media_file_manager import MediaFileManager
+
+from core import llm
+
+from .conftest import chart, metrics, open_page, open_plan
+
+ROOT = Path(__file__).resolve().parents[2]
+VIEW = {"view": "Prompts and seeds"}
+COMPS = {k: v for k, v in llm.FACET_DEFAULTS.items() if k != "var_seed"}
+
+
+@pytest.fixture
+def deferred(monkeypatch):
+    """The callables behind deferred download buttons, by file name (the CSV is written on click)."""
+    seen: dict = {}
+    original = MediaFileManager.add_deferred
+
+    def record(self, data_callable, mimetype, coordinates, file_name=None, **kw):
+        if file_name:
+            seen[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name, **kw)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record)
+    return seen
+
+
+def expected_metrics(n=1000, delta=0.02, t=1, k=1, comps=COMPS):
+    res = llm.facet_power(n, delta, templates=t, samples=k, **comps)
+    se = llm.facet_se(n, templates=t, samples=k, **comps)
+    ceiling = llm.facet_ceiling(delta, templates=t, var_template=comps["var_template"])
+    return res, se, ceiling
+
+
+def test_defaults_match_core_and_state_the_ceiling():
+    at = open_page("llm", VIEW)
+    assert not at.exception, at.exception
+    shown = metrics(at)
+    res, se, ceiling = expected_metrics()
+    assert shown["Power (templates counted)"] == f"{100 * res.power:.1f}%"
+    assert shown["Ceiling (n → ∞)"] == f"{100 * ceiling:.1f}%"
+    assert shown["SE of the gain"] == f"{100 * se:.2f} points"
+    assert shown["P(correct order)"] == f"{100 * stats.norm.cdf(0.02 / se):.1f}%"
+    assert shown["Signal-to-noise Δ/SE"] == f"{0.02 / se:.2f}"
+    assert shown["Questions for 80% power"] == "not reachable with one prompt template"
+    best = llm.facet_plan(0.02, calls=20_000, **COMPS)
+    assert shown["Best split n × T × K"] == f"{best.n:,} × {best.templates} × {best.samples}"
+    teaser = llm.teaser()
+    assert f"past **{100 * ceiling:.0f}%** power" in " ".join(i.value for i in at.info)
+    assert f"{100 * ceiling:.0f}%" in teaser
+
+
+def test_power_chart_has_a_curve_per_t_and_dashed_ceilings():
+    at = open_page("llm", VIEW)
+    fig = chart(at, "facets_power_chart")
+    names = [t["name"] for t in fig["data"]]
+    assert {"T = 1 (current)", "T = 2", "T = 5", "T = 10", "current design"} <= set(names)
+    ceilings = [s["y0"] for s in fig["layout"]["shapes"] if s.get("line", {}).get("dash") == "dash"]
+    for t in (1, 2, 5, 10):
+        assert any(y == pytest.approx(llm.facet_ceiling(0.02, templates=t, var_template=1e-4)) for y in ceilings)
+    budget = chart(at, "facets_budget_chart")
+    assert budget["layout"]["barmode"] == "stack"
+    assert {"template", "question", "question × template", "sample"} <= {t["name"] for t in budget["data"]}
+
+
+@pytest.mark.parametrize("kind, key, value, change", [
+    ("select_slider", "fc_t", 10, dict(t=10)), ("select_slider", "fc_n", 5000, dict(n=5000)),
+    ("slider", "fc_gain", 4.0, dict(delta=0.04)), ("select_slider", "fc_k", 4, dict(k=4)),
+    ("number_input", "fc_sd_t", 2.0, dict(comps=COMPS | {"var_template": 0.02 ** 2}))])
+def test_each_input_moves_the_numbers(kind, key, value, change):
+    at = open_page("llm", VIEW)
+    getattr(at, kind)(key=key).set_value(value)
+    at.run()
+    assert not at.exception, at.exception
+    res, se, ceiling = expected_metrics(**change)
+    shown = metrics(at)
+    assert shown["Power (templates counted)"] == f"{100 * res.power:.1f}%"
+    assert shown["SE of the gain"] == f"{100 * se:.2f} points"
+    assert shown["Ceiling (n → ∞)"] == f"{100 * ceiling:.1f}%"
+
+
+def test_link_restores_the_design_and_seeds():
+    at = open_page("llm", VIEW | {"fc_t": "5", "fc_n": "2000", "fc_recipe": "True", "fc_seeds": "4"})
+    assert not at.exception, at.exception
+    comps = llm.FACET_DEFAULTS
+    res = llm.facet_power(2000, 0.02, templates=5, seeds=4, **comps)
+    assert metrics(at)["Power (templates counted)"] == f"{100 * res.power:.1f}%"
+    seeds = chart(at, "facets_seeds_chart")
+    marker = [t for t in seeds["data"] if t["name"] == "current design"][0]
+    assert marker["x"] == [4]
+
+
+def test_csv_download_holds_the_plotted_numbers(deferred):
+    at = open_page("llm", VIEW)
+    assert "Download the plotted data (CSV)" in [b.proto.label for b in at.get("download_button")]
+    table = pd.read_csv(io.BytesIO(deferred["llm_facets.csv"]()))
+    curve = table[table["chart"] == "power_vs_questions_by_templates"]
+    row = curve[(curve["templates"] == 5) & (curve["n"] == 1000)].iloc[0]
+    assert row["power"] == pytest.approx(llm.facet_power(1000, 0.02, templates=5, **COMPS).power)
+    assert row["ceiling"] == pytest.approx(llm.facet_ceiling(0.02, templates=5, var_template=1e-4))
+    assert {"variance_budget_by_templates", "best_split_by_templates"} <= set(table["chart"])
+
+
+def test_plan_and_code_view_reproduce_the_tab():
+    at = open_page("llm", VIEW | {"fc_t": "3"})
+    open_plan(at, "llm_facets")
+    _, _, ceiling = expected_metrics(t=3)
+    text = [c.value for c in at.code if "Brennan, 2001" in c.value][0]
+    assert f"power stays below {100 * ceiling:.0f}% with 3 prompt templates" in text
+    at.session_state["llm_facets_code_open"] = True
+    at.run()
+    script = [c.value for c in at.code if c.language == "python" and "facet_power" in c.value][0]
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    printed = dict(line.split(": ", 1) for line in done.stdout.splitlines())
+    shown = metrics(at)
+    for label in ("Power (templates counted)", "Ceiling (n → ∞)", "SE of the gain", "P(correct order)",
+                  "Signal-to-noise Δ/SE", "Questions for 80% power", "Type-M (templates counted)"):
+        assert printed[label] == shown[label], label
+
+
+def test_simulation_shows_the_satterthwaite_df():
+    at = open_page("llm", VIEW | {"fc_t": "3", "fc_n": "100000", "fc_sim": "True"})
+    assert not at.exception, at.exception
+    mc = llm.facet_power(100_000, 0.02, templates=3, **COMPS, method="simulate", n_sims=4000, seed=0)
+    shown = metrics(at)
+    assert shown["Simulated power (Satterthwaite t)"] == f"{100 * mc.power:.1f}%"
+    assert shown["Median Satterthwaite df"] == f"{mc.df_median:,.1f}"
+    assert shown["Mean Satterthwaite df"] == f"{mc.df:,.1f}"
+    assert mc.df_median < 4
+
+
+def test_harness_files_fit_and_fill_the_components():
+    data = ROOT / "tests" / "data" / "harness_templates"
+    at = open_page("llm", VIEW)
+    at.session_state["fc_fit_open"] = True
+    at.run()
+    at.radio(key="fc_source").set_value("harness")
+    at.run()
+    for key, model in (("fc_files_a", "baseline"), ("fc_files_b", "candidate")):
+        at.file_uploader(key=key).set_value([(p.name, p.read_bytes(), "application/jsonl")
+                                             for p in sorted((data / model).glob("*.jsonl"))])
+    at.run()
+    at.selectbox(key="fc_metric").set_value("acc")
+    at.run()
+    assert not at.exception, at.exception
+    files = [(name, p.name, p.read_bytes()) for name, m in (("baseline", "baseline"), ("new", "candidate"))
+             for p in sorted((data / m).glob("*.jsonl"))]
+    fit = llm.fit_facets(llm.read_harness_templates(files, metric="acc"))
+    table = [d.value for d in at.dataframe if "component" in d.value.columns][0]
+    assert table["variance"].tolist() == pytest.approx([fit.var_template, fit.var_item, fit.var_item_template,
+                                                        fit.var_sample])
+    at.button(key="fc_use_fit").click()
+    at.run()
+    assert at.number_input(key="fc_sd_i").value == pytest.approx(round(100 * math.sqrt(fit.var_item), 2))
+
+
+def test_malformed_log_gets_a_message():
+    at = open_page("llm", VIEW)
+    at.session_state["fc_fit_open"] = True
+    at.run()
+    at.file_uploader(key="fc_log").set_value(("log.csv", b"model,question,prompt,score\na,1,p,1\nb,1,p,high\n",
+                                              "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    assert any("row" in e.value for e in at.error)
