@@ -71,6 +71,7 @@ __all__ = [
     "active_estimate",
     "beta_confidences",
     "gap_conditional_variance",
+    "calibrated_confidence",
     "active_teaser",
 ]
 
@@ -321,6 +322,34 @@ def gap_conditional_variance(confidence_a, confidence_b):
         if not np.all(np.isfinite(v)) or v.min() < 0 or v.max() > 1:
             raise ValueError(f"`{name}` must be probabilities in [0, 1].")
     return fa - fb, fa * (1 - fa) + fb * (1 - fb)
+
+
+def calibrated_confidence(human, judge, *, bins=10) -> np.ndarray:
+    """Each calibration item's calibrated judge probability f_i = P(human = 1 | the judge's output), by binning.
+
+    A judge with at most ``bins`` distinct outputs (e.g. 0/1 verdicts) is calibrated per output value: f is the share
+    of human 1-labels among the items with that output (for a 0/1 judge, the positive and 1 − negative predictive
+    values). A judge with more distinct scores is grouped into ``bins`` quantile bins first (histogram binning,
+    Zadrozny & Elkan 2001). Human labels must be 0/1.
+    """
+    h = np.asarray(human, dtype=float).ravel()
+    g = np.asarray(judge, dtype=float).ravel()
+    if h.shape != g.shape or h.size < 2:
+        raise ValueError("`human` and `judge` must have one value per item (at least 2 items).")
+    if not np.all(np.isfinite(h)) or not np.all(np.isin(h, (0.0, 1.0))):
+        raise ValueError("`human` must be 0/1 labels to calibrate a probability.")
+    if not np.all(np.isfinite(g)):
+        raise ValueError("`judge` must be finite numbers.")
+    bins = check_int("bins", bins, low=2, high=1000)
+    values = np.unique(g)
+    if values.size <= bins:
+        group = np.searchsorted(values, g)
+    else:
+        edges = np.unique(np.quantile(g, np.linspace(0, 1, bins + 1)[1:-1]))
+        group = np.searchsorted(edges, g, side="right")
+    sums = np.bincount(group, weights=h)
+    counts = np.bincount(group)
+    return (sums / np.maximum(counts, 1))[group]
 
 
 @dataclass(frozen=True)
