@@ -94,6 +94,7 @@ from core.judge.active import (
     active_se,
     active_teaser,
     beta_confidences,
+    calibrated_confidence,
     gap_conditional_variance,
     label_probabilities,
 )
@@ -163,6 +164,7 @@ __all__ = [
     "active_estimate",
     "beta_confidences",
     "gap_conditional_variance",
+    "calibrated_confidence",
     "active_teaser",
     "LabelsPlan",
     "annotator_error",
