@@ -131,3 +131,15 @@ def test_validation_and_teaser():
     assert t.value == pytest.approx(stats.norm.isf(0.025) * llm.subset_se(500, 5000, 0.7))
     assert isinstance(llm.prediction_assisted_se(pd.DataFrame([[1, 0], [0, 1]], index=["a", "b"]), 1).table,
                       pd.DataFrame)
+
+
+def test_exact_window_loses_no_mass():
+    # the exact sum over every x (no window) as the oracle, on a benchmark where the window is much narrower
+    n, a, b, m = 20_000, 3000, 3100, 9000
+    x = np.arange(0, min(a, m) + 1)
+    px = stats.hypergeom.pmf(x, n, a, m)
+    y_below = stats.hypergeom.cdf(x - 1, n - a, b, m - x)
+    y_equal = stats.hypergeom.pmf(x, n - a, b, m - x)
+    # B wins the full run: agreement = P(Y > X) + ½P(Y = X)
+    full = np.sum(px * (1 - y_below - y_equal + 0.5 * y_equal))
+    assert llm.subset_agreement(m, n_total=n, a_only=a, b_only=b) == pytest.approx(full, abs=1e-12)

@@ -114,7 +114,10 @@ def _check_counts(n_total, a_only, b_only):
 
 def _agreement_exact(m, n, a, b):
     """Σ_x P(X = x)·[P(Y < x | x) + ½P(Y = x | x)] with A the full-run winner (a > b)."""
-    x = np.arange(max(0, m - (n - a)), min(a, m) + 1)
+    # Hoeffding's bound holds for sampling without replacement (Hoeffding 1963, §6): P(|X − E X| ≥ 6√m) ≤ 2e^(−72),
+    # so x outside that window carries no mass at double precision and the sum skips it (a window of ~12√m values).
+    centre, reach = m * a / n, 6.0 * math.sqrt(m) + 2
+    x = np.arange(max(0, m - (n - a), math.floor(centre - reach)), min(a, m, math.ceil(centre + reach)) + 1)
     px = stats.hypergeom.pmf(x, n, a, m)
     rest, draws = n - a, m - x  # given X = x: Y ~ Hypergeom(population n − a, b successes, m − x draws)
     below = stats.hypergeom.cdf(x - 1, rest, b, draws)

@@ -91,3 +91,27 @@ def test_labels_costly_items_favour_majority_votes():
     assert metrics(at)["Labels per item"] == str(plan.best)
     at = open_plan(at, "judge_labels")
     assert any("Dorner & Hardt" in c.value for c in at.code)
+
+
+JUNK_KEYS = {"al_source": "x", "al_a": "inf", "al_b": "-1", "al_items": "1e308", "al_n": "nan", "al_share": "2",
+             "al_target": "abc", "al_seed": "-5", "lp_p10": "1e308", "lp_p01": "nan", "lp_kappa": "-1",
+             "lp_prev": "inf", "lp_c_item": "-1", "lp_c_label": "0", "lp_max": "4"}
+
+
+@pytest.mark.parametrize("view", [ACTIVE, LABELS])
+def test_junk_links_and_extremes_never_crash(view):
+    from .test_fuzz_pages import assert_clean
+
+    at = open_page("judge", {**view, **JUNK_KEYS})
+    assert_clean(at, f"junk {view}")
+    extremes = ([("slider", "al_a", (0.1, 10.0)), ("slider", "al_b", (0.1, 10.0)), ("number_input", "al_items", (10, 200_000)),
+                 ("slider", "al_share", (0.0, 1.0)), ("slider", "al_target", (0.002, 0.1))] if view is ACTIVE else
+                [("slider", "lp_p10", (0.5, 40.0)), ("slider", "lp_p01", (0.5, 40.0)), ("slider", "lp_kappa", (0.05, 1.0)),
+                 ("slider", "lp_prev", (0.05, 0.95)), ("number_input", "lp_c_item", (0.0, 10_000.0))])
+    at = open_page("judge", view)
+    for (k1, key1, ends1), (k2, key2, ends2) in list(zip(extremes, extremes[1:] + extremes[:1])):
+        for v1, v2 in ((ends1[0], ends2[1]), (ends1[1], ends2[0]), (ends1[1], ends2[1])):
+            getattr(at, k1)(key=key1).set_value(v1)
+            getattr(at, k2)(key=key2).set_value(v2)
+            at.run(timeout=120)
+            assert_clean(at, f"{key1}={v1}, {key2}={v2}")

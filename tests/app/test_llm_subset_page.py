@@ -57,3 +57,21 @@ def test_correctness_upload_and_plan():
     assert any("line 3" in e.value for e in bad.error)
     at = open_plan(at, "llm_subset")
     assert any("seeded random subset" in c.value for c in at.code)
+
+
+def test_junk_links_and_extremes_never_crash():
+    from .test_fuzz_pages import assert_clean
+
+    at = open_page("llm", {**VIEW, "sub_total": "1e308", "sub_m": "-1", "sub_acc": "nan", "sub_a_only": "inf",
+                           "sub_b_only": "abc", "sub_hw": "0", "sub_target": "200", "sub_seed": "1e309",
+                           "sub_beta_a": "-1", "sub_beta_b": "inf"})
+    assert_clean(at, "junk subset link")
+    at = open_page("llm", VIEW)
+    for total, m, a, b in ((10, 10, 0.0, 50.0), (1_000_000, 1, 50.0, 49.5), (1_000_000, 1_000_000, 0.5, 0.0),
+                           (10, 1, 5.0, 5.0), (20, 5, 50.0, 50.0)):
+        at.number_input(key="sub_total").set_value(total)
+        at.number_input(key="sub_m").set_value(min(m, total))
+        at.slider(key="sub_a_only").set_value(a)
+        at.slider(key="sub_b_only").set_value(b)
+        at.run(timeout=120)
+        assert_clean(at, f"N={total}, m={m}, a={a}, b={b}")
