@@ -105,29 +105,40 @@ def _validate(confidence, n_human, min_share, conditional_variance):
     return f, u2, n_human, min_share
 
 
+class _Sorted:
+    """The weights sorted once (descending) with their tail sums, so each budget n is filled in O(N)."""
+
+    def __init__(self, weights: np.ndarray):
+        w = np.asarray(weights, dtype=float)
+        self.size = w.size
+        self.flat = w.max() <= 0
+        # a floor keeps every probability positive, so the estimator stays unbiased whatever the judge
+        w = np.maximum(w, w.max() * 1e-9) if not self.flat else w
+        self.order = np.argsort(-w, kind="stable")
+        self.ws = w[self.order]
+        self.tail = np.cumsum(self.ws[::-1])[::-1]  # Σ of w over sorted positions k..N-1
+        self.ks = np.arange(w.size)
+
+    def fill(self, n: float) -> np.ndarray:
+        """π_i = min(1, c·w_i) with Σπ_i = n (the excess of capped items redistributed over the rest)."""
+        if n >= self.size:
+            return np.ones(self.size)
+        if self.flat:
+            return np.full(self.size, n / self.size)
+        # k capped items: c_k = (n − k)/tail[k]; the smallest k with c_k·ws[k] <= 1 (then all later items fit below 1)
+        ok = (n - self.ks) * self.ws <= self.tail * (1 + 1e-12)
+        k = int(np.argmax(ok))
+        c = (n - k) / self.tail[k]
+        pi_sorted = np.minimum(1.0, c * self.ws)
+        pi_sorted[:k] = 1.0
+        out = np.empty(self.size)
+        out[self.order] = pi_sorted
+        return out
+
+
 def _water_fill(weights: np.ndarray, n: float) -> np.ndarray:
-    """π_i = min(1, c·w_i) with Σπ_i = n (the excess of capped items redistributed over the rest)."""
-    total = weights.size
-    if n >= total:
-        return np.ones(total)
-    w = np.asarray(weights, dtype=float)
-    if w.max() <= 0:
-        return np.full(total, n / total)
-    # a floor keeps every probability positive, so the estimator stays unbiased whatever the judge
-    w = np.maximum(w, w.max() * 1e-9)
-    order = np.argsort(-w, kind="stable")
-    ws = w[order]
-    tail = np.cumsum(ws[::-1])[::-1]  # Σ of w over sorted positions k..N-1
-    # k capped items: c_k = (n − k)/tail[k]; the smallest k with c_k·ws[k] <= 1 (then all later items fit below 1)
-    ks = np.arange(total)
-    ok = (n - ks) * ws <= tail * (1 + 1e-12)
-    k = int(np.argmax(ok))
-    c = (n - k) / tail[k]
-    pi_sorted = np.minimum(1.0, c * ws)
-    pi_sorted[:k] = 1.0
-    out = np.empty(total)
-    out[order] = pi_sorted
-    return out
+    """π_i = min(1, c·w_i) with Σπ_i = n (water-filling)."""
+    return _Sorted(weights).fill(n)
 
 
 def label_probabilities(confidence, n_human, *, min_share=0.0, conditional_variance=None) -> np.ndarray:
@@ -163,7 +174,7 @@ def label_probabilities(confidence, n_human, *, min_share=0.0, conditional_varia
     return (1.0 - s) * active + s * n / f.size
 
 
-def _variance(f, u2, n, s, policy, target):
+def _variance(f, u2, n, s, policy, target, filler=None):
     total = f.size
     sigma2 = float(u2.mean() + f.var())  # Var(Y) = E Var(Y|x) + Var E(Y|x)
     if policy == "human":
@@ -172,7 +183,7 @@ def _variance(f, u2, n, s, policy, target):
             var *= max(total - n, 0.0) / (total - 1)
         return var
     pi = np.full(total, n / total) if policy == "uniform" else (
-        (1.0 - s) * _water_fill(np.sqrt(u2), n) + s * n / total)
+        (1.0 - s) * (filler or _Sorted(np.sqrt(u2))).fill(n) + s * n / total)
     var = float(np.sum(u2 * (1.0 / pi - 1.0))) / total**2
     return var + (sigma2 / total if target == "population" else 0.0)
 
@@ -235,12 +246,13 @@ def active_labels_for_se(confidence, target_se, *, policy="active", min_share=0.
     if policy == "human" and target == "population":
         sigma2 = float(u2.mean() + f.var())
         return max(1, math.ceil(sigma2 / goal * (1 - 1e-12)))
-    if _variance(f, u2, float(total), s, policy, target) > goal * (1 + 1e-12):
+    filler = _Sorted(np.sqrt(u2))
+    if _variance(f, u2, float(total), s, policy, target, filler) > goal * (1 + 1e-12):
         return -1
     lo, hi = 0, total  # var(lo) > goal (lo = 0 means "none"), var(hi) <= goal
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _variance(f, u2, float(mid), s, policy, target) <= goal * (1 + 1e-12):
+        if _variance(f, u2, float(mid), s, policy, target, filler) <= goal * (1 + 1e-12):
             hi = mid
         else:
             lo = mid
@@ -250,13 +262,15 @@ def active_labels_for_se(confidence, target_se, *, policy="active", min_share=0.
 def active_curve(confidence, ns, *, policies=("human", "uniform", "active"), min_share=0.0,
                  conditional_variance=None, target="population") -> pd.DataFrame:
     """SE against human labels for each policy: a tidy frame ``n_human, policy, label, se`` (the page's chart)."""
-    ns = [float(x) for x in ns]
+    f, u2, _, s = _validate(confidence, 1.0, min_share, conditional_variance)
+    check_choice("target", target, TARGETS)
+    filler = _Sorted(np.sqrt(u2))
     rows = []
     for policy in policies:
+        check_choice("policy", policy, POLICIES)
         for n in ns:
-            rows.append((n, policy, POLICIES[policy],
-                         active_se(confidence, n, policy=policy, min_share=min_share,
-                                   conditional_variance=conditional_variance, target=target)))
+            n = check_real("n_human", n, low=0.0, high=float(f.size), low_open=True)
+            rows.append((n, policy, POLICIES[policy], math.sqrt(_variance(f, u2, n, s, policy, target, filler))))
     return pd.DataFrame(rows, columns=["n_human", "policy", "label", "se"])
 
 
