@@ -151,3 +151,19 @@ def test_teaser_matches_the_tab_defaults():
     f = jg.beta_confidences(0.5, 0.5, 1000)
     assert t.value == pytest.approx(jg.active_se(f, 100))
     assert t.shown == f"{t.value:.4f}"
+
+
+def test_plan_item_states_the_engines_numbers():
+    from core.plan import judge as judge_plan
+
+    f = jg.beta_confidences(0.5, 0.5, 1000)
+    d = jg.ActiveDesign(tuple(f), 100, 0.1)
+    need = {p: jg.active_labels_for_se(f, 0.03, policy=p, min_share=0.1) for p in jg.POLICIES}
+    item = judge_plan.active_plan_item(d, target_se=0.03, labels_needed=need, source="Beta(0.5, 0.5)")
+    results = dict(item.results)
+    assert results["SE, active labels"] == f"{jg.active_se(f, 100, min_share=0.1):.4f}"
+    assert results["SE, human labels only"] == f"{jg.active_se(f, 100, policy='human'):.4f}"
+    assert results["labels for SE 0.03, active"] == f"{need['active']:,}"
+    assert "mixed with 10% uniform" in item.paragraph
+    with pytest.raises(ValueError, match="`design`"):
+        judge_plan.active_plan_item(None, target_se=0.03, labels_needed={}, source="x")

@@ -120,3 +120,18 @@ def test_validation():
         jg.annotator_error(0.5, 1.0)
     t = jg.labels_teaser()
     assert t.shown == str(jg.labels_per_item(0.08, 0.04, kappa=0.6).best)
+
+
+def test_plan_item_states_the_engines_numbers():
+    from core.plan import judge as judge_plan
+
+    plan = jg.labels_per_item(0.08, 0.04, kappa=0.4, cost_item=20.0, cost_label=1.0)
+    item = judge_plan.labels_plan_item(plan, p10=0.08, p01=0.04, kappa=0.4, prevalence=0.5, cost_item=20.0,
+                                       cost_label=1.0, alpha=0.05, target_power=0.8, currency="EUR")
+    row = plan.table.set_index("labels").loc[plan.best]
+    results = dict(item.results)
+    assert results["labels per item"] == str(plan.best)
+    assert results["items"] == f"{int(row['items']):,}"
+    assert results["cost"] == f"EUR {row['cost']:,.2f}"
+    assert item.cost == pytest.approx(row["cost"])
+    assert "Dorner & Hardt" in item.paragraph

@@ -143,3 +143,17 @@ def test_exact_window_loses_no_mass():
     # B wins the full run: agreement = P(Y > X) + ½P(Y = X)
     full = np.sum(px * (1 - y_below - y_equal + 0.5 * y_equal))
     assert llm.subset_agreement(m, n_total=n, a_only=a, b_only=b) == pytest.approx(full, abs=1e-12)
+
+
+def test_plan_item_states_the_numbers():
+    from core.plan import llm as llm_plan
+
+    se = llm.subset_se(500, 5000, 0.7)
+    agree = llm.subset_agreement(500, n_total=5000, a_only=250, b_only=400)
+    item = llm_plan.subset_plan_item(m=500, n_total=5000, accuracy=0.7, a_only=250, b_only=400, se=se,
+                                     agreement=agree, halfwidth=0.02, m_for_halfwidth=llm.subset_size(5000, 0.7, 0.02),
+                                     target_agreement=0.95, m_for_agreement=360, seed=3)
+    results = dict(item.results)
+    assert results["SE vs the full run"] == f"{se:.4f}"
+    assert results["Same winner as the full run"] == f"{100 * agree:.1f}%"
+    assert "seed 3" in item.paragraph and "not the first 500" in item.paragraph
