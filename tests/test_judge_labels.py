@@ -135,3 +135,36 @@ def test_plan_item_states_the_engines_numbers():
     assert results["cost"] == f"EUR {row['cost']:,.2f}"
     assert item.cost == pytest.approx(row["cost"])
     assert "Dorner & Hardt" in item.paragraph
+
+
+def test_majority_labels_reach_the_planned_power_by_simulation():
+    """End to end, from scratch: annotators with error ε vote, the majority is the reference, McNemar's z test
+    (the test Connor's formula plans) is run on the noisy correctness; power at n_k ≈ the target, and with no gap
+    the false-positive rate stays at α."""
+    from scipy import stats as st
+
+    rng = np.random.default_rng(12)
+    p10, p01, kappa, reps = 0.08, 0.04, 0.6, 1500
+    plan = jg.labels_per_item(p10, p01, kappa=kappa, max_labels=3)
+    eps = plan.annotator_error
+    z = st.norm.isf(0.025)
+
+    def rejections(n, k, q10, q01):
+        cell = rng.choice(4, size=(reps, n), p=[0.5, q10, q01, 0.5 - q10 - q01])
+        a_right, b_right = np.isin(cell, (0, 1)), np.isin(cell, (0, 2))
+        wrong_votes = (rng.random((reps, n, k)) < eps).sum(axis=2)
+        flipped = wrong_votes > k / 2  # the majority reference is wrong
+        a_ok, b_ok = a_right ^ flipped, b_right ^ flipped
+        b = (a_ok & ~b_ok).sum(axis=1)
+        c = (~a_ok & b_ok).sum(axis=1)
+        stat = (b - c) / np.sqrt(np.maximum(b + c, 1))
+        return np.abs(stat) > z, stat
+
+    for k in (1, 3):
+        n = int(plan.table.set_index("labels").loc[k, "items"])
+        hit, stat = rejections(n, k, p10, p01)
+        power = np.mean(hit & (stat > 0))
+        mc = math.sqrt(0.8 * 0.2 / reps)
+        assert abs(power - 0.8) < 4 * mc + 0.02  # Connor's normal approximation is within ~2 points here
+    hit, _ = rejections(600, 3, 0.06, 0.06)
+    assert hit.mean() <= 0.05 + 4 * math.sqrt(0.05 * 0.95 / reps)
