@@ -14,6 +14,7 @@ import streamlit as st
 
 from core import figures
 from core import llm
+from core.export import csv_bytes
 from core.plan import llm as llm_plan
 from core.runnable import item_list
 from core.snippets import subset_snippet
@@ -24,7 +25,6 @@ from pages._scaffold import (
     chart,
     code_view,
     current_link,
-    download_csv,
     fmt_pct,
     guard,
     metrics_row,
@@ -110,9 +110,11 @@ def subset_view(plotted: dict) -> None:
           "subset_agreement_chart", container=right)
     seed = int(st.number_input("Seed of the item list", 0, 2**31 - 1, 0, key="sub_seed", bind="query-params",
                                help="The same seed gives the same list; keep it in your plan."))
-    download_csv(subset_items(n_total, m, seed), "subset_item_list.csv", key="sub_items_csv",
-                 label="Download the item list (CSV)",
-                 help="The m item indices (0 … N − 1, the harness's doc_id order) to run, the same for every model.")
+    # drawn when the button is clicked (a million-item benchmark takes ≈ 2 s), not in every rerun
+    st.download_button("Download the item list (CSV)", lambda: csv_bytes(subset_items(n_total, m, seed)),
+                       file_name="subset_item_list.csv", mime="text/csv", key="sub_items_csv", on_click="ignore",
+                       help="The m item indices (0 … N − 1, the harness's doc_id order) to run, the same for every "
+                       "model.")
     _assisted_section(m, plotted)
     snippet = subset_snippet(m=m, n_total=n_total, accuracy=acc, a_only=a_only, b_only=b_only, halfwidth=hw,
                              target_agreement=target_ag, seed=seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import plot_data, wait_for_new_plot, wait_idle
+from .conftest import click_download, plot_data, wait_for_new_plot, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -28,4 +28,11 @@ def test_keyboard_slider_changes_the_subset_agreement(page, server_url):
     value = page.locator('[data-testid="stMetric"]', has_text="Same winner as the full run").locator(
         '[data-testid="stMetricValue"]')
     expect(value).to_have_text(f"{100 * agree:.1f}%", timeout=30_000)
+    download = click_download(page, page.get_by_role("button", name="Download the item list (CSV)"))
+    import pandas as pd
+
+    from core.runnable import item_list
+
+    table = pd.read_csv(download.path())
+    assert table["item"].tolist() == [int(i) for i in item_list(range(5000), 500, seed=0)["item"]]
     assert not page.errors, page.errors
