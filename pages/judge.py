@@ -392,5 +392,10 @@ calibration set's uncertainty.
 **Agreement studies.** How many items two raters must both label to know their agreement to ± a half-width, with the
 large-sample SE of Cohen's κ (Fleiss, Cohen & Everitt 1969), Gwet's AC1 (Gwet 2008) or Krippendorff's α (the
 linearised variance of Scott's π). At skewed prevalence κ and α can be low although the raters almost always agree.
+
+**Which items to label.** Instead of a uniformly random set, humans label the items the judge is unsure about more
+often (probability ∝ √(f(1 − f))) and each label is weighted by 1/probability, which keeps the estimate unbiased
+(Zrnic & Candès 2024). **Labels per item.** A majority of three annotators makes fewer label errors, but at a fixed
+budget one label on three times as many items usually detects a difference sooner (Dorner & Hardt 2024).
 """
 )

@@ -736,5 +736,6 @@ direction, and how much, and how often in the wrong direction, significant resul
 **Which questions.** Evaluate a *random* subset, the same for every model ("Download the item list"). The harness's
 `--limit` takes the **first** n documents of each task, which are often sorted by source, topic or difficulty: the
 first n are not a sample of the benchmark. `--samples` with the downloaded list evaluates exactly the chosen ones.
+The tab "Run a subset instead" says how far such a subset lands from the full run and how often it picks its winner.
 """
 )
