@@ -6,18 +6,19 @@ human label is estimated by the inverse-probability-weighted (active PPI) estima
 
     θ̂ = (1/N) Σ_i [ f_i + (Y_i − f_i)·ξ_i/π_i ]
 
-(Zrnic & Candès 2024, "Active Statistical Inference", ICML, §3, eq. (4) with λ = 1). It is unbiased for every
+(Zrnic & Candès 2024, "Active Statistical Inference", ICML: their mean-estimation estimator with λ = 1). It is
+unbiased for every
 choice of π_i > 0, whatever the judge. If the judge is calibrated, E[Y | f] = f and Var(Y | f) = f(1 − f), and
 
     Var(θ̂ − θ_N) = (1/N²) Σ_i u_i²·(1/π_i − 1),      u_i² = Var(Y_i | f_i) = f_i(1 − f_i),
 
 where θ_N = (1/N)ΣY_i is the mean label of the N items (the ξ_i are independent of Y: conditional on the labels the
 IPW term has variance Σ(Y_i − f_i)²(1 − π_i)/π_i / N², whose expectation over Y | f is the sum above). Minimising it
-subject to Σπ_i = n gives π_i ∝ u_i = √(f_i(1 − f_i)) (their §4, Proposition 2; Lagrange), capped at 1: items whose
+subject to Σπ_i = n gives π_i ∝ u_i = √(f_i(1 − f_i)) (their variance-minimising rule π ∝ √E[(Y − f)² | X] under the label budget; Lagrange), capped at 1: items whose
 share would exceed 1 are labelled surely and the rest of the budget is spread over the others in proportion to u_i
 (water-filling). Mixing in a uniform share s, π_i = (1 − s)·π_i^active + s·n/N, keeps every π_i ≥ s·n/N and guards
-against a judge whose uncertainties are wrong (Li, Zrnic & Candès 2025, "Prediction-powered adaptive shrinkage" /
-robust active sampling, their mixing with the uniform rule).
+against a judge whose uncertainties are wrong (Li, Zrnic & Candès 2025, "Robust Sampling for Active Statistical
+Inference": budget-preserving paths between the uniform and the active rule).
 
 **Target.** :func:`active_se` reports the SE for the **population** mean label θ = E[Y] of the population the N items
 were drawn from (the quantity a benchmark score or a judge-calibrated accuracy estimates), so the variance of the N
@@ -39,11 +40,12 @@ labels given x, u² = f_A(1 − f_A) + f_B(1 − f_B); :func:`gap_conditional_va
 
 References
 ----------
-Zrnic, T. & Candès, E. J. (2024). "Active Statistical Inference." ICML (PMLR 235), §3 (the estimator, eq. 4), §4
-(the optimal sampling rule π ∝ √Var(Y | X), Proposition 2; the budget constraint and clipping at 1).
+Zrnic, T. & Candès, E. J. (2024). "Active Statistical Inference." ICML (PMLR 235); arXiv:2403.03208 — the
+estimator (1/N)Σ[f + (Y − f)ξ/π], its variance (1/N)(Var(Y) + E[(Y − f)²(1/π − 1)]) and the sampling rule
+π ∝ √E[(Y − f)² | X] under a budget on the expected number of labels, capped at 1.
 
-Li, Zrnic & Candès (2025). Mixing the active rule with a uniform share so every item keeps a floor probability
-(robustness to a miscalibrated uncertainty model).
+Li, P., Zrnic, T. & Candès, E. J. (2025). "Robust Sampling for Active Statistical Inference." NeurIPS;
+arXiv:2511.08991 — interpolating between uniform and active sampling so the estimator is never worse than uniform.
 
 Angelopoulos, A. N., Bates, S., Fannjiang, C., Jordan, M. I. & Zrnic, T. (2023). "Prediction-powered inference."
 Science 382, 669–674.
@@ -142,7 +144,7 @@ def _water_fill(weights: np.ndarray, n: float) -> np.ndarray:
 
 
 def label_probabilities(confidence, n_human, *, min_share=0.0, conditional_variance=None) -> np.ndarray:
-    """Each item's probability of a human label under the active rule (Zrnic & Candès 2024, §4).
+    """Each item's probability of a human label under the active rule (Zrnic & Candès 2024).
 
     π_i ∝ u_i = √(f_i(1 − f_i)) (or √``conditional_variance``), capped at 1 with the excess redistributed
     (water-filling), then mixed with a uniform share: π_i = (1 − s)·π_i + s·n/N.
@@ -298,7 +300,7 @@ def active_item_list(confidence, n_human, *, min_share=0.0, conditional_variance
 
 
 def active_estimate(confidence, labels, probability) -> float:
-    """The active (IPW) estimate θ̂ = mean(f) + (1/N)·Σ_labelled (Y_i − f_i)/π_i (Zrnic & Candès 2024, eq. 4).
+    """The active (IPW) estimate θ̂ = mean(f) + (1/N)·Σ_labelled (Y_i − f_i)/π_i (Zrnic & Candès 2024).
 
     ``labels`` holds Y_i for labelled items and NaN for the others.
     """

@@ -15,7 +15,7 @@ concordant items stay concordant. Hence
     p̃10 = (1 − e)·p10 + e·p01,   p̃01 = (1 − e)·p01 + e·p10,
 
 the discordance ψ = p10 + p01 is unchanged and the gap shrinks to Δ̃ = p̃10 − p̃01 = (1 − 2e)·Δ
-(Dorner & Hardt 2024, §3: the attenuation of the observed accuracy difference by label noise).
+(the attenuation of the observed accuracy difference by label noise that Dorner & Hardt 2024 build on).
 
 **Items needed.** Connor's (1987) sample size for McNemar's test at the noisy cells,
 
@@ -33,7 +33,7 @@ coincide.
 References
 ----------
 Dorner, F. E. & Hardt, M. (2024). "Don't Label Twice: Quantity Beats Quality when Comparing Binary Classifiers on a
-Budget." ICML (PMLR 235) — §3 (noisy majority labels attenuate the gap by 1 − 2e_k), §4 (at a fixed budget one label
+Budget." ICML (PMLR 235) — noisy majority labels attenuate the gap by 1 − 2e_k; at a fixed budget one label
 per item beats majority votes unless items themselves are costly).
 
 Connor, R. J. (1987). "Sample size for testing differences in proportions for the paired-sample design."

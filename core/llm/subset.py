@@ -5,15 +5,15 @@ m of the benchmark's N items are drawn at random without replacement (a seeded l
 score, so the finite-population correction applies:
 
 * :func:`subset_se` — SE of the subset accuracy around the full run's accuracy p:
-  √(p(1 − p)/m · (N − m)/(N − 1)) (Cochran 1977, §3.3, eq. 3.7 with S² = N·p(1 − p)/(N − 1));
+  √(p(1 − p)/m · (N − m)/(N − 1)) (Cochran 1977, ch. 2–3: simple random sampling of a proportion, S² = N·p(1 − p)/(N − 1));
   :func:`subset_size` — the fewest m for ± a half-width.
 * :func:`subset_agreement` — P(the subset picks the same winner as the full run) for two models with
   ``a_only`` items only A gets right and ``b_only`` only B gets right; a tie in the subset counts one half. The
   numbers of a_only and b_only items in the subset are multivariate hypergeometric; ``method="exact"`` sums it,
   ``"normal"`` approximates the difference by a normal with the hypergeometric mean and variance.
   :func:`subset_size_for_agreement` — the m for a target agreement.
-* :func:`prediction_assisted_se` — the difference estimator (Cochran 1977, §7.7; Särndal, Swensson & Wretman 1992,
-  §6.3): the mean prediction over all N items plus the mean residual on the subset, unbiased for the full run's
+* :func:`prediction_assisted_se` — the difference estimator (Cochran 1977, ch. 7; Särndal, Swensson & Wretman 1992,
+  ch. 6): the mean prediction over all N items plus the mean residual on the subset, unbiased for the full run's
   accuracy whatever the predictor, with SE √(S²_r/m · (1 − m/N)) from the residuals. The predictor of model j's
   correctness on item i is the mean correctness of the other models on item i (leave one model out), so the SE is
   the honest one for a new model not in the matrix.
@@ -24,10 +24,10 @@ score, so the finite-population correction applies:
 
 References
 ----------
-Cochran, W. G. (1977). *Sampling Techniques*, 3rd ed. Wiley — §3.3 (finite-population correction), §7.7 (difference
+Cochran, W. G. (1977). *Sampling Techniques*, 3rd ed. Wiley — ch. 2–3 (finite-population correction), ch. 7 (difference
 estimator).
 
-Särndal, C.-E., Swensson, B. & Wretman, J. (1992). *Model Assisted Survey Sampling*, §6.3.
+Särndal, C.-E., Swensson, B. & Wretman, J. (1992). *Model Assisted Survey Sampling*, ch. 6 (the difference estimator).
 
 Polo, F. M., Weber, L., Choshen, L., Sun, Y., Xu, G. & Yurochkin, M. (2024). "tinyBenchmarks: evaluating LLMs with
 fewer examples." ICML (PMLR 235).
@@ -63,7 +63,7 @@ def _check(m, n_total):
 def subset_se(m, n_total, accuracy) -> float:
     """SE of a random m-item subset's accuracy around the full N-item run's accuracy p.
 
-    √(p(1 − p)/m · (N − m)/(N − 1)): sampling without replacement (Cochran 1977, eq. 3.7); 0 at m = N.
+    √(p(1 − p)/m · (N − m)/(N − 1)): sampling without replacement (Cochran 1977, ch. 2–3); 0 at m = N.
 
     Examples
     --------
@@ -114,7 +114,7 @@ def _check_counts(n_total, a_only, b_only):
 
 def _agreement_exact(m, n, a, b):
     """Σ_x P(X = x)·[P(Y < x | x) + ½P(Y = x | x)] with A the full-run winner (a > b)."""
-    # Hoeffding's bound holds for sampling without replacement (Hoeffding 1963, §6): P(|X − E X| ≥ 6√m) ≤ 2e^(−72),
+    # Hoeffding's bound holds for sampling without replacement (Hoeffding 1963, Theorem 4): P(|X − E X| ≥ 6√m) ≤ 2e^(−72),
     # so x outside that window carries no mass at double precision and the sum skips it (a window of ~12√m values).
     centre, reach = m * a / n, 6.0 * math.sqrt(m) + 2
     x = np.arange(max(0, m - (n - a), math.floor(centre - reach)), min(a, m, math.ceil(centre + reach)) + 1)
@@ -236,7 +236,7 @@ def prediction_assisted_se(correctness, m) -> SubsetPrediction:
     For model j, the prediction of item i is the mean correctness of the **other** models on i (leave one model
     out); θ̂_j = mean_i p̂_ij (all N items) + mean_{i ∈ S}(y_ij − p̂_ij). Over random subsets S of size m without
     replacement, E[θ̂_j] = mean_i y_ij exactly (whatever the predictor) and Var = S²_r/m·(1 − m/N) with S²_r the
-    variance (divisor N − 1) of the residuals y_ij − p̂_ij over all N items (Cochran 1977, §7.7). The plain subset
+    variance (divisor N − 1) of the residuals y_ij − p̂_ij over all N items (Cochran 1977, ch. 7). The plain subset
     mean has S²_y in its place.
 
     Parameters

@@ -145,7 +145,7 @@ def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, j
 
 
 SUBSET_REFERENCES = (
-    "Cochran (1977). Sampling Techniques, 3rd ed., §3.3 (finite-population correction), §7.7 (difference estimator).",
+    "Cochran (1977). Sampling Techniques, 3rd ed., ch. 2–3 (finite-population correction), ch. 7 (difference estimator).",
     "Polo et al. (2024). tinyBenchmarks: evaluating LLMs with fewer examples. ICML.",
 )
 
