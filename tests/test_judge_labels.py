@@ -105,7 +105,7 @@ def test_labels_plan_table_costs_and_break_even():
 
 
 def test_quantity_beats_quality_for_free_items():
-    # Dorner & Hardt 2024, §4: with negligible item cost one label per item is cheapest
+    # Dorner & Hardt 2024: with negligible item cost one label per item is cheapest
     for kappa in (0.3, 0.6, 0.9):
         assert jg.labels_per_item(0.1, 0.05, kappa=kappa).best == 1
     assert math.isinf(jg.labels_per_item(0.1, 0.05, kappa=1.0).break_even_cost_item)
