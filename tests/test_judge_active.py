@@ -167,3 +167,12 @@ def test_plan_item_states_the_engines_numbers():
     assert "mixed with 10% uniform" in item.paragraph
     with pytest.raises(ValueError, match="`design`"):
         judge_plan.active_plan_item(None, target_se=0.03, labels_needed={}, source="x")
+
+
+def test_curve_matches_pointwise_se():
+    f = jg.beta_confidences(0.7, 0.4, 800)
+    ns = (1, 10, 100, 799, 800)
+    curve = jg.active_curve(f, ns, min_share=0.2)
+    assert list(curve.columns) == ["n_human", "policy", "label", "se"]
+    for row in curve.itertuples():
+        assert row.se == pytest.approx(jg.active_se(f, row.n_human, policy=row.policy, min_share=0.2), rel=1e-12)

@@ -157,3 +157,11 @@ def test_plan_item_states_the_numbers():
     assert results["SE vs the full run"] == f"{se:.4f}"
     assert results["Same winner as the full run"] == f"{100 * agree:.1f}%"
     assert "seed 3" in item.paragraph and "not the first 500" in item.paragraph
+
+
+def test_curve_matches_pointwise_values():
+    curve = llm.subset_curve((10, 100, 1000), n_total=1000, accuracy=0.6, a_only=50, b_only=70)
+    for row in curve.itertuples():
+        assert row.se == pytest.approx(llm.subset_se(row.m, 1000, 0.6))
+        assert row.agreement == pytest.approx(llm.subset_agreement(row.m, n_total=1000, a_only=50, b_only=70))
+    assert curve["agreement"].iloc[-1] == pytest.approx(1.0) and curve["se"].iloc[-1] == 0.0
