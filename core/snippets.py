@@ -15,7 +15,8 @@ import math
 from collections.abc import Mapping, Sequence
 
 __all__ = ["llm_snippet", "llm_facets_snippet", "accuracy_snippet", "mt_snippet", "ratings_snippet", "sequential_snippet",
-           "leaderboard_snippet", "claims_snippet", "monitor_snippet", "judge_snippet"]
+           "leaderboard_snippet", "claims_snippet", "monitor_snippet", "judge_snippet", "active_snippet",
+           "labels_snippet", "subset_snippet"]
 
 # The page's formatting (pages/_scaffold.fmt_pct / fmt_ratio / sample_size_metric), repeated so the script runs
 # without the app.
@@ -265,7 +266,7 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
              f"design, budget, delta = {design!r}, {int(budget)!r}, {_r(float(delta))}",
              f"options = {_kwargs(dict(options))}", f"target_power = {_r(float(target_power))}",
              "res = sq.campaign_power(design, budget, delta, **options)",
-             f"print({'Power (templates counted)' if delta else 'False-positive rate (templates counted)'!r} + ':', "
+             f"print({'Power' if delta else 'False-positive rate'!r} + ':', "
              "pct(res.power))",
              "print('False-positive rate (Δ = 0):', pct(res.false_positive_rate, 2))",
              "print('Expected judgments:', f'{res.expected_judgments:,.0f}')"]
@@ -392,4 +393,68 @@ def judge_snippet(*, plan: Mapping, currency: str = "USD", judge: tuple[float, f
               "    print('Power:', pct(res.power))",
               "else:",
               "    print('λ (power-tuned):', f'{res.lambda_:.3f}')"]
+    return "\n".join(lines) + "\n"
+
+
+def active_snippet(*, n_human: int, target_se: float, min_share: float = 0.0, beta: tuple[float, float] | None = None,
+                   n_items: int = 1000, calibration: str | None = None) -> str:
+    """Script for the Judge page's "Which items to label" tab (:mod:`core.judge.active`): the judge's confidences
+    from ``beta`` = (a, b) over ``n_items`` items, or calibrated from a calibration file (``calibration``: its name,
+    ``"sample"`` for the shipped one), then the three policies' SEs and the labels for ``target_se``."""
+    lines = [_HEADER, "from core import judge as jg", ""]
+    if beta is not None:
+        lines.append(f"f = jg.beta_confidences({_r(float(beta[0]))}, {_r(float(beta[1]))}, {int(n_items)})")
+    elif calibration == "sample":
+        lines += ["cal = jg.sample_calibration()", "f = jg.calibrated_confidence(cal['human'], cal['judge'])"]
+    else:
+        lines += [f"cal = jg.read_calibration(open({calibration!r}, 'rb').read(), name={calibration!r})",
+                  "f = jg.calibrated_confidence(cal['human'], cal['judge'])"]
+    lines += [f"n_human, target_se, min_share = {int(n_human)}, {_r(float(target_se))}, {_r(float(min_share))}",
+              "for label, policy in (('SE, human labels only', 'human'), ('SE, uniform labels (PPI)', 'uniform'),",
+              "                      ('SE, active labels', 'active')):",
+              "    print(f'{label}:', f'{jg.active_se(f, n_human, policy=policy, min_share=min_share):.4f}')",
+              "need = jg.active_labels_for_se(f, target_se, min_share=min_share)",
+              "print('Active labels for the target SE:', f'{need:,}' if need > 0 else 'not reachable')",
+              "items = jg.active_item_list(f, n_human, min_share=min_share, seed=0)  # the runnable list: label == True"]
+    return "\n".join(lines) + "\n"
+
+
+def labels_snippet(*, p10: float, p01: float, kappa: float, prevalence: float = 0.5, cost_item: float = 0.0,
+                   cost_label: float = 1.0, alpha: float = 0.05, target_power: float = 0.8, max_labels: int = 7,
+                   currency: str = "USD") -> str:
+    """Script for the Judge page's "Labels per item" tab (:func:`core.judge.labels_per_item`)."""
+    kw = dict(kappa=float(kappa), prevalence=float(prevalence), cost_item=float(cost_item),
+              cost_label=float(cost_label), alpha=float(alpha), target_power=float(target_power),
+              max_labels=int(max_labels))
+    lines = [_HEADER, "from core import judge as jg", "",
+             f"plan = jg.labels_per_item({_r(float(p10))}, {_r(float(p01))}, **{_kwargs(kw)})",
+             "best = plan.table.set_index('labels').loc[plan.best]",
+             f"currency = {currency!r}",
+             "print('Labels per item:', plan.best)",
+             "n_best, cost_best = int(best['items']), float(best['cost'])",
+             "print('Items (best):', f'{n_best:,}')",
+             "print('Cost (best):', f'{currency} {cost_best:,.2f}'.strip())",
+             "print('Annotator error ε:', f'{plan.annotator_error:.3f}')",
+             "even = plan.break_even_cost_item",
+             "print('Break-even item cost:', 'never' if math.isinf(even) else '—' if math.isnan(even) else "
+             "f'{currency} {even:,.2f}'.strip())",
+             "# plan.table: one row per odd k (labels, error, items, cost, gap)"]
+    return "\n".join(lines) + "\n"
+
+
+def subset_snippet(*, m: int, n_total: int, accuracy: float, a_only: int, b_only: int, halfwidth: float,
+                   target_agreement: float, seed: int = 0) -> str:
+    """Script for the LLM page's "Run a subset instead" tab (:mod:`core.llm.subset`)."""
+    lines = [_HEADER, "from core import llm", "from core.runnable import item_list", "",
+             f"m, n_total, accuracy = {int(m)}, {int(n_total)}, {_r(float(accuracy))}",
+             f"a_only, b_only = {int(a_only)}, {int(b_only)}",
+             "se = llm.subset_se(m, n_total, accuracy)",
+             "print('SE vs the full run:', f'{se:.4f}')",
+             "print('95% of full run:', f'±{100 * 1.959963984540054 * se:.1f} pts')",
+             "print('Same winner as the full run:', pct(llm.subset_agreement(m, n_total=n_total, a_only=a_only, "
+             "b_only=b_only)))",
+             f"print('Items for the half-width:', f'{{llm.subset_size(n_total, accuracy, {_r(float(halfwidth))}):,}}')",
+             "print('Items for the target agreement:', f'{llm.subset_size_for_agreement(n_total, a_only, b_only, "
+             f"target_agreement={_r(float(target_agreement))}):,}}')",
+             f"items = item_list(range(n_total), m, seed={int(seed)})  # the m item indices to run, for every model"]
     return "\n".join(lines) + "\n"

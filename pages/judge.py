@@ -16,6 +16,7 @@ from core import figures
 from core import judge as jg
 from core.plan import judge as judge_plan
 from core.snippets import judge_snippet
+from pages import _judge_labels as judge_labels
 from pages._scaffold import (
     code_view,
     currency_label,
@@ -42,7 +43,8 @@ from pages._scaffold import (
 BUDGETS = [100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10000, 20000, 50000, 100000]
 VIEWS = {"se": "Precision vs human labels", "split": "Cheapest split vs correlation",
          "strategies": "Three strategies at equal cost", "agreement": "Agreement study",
-         "paradox": "κ vs AC1 (prevalence paradox)", "fit": "Calibrate from your labels"}
+         "paradox": "κ vs AC1 (prevalence paradox)", "active": judge_labels.ACTIVE_VIEW,
+         "labels": judge_labels.LABELS_VIEW, "fit": "Calibrate from your labels"}
 MODES = {"budget": "a budget (most precise)", "target_se": "a target SE (cheapest)", "delta": "an effect (cheapest)"}
 
 
@@ -294,6 +296,9 @@ if tab.open("agreement"):
             st.caption(f"Below n = {int(ac.n.min()):,} the rarer label is expected fewer than "
                        f"{jg.agreement.MIN_EXPECTED} times at {ag_prev:g}% prevalence: the large-sample SE is "
                        "unreliable there, so the curve starts at that n and no smaller item count is suggested.")
+        st.page_link("pages/judge.py", label="With this κ, one label on more items or a majority of several per "
+                     "item? (tab Labels per item)", icon=":material/arrow_forward:",
+                     query_params={"view": judge_labels.LABELS_VIEW, "lp_kappa": f"{min(max(ag_kappa, 0.05), 1.0):g}"})
 if tab.open("paradox"):
     with tab["paradox"], guard():
         pc = paradox(ag_po)
@@ -356,16 +361,24 @@ with tab["fit"]:
                       args=(values, f"fitted from {origin}"), key="use_fit", type="primary",
                       help="Sets the judge sliders (rounded to their steps).")
 
+if tab.open("active"):
+    with tab["active"], guard():
+        judge_labels.active_view(cal, origin, plotted)
+if tab.open("labels"):
+    with tab["labels"], guard():
+        judge_labels.labels_view(alpha, target, currency, plotted)
+
 # ---------------------------------------------------------------------------
 # the plan, download and explanation
 # ---------------------------------------------------------------------------
-snippet = judge_snippet(plan=dict(kw), currency=currency,
-                        judge=(prev, se_j, sp_j) if spec == "accuracy" else None)
-plan_actions(judge_plan.plan_item(
-    design, res, currency=currency, link=current_link(), code=snippet,
-    sources={"rho": source_of("rho", rho, "slider"), "sd": source_of("sd", sd, "slider"),
-             "se": source_of("se", se_pct, "slider") if spec == "accuracy" else "slider"}), key="judge")
-code_view(snippet, key="judge_code")
+if tab.current not in ("active", "labels"):  # those tabs plan their own designs (pages/_judge_labels.py)
+    snippet = judge_snippet(plan=dict(kw), currency=currency,
+                            judge=(prev, se_j, sp_j) if spec == "accuracy" else None)
+    plan_actions(judge_plan.plan_item(
+        design, res, currency=currency, link=current_link(), code=snippet,
+        sources={"rho": source_of("rho", rho, "slider"), "sd": source_of("sd", sd, "slider"),
+                 "se": source_of("se", se_pct, "slider") if spec == "accuracy" else "slider"}), key="judge")
+    code_view(snippet, key="judge_code")
 if plotted:
     download_csv(plotted, f"judge_{tab.current}.csv", key="download_curves")
 explain(
@@ -386,5 +399,10 @@ calibration set's uncertainty.
 **Agreement studies.** How many items two raters must both label to know their agreement to ± a half-width, with the
 large-sample SE of Cohen's κ (Fleiss, Cohen & Everitt 1969), Gwet's AC1 (Gwet 2008) or Krippendorff's α (the
 linearised variance of Scott's π). At skewed prevalence κ and α can be low although the raters almost always agree.
+
+**Which items to label.** Instead of a uniformly random set, humans label the items the judge is unsure about more
+often (probability ∝ √(f(1 − f))) and each label is weighted by 1/probability, which keeps the estimate unbiased
+(Zrnic & Candès 2024). **Labels per item.** A majority of three annotators makes fewer label errors, but at a fixed
+budget one label on three times as many items usually detects a difference sooner (Dorner & Hardt 2024).
 """
 )

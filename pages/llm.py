@@ -56,6 +56,7 @@ from pages._scaffold import (
     views,
 )
 from pages._scaffold import code_view
+from pages import _llm_subset as llm_subset
 
 N_OPTIONS = sorted({int(m * 10**e) for e in range(1, 6) for m in (1, 1.5, 2, 3, 5, 7.5) if 50 <= m * 10**e <= 100_000}
                    | {100_000})
@@ -67,7 +68,7 @@ CURVE_KS = (1, 2, 5, 10)
 VIEWS = {"power": "Power vs questions", "assurance": "Assurance vs questions", "budget": "Variance budget",
          "cost": "Cost vs samples",
          "judge": "Judge error", "fit": "Estimate from your logs", "noworse": "No worse than",
-         "facets": "Prompts and seeds"}
+         "facets": "Prompts and seeds", "subset": llm_subset.SUBSET_VIEW}
 
 
 def linked_options(key: str, options: list[int], low: int, high: int) -> list[int]:
@@ -646,19 +647,24 @@ with guard("Cannot run this design sequentially", stop=False):
         current_x=abs(gain), cost_per_item=cost_question + 2 * k * cost_sample, currency=currency,
         assumption="from the variance model above " + cluster_note, key="seq"))
 
+if tab.open("subset"):
+    with tab["subset"], guard():
+        llm_subset.subset_view(plotted)
+
 # ---------------------------------------------------------------------------
 # the plan
 # ---------------------------------------------------------------------------
 cost_now = n * (cost_question + 2 * k * cost_sample) if (cost_question or cost_sample) else None
-snippet = llm_snippet(n=n, design=design.kwargs(), target_power=target, cost_question=cost_question,
-                      cost_sample=cost_sample, prior=(prior.mean, prior.sd) if assured is not None else None)
-plan_actions(llm_plan.plan_item(
-    design, result, n=n, target_power=target, judged=judged, mde=mde_value, sizes=n_sizes, cheapest=best,
-    assurance=assured, prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
-    currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
-    sources={key: source_of(key, value, "slider") for key, value in (
-        ("n", n), ("acc_a", acc_a), ("sd", sd), ("rho", rho), ("k", k), ("m", m), ("icc", icc))}), key="llm")
-code_view(snippet, key="llm_code")
+if tab.current != "subset":  # the subset tab plans its own design (pages/_llm_subset.py)
+    snippet = llm_snippet(n=n, design=design.kwargs(), target_power=target, cost_question=cost_question,
+                          cost_sample=cost_sample, prior=(prior.mean, prior.sd) if assured is not None else None)
+    plan_actions(llm_plan.plan_item(
+        design, result, n=n, target_power=target, judged=judged, mde=mde_value, sizes=n_sizes, cheapest=best,
+        assurance=assured, prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
+        currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
+        sources={key: source_of(key, value, "slider") for key, value in (
+            ("n", n), ("acc_a", acc_a), ("sd", sd), ("rho", rho), ("k", k), ("m", m), ("icc", icc))}), key="llm")
+    code_view(snippet, key="llm_code")
 
 # the questions to evaluate: a seeded random subset (not the first n), the same for every model
 items_box = st.expander("Download the item list — which questions to evaluate, the same for every model",
@@ -740,5 +746,6 @@ direction, and how much, and how often in the wrong direction, significant resul
 **Which questions.** Evaluate a *random* subset, the same for every model ("Download the item list"). The harness's
 `--limit` takes the **first** n documents of each task, which are often sorted by source, topic or difficulty: the
 first n are not a sample of the benchmark. `--samples` with the downloaded list evaluates exactly the chosen ones.
+The tab "Run a subset instead" says how far such a subset lands from the full run and how often it picks its winner.
 """
 )

@@ -49,8 +49,15 @@ from an LLM judge.
    Cohen's κ. :func:`prevalence_paradox_curve` shows κ collapsing at skewed
    prevalence while AC1 does not (Feinstein & Cicchetti 1990; Gwet 2008).
 
+4. **Which items to label** (:mod:`core.judge.active`; Zrnic & Candès 2024): label item i with probability
+   π_i ∝ √(f_i(1 − f_i)) and weight the residuals by 1/π_i (:func:`label_probabilities`, :func:`active_se`).
+
+5. **Labels per item vs more items** (:mod:`core.judge.labels`; Dorner & Hardt 2024): the annotator error from a
+   pilot κ, majority-of-k error and the cheapest k for a McNemar comparison (:func:`labels_per_item`).
+
 The package: :mod:`core.judge.ppi` (1 and 2), :mod:`core.judge.calibration`
-(calibration uploads, :func:`fit_judge`) and :mod:`core.judge.agreement` (3).
+(calibration uploads, :func:`fit_judge`), :mod:`core.judge.agreement` (3), :mod:`core.judge.active` (4) and
+:mod:`core.judge.labels` (5).
 
 References
 ----------
@@ -77,6 +84,20 @@ Feinstein, A. R. & Cicchetti, D. V. (1990). "High agreement but low kappa: I.
 The problems of two paradoxes." Journal of Clinical Epidemiology 43, 543–549.
 """
 
+from core.judge.active import (
+    POLICIES,
+    ActiveDesign,
+    active_curve,
+    active_estimate,
+    active_item_list,
+    active_labels_for_se,
+    active_se,
+    active_teaser,
+    beta_confidences,
+    calibrated_confidence,
+    gap_conditional_variance,
+    label_probabilities,
+)
 from core.judge.agreement import (
     STATISTICS,
     agreement_curve,
@@ -87,6 +108,15 @@ from core.judge.agreement import (
     prevalence_paradox_curve,
 )
 from core.judge.calibration import SAMPLE_FILE, JudgeFit, fit_judge, read_calibration, sample_calibration
+from core.judge.labels import (
+    LabelsPlan,
+    annotator_error,
+    connor_sample_size,
+    labels_per_item,
+    labels_teaser,
+    majority_error,
+    noisy_cells,
+)
 from core.judge.ppi import (
     CorrectedRate,
     JudgeDesign,
@@ -124,4 +154,23 @@ __all__ = [
     "agreement_sample_size",
     "agreement_curve",
     "prevalence_paradox_curve",
+    "POLICIES",
+    "ActiveDesign",
+    "label_probabilities",
+    "active_se",
+    "active_labels_for_se",
+    "active_curve",
+    "active_item_list",
+    "active_estimate",
+    "beta_confidences",
+    "gap_conditional_variance",
+    "calibrated_confidence",
+    "active_teaser",
+    "LabelsPlan",
+    "annotator_error",
+    "majority_error",
+    "noisy_cells",
+    "connor_sample_size",
+    "labels_per_item",
+    "labels_teaser",
 ]

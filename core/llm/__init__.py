@@ -87,6 +87,7 @@ from .curves import *  # noqa: F401,F403
 from .fitting import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .facets import *  # noqa: F401,F403
+from .subset import *  # noqa: F401,F403
 from .design import (  # noqa: F401  (private names used by the pages, tests and other modules)
     _N_MAX, _Design, _check_n, _check_target, _closed_form, _clusters, _t_tails, _validate, _variance_parts)
 from .simulation import _binomial, _calibrate, _draw_probabilities, _mean_and_cluster_se  # noqa: F401
@@ -139,6 +140,18 @@ __all__ = [
     "facet_power_curve",
     "fit_facets",
     "read_harness_templates",
+    "SUBSET_METHODS",
+    "SubsetBound",
+    "SubsetPrediction",
+    "subset_se",
+    "subset_size",
+    "subset_agreement",
+    "subset_size_for_agreement",
+    "subset_curve",
+    "prediction_assisted_se",
+    "read_correctness",
+    "subset_variance_bound",
+    "subset_teaser",
 ]
 
 

@@ -13,7 +13,7 @@ from ..judge import JudgeDesign, PPIPlan
 from .document import Assumption, PlanItem
 from .text import fmt_money, fmt_pct
 
-__all__ = ["plan_item"]
+__all__ = ["plan_item", "active_plan_item", "labels_plan_item"]
 
 REFERENCES = (
     "Angelopoulos, Duchi & Zrnic (2023). PPI++: Efficient prediction-powered inference. arXiv 2311.01453.",
@@ -87,3 +87,109 @@ def plan_item(design: JudgeDesign, result: PPIPlan, *, currency: str = "", link:
         assumptions=tuple(assumptions), test="PPI++ mean estimate with a two-sided z test", alpha=alpha,
         results=tuple(results), paragraph=sentence, cost=res.cost, currency=currency, link=link, code=code,
         references=REFERENCES)
+
+
+ACTIVE_REFERENCES = (
+    "Zrnic & Candès (2024). Active Statistical Inference. ICML.",
+    "Angelopoulos, Bates, Fannjiang, Jordan & Zrnic (2023). Prediction-powered inference. Science 382, 669–674.",
+)
+LABELS_REFERENCES = (
+    "Dorner & Hardt (2024). Don't Label Twice: Quantity Beats Quality when Comparing Binary Classifiers on a "
+    "Budget. ICML.",
+    "Connor (1987). Sample size for testing differences in proportions for the paired-sample design. Biometrics 43, "
+    "207–211.",
+)
+
+
+def active_plan_item(design, *, target_se: float, labels_needed: Mapping[str, int], source: str,
+                     link: str = "", code: str = "") -> PlanItem:
+    """The plan of the "Which items to label" tab: human-only, uniform and active labelling at ``design.n_human``.
+
+    ``labels_needed`` maps each policy (``"human"``, ``"uniform"``, ``"active"``) to the labels for ``target_se``
+    (:func:`core.judge.active_labels_for_se`; −1: not reachable); ``source`` says where the judge's confidences came
+    from (a Beta(a, b) or a calibration file).
+
+    Examples
+    --------
+    >>> from core.judge import ActiveDesign, beta_confidences
+    >>> d = ActiveDesign(tuple(beta_confidences(0.5, 0.5, 1000)), 100)
+    >>> active_plan_item(d, target_se=0.03, labels_needed={"human": 278, "uniform": 150, "active": 115},
+    ...                  source="Beta(0.5, 0.5)").results[2]
+    ('SE, active labels', '0.0337')
+    """
+    from ..judge import ActiveDesign
+
+    if not isinstance(design, ActiveDesign):
+        raise ValueError(f"`design` must be a core.judge.ActiveDesign; got {type(design).__name__}.")
+    n, big = design.n_human, len(design.confidence)
+    se = {p: design.se(p) for p in ("human", "uniform", "active")}
+
+    def need(p):
+        k = labels_needed.get(p, -1)
+        return "not reachable" if k is None or k < 0 else f"{k:,}"
+
+    sentence = (f"An LLM judge scores all {big:,} items; humans label about {n:,} of them, item i with probability "
+                f"π_i ∝ √(f_i(1 − f_i)) (f_i the judge's calibrated probability, capped at 1"
+                + (f", mixed with {design.min_share:.0%} uniform" if design.min_share else "")
+                + "), and the mean label is estimated by the active inverse-probability-weighted estimator "
+                f"(Zrnic & Candès, 2024). If the judge is calibrated its standard error is {se['active']:.4f}, "
+                f"against {se['uniform']:.4f} with uniformly random labels (PPI) and {se['human']:.4f} with human "
+                f"labels alone; the target SE {target_se:g} needs {need('active')} active labels "
+                f"({need('human')} human-only).")
+    return PlanItem(
+        scenario="LLM judges and human labels — which items to label",
+        question=f"Which of {big:,} judge-scored items should humans label?",
+        assumptions=(Assumption("judge confidences", f"{big:,} items", source),
+                     Assumption("human labels (expected)", f"{n:,}", "slider"),
+                     Assumption("uniform share", f"{design.min_share:.0%}", "slider"),
+                     Assumption("the judge is calibrated", "E[Y | f] = f", "assumption of the SE")),
+        test="active PPI mean estimate (inverse-probability weighted), normal interval", alpha=0.05,
+        results=(("SE, human labels only", _se(se["human"])), ("SE, uniform labels (PPI)", _se(se["uniform"])),
+                 ("SE, active labels", _se(se["active"])), (f"labels for SE {target_se:g}, active", need("active")),
+                 (f"labels for SE {target_se:g}, human only", need("human"))),
+        paragraph=sentence, link=link, code=code, references=ACTIVE_REFERENCES)
+
+
+def labels_plan_item(plan, *, p10: float, p01: float, kappa: float, prevalence: float, cost_item: float,
+                     cost_label: float, alpha: float, target_power: float, currency: str = "", link: str = "",
+                     code: str = "") -> PlanItem:
+    """The plan of the "Labels per item" tab (:func:`core.judge.labels_per_item`'s ``LabelsPlan``).
+
+    Examples
+    --------
+    >>> from core.judge import labels_per_item
+    >>> p = labels_per_item(0.08, 0.04, kappa=0.6)
+    >>> labels_plan_item(p, p10=0.08, p01=0.04, kappa=0.6, prevalence=0.5, cost_item=0.0, cost_label=1.0,
+    ...                  alpha=0.05, target_power=0.8).results[0]
+    ('labels per item', '1')
+    """
+    from ..judge import LabelsPlan
+
+    if not isinstance(plan, LabelsPlan):
+        raise ValueError(f"`plan` must be a core.judge.LabelsPlan; got {type(plan).__name__}.")
+    row = plan.table.set_index("labels").loc[plan.best]
+    one = plan.table.iloc[0]
+    even = plan.break_even_cost_item
+    even_text = ("never (noiseless labels)" if math.isinf(even) else "—" if math.isnan(even)
+                 else fmt_money(even, currency))
+    sentence = (f"Annotators agree with Cohen's κ = {kappa:g} in a pilot (observed prevalence {prevalence:g}), so each "
+                f"errs with probability {plan.annotator_error:.3f}. Comparing two classifiers (P(only A right) = "
+                f"{p10:g}, P(only B right) = {p01:g}) by McNemar's test at α = {alpha:g} with {target_power:.0%} "
+                f"power (Connor, 1987), the cheapest design labels each of {int(row['items']):,} items "
+                f"{plan.best} time{'s' if plan.best > 1 else ''} (cost {fmt_money(row['cost'], currency)}"
+                f"); one label per item needs {int(one['items']):,} items. Three labels per item pay off once an "
+                f"item itself costs more than {even_text} (Dorner & Hardt, 2024).")
+    return PlanItem(
+        scenario="LLM judges and human labels — labels per item",
+        question="One label on more items, or a majority of several labels per item?",
+        assumptions=(Assumption("pilot Cohen's κ", f"{kappa:g}", "slider"),
+                     Assumption("observed prevalence", f"{prevalence:g}", "slider"),
+                     Assumption("P(only A right) / P(only B right)", f"{p10:g} / {p01:g}", "slider"),
+                     Assumption("cost per item / per label", f"{cost_item:g} / {cost_label:g} {currency}".strip(),
+                                "slider")),
+        test="McNemar's test against majority-vote labels (Connor's sample size)", alpha=alpha,
+        results=(("labels per item", f"{plan.best}"), ("items", f"{int(row['items']):,}"),
+                 ("cost", fmt_money(row["cost"], currency)),
+                 ("annotator error ε", f"{plan.annotator_error:.3f}"), ("break-even item cost", even_text)),
+        paragraph=sentence, cost=float(row["cost"]), currency=currency, link=link, code=code,
+        references=LABELS_REFERENCES)

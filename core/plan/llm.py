@@ -14,7 +14,7 @@ from ..sizing import SampleSize
 from .document import Assumption, PlanItem
 from .text import fmt_money, fmt_pct, fmt_ratio
 
-__all__ = ["plan_item", "facet_plan_item"]
+__all__ = ["plan_item", "facet_plan_item", "subset_plan_item"]
 
 REFERENCES = (
     "Miller (2024). Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations. "
@@ -241,3 +241,42 @@ def facet_plan_item(*, n: int, delta: float, templates: int, samples: int, compo
 
 def _phi(x: float) -> float:
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
+SUBSET_REFERENCES = (
+    "Cochran (1977). Sampling Techniques, 3rd ed., ch. 2–3 (finite-population correction), ch. 7 (difference estimator).",
+    "Polo et al. (2024). tinyBenchmarks: evaluating LLMs with fewer examples. ICML.",
+)
+
+
+def subset_plan_item(*, m: int, n_total: int, accuracy: float, a_only: int, b_only: int, se: float,
+                     agreement: float, halfwidth: float, m_for_halfwidth: int, target_agreement: float,
+                     m_for_agreement: int, seed: int, link: str = "", code: str = "") -> PlanItem:
+    """The plan of the LLM page's "Run a subset instead" tab (:mod:`core.llm.subset`): its numbers, in words.
+
+    Examples
+    --------
+    >>> subset_plan_item(m=500, n_total=5000, accuracy=0.7, a_only=250, b_only=400, se=0.0194, agreement=0.99,
+    ...                  halfwidth=0.02, m_for_halfwidth=1438, target_agreement=0.95, m_for_agreement=300,
+    ...                  seed=0).results[0]
+    ('SE vs the full run', '0.0194')
+    """
+    z = 1.959963984540054
+    sentence = (f"Instead of all {n_total:,} items we evaluate a seeded random subset of {m:,} (seed {seed}), the same "
+                f"for both models (not the first {m:,}). At an accuracy of {accuracy:.0%} the subset's score is within "
+                f"±{100 * z * se:.1f} points of the full run's (95%, with the finite-population correction); ±"
+                f"{100 * halfwidth:g} points need {m_for_halfwidth:,} items. With {a_only:,} items only A gets right "
+                f"and {b_only:,} only B gets right, the subset picks the full run's winner with probability "
+                f"{fmt_pct(agreement)} (exact hypergeometric; a tie counts one half); {fmt_pct(target_agreement, 0)} "
+                f"needs {m_for_agreement:,} items.")
+    return PlanItem(
+        scenario="LLM benchmarks — a subset instead of the full run",
+        question=f"How far is a {m:,}-item subset from the full {n_total:,}-item run, and does it pick the same "
+                 "winner?",
+        assumptions=(Assumption("benchmark items N", f"{n_total:,}", "slider"),
+                     Assumption("accuracy", f"{accuracy:.1%}", "slider"),
+                     Assumption("items only A / only B gets right", f"{a_only:,} / {b_only:,}", "slider")),
+        test="simple random sample without replacement; exact multivariate hypergeometric agreement", alpha=0.05,
+        results=(("SE vs the full run", f"{se:.4f}"), ("95% of full run", f"±{100 * z * se:.1f} pts"),
+                 ("Same winner as the full run", fmt_pct(agreement)),
+                 (f"items for ±{100 * halfwidth:g} pts", f"{m_for_halfwidth:,}"),
+                 (f"items for {fmt_pct(target_agreement, 0)} same winner", f"{m_for_agreement:,}")),
+        paragraph=sentence, link=link, code=code, references=SUBSET_REFERENCES)

@@ -133,6 +133,7 @@ UPLOADERS = [
     ("monitor", {"source": "per-item scores"}, "scores_file", lambda at: None),
     ("monitor", {"source": "pairwise votes"}, "votes_file", lambda at: None),
     ("judge", {"view": "Calibrate from your labels"}, "cal_file", lambda at: None),
+    ("llm", {"view": "Run a subset instead"}, "sub_file", lambda at: None),
     ("mt", {"view": "Fit P0 and b0 from your outputs"}, "file_tsv",
      lambda at: (at.radio(key="upload_mode").set_value("tsv"), at.run())),
 ]
