@@ -35,7 +35,7 @@ def read_appraise(text, label, notes, protocol):
                          "REF, CHK (Appraise scores export: annotator, system, item id, item type, source and target "
                          "language, score, …).")
     document = width >= 10 and frame["c8"].astype(str).str.strip().isin(["True", "False"]).all()
-    keep = (kind == "TGT").to_numpy()
+    keep = (kind == "TGT").to_numpy().copy()
     dropped = kind[~keep].value_counts()
     if len(dropped):
         notes.append("Quality-control rows left out: " + ", ".join(f"{n:,} {t}" for t, n in dropped.items())
@@ -43,7 +43,8 @@ def read_appraise(text, label, notes, protocol):
     if document:
         whole = (frame["c8"].astype(str).str.strip() == "True").to_numpy()
         if (whole & keep).any():
-            notes.append(f"{int((whole & keep).sum()):,} whole-document judgments left out (segment scores only).")
+            n_doc = int((whole & keep).sum())
+            notes.append(f"{n_doc:,} whole-document judgment{'' if n_doc == 1 else 's'} left out (segment scores only).")
         keep &= ~whole
     frame, lines = frame[keep].reset_index(drop=True), lines[keep]
     if frame.empty:

@@ -159,7 +159,7 @@ def _finish(system, item, rater, score, *, fmt, protocol, notes, label) -> pd.Da
     frame = pd.DataFrame({"system": np.asarray(system, dtype=object)[keep],
                           "item": np.asarray(item, dtype=object)[keep],
                           "rater": np.asarray(rater, dtype=object)[keep],
-                          "score": score[keep]})
+                          "score": score[keep] + 0.0})  # -0.0 (a segment without errors) reads as 0
     frame.attrs.update(protocol=protocol, notes=list(notes), format=fmt)
     return frame
 
