@@ -116,9 +116,10 @@ def from_your_data() -> None:
     st.subheader("Start from your data")
     ups = st.file_uploader(
         "Upload an evaluation file: the app recognises its kind and opens the right page",
-        type=["csv", "tsv", "txt", "json", "jsonl"], key="home_file", accept_multiple_files=True,
+        type=["csv", "tsv", "txt", "json", "jsonl", "score"], key="home_file", accept_multiple_files=True,
         help="lm-evaluation-harness sample logs (two files, baseline first, to fit them here), a per-answer LLM log, "
-        "pairwise votes, per-item scores, pilot ratings or MT outputs (TSV). At most 20 MB a file; nothing in a file "
+        "pairwise votes, per-item scores, pilot ratings, human judgments of a campaign (Google MQM, mt-metrics-eval "
+        "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV). At most 20 MB a file; nothing in a file "
         "is executed.")
     if not ups:
         if not presentation():

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
-__all__ = ["system_table", "default_pair", "TOP_SYSTEMS"]
+__all__ = ["system_table", "default_pair", "TOP_SYSTEMS", "REFERENCE"]
 
 #: How many of the best systems :func:`default_pair` looks among.
 TOP_SYSTEMS = 5
+#: Names of human reference translations in WMT files (``ref-A``, ``ref.B``, ``refB``, ``Human-B.0``): not
+#: candidates of the default pair when two other systems remain.
+REFERENCE = re.compile(r"^(ref|human)(?:[-_.]?[a-z0-9])?(?:\.\d+)?$", re.IGNORECASE)
 
 
 def _check(scores) -> pd.DataFrame:
@@ -62,8 +67,9 @@ def system_table(scores: pd.DataFrame) -> pd.DataFrame:
 def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
     """The two systems closest in mean among the best ones: the comparison a campaign most needs power for.
 
-    Among the :data:`TOP_SYSTEMS` systems with the highest means (systems with at least two judgments), the
-    neighbours in rank with the smallest difference of means; ties go to the better-ranked pair.
+    Among the :data:`TOP_SYSTEMS` systems with the highest means (systems with at least two judgments; human
+    references, :data:`REFERENCE`, left out when two other systems remain), the neighbours in rank with the
+    smallest difference of means; ties go to the better-ranked pair.
 
     Returns
     -------
@@ -79,11 +85,16 @@ def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
     table = table[table["judgments"] >= 2].reset_index(drop=True)
     if len(table) < 2:
         raise ValueError("`scores` needs at least two systems with two judgments or more to choose a pair.")
+    refs = table["system"].str.strip().str.match(REFERENCE).to_numpy()
+    skipped = ""
+    if refs.any() and (~refs).sum() >= 2:
+        skipped = f" (human references left out: {', '.join(table['system'][refs].head(3))})"
+        table = table[~refs].reset_index(drop=True)
     top = table.head(TOP_SYSTEMS)
     gaps = -np.diff(top["mean"].to_numpy(dtype=float))
     k = int(np.argmin(gaps))
     a, b = str(top["system"].iloc[k]), str(top["system"].iloc[k + 1])
     ma, mb = float(top["mean"].iloc[k]), float(top["mean"].iloc[k + 1])
-    reason = (f"{a} and {b} are the closest in mean among the top {len(top)} of {len(table)} systems "
-              f"({ma:.3g} vs {mb:.3g}, a difference of {ma - mb:.3g}): the hardest comparison to call.")
+    reason = (f"{a} and {b} are the closest in mean among the top {len(top)} of {len(table)} systems"
+              f"{skipped} ({ma:.3g} vs {mb:.3g}, a difference of {ma - mb:.3g}): the hardest comparison to call.")
     return a, b, reason
