@@ -89,9 +89,14 @@ def _read_frame(text: str, label: str, *, sep, width: int | None, header, quotin
     return frame, body_lines
 
 
+def _cells(cells: pd.Series) -> pd.Series:
+    """Stripped text of a column; a missing value (None, NaN: pandas keeps them through ``astype(str)``) is ""."""
+    return cells.astype(object).where(cells.notna(), "").astype(str).str.strip()
+
+
 def _scores(cells: pd.Series, lines: np.ndarray, label: str, column: str) -> np.ndarray:
     """Numbers of a score column; missing spellings are NaN; anything else is an error naming the line."""
-    text = cells.astype(str).str.strip()
+    text = _cells(cells)
     values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
     missing = text.isin(MISSING).to_numpy()
     bad = (np.isnan(values) & ~missing) | np.isinf(values)
@@ -104,7 +109,7 @@ def _scores(cells: pd.Series, lines: np.ndarray, label: str, column: str) -> np.
 
 
 def _labels(cells: pd.Series, lines: np.ndarray, label: str, role: str) -> np.ndarray:
-    text = cells.astype(str).str.strip()
+    text = _cells(cells)
     empty = text.isin(("",)).to_numpy()
     if empty.any():
         k = int(np.argmax(empty))

@@ -81,7 +81,7 @@ def _looks_like_mtme(lines) -> bool:
 def _looks_like_appraise(lines) -> bool:
     from .appraise import APPRAISE_TYPES as _APPRAISE_TYPES
 
-    rows = list(csv.reader(lines[:20]))
+    rows = list(csv.reader(lines[:1]))  # the first row decides; a later bad row is an error naming its line
     return bool(rows) and all(len(r) >= 7 and r[3].strip() in _APPRAISE_TYPES and _is_number(r[6]) for r in rows)
 
 
@@ -212,13 +212,13 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
 
 def _generic_table(text, data_bytes, label, notes, header):
     """A delimited table through :func:`core.uploads.read_table`; ``header="auto"``: the first row is data when
-    one of its cells is a number or its names repeat (a header never does either)."""
+    one of its cells is a number."""
     table = uploads.read_table(data_bytes, name=label, min_columns=2, header="no")
     first = [str(c).strip() for c in table.iloc[0]]
-    if header == "auto":
-        has_header = not any(_is_number(c) for c in first) and len(set(first)) == len(first)
-        if not has_header and not any(_is_number(c) for c in first):
-            notes.append("The first row repeats a name, so it was read as data, not as a header.")
+    if header == "auto":  # a header never holds a number: Appraise-style exports start with data
+        has_header = not any(_is_number(c) for c in first)
+        if not has_header:
+            notes.append("The first row holds a number, so it was read as data, not as a header.")
     else:
         has_header = header == "yes"
     # line numbers of the rows (blank lines are not rows)
@@ -256,7 +256,7 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
         and ``"esa"`` takes the annotators' ratings.
     header : {"auto", "yes", "no"}, optional
         For long tables: ``"no"`` reads the first row as data. ``"auto"``: the first row is data when one of its
-        cells is a number or its names repeat.
+        cells is a number (a header never holds one).
 
     Returns
     -------
@@ -338,7 +338,7 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
         system, item, rater, score, found = read_appraise(text, label, notes, protocol)
     elif uploads.looks_like_json(raw) and columns is None or (columns is not None and uploads.looks_like_json(raw)):
         records = uploads.read_jsonl(raw, name=label)
-        table = pd.DataFrame.from_records(records).astype(str)
+        table = pd.DataFrame.from_records(records)
         lines = np.arange(1, len(table) + 1)
         if text.lstrip().startswith("["):
             notes.append("Rows are numbered by record (a JSON array).")
