@@ -372,9 +372,9 @@ def test_human_judgment_files_are_recognised(name):
 
 def test_the_newstest2020_mqm_shape_is_no_longer_predictions():
     # three space-separated columns used to pass for "prediction of A, prediction of B, gold label"
+    systems = ("Human-B.0", "OPPO.1535", "eTranslation.737")
     data = b"system mqm_avg_score seg_id\n" + b"\n".join(
-        f"{s} -{(i * 7 + k) % 5 / 3:.6f} {i}".encode() for k, s in enumerate(("Human-B.0", "OPPO.1535", "eTranslation.737"))
-        for i in range(1, 8))
+        f"{s} -{(i * 7 + k) % 5 / 3:.6f} {i}".encode() for k, s in enumerate(systems) for i in range(1, 8))
     assert home.recognise("mqm_newstest2020_ende.avg_seg_scores.tsv", data) == "human_scores"
 
 

@@ -23,7 +23,6 @@ APPRAISE_TYPES = {"TGT", "BAD", "REF", "CHK"}
 
 def read_appraise(text, label, notes, protocol):
     """(system, item, rater, score, protocol) of an Appraise export; see :func:`core.humaneval.read_scores`."""
-
     frame, lines = _read_frame(text, label, sep=",", width=None, header=None)
     width = frame.shape[1]
     frame.columns = [f"c{i}" for i in range(width)]
@@ -44,7 +43,8 @@ def read_appraise(text, label, notes, protocol):
         whole = (frame["c8"].astype(str).str.strip() == "True").to_numpy()
         if (whole & keep).any():
             n_doc = int((whole & keep).sum())
-            notes.append(f"{n_doc:,} whole-document judgment{'' if n_doc == 1 else 's'} left out (segment scores only).")
+            notes.append(f"{n_doc:,} whole-document judgment{'' if n_doc == 1 else 's'} left out (segment scores "
+                         "only).")
         keep &= ~whole
     frame, lines = frame[keep].reset_index(drop=True), lines[keep]
     if frame.empty:
