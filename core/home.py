@@ -479,7 +479,7 @@ def _recognise(label: str, data, name: str = "") -> str:
             return "votes"
         if _is_llm_log(keys):
             return "llm_log"
-        if set(he.readers._find_roles(keys)) >= {"system", "item", "score"}:
+        if set(he.guess_roles(keys)) >= {"system", "item", "score"}:
             return "human_scores"
         raise ValueError(unknown)
     human = he.sniff_format(text, name)

@@ -169,6 +169,8 @@ def pilot_scores(data: bytes, name: str, header: str):
     try:
         scores = he.read_scores(data, name, header=header)
     except ValueError:
+        if he.sniff_format(data, name) not in (None, "table", "wmt_da"):
+            raise  # a file of a format of its own (Appraise, MQM): its reader's message names the line
         return None
     if scores["rater"].isna().all():
         fmt = he.FORMATS.get(scores.attrs["format"], scores.attrs["format"])

@@ -10,12 +10,13 @@
 from __future__ import annotations
 
 from .mqm import MQM_WEIGHTS, mqm_weight
-from .readers import FORMATS, PROTOCOLS, ROLES, read_scores, sniff_format
+from .readers import FORMATS, PROTOCOLS, ROLES, guess_roles, read_scores, sniff_format
 from .systems import TOP_SYSTEMS, default_pair, system_table
 
 __all__ = [
     "read_scores",
     "sniff_format",
+    "guess_roles",
     "system_table",
     "default_pair",
     "PROTOCOLS",

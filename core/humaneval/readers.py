@@ -20,7 +20,7 @@ from ._parse import _labels, _scores, _text
 from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MTME_NAME, google_annotations, google_seg_scores,
                      mtme_protocol, read_mtme)
 
-__all__ = ["PROTOCOLS", "FORMATS", "ROLES", "read_scores", "sniff_format"]
+__all__ = ["PROTOCOLS", "FORMATS", "ROLES", "read_scores", "sniff_format", "guess_roles"]
 
 #: The evaluation protocols a score table can carry (``attrs["protocol"]``).
 PROTOCOLS = ("mqm", "esa", "da", "da-sqm", "sqm", "scores")
@@ -85,8 +85,14 @@ def _looks_like_appraise(lines) -> bool:
     return bool(rows) and all(len(r) >= 7 and r[3].strip() in _APPRAISE_TYPES and _is_number(r[6]) for r in rows)
 
 
-def _find_roles(names) -> dict:
-    """Role → column for the roles whose column can be told from the names (:data:`ROLES`)."""
+def guess_roles(names) -> dict:
+    """Role → column for the roles whose column can be told from the names (:data:`ROLES`).
+
+    Examples
+    --------
+    >>> guess_roles(["SYS", "SID", "RAW.SCR", "Z.SCR", "WorkerId"])
+    {'system': 'SYS', 'item': 'SID', 'rater': 'WorkerId', 'score': 'RAW.SCR'}
+    """
     by_key = {}
     for col in names:
         by_key.setdefault(_key(col), col)
@@ -137,7 +143,7 @@ def sniff_format(data, name: str = "") -> str | None:
     if _looks_like_appraise(lines):
         return "appraise"
     names = first.split("\t") if "\t" in first else (first.split(",") if "," in first else first.split())
-    roles = _find_roles(names)
+    roles = guess_roles(names)
     if set(_REQUIRED) <= set(roles):
         keys = {_key(c) for c in names}
         return "wmt_da" if {"sys", "sid"} <= keys and keys & {"rawscr", "zscr"} else "table"
@@ -190,7 +196,7 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
         roles = {r: r for r in columns}
         table = mapped
     else:
-        roles = _find_roles(table.columns)
+        roles = guess_roles(table.columns)
         missing = [r for r in _REQUIRED if r not in roles]
         if missing:
             found = ", ".join(str(c) for c in list(table.columns)[:12])

@@ -97,3 +97,10 @@ def test_home_recognises_mqm_files_and_links_the_da_campaign_page(name):
     assert {"mean", "sd", "delta", "fitted", "protocol"} <= set(target[-1])
     page = open_page("sequential", target[-1])
     assert not page.exception
+
+
+def test_a_malformed_appraise_export_gets_its_line_not_a_header_message():
+    data = b"u1,sysA,1,TGT,eng,deu,50,d#sysA,False,[],1,2\nu1,sysB,1,TGT,eng,deu,50,d#sysB,False,[],1\n"
+    page = pilot_page("broken.csv", data)
+    assert any("`broken.csv`, line 2: 11 fields where 12 are expected" in e.value for e in page.error), \
+        [e.value for e in page.error]
