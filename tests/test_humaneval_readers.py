@@ -360,3 +360,15 @@ def test_a_human_judgment_file_fits_as_a_pilot():
     y = (s["score"] - s["score"].min()) / (s["score"].max() - s["score"].min())
     diff = y[s["system"] == "sysB"].mean() - y[s["system"] == "sysA"].mean()
     assert fit.method == "reml" and fit.effect == pytest.approx(diff / 2) and math.isfinite(fit.sigma)
+
+
+def test_appraise_document_level_da_without_error_spans():
+    # direct_assessment_context.py: document id and is-document, then start and end times (no MQM column)
+    data = (b"u1,sysA,4,TGT,eng,deu,70,docX#sysA,False,1700000000.5,1700000009.0\n"
+            b"u1,sysB,4,TGT,eng,deu,64,docX#sysB,False,1700000010.5,1700000019.0\n"
+            b"u1,sysB,0,TGT,eng,deu,66,docX#sysB,True,1700000020.5,1700000029.0\n")
+    s = he.read_scores(data, "context.csv")
+    check_shape(s, "da", "appraise")
+    assert as_dict(s, with_rater=True) == {("sysA", "docX#4", "u1"): 70.0, ("sysB", "docX#4", "u1"): 64.0}
+    with pytest.raises(ValueError, match="no error spans to score as MQM"):
+        he.read_scores(data, "context.csv", protocol="mqm")

@@ -3,8 +3,9 @@
 The export has no header. Its columns (AppraiseDev/Appraise, ``EvalData/models/direct_assessment.py`` and
 ``direct_assessment_document.py``, ``get_system_data(extended_csv=True)``): annotator, system, item id, item type
 (``TGT``; ``BAD``, ``REF``, ``CHK`` for quality control), source language, target language, score; then, for
-document-level campaigns (ESA, MQM), document id, is-complete-document and the MQM error spans; then start and end
-times (and batch number and item with ``--batch-info``).
+document-level campaigns, document id and is-complete-document, followed by the MQM error spans in ESA and MQM
+campaigns (not in document-level DA with context, ``direct_assessment_context.py``); then start and end times (and
+batch number and item with ``--batch-info``).
 """
 
 from __future__ import annotations
@@ -59,8 +60,14 @@ def read_appraise(text, label, notes, protocol):
         doc = frame["c7"].astype(str).str.strip()
         base = doc.str.rsplit("#", n=1).str[0].where(doc.str.contains("#", regex=False), doc).to_numpy(object)
         item = (pd.Series(base, dtype=object) + "#" + pd.Series(item, dtype=object)).to_numpy(object)
-        spans, typed = span_scores(frame["c9"], lines, label)
-        has_spans = bool((~frame["c9"].astype(str).str.strip().isin(["", "[]", "None"])).any())
+        # document-level DA with context has no error-span column: there, column 10 is the start time
+        cells = frame["c9"].astype(str).str.strip() if width >= 10 else pd.Series([], dtype=object)
+        with_spans = width >= 10 and bool(cells.str.match(r"^(?:\[|\{|None$|$)").all())
+        spans, typed = span_scores(cells, lines, label) if with_spans else (None, False)
+        has_spans = with_spans and bool((~cells.isin(["", "[]", "None"])).any())
+        if protocol == "mqm" and not with_spans:
+            raise ValueError(f"{label} has no error spans to score as MQM (an Appraise export without the MQM "
+                             "column).")
         if protocol == "mqm" or (protocol is None and typed):
             score = spans
             fmt_protocol = "mqm"
