@@ -360,7 +360,7 @@ def test_read_uploads_rejects_other_combinations(files, message):
 # human judgments of a campaign (core.humaneval formats) → the DA campaign page
 # ---------------------------------------------------------------------------
 HUMANEVAL = Path(__file__).resolve().parent / "data" / "humaneval"
-HUMAN_FILES = ["mqm_synthetic.avg_seg_scores.tsv", "mqm_synthetic.tsv", "en-de.mqm.seg.score",
+HUMAN_FILES = ["mqm_synthetic.avg_seg_scores.tsv", "mqm_synthetic.tsv", "psqm_synthetic.tsv", "en-de.mqm.seg.score",
                "esa_campaign.scores.csv", "mqm_campaign.scores.csv", "ad-seg-scores-xx-yy.csv"]
 
 

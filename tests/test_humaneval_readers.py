@@ -372,3 +372,10 @@ def test_appraise_document_level_da_without_error_spans():
     assert as_dict(s, with_rater=True) == {("sysA", "docX#4", "u1"): 70.0, ("sysB", "docX#4", "u1"): 64.0}
     with pytest.raises(ValueError, match="no error spans to score as MQM"):
         he.read_scores(data, "context.csv", protocol="mqm")
+
+
+def test_google_psqm_ratings():
+    s = read("psqm_synthetic.tsv")
+    check_shape(s, "sqm", "psqm")
+    assert as_dict(s, with_rater=True) == {("sysA", "1", "rater1"): 4.0, ("sysA", "1", "rater2"): 5.0,
+                                           ("sysB", "1", "rater1"): 2.5, ("sysB", "2", "rater1"): 6.0}

@@ -18,6 +18,8 @@ from .mqm import KNOWN_SEVERITIES, error_weights
 
 GOOGLE_AVG_HEADER = ["system", "mqm_avg_score", "seg_id"]
 GOOGLE_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
+#: Google's pSQM files (``psqm_*.tsv``): the annotation layout with a 0–6 ``score`` instead of errors.
+PSQM_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "score")
 MTME_NAME = re.compile(r"\.(seg|sys|doc|domain)\.score$", re.IGNORECASE)
 
 
@@ -102,3 +104,15 @@ def read_mtme(text, label, notes, level, name):
     notes.append(f"Each line's {unit} is its position within its system's lines (mt-metrics-eval); the file has no "
                  "rater column.")
     return system, item, None, score
+
+
+def google_psqm(text, label, notes):
+    """Google pSQM ratings: one 0–6 score per (system, segment, rater) line, TSV without quoting."""
+    frame, lines = _read_frame(text, label, sep="\t", width=None, header=0, quoting=csv.QUOTE_NONE)
+    frame.columns = [str(c).strip().lower() for c in frame.columns]
+    system = _labels(frame["system"], lines, label, "system")
+    item = _labels(frame["seg_id"], lines, label, "seg_id")
+    rater = _labels(frame["rater"], lines, label, "rater")
+    score = _scores(frame["score"], lines, label, "score")
+    notes.append("Scores are professional raters' SQM ratings (0–6; Freitag et al. 2021, §3.2).")
+    return system, item, rater, score

@@ -17,8 +17,8 @@ import pandas as pd
 from .. import uploads
 from ..validation import check_choice
 from ._parse import _labels, _scores, _text
-from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MTME_NAME, google_annotations, google_seg_scores,
-                     mtme_protocol, read_mtme)
+from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MTME_NAME, PSQM_COLUMNS, google_annotations, google_psqm,
+                     google_seg_scores, mtme_protocol, read_mtme)
 
 __all__ = ["PROTOCOLS", "FORMATS", "ROLES", "read_scores", "sniff_format", "guess_roles"]
 
@@ -28,6 +28,7 @@ PROTOCOLS = ("mqm", "esa", "da", "da-sqm", "sqm", "scores")
 FORMATS = {
     "mqm_seg_scores": "Google MQM segment scores (*.avg_seg_scores.tsv)",
     "mqm_annotations": "Google MQM error annotations (mqm_*.tsv)",
+    "psqm": "Google pSQM ratings (psqm_*.tsv)",
     "mtme_seg": "mt-metrics-eval segment scores (*.seg.score)",
     "mtme_doc": "mt-metrics-eval document scores (*.doc.score)",
     "appraise": "Appraise scores export (ExportSystemScoresToCSV)",
@@ -134,8 +135,11 @@ def sniff_format(data, name: str = "") -> str | None:
     first = lines[0]
     if first.split() == GOOGLE_AVG_HEADER:
         return "mqm_seg_scores"
-    if set(GOOGLE_COLUMNS) <= {c.strip().lower() for c in first.split("\t")}:
+    tab_names = {c.strip().lower() for c in first.split("\t")}
+    if set(GOOGLE_COLUMNS) <= tab_names:
         return "mqm_annotations"
+    if set(PSQM_COLUMNS) <= tab_names:
+        return "psqm"
     if first.lstrip().startswith(("{", "[")):
         return None
     if _looks_like_mtme(lines):
@@ -291,6 +295,7 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
       weights of Freitag et al. (2021), Table 2 (:data:`core.humaneval.mqm.MQM_WEIGHTS`), matched as
       mt-metrics-eval's ``converters/score_mqm.py`` does. Averaging the raters reproduces the published
       ``avg_seg_scores``.
+    * Google pSQM ratings (``psqm_*.tsv``: the same columns with a 0–6 ``score`` instead of category and severity).
     * mt-metrics-eval ``<lp>.<name>.seg.score`` (github.com/google-research/mt-metrics-eval): ``system score`` per
       line, the segment being the line's position within its system (``data.ReadScoreFile``); ``None`` = not
       rated. The protocol comes from ``<name>``: ``mqm…`` → mqm, ``esa…`` → esa, ``da-sqm`` → da-sqm, ``psqm`` →
@@ -333,6 +338,9 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
     elif fmt == "mqm_annotations":
         system, item, rater, score = google_annotations(text, label, notes)
         found = "mqm"
+    elif fmt == "psqm":
+        system, item, rater, score = google_psqm(text, label, notes)
+        found = "sqm"
     elif fmt is not None and fmt.startswith("mtme_"):
         system, item, rater, score = read_mtme(text, label, notes, fmt.split("_", 1)[1] if _mtme_level(name) else None,
                                            name)
