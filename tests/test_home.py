@@ -407,3 +407,10 @@ def test_a_long_table_of_judgments_is_human_scores_but_a_pilot_stays_a_pilot():
     assert home.recognise("pilot.csv", pilot_csv()) == "pilot"
     jsonl = b'{"system": "A", "seg_id": 1, "score": 0.5}\n{"system": "B", "seg_id": 1, "score": 0.25}\n'
     assert home.recognise("judgments.jsonl", jsonl) == "human_scores"
+
+
+def test_a_score_file_name_alone_does_not_make_human_scores():
+    # the name gives an mt-metrics-eval file's level only when its first line has that layout
+    assert home.recognise("x.seg.score", SCORES) == "scores"
+    with pytest.raises(ValueError, match="line 3: 3 fields where 2"):
+        home.read_upload("en-de.mqm.seg.score", b"A\t1\nA\t2\nA\t3 4\n")

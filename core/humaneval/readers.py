@@ -116,8 +116,9 @@ def sniff_format(data, name: str = "") -> str | None:
     data : bytes or str
         The file (only its first 200 KB are looked at).
     name : str, optional
-        The file's name: mt-metrics-eval files are recognised by ``.seg.score``, ``.sys.score``, ``.doc.score``
-        or ``.domain.score``, and otherwise by their content (``system score`` lines).
+        The file's name: mt-metrics-eval files named ``….seg.score``, ``.sys.score``, ``.doc.score`` or
+        ``.domain.score`` take their level from it (their first line must have the layout's fields); otherwise
+        they are recognised by their content (``system score`` lines).
 
     Returns
     -------
@@ -130,9 +131,9 @@ def sniff_format(data, name: str = "") -> str | None:
     if not lines:
         return None
     level = _mtme_level(name)
-    if level is not None:
-        return f"mtme_{level}"
     first = lines[0]
+    if level is not None and len(first.split()) == (3 if level == "domain" else 2):
+        return f"mtme_{level}"  # the name tells the level; the first line must have the layout's fields
     if first.split() == GOOGLE_AVG_HEADER:
         return "mqm_seg_scores"
     tab_names = {c.strip().lower() for c in first.split("\t")}
