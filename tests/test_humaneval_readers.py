@@ -379,3 +379,10 @@ def test_google_psqm_ratings():
     check_shape(s, "sqm", "psqm")
     assert as_dict(s, with_rater=True) == {("sysA", "1", "rater1"): 4.0, ("sysA", "1", "rater2"): 5.0,
                                            ("sysB", "1", "rater1"): 2.5, ("sysB", "2", "rater1"): 6.0}
+
+
+def test_mtme_document_level_file_numbers_documents():
+    s = he.read_scores(b"sysA\t-1.5\nsysA\t-0.5\nsysB\t-2.0\nsysB\tNone\n", "en-de.mqm.doc.score")
+    check_shape(s, "mqm", "mtme_doc")
+    assert as_dict(s) == {("sysA", "1"): -1.5, ("sysA", "2"): -0.5, ("sysB", "1"): -2.0}
+    assert any("document is its position" in n for n in s.attrs["notes"])
