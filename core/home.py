@@ -7,7 +7,8 @@ Two parts, both pure (no streamlit):
   only, so the home page stays instant). :data:`TEASERS` maps a page's name (``pages/_registry.py``) to its
   function; a new page's card is one registry entry (with its ``question``) plus one function here.
 * **Uploads.** :func:`recognise` tells which kind of evaluation file an upload is (lm-evaluation-harness sample
-  logs, a tidy per-answer LLM log, pairwise votes, per-item scores, pilot ratings, MT outputs) from its
+  logs, a tidy per-answer LLM log, pairwise votes, per-item scores, pilot ratings, human judgments of a campaign
+  (:mod:`core.humaneval`), MT outputs) from its
   structure, using the same defensive readers as the pages (:mod:`core.uploads`; nothing is executed).
   :func:`read_upload` then reads it with the target page's own reader, fits what that page can take (point
   estimates only, no bootstrap), and returns the widget values to open the page with.
@@ -26,6 +27,7 @@ import pandas as pd
 
 from . import accuracy as acc
 from . import analysis as an
+from . import humaneval as he
 from . import llm
 from . import multiplicity as mu
 from . import mt
@@ -363,6 +365,10 @@ UPLOAD_KINDS = {k.kind: k for k in (
                "CSV/JSONL with columns `model_a`, `model_b`, `winner` (arena or AlpacaEval style)"),
     UploadKind("pilot", "pilot ratings", "ratings",
                "CSV with columns `worker`, `item`, `system`, `rating` (two systems)"),
+    UploadKind("human_scores", "human judgments of several systems", "sequential",
+               "Google WMT MQM files (`*.avg_seg_scores.tsv`, error annotations `mqm_*.tsv`, `psqm_*.tsv`), "
+               "mt-metrics-eval `*.seg.score`, an Appraise scores export (CSV without header: DA, ESA or MQM), WMT DA "
+               "`ad-seg-scores`/`good-stnd` tables, or a table with columns system, item (segment), rater, score"),
     UploadKind("mt", "MT outputs", "mt",
                "TSV with three text columns: system A, system B, reference (one segment per line)"),
     UploadKind("mt_text", "one MT output or reference file", "mt",
@@ -466,7 +472,8 @@ def recognise(name: str, data) -> str:
     Parameters
     ----------
     name : str
-        The file's name, for messages only: JSON is recognised by the content (a leading ``{`` or ``[``).
+        The file's name, for messages; and for mt-metrics-eval score files, which exist only by a naming convention
+        (``<lp>.<protocol>.seg.score``). JSON is recognised by the content (a leading ``{`` or ``[``).
     data : bytes
         The file's content (at most :data:`core.uploads.MAX_BYTES`).
 
@@ -475,7 +482,9 @@ def recognise(name: str, data) -> str:
     str
         A key of :data:`UPLOAD_KINDS`: ``"harness"`` (JSON lines with ``doc_id`` and harness fields such as
         ``resps``), ``"votes"`` (``model_a``, ``model_b``, ``winner``), ``"llm_log"`` (``question``, ``model``,
-        ``score`` or their aliases), ``"pilot"`` (``worker``, ``item``, ``system``, ``rating``), ``"mt"`` (three
+        ``score`` or their aliases), ``"pilot"`` (``worker``, ``item``, ``system``, ``rating``), ``"human_scores"``
+        (the formats of :func:`core.humaneval.read_scores`: Google MQM, mt-metrics-eval, Appraise, WMT DA and long
+        tables of system, item, rater, score), ``"mt"`` (three
         tab-separated columns of sentences), ``"mt_text"`` (one segment per line: one system's outputs), ``"scores"`` (numeric columns) or ``"predictions"`` (three label
         columns).
 
@@ -494,7 +503,7 @@ def recognise(name: str, data) -> str:
     """
     label = _label(name)
     try:
-        return _recognise(label, data)
+        return _recognise(label, data, str(name))
     except ValueError as err:
         text = str(err)
         if "Accepted formats" not in text:
@@ -502,7 +511,7 @@ def recognise(name: str, data) -> str:
         raise ValueError(text) from None
 
 
-def _recognise(label: str, data) -> str:
+def _recognise(label: str, data, name: str = "") -> str:
     text = uploads.decode_text(data, name=label)
     unknown = (f"{label} is not a file the app recognises. Accepted formats:\n" + accepted_formats())
     if uploads.looks_like_json(data):
@@ -513,7 +522,12 @@ def _recognise(label: str, data) -> str:
             return "votes"
         if _is_llm_log(keys):
             return "llm_log"
+        if set(he.guess_roles(keys)) >= {"system", "item", "score"}:
+            return "human_scores"
         raise ValueError(unknown)
+    human = he.sniff_format(text, name)
+    if human is not None and human not in ("table", "wmt_da"):  # a format of its own (MQM, mt-metrics-eval, Appraise)
+        return "human_scores"
     if _looks_like_mt(text):
         return "mt"
     if _looks_like_sentences(text):
@@ -526,6 +540,8 @@ def _recognise(label: str, data) -> str:
         return "pilot"
     if _is_llm_log(columns):
         return "llm_log"
+    if human is not None:  # a long table of judgments: system, item, score (and rater) columns
+        return "human_scores"
     sample = table.head(200)
     numeric = [_numeric_share(sample[c]) for c in sample.columns]
     if min(numeric) >= 0.9:
@@ -603,6 +619,39 @@ def _llm_upload(kind: str, log: pd.DataFrame, what: str, extra: str = "") -> Upl
                   f"{100 * fitted.accuracy[b_name]:.1f}%.", tuple(values.items()),
                   "The LLM page opens with the baseline accuracy, σ, ρ, K and clusters fitted from the log (σ and ρ "
                   "need K > 1 answers per question); the expected gain stays yours.")
+
+
+def _sig(x: float, digits: int = 4) -> float:
+    """``x`` to ``digits`` significant figures (the link carries the fitted values on the file's own scale)."""
+    return float(f"{x:.{digits}g}") if math.isfinite(x) else x
+
+
+def _human_upload(name: str, data) -> Upload:
+    """Human judgments: the systems' table, the closest pair at the top, its mean, SD and difference for the DA
+    campaign page (:func:`core.humaneval.read_scores`, :func:`~core.humaneval.system_table`,
+    :func:`~core.humaneval.default_pair`)."""
+    scores = he.read_scores(bytes(data), name)
+    table = he.system_table(scores).set_index("system")
+    a, b, reason = he.default_pair(scores)
+    pair = table.loc[[a, b]]
+    n = pair["judgments"].to_numpy(dtype=float)
+    sd = pair["sd"].to_numpy(dtype=float)
+    pooled = math.sqrt(float(((n - 1) * sd ** 2).sum() / (n.sum() - 2))) if n.sum() > 2 else math.nan
+    mean = float((pair["mean"] * pair["judgments"]).sum() / n.sum())
+    delta = float(pair["mean"].iloc[0] - pair["mean"].iloc[1])
+    protocol, fmt = scores.attrs["protocol"], scores.attrs["format"]
+    raters = int(scores["rater"].nunique(dropna=True))
+    who = f", {raters:,} rater{'' if raters == 1 else 's'}" if raters else ""
+    notes = " ".join(scores.attrs["notes"][:2])
+    summary = (f"{he.FORMATS.get(fmt, fmt)} ({protocol.upper()}): {len(scores):,} judgments of {len(table)} systems "
+               f"on {scores['item'].nunique():,} segments{who}. {reason} {notes}").strip()
+    values = (("mean", _sig(mean)), ("sd", _sig(pooled)), ("delta", _sig(abs(delta))))
+    label = f"{str(name)[:60]}: {a[:40]} vs {b[:40]}"
+    return Upload("human_scores", UPLOAD_KINDS["human_scores"].page, summary, values,
+                  f"The DA campaign page opens with the mean ({mean:.3g}) and SD ({pooled:.3g}) of the judgments of "
+                  f"{a} and {b} and their difference ({abs(delta):.3g}), on the file's {protocol.upper()} scale, to "
+                  "plan this year's budget.",
+                  (("fitted", label), ("protocol", protocol)))
 
 
 def read_uploads(files) -> Upload:
@@ -719,6 +768,8 @@ def read_upload(name: str, data) -> Upload:
                       "the references — to fit P0, b0 and the BLEU difference: upload them together there (or one "
                       "TSV with the three columns here).",
                       link=(("view", MT_FIT_TAB),))  # the tab opens on its three-file mode
+    if kind == "human_scores":
+        return _human_upload(name, data)
     if kind == "mt":
         hyp_a, hyp_b, refs = mt.read_tsv(bytes(data))
         fitted = mt.fit_swap_effects(hyp_a, hyp_b, refs)

@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures
+from core import humaneval as he
 from core import ratings as rt
 from core import uploads
 from core.plan import ratings as ratings_plan
@@ -49,6 +50,7 @@ from pages._scaffold import (
     fmt_ratio,
     guard,
     metric_slots,
+    md_escape,
     metrics_row,
     simulation,
     simulation_controls,
@@ -161,25 +163,58 @@ def mde(design: rt.RatingsDesign, target):
 
 
 @cached_upload
-def pilot_fit(data: bytes, columns=None):
-    if columns is None:
-        return rt.fit_pilot(uploads.read_table(data, name="The pilot file", min_columns=2))
-    return rt.fit_pilot(rt.read_pilot(data, columns=dict(columns)))
+def pilot_scores(data: bytes, name: str, header: str):
+    """A file of human judgments with raters (core.humaneval formats: Appraise exports, Google MQM annotations,
+    WMT DA tables, long tables) as the pilot table, with its notes; None when the file is not one of them."""
+    try:
+        scores = he.read_scores(data, name, header=header)
+    except ValueError:
+        if he.sniff_format(data, name) not in (None, "table", "wmt_da"):
+            raise  # a file of a format of its own (Appraise, MQM): its reader's message names the line
+        return None
+    if scores["rater"].isna().all():
+        fmt = he.FORMATS.get(scores.attrs["format"], scores.attrs["format"])
+        raise ValueError(f"This file ({fmt}) has no rater column: the pilot fit needs who rated what (worker "
+                         "variance). Open it from the home page to plan a DA campaign from its scores instead.")
+    table = pd.DataFrame({"worker": scores["rater"].astype(str), "item": scores["item"], "system": scores["system"],
+                          "rating": scores["score"]})
+    return table, tuple(scores.attrs["notes"]), scores.attrs["protocol"]
 
 
 @cached_upload
-def pilot_columns(data: bytes):
+def pilot_table(data: bytes, columns=None, header="auto"):
+    """The pilot table of a CSV/TSV named (or mapped) as worker, item, system, rating."""
+    if columns is None:
+        return uploads.read_table(data, name="The pilot file", min_columns=2, header=header)
+    return rt.read_pilot(data, columns=dict(columns), header=header)
+
+
+@cached
+def pilot_systems(table: pd.DataFrame):
+    """Per-system table and the suggested pair (core.humaneval.system_table / default_pair)."""
+    scores = table.rename(columns={"worker": "rater", "rating": "score"})
+    scores = scores.assign(score=pd.to_numeric(scores["score"], errors="coerce")).dropna(subset=["score"])
+    return he.system_table(scores), he.default_pair(scores)
+
+
+@cached
+def pilot_fit(table: pd.DataFrame, systems=None):
+    return rt.fit_pilot(table, systems=systems)
+
+
+@cached_upload
+def pilot_columns(data: bytes, header="auto"):
     """(column names, guessed roles, whether the mapping step is needed)."""
-    table = uploads.read_table(data, name="The pilot file", min_columns=2)
+    table = uploads.read_table(data, name="The pilot file", min_columns=2, header=header)
     lowered = {str(c).strip().lower() for c in table.columns}
     if set(rt.PILOT_ROLES) <= lowered or len(table.columns) < len(rt.PILOT_ROLES):
         return list(table.columns), {}, False  # named as expected, or too few columns (the fit says which is missing)
     return list(table.columns), uploads.guess_columns(table.columns, rt.PILOT_ROLES), True
 
 
-def pilot_mapping(data: bytes):
+def pilot_mapping(data: bytes, header="auto"):
     """The mapping step when the header does not name worker, item, system and rating."""
-    names, guessed, needed = pilot_columns(data)
+    names, guessed, needed = pilot_columns(data, header)
     if not needed:
         return None
     st.info("The header does not name worker, item, system and rating: say which columns hold them (guessed from "
@@ -188,6 +223,28 @@ def pilot_mapping(data: bytes):
     return tuple((role, cols[k].selectbox(role.capitalize(), names, index=names.index(guessed[role])
                                           if role in guessed else min(k, len(names) - 1), key=f"pilot_col_{role}"))
                  for k, role in enumerate(rt.PILOT_ROLES))
+
+
+def pilot_pair(table: pd.DataFrame):
+    """With more than two systems: their table and a choice of the two to compare (default: the closest at the
+    top). Returns the chosen pair, or None for a two-system pilot."""
+    names = sorted(pd.unique(table["system"].astype(str).str.strip()))
+    if len(names) <= 2:
+        return None
+    summary, (best, other, reason) = pilot_systems(table)
+    st.markdown(f"**{len(names)} systems in the pilot** — the fit compares two of them.")
+    st.dataframe(summary, hide_index=True, width="stretch", key="pilot_systems", column_config={
+        "mean": st.column_config.NumberColumn("Mean", format="%.3f"),
+        "sd": st.column_config.NumberColumn("SD", format="%.3f")})
+    ranked = list(summary["system"])
+    c1, c2 = st.columns(2)
+    first = c1.selectbox("System A (coded −1)", ranked, index=ranked.index(best), key="pilot_sys_a",
+                         help="Default: the closest pair in mean among the top systems.")
+    second = c2.selectbox("System B (coded +1)", ranked, index=ranked.index(other), key="pilot_sys_b")
+    st.caption(("Suggested pair: " if (first, second) == (best, other) else "The suggestion was: ") + md_escape(reason))
+    if first == second:
+        raise ValueError("Choose two different systems.")
+    return first, second
 
 
 def simulate_design(layout, w, i, k, effect, sig, baseline, alpha, rule, n_sims, seed, likert):
@@ -575,19 +632,36 @@ if tab.open("plan"):
                         "assurance": st.column_config.NumberColumn("Assurance", format="%.3f")})
 with tab["pilot"]:
     # the uploader is always rendered (hidden under another tab) so an upload survives a tab switch
-    st.markdown("Upload pilot ratings with columns **worker, item, system, rating** (two systems; any Likert range — "
-                "rescaled to [0, 1]). The model's variance components are estimated from the file.")
-    pilot = st.file_uploader("Pilot ratings (CSV/TSV)", type=["csv", "tsv", "txt"], key="pilot",
+    st.markdown("Upload pilot ratings with columns **worker, item, system, rating** (any Likert range — rescaled to "
+                "[0, 1]), or last year's judgments with raters (an Appraise export, Google MQM error annotations, a "
+                "WMT DA table). The model's variance components are estimated from the file; with more than two "
+                "systems, choose the two to compare.")
+    pilot = st.file_uploader("Pilot ratings (CSV/TSV)", type=["csv", "tsv", "txt", "score", "jsonl"], key="pilot",
                              help="One rating per row. Nothing in the file is executed.")
     if pilot is not None and tab.open("pilot"):
         fitted = None
+        no_header = st.checkbox("First row is data (no header)", key="pilot_no_header",
+                                help="For exports without a header row; columns are then called column 1, 2, ….")
+        header = "no" if no_header else "auto"
         with guard("Cannot fit this pilot", stop=False):
-            fitted = pilot_fit(pilot.getvalue(), pilot_mapping(pilot.getvalue()))
+            data = pilot.getvalue()
+            found = pilot_scores(data, pilot.name, header)
+            if found is not None:
+                table, notes, _ = found
+                if notes:
+                    st.caption(md_escape(" ".join(notes)))
+            else:
+                table = pilot_table(data, pilot_mapping(data, header), header)
+                table = table.rename(columns={c: str(c).strip().lower() for c in table.columns
+                                              if str(c).strip().lower() in rt.PILOT_ROLES})
+            pair = pilot_pair(table) if "system" in table.columns else None
+            fitted = pilot_fit(table, pair)
         if fitted is not None:
             metrics_row(
                 Metric("Ratings", f"{fitted.n_ratings:,}"),
                 Metric("Workers × items", f"{fitted.workers} × {fitted.items}"),
-                Metric("Effect β1", f"{fitted.effect:+.3f}", help="The second system (in sorted order) is coded +1."),
+                Metric("Effect β1", f"{fitted.effect:+.3f}", help=f"{md_escape(fitted.systems[1])} is coded +1, "
+                       f"{md_escape(fitted.systems[0])} −1."),
                 Metric("Residual SD", f"{fitted.sigma:.3f}"),
             )
             st.dataframe(pd.DataFrame([fitted.sigmas]), hide_index=True)

@@ -399,3 +399,63 @@ def test_one_mt_output_file_is_recognised_and_points_to_the_mt_page():
 ])
 def test_tables_are_not_taken_for_sentences(data, kind):
     assert home.recognise("f.txt", data) == kind
+
+
+# ---------------------------------------------------------------------------
+# human judgments of a campaign (core.humaneval formats) → the DA campaign page
+# ---------------------------------------------------------------------------
+HUMANEVAL = Path(__file__).resolve().parent / "data" / "humaneval"
+HUMAN_FILES = ["mqm_synthetic.avg_seg_scores.tsv", "mqm_synthetic.tsv", "psqm_synthetic.tsv", "en-de.mqm.seg.score",
+               "esa_campaign.scores.csv", "mqm_campaign.scores.csv", "ad-seg-scores-xx-yy.csv"]
+
+
+@pytest.mark.parametrize("name", HUMAN_FILES)
+def test_human_judgment_files_are_recognised(name):
+    assert home.recognise(name, (HUMANEVAL / name).read_bytes()) == "human_scores"
+    assert home.UPLOAD_KINDS["human_scores"].page == "sequential"
+
+
+def test_the_newstest2020_mqm_shape_is_no_longer_predictions():
+    # three space-separated columns used to pass for "prediction of A, prediction of B, gold label"
+    systems = ("Human-B.0", "OPPO.1535", "eTranslation.737")
+    data = b"system mqm_avg_score seg_id\n" + b"\n".join(
+        f"{s} -{(i * 7 + k) % 5 / 3:.6f} {i}".encode() for k, s in enumerate(systems) for i in range(1, 8))
+    assert home.recognise("mqm_newstest2020_ende.avg_seg_scores.tsv", data) == "human_scores"
+
+
+def test_human_judgments_link_the_closest_top_pairs_mean_sd_and_difference():
+    name = "mqm_synthetic.tsv"
+    up = home.read_upload(name, (HUMANEVAL / name).read_bytes())
+    assert up.kind == "human_scores" and up.page == "sequential"
+    # hand-computed judgments (tests/test_humaneval_readers.py): sysB is better, the pair is sysB vs sysA
+    a = np.array([-5.1, 0.0, -25.0, -1.0])
+    b = np.array([-5.0, -2.1, 0.0, -6.0])
+    pooled = math.sqrt((3 * a.var(ddof=1) + 3 * b.var(ddof=1)) / 6)
+    values = dict(up.values)
+    assert values["mean"] == pytest.approx(np.concatenate([a, b]).mean(), rel=1e-3)
+    assert values["sd"] == pytest.approx(pooled, rel=1e-3)
+    assert values["delta"] == pytest.approx(b.mean() - a.mean(), rel=1e-3)
+    assert dict(up.link) == {"fitted": f"{name}: sysB vs sysA", "protocol": "mqm"}
+    assert up.query["mean"] == str(values["mean"]) and "sysB and sysA are the closest" in up.summary
+
+
+def test_system_level_and_headerless_judgments_get_messages():
+    with pytest.raises(ValueError, match="system-level file"):
+        home.read_upload("en-de.mqm.sys.score", (HUMANEVAL / "en-de.mqm.sys.score").read_bytes())
+    with pytest.raises(ValueError, match="Accepted formats"):
+        home.recognise("headerless_long.csv", (HUMANEVAL / "headerless_long.csv").read_bytes())
+
+
+def test_a_long_table_of_judgments_is_human_scores_but_a_pilot_stays_a_pilot():
+    long = b"SYS,SID,WorkerId,RAW.SCR\nA,1,w1,70\nB,1,w1,60\nA,2,w2,80\nB,2,w2,75\n"
+    assert home.recognise("good-stnd.csv", long) == "human_scores"
+    assert home.recognise("pilot.csv", pilot_csv()) == "pilot"
+    jsonl = b'{"system": "A", "seg_id": 1, "score": 0.5}\n{"system": "B", "seg_id": 1, "score": 0.25}\n'
+    assert home.recognise("judgments.jsonl", jsonl) == "human_scores"
+
+
+def test_a_score_file_name_alone_does_not_make_human_scores():
+    # the name gives an mt-metrics-eval file's level only when its first line has that layout
+    assert home.recognise("x.seg.score", SCORES) == "scores"
+    with pytest.raises(ValueError, match="line 3: 3 fields where 2"):
+        home.read_upload("en-de.mqm.seg.score", b"A\t1\nA\t2\nA\t3 4\n")

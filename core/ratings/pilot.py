@@ -140,7 +140,7 @@ def read_pilot(data, *, columns=None, header="auto", name="The pilot file") -> p
     return uploads.map_columns(table, dict(columns), name=name)
 
 
-def fit_pilot(df: pd.DataFrame, *, method="auto") -> PilotFit:
+def fit_pilot(df: pd.DataFrame, *, method="auto", systems=None) -> PilotFit:
     """Fit the crossed model to pilot ratings and return slider values.
 
     Parameters
@@ -153,6 +153,12 @@ def fit_pilot(df: pd.DataFrame, *, method="auto") -> PilotFit:
     method : {"auto", "reml", "moments"}, optional
         ``"auto"``: REML when every worker rated every item once under each
         system (the design of Card et al.), the moment estimator otherwise.
+    systems : (str, str), optional
+        The two systems to compare when the pilot rated more (e.g. 15 systems
+        of a WMT campaign): only their ratings are fitted, the first coded
+        -1, the second +1 (:func:`core.humaneval.default_pair` suggests the
+        closest pair at the top). Without it the pilot must hold exactly two
+        systems, coded in sorted order.
 
     Returns
     -------
@@ -160,13 +166,14 @@ def fit_pilot(df: pd.DataFrame, *, method="auto") -> PilotFit:
         ``effect`` (β1 of the ±1-coded system, second system = +1), ``baseline``
         and the five SDs, keyed as :func:`likert_power`'s arguments, plus
         ``n_ratings``, ``workers``, ``items``, ``systems``, ``method`` and
-        ``effect_se``.
+        ``effect_se`` (counts of the two compared systems' ratings).
 
     Raises
     ------
     ValueError
         For a missing column, a missing label, a rating that is not a finite
-        number or exceeds :data:`MAX_ABS_RATING`, not exactly two systems,
+        number or exceeds :data:`MAX_ABS_RATING`, not exactly two systems
+        (without ``systems``), ``systems`` not naming two systems of the pilot,
         fewer than 2 workers or items, too many ratings, constant ratings, or
         a pilot the model cannot be fitted to. Nothing else is raised.
 
@@ -214,6 +221,8 @@ def fit_pilot(df: pd.DataFrame, *, method="auto") -> PilotFit:
     missing = set(required) - set(columns)
     if missing:
         raise ValueError(f"The pilot file needs columns worker, item, system, rating; missing: {', '.join(sorted(missing))}.")
+    if systems is not None:
+        df, systems = _two_systems(df, columns["system"], systems)
     if len(df) > MAX_PILOT_RATINGS:
         raise ValueError(f"The pilot has {len(df):,} ratings; at most {MAX_PILOT_RATINGS:,} are supported (use a "
                          "sample).")
@@ -221,9 +230,11 @@ def fit_pilot(df: pd.DataFrame, *, method="auto") -> PilotFit:
     worker = _pilot_labels(df[columns["worker"]].to_numpy(), "worker")
     item = _pilot_labels(df[columns["item"]].to_numpy(), "item")
     system = _pilot_labels(df[columns["system"]].to_numpy(), "system")
-    systems = sorted(set(system))
-    if len(systems) != 2:
-        raise ValueError(f"The pilot must compare exactly 2 systems; found {len(systems)}.")
+    if systems is None:
+        systems = sorted(set(system))
+        if len(systems) != 2:
+            raise ValueError(f"The pilot must compare exactly 2 systems; found {len(systems)}. Choose two with "
+                             "`systems=(a, b)`.")
     w_codes, w_names = pd.factorize(worker)
     i_codes, i_names = pd.factorize(item)
     if len(w_names) < 2 or len(i_names) < 2:
@@ -255,6 +266,24 @@ def fit_pilot(df: pd.DataFrame, *, method="auto") -> PilotFit:
     return PilotFit(**{k: float(fit[k]) for k in ("effect", "baseline", *_SIGMAS)}, n_ratings=int(len(y)),
                     workers=int(len(w_names)), items=int(len(i_names)), systems=tuple(systems),
                     method=fit["method"], effect_se=float(fit["effect_se"]))
+
+
+def _two_systems(df, column, systems):
+    """The rows of the two chosen systems and their names (labels compared as stripped strings)."""
+    if isinstance(systems, str) or not hasattr(systems, "__len__") or len(systems) != 2:
+        raise ValueError(f"`systems` must be two system names (a, b), got {str(systems)[:60]!r}.")
+    chosen = [str(s).strip() for s in systems]
+    if chosen[0] == chosen[1]:
+        raise ValueError(f"`systems` must name two different systems, got {chosen[0][:40]!r} twice.")
+    labels = df[column].astype(str).str.strip()
+    present = set(labels.unique())
+    absent = [s for s in chosen if s not in present]
+    if absent:
+        shown = ", ".join(sorted(present)[:10])
+        raise ValueError(f"`systems`: the pilot has no ratings of {absent[0][:40]!r}; its systems are {shown}.")
+    rows = df[labels.isin(chosen).to_numpy()].copy()
+    rows[column] = labels[labels.isin(chosen)].to_numpy()
+    return rows, tuple(chosen)
 
 
 def _balanced_cells(w, i, x, workers, items):

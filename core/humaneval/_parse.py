@@ -1,0 +1,117 @@
+"""Vectorised parsing shared by the readers: pandas' C parser with line numbers in every message."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pandas as pd
+
+from .. import uploads
+
+#: Spellings of a missing score.
+MISSING = ("", "None", "NA", "NaN", "nan", "N/A", "null")
+
+
+def _text(data, label: str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8", errors="surrogatepass")
+    return uploads.decode_text(data, name=label)
+
+
+def _line_stats(text: str, sep: str, quoting):
+    """(non-blank line numbers, fields on each of those lines, lines that are not empty), vectorised over bytes.
+
+    Fields are counted from the positions of tabs (TSV) or of word starts (white space) between newlines; CSV
+    lines go through the csv module, which knows quotes.
+    """
+    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    ends = np.flatnonzero(data == 10)
+    if data.size and data[-1] != 10:
+        ends = np.append(ends, data.size)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    space = (data == 32) | (data == 9) | (data == 13) | (data == 10)
+    solid = np.flatnonzero(~space)
+    filled = np.searchsorted(solid, ends) > np.searchsorted(solid, starts)
+    nonempty = int(((ends - starts) > 0).sum())
+    numbers = np.flatnonzero(filled) + 1
+    starts, ends = starts[filled], ends[filled]
+    if sep == "\t":
+        tabs = np.flatnonzero(data == 9)
+        counts = np.searchsorted(tabs, ends) - np.searchsorted(tabs, starts) + 1
+    elif sep == r"\s+":
+        words = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
+        counts = np.searchsorted(words, ends) - np.searchsorted(words, starts)
+    else:
+        raw = data.tobytes()
+        lines = (raw[s:e].decode("utf-8") for s, e in zip(starts.tolist(), ends.tolist()))
+        counts = np.fromiter((len(row) for row in csv.reader(lines, delimiter=sep, quoting=quoting)),
+                             dtype=np.int64, count=len(starts))
+    return numbers, counts, nonempty
+
+
+def _read_frame(text: str, label: str, *, sep, width: int | None, header, quoting=csv.QUOTE_MINIMAL,
+                names=None) -> tuple[pd.DataFrame, np.ndarray]:
+    """A table of strings read by pandas' C parser, and each row's line number (1-based).
+
+    Blank lines are dropped. Every other line must have the header's number of fields (``width`` without a
+    header; the first line's without either): a longer or shorter line is an error naming it, never a row padded
+    or cut by the parser.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    numbers, counts, nonempty = _line_stats(text, sep, quoting)
+    if len(numbers) < (2 if header == 0 else 1):
+        raise ValueError(f"{label} has no data rows.")
+    expected = int(counts[0]) if header == 0 or width is None else width
+    body_counts, body_lines = (counts[1:], numbers[1:]) if header == 0 else (counts, numbers)
+    wrong = body_counts != expected
+    if wrong.any():
+        k = int(np.argmax(wrong))
+        have = int(body_counts[k])
+        raise ValueError(f"{label}, line {int(body_lines[k]):,}: {have} field{'' if have == 1 else 's'} where "
+                         f"{expected} are expected" + (" (as in the header)." if header == 0 else "."))
+    if len(numbers) != nonempty:  # lines of spaces only: leave them out for the parser
+        lines = text.split("\n")
+        text = "\n".join(lines[i - 1] for i in numbers)
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=sep, header=header, names=names, dtype=str,
+                            keep_default_na=False, na_filter=False, skip_blank_lines=True, quoting=quoting,
+                            engine="c")
+    except pd.errors.ParserError as err:
+        raise ValueError(f"{label}: the table is malformed ({str(err)[:120]}).") from None
+    except (pd.errors.EmptyDataError, UnicodeError):
+        raise ValueError(f"{label} has no data rows.") from None
+    if len(frame) != len(body_lines):  # a quoted field spanning lines: number the rows instead
+        body_lines = np.arange(1, len(frame) + 1) + (1 if header == 0 else 0)
+    if frame.empty:
+        raise ValueError(f"{label} has no data rows.")
+    return frame, body_lines
+
+
+def _cells(cells: pd.Series) -> pd.Series:
+    """Stripped text of a column; a missing value (None, NaN: pandas keeps them through ``astype(str)``) is ""."""
+    return cells.astype(object).where(cells.notna(), "").astype(str).str.strip()
+
+
+def _scores(cells: pd.Series, lines: np.ndarray, label: str, column: str) -> np.ndarray:
+    """Numbers of a score column; missing spellings are NaN; anything else is an error naming the line."""
+    text = _cells(cells)
+    values = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, copy=True)
+    missing = text.isin(MISSING).to_numpy()
+    bad = (np.isnan(values) & ~missing) | np.isinf(values)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"{label}, line {int(lines[k]):,}: the {column} {text.iloc[k][:30]!r} is not a finite "
+                         "number.")
+    values[missing] = np.nan
+    return values
+
+
+def _labels(cells: pd.Series, lines: np.ndarray, label: str, role: str) -> np.ndarray:
+    text = _cells(cells)
+    empty = text.isin(("",)).to_numpy()
+    if empty.any():
+        k = int(np.argmax(empty))
+        raise ValueError(f"{label}, line {int(lines[k]):,}: the {role} is empty.")
+    return text.to_numpy(dtype=object)

@@ -1,0 +1,118 @@
+"""Google's WMT MQM files and mt-metrics-eval score files (see :func:`core.humaneval.read_scores`).
+
+Layouts checked against github.com/google/wmt-mqm-human-evaluation (``ted/ende/mqm_ted_ende.tsv`` and its
+``avg_seg_scores.tsv``, ``newstest2020``/``newstest2021`` ``avg_seg_scores.tsv``) and
+github.com/google-research/mt-metrics-eval (``data.py``: ``ReadScoreFile``, ``ParseHumanScoreFilename``;
+``converters/score_mqm.py``).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pandas as pd
+
+from ._parse import _labels, _read_frame, _scores
+from .mqm import KNOWN_SEVERITIES, error_weights
+
+GOOGLE_AVG_HEADER = ["system", "mqm_avg_score", "seg_id"]
+GOOGLE_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
+#: Google's pSQM files (``psqm_*.tsv``): the annotation layout with a 0–6 ``score`` instead of errors.
+PSQM_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "score")
+MTME_NAME = re.compile(r"\.(seg|sys|doc|domain)\.score$", re.IGNORECASE)
+
+
+# ---------------------------------------------------------------------------
+def google_seg_scores(text, label, notes):
+    # the header is separated by spaces, the rows by a tab and a space, or spaces only (newstest2020)
+    frame, lines = _read_frame(text, label, sep=r"\s+", width=3, header=0)
+    if list(frame.columns) != GOOGLE_AVG_HEADER:
+        raise ValueError(f"{label}, line 1: expected the header `system mqm_avg_score seg_id`.")
+    system = _labels(frame["system"], lines, label, "system")
+    item = _labels(frame["seg_id"], lines, label, "seg_id")
+    score = _scores(frame["mqm_avg_score"], lines, label, "mqm_avg_score")
+    notes.append("Scores are MQM averages over a segment's raters (minus the weighted errors; higher is better), so "
+                 "the file has no rater column.")
+    return system, item, None, score
+
+
+def google_annotations(text, label, notes):
+    # TSV without quoting: a source or target sentence may hold quotes (csv.QUOTE_NONE, as mt-metrics-eval's
+    # converters/score_mqm.py reads these files)
+    frame, lines = _read_frame(text, label, sep="\t", width=None, header=0, quoting=csv.QUOTE_NONE)
+    frame.columns = [str(c).strip().lower() for c in frame.columns]
+    missing = [c for c in ("system", "seg_id", "rater", "category", "severity") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{label}, line 1: the header lacks {', '.join(missing)}.")
+    system = _labels(frame["system"], lines, label, "system")
+    item = _labels(frame["seg_id"], lines, label, "seg_id")
+    rater = _labels(frame["rater"], lines, label, "rater")
+    severity = frame["severity"].astype(str).str.strip()
+    weights = error_weights(severity, frame["category"])
+    unknown = ~severity.str.lower().isin(KNOWN_SEVERITIES).to_numpy()
+    if unknown.any():
+        kinds = ", ".join(sorted({s[:20] for s in severity[unknown]})[:5])
+        notes.append(f"{int(unknown.sum()):,} annotations have a severity without a weight ({kinds}); they weigh 0, "
+                     "as in mt-metrics-eval's score_mqm.py.")
+    keys = pd.DataFrame({"system": system, "item": item, "rater": rater, "w": weights})
+    per = keys.groupby(["system", "item", "rater"], sort=False)["w"].sum().reset_index()
+    errors = int((weights > 0).sum())
+    notes.append(f"{len(frame):,} annotation rows ({errors:,} weighted errors) give {len(per):,} judgments: one per "
+                 "system, segment and rater, minus the summed error weights (Freitag et al. 2021, Table 2: Major 5, "
+                 "Minor 1, Minor Fluency/Punctuation 0.1, Non-translation 25, Neutral and No-error 0).")
+    return per["system"].to_numpy(object), per["item"].to_numpy(object), per["rater"].to_numpy(object), \
+        -per["w"].to_numpy(float) + 0.0
+
+
+def mtme_protocol(name: str) -> str:
+    """Protocol of an mt-metrics-eval human-score file from its name, ``<lp>.<name>.<level>.score``."""
+    tokens = str(name).strip().rsplit("/", 1)[-1].split(".")
+    scorer = ".".join(tokens[1:-2]).lower() if len(tokens) >= 4 else (tokens[0].lower() if tokens else "")
+    if "mqm" in scorer:
+        return "mqm"
+    if scorer.startswith("esa"):
+        return "esa"
+    if "da-sqm" in scorer or "dasqm" in scorer:
+        return "da-sqm"
+    if "sqm" in scorer:
+        return "sqm"
+    if scorer.startswith(("wmt-raw", "wmt-z", "wmt-appraise", "wmt", "da", "appraise")):
+        return "da"
+    return "scores"
+
+
+def read_mtme(text, label, notes, level, name):
+    if level in ("sys", "domain"):
+        what = "system" if level == "sys" else "domain"
+        raise ValueError(f"{label} is an mt-metrics-eval {what}-level file (one score per {what}): it cannot tell "
+                         "how scores vary between segments, so it cannot give power. Upload the segment-level file "
+                         f"of the same scores (`….seg.score`).")
+    frame, lines = _read_frame(text, label, sep=r"\s+", width=2, header=None, names=["system", "score"])
+    system = _labels(frame["system"], lines, label, "system")
+    score = _scores(frame["score"], lines, label, "score")
+    # a segment is its line's position within its system's lines (mt-metrics-eval's data.ReadScoreFile)
+    item = (pd.Series(system).groupby(system, sort=False).cumcount() + 1).astype(str).to_numpy(object)
+    counts = pd.Series(system).value_counts()
+    if level is None and (counts == 1).all():
+        raise ValueError(f"{label} has one score per system: a system-level file cannot give power. Upload the "
+                         "segment-level file (`….seg.score`).")
+    if counts.nunique() > 1:
+        notes.append(f"The systems have different numbers of lines ({counts.min():,}–{counts.max():,}); segments "
+                     "are matched by their position within each system.")
+    unit = "document" if level == "doc" else "segment"
+    notes.append(f"Each line's {unit} is its position within its system's lines (mt-metrics-eval); the file has no "
+                 "rater column.")
+    return system, item, None, score
+
+
+def google_psqm(text, label, notes):
+    """Google pSQM ratings: one 0–6 score per (system, segment, rater) line, TSV without quoting."""
+    frame, lines = _read_frame(text, label, sep="\t", width=None, header=0, quoting=csv.QUOTE_NONE)
+    frame.columns = [str(c).strip().lower() for c in frame.columns]
+    system = _labels(frame["system"], lines, label, "system")
+    item = _labels(frame["seg_id"], lines, label, "seg_id")
+    rater = _labels(frame["rater"], lines, label, "rater")
+    score = _scores(frame["score"], lines, label, "score")
+    notes.append("Scores are professional raters' SQM ratings (0–6; Freitag et al. 2021, §3.2).")
+    return system, item, rater, score

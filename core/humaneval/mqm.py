@@ -1,0 +1,118 @@
+"""MQM error weights: segment scores from error annotations (Freitag et al. 2021).
+
+A segment's MQM score from one rater is minus the sum of the weights of the errors that rater marked
+(Freitag et al. 2021, "Experts, Errors, and Context", TACL 9, §3.3 and Table 2): Major 5, Minor 1, Neutral 0,
+with two exceptions — a Major ``Non-translation!`` error weighs 25 (five Major errors) and a Minor
+``Fluency/Punctuation`` error 0.1. ``No-error`` rows weigh 0. The weights are matched as mt-metrics-eval's
+``converters/score_mqm.py`` matches them: ``severity[/category[/subcategory]]``, case-insensitively, the most
+specific match applies, and an error that matches nothing (an unknown severity) weighs 0.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["MQM_WEIGHTS", "mqm_weight", "error_weights", "span_scores"]
+
+#: Error weights of Freitag et al. (2021), Table 2, as ``severity[/category[/subcategory]]`` (lower case).
+MQM_WEIGHTS = {
+    "major": 5.0,
+    "minor": 1.0,
+    "neutral": 0.0,
+    "major/non-translation!": 25.0,
+    "minor/fluency/punctuation": 0.1,
+}
+#: Severities with a weight (other severities, e.g. ``No-error``, weigh 0).
+KNOWN_SEVERITIES = ("major", "minor", "neutral", "no-error")
+
+
+def mqm_weight(severity: str, category: str = "", *, weights=None) -> float:
+    """The weight of one error: the most specific ``severity[/category[/subcategory]]`` entry of ``weights``.
+
+    Examples
+    --------
+    >>> mqm_weight("Major", "Non-translation!"), mqm_weight("Minor", "Fluency/Punctuation"), mqm_weight("No-error")
+    (25.0, 0.1, 0.0)
+    """
+    weights = MQM_WEIGHTS if weights is None else weights
+    parts = [str(severity).strip().lower()] + [p.strip().lower() for p in str(category).split("/") if p.strip()]
+    while parts:
+        key = "/".join(parts)
+        if key in weights:
+            return float(weights[key])
+        parts = parts[:-1]
+    return 0.0
+
+
+def error_weights(severity: pd.Series, category: pd.Series) -> np.ndarray:
+    """Vectorised :func:`mqm_weight`: one lookup per distinct (severity, category) pair."""
+    pairs = pd.DataFrame({"s": severity.astype(str).to_numpy(), "c": category.astype(str).to_numpy()})
+    codes, uniques = pd.factorize(pd.MultiIndex.from_frame(pairs))
+    table = np.array([mqm_weight(s, c) for s, c in uniques], dtype=float)
+    return table[codes]
+
+
+# Appraise spans: {"start_i": …, "end_i": …, "severity": "minor"|"major"|"neutral", "error_type": [...] or null}
+# (EvalView/static/EvalView/js/direct-assessment-document-mqm-esa.js: SEVERITY_TO_SCORE major 5, minor 1, neutral 0;
+# "undecided" spans are removed before submission and "critical" cannot be chosen).
+_SPAN_SEVERITIES = {"major", "minor", "neutral"}
+#: Appraise's MQM 2.0 category for punctuation (``Linguistic conventions > Punctuation``) is Freitag et al.'s
+#: ``Fluency/Punctuation``; it gets the same 0.1 weight when Minor.
+_PUNCTUATION = {"fluency/punctuation", "linguistic conventions/punctuation"}
+
+
+def _parse_spans(text: str):
+    """A JSON list of spans, or the Python literal MakeAnnotation stores (parsed as a literal, never evaluated)."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        if len(text) > 100_000:
+            raise ValueError("the error spans are too long") from None
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            raise ValueError("the error spans are not a JSON list") from None
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ValueError("the error spans are not a list of objects")
+    return value
+
+
+def span_scores(cells: pd.Series, lines: np.ndarray, name: str) -> tuple[np.ndarray, bool]:
+    """Minus the summed weights of each row's Appraise error spans; and whether any span carries an error type.
+
+    Raises
+    ------
+    ValueError
+        For spans that are not a JSON list of objects, or a severity other than major, minor, neutral (the
+        message names the file and the line).
+    """
+    text = cells.astype(str).str.strip()
+    scores = np.zeros(len(text))
+    typed = False
+    busy = np.flatnonzero(~text.isin(["", "[]", "None", "nan"]).to_numpy())
+    for k in busy:
+        try:
+            spans = _parse_spans(text.iloc[k])
+        except ValueError as err:
+            raise ValueError(f"{name}, line {int(lines[k]):,}: {err} ({text.iloc[k][:40]!r}).") from None
+        total = 0.0
+        for span in spans:
+            severity = str(span.get("severity", "")).strip().lower()
+            if severity not in _SPAN_SEVERITIES:
+                raise ValueError(f"{name}, line {int(lines[k]):,}: an error span has severity {severity[:20]!r}; "
+                                 "only major, minor and neutral have a weight (Freitag et al. 2021, Table 2).")
+            kind = span.get("error_type")
+            category = "/".join(str(x) for x in kind) if isinstance(kind, (list, tuple)) else str(kind or "")
+            typed = typed or bool(category)
+            if severity == "minor" and category.strip().lower() in _PUNCTUATION:
+                total += MQM_WEIGHTS["minor/fluency/punctuation"]
+            else:
+                total += mqm_weight(severity, category)
+        scores[k] = -total
+    return scores, typed

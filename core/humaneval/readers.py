@@ -1,0 +1,370 @@
+"""One reader for published human-evaluation files: judgments as a long table (system, item, rater, score).
+
+Formats are recognised by their content (the name only where a format exists by convention: mt-metrics-eval's
+``<lp>.<protocol>.<level>.score``). Parsing is vectorised (pandas' C parser), so a 20 MB file reads in a few
+seconds; nothing in a file is executed. Every failure is a ``ValueError`` naming the file and, where it is about
+one line, the line.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import numpy as np
+import pandas as pd
+
+from .. import uploads
+from ..validation import check_choice
+from ._parse import _labels, _scores, _text
+from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MTME_NAME, PSQM_COLUMNS, google_annotations, google_psqm,
+                     google_seg_scores, mtme_protocol, read_mtme)
+
+__all__ = ["PROTOCOLS", "FORMATS", "ROLES", "read_scores", "sniff_format", "guess_roles"]
+
+#: The evaluation protocols a score table can carry (``attrs["protocol"]``).
+PROTOCOLS = ("mqm", "esa", "da", "da-sqm", "sqm", "scores")
+#: Recognised formats (``attrs["format"]``) and how they are described.
+FORMATS = {
+    "mqm_seg_scores": "Google MQM segment scores (*.avg_seg_scores.tsv)",
+    "mqm_annotations": "Google MQM error annotations (mqm_*.tsv)",
+    "psqm": "Google pSQM ratings (psqm_*.tsv)",
+    "mtme_seg": "mt-metrics-eval segment scores (*.seg.score)",
+    "mtme_doc": "mt-metrics-eval document scores (*.doc.score)",
+    "appraise": "Appraise scores export (ExportSystemScoresToCSV)",
+    "wmt_da": "WMT DA table (SYS, SID, RAW.SCR / Z.SCR)",
+    "table": "long table (system, item, rater, score columns)",
+    "jsonl": "JSON lines (system, item, rater, score fields)",
+}
+#: Roles of the long table and the column names that play them (compared ignoring case, spaces, dots, dashes and
+#: underscores; the first match wins). Raw DA scores are preferred to z-scores: the DA campaign page plans on the
+#: raw 0–100 scale.
+ROLES = {
+    "system": ("system", "sys", "sys_id", "system_id", "systemid", "model"),
+    "item": ("item", "seg_id", "segid", "sid", "segment", "segment_id", "item_id", "itemid", "id"),
+    "rater": ("rater", "annotator", "worker", "workerid", "worker_id", "username", "user", "judge", "uid"),
+    "score": ("raw.scr", "raw_score", "raw", "score", "mqm_avg_score", "mqm", "rating", "esa", "da", "z.scr",
+              "z_score", "z", "value"),
+}
+_REQUIRED = ("system", "item", "score")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _key(name) -> str:
+    return "".join(ch for ch in str(name).strip().lower() if ch not in " ._-")
+
+
+def _is_number(cell: str) -> bool:
+    return bool(_NUMBER.fullmatch(cell.strip()))
+
+
+# ---------------------------------------------------------------------------
+# recognition
+# ---------------------------------------------------------------------------
+def _head_lines(text: str, count: int = 50) -> list[str]:
+    return [line for line in text[:200_000].splitlines()[: count * 4] if line.strip()][:count]
+
+
+def _mtme_level(name: str):
+    match = MTME_NAME.search(str(name).strip())
+    return match.group(1).lower() if match else None
+
+
+def _looks_like_mtme(lines) -> bool:
+    """Every line is ``system score`` (a label and a number or None), no header."""
+    for line in lines:
+        cells = line.split()
+        if len(cells) != 2 or _is_number(cells[0]) or not (_is_number(cells[1]) or cells[1] == "None"):
+            return False
+    return bool(lines)
+
+
+def _looks_like_appraise(lines) -> bool:
+    from .appraise import APPRAISE_TYPES as _APPRAISE_TYPES
+
+    rows = list(csv.reader(lines[:1]))  # the first row decides; a later bad row is an error naming its line
+    return bool(rows) and all(len(r) >= 7 and r[3].strip() in _APPRAISE_TYPES and _is_number(r[6]) for r in rows)
+
+
+def guess_roles(names) -> dict:
+    """Role → column for the roles whose column can be told from the names (:data:`ROLES`).
+
+    Examples
+    --------
+    >>> guess_roles(["SYS", "SID", "RAW.SCR", "Z.SCR", "WorkerId"])
+    {'system': 'SYS', 'item': 'SID', 'rater': 'WorkerId', 'score': 'RAW.SCR'}
+    """
+    by_key = {}
+    for col in names:
+        by_key.setdefault(_key(col), col)
+    found, used = {}, set()
+    for role, aliases in ROLES.items():
+        for alias in aliases:
+            col = by_key.get(_key(alias))
+            if col is not None and col not in used:
+                found[role] = col
+                used.add(col)
+                break
+    return found
+
+
+def sniff_format(data, name: str = "") -> str | None:
+    """The format of a human-evaluation file from its first lines (and name), or None when it is none of them.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The file (only its first 200 KB are looked at).
+    name : str, optional
+        The file's name: mt-metrics-eval files named ``….seg.score``, ``.sys.score``, ``.doc.score`` or
+        ``.domain.score`` take their level from it (their first line must have the layout's fields); otherwise
+        they are recognised by their content (``system score`` lines).
+
+    Returns
+    -------
+    str or None
+        A key of :data:`FORMATS` (``"mtme_sys"`` and ``"mtme_domain"`` for system- and domain-level files, which
+        :func:`read_scores` refuses with what is needed), or None.
+    """
+    head = data[:200_000] if isinstance(data, str) else bytes(data[:200_000]).decode("utf-8-sig", errors="replace")
+    lines = _head_lines(head)
+    if not lines:
+        return None
+    level = _mtme_level(name)
+    first = lines[0]
+    if level is not None and len(first.split()) == (3 if level == "domain" else 2):
+        return f"mtme_{level}"  # the name tells the level; the first line must have the layout's fields
+    if first.split() == GOOGLE_AVG_HEADER:
+        return "mqm_seg_scores"
+    tab_names = {c.strip().lower() for c in first.split("\t")}
+    if set(GOOGLE_COLUMNS) <= tab_names:
+        return "mqm_annotations"
+    if set(PSQM_COLUMNS) <= tab_names:
+        return "psqm"
+    if first.lstrip().startswith(("{", "[")):
+        return None
+    if _looks_like_mtme(lines):
+        return "mtme_seg"
+    if _looks_like_appraise(lines):
+        return "appraise"
+    names = first.split("\t") if "\t" in first else (first.split(",") if "," in first else first.split())
+    roles = guess_roles(names)
+    if set(_REQUIRED) <= set(roles):
+        keys = {_key(c) for c in names}
+        return "wmt_da" if {"sys", "sid"} <= keys and keys & {"rawscr", "zscr"} else "table"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# parsing helpers
+# ---------------------------------------------------------------------------
+def _finish(system, item, rater, score, *, fmt, protocol, notes, label) -> pd.DataFrame:
+    score = np.asarray(score, dtype=float)
+    keep = ~np.isnan(score)
+    if not keep.all():
+        notes.append(f"{int((~keep).sum()):,} judgments with no score (None or empty) were left out.")
+    if not keep.any():
+        raise ValueError(f"{label} has no scores (every score is missing).")
+    rater = (pd.array([pd.NA] * len(score), dtype=object) if rater is None
+             else pd.array(np.asarray(rater, dtype=object), dtype=object))
+    frame = pd.DataFrame({"system": np.asarray(system, dtype=object)[keep],
+                          "item": np.asarray(item, dtype=object)[keep],
+                          "rater": np.asarray(rater, dtype=object)[keep],
+                          "score": score[keep] + 0.0})  # -0.0 (a segment without errors) reads as 0
+    frame.attrs.update(protocol=protocol, notes=list(notes), format=fmt)
+    return frame
+
+
+def _table_protocol(score_column: str) -> str:
+    key = _key(score_column)
+    if key.startswith("mqm"):
+        return "mqm"
+    if key in ("rawscr", "zscr", "rawscore", "zscore", "raw", "z", "da"):
+        return "da"
+    if key == "esa":
+        return "esa"
+    return "scores"
+
+
+def _long_table(table: pd.DataFrame, lines, label, notes, columns):
+    if columns is not None:
+        if not isinstance(columns, dict):
+            raise ValueError("`columns` must map roles (system, item, rater, score) to column names.")
+        unknown = [r for r in columns if r not in ROLES]
+        if unknown:
+            raise ValueError(f"`columns`: unknown role {str(unknown[0])!r}; the roles are system, item, rater, score.")
+        missing = [r for r in _REQUIRED if r not in columns]
+        if missing:
+            raise ValueError(f"`columns` must name the {', '.join(missing)} column (roles: system, item, score and "
+                             "optionally rater).")
+        mapped = uploads.map_columns(table, {r: str(c) for r, c in columns.items()}, name=label)
+        roles = {r: r for r in columns}
+        table = mapped
+    else:
+        roles = guess_roles(table.columns)
+        missing = [r for r in _REQUIRED if r not in roles]
+        if missing:
+            found = ", ".join(str(c) for c in list(table.columns)[:12])
+            raise ValueError(f"{label}: cannot tell which column is the {', '.join(missing)} (its columns are: "
+                             f"{found}). Name them with `columns={{'system': …, 'item': …, 'score': …}}` (and "
+                             "'rater' if there is one); a file without a header has columns 'column 1', 'column 2', "
+                             "….")
+        zs = [c for c in table.columns if _key(c) in ("zscr", "zscore", "z") and c != roles["score"]]
+        if zs:
+            notes.append(f"Scores from column {roles['score']!r} (raw); {zs[0]!r} (standardised per rater) is not "
+                         "used.")
+    system = _labels(table[roles["system"]], lines, label, "system")
+    item = _labels(table[roles["item"]], lines, label, "item")
+    rater = _labels(table[roles["rater"]], lines, label, "rater") if "rater" in roles else None
+    score = _scores(table[roles["score"]], lines, label, str(roles["score"]) if columns is None else "score")
+    protocol = _table_protocol(roles["score"] if columns is None else columns["score"])
+    return system, item, rater, score, protocol
+
+
+def _generic_table(text, data_bytes, label, notes, header):
+    """A delimited table through :func:`core.uploads.read_table`; ``header="auto"``: the first row is data when
+    one of its cells is a number."""
+    table = uploads.read_table(data_bytes, name=label, min_columns=2, header="no")
+    first = [str(c).strip() for c in table.iloc[0]]
+    if header == "auto":  # a header never holds a number: Appraise-style exports start with data
+        has_header = not any(_is_number(c) for c in first)
+        if not has_header:
+            notes.append("The first row holds a number, so it was read as data, not as a header.")
+    else:
+        has_header = header == "yes"
+    # line numbers of the rows (blank lines are not rows)
+    rows = [i for i, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    lines = np.array(rows if len(rows) == len(table) else range(1, len(table) + 1))
+    if has_header:
+        names = [c or f"column {i + 1}" for i, c in enumerate(first)]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{label}: the header has repeated column names; choose header='no' if the first row "
+                             "is data.")
+        table = table.iloc[1:].reset_index(drop=True)
+        table.columns = names
+        lines = lines[1:]
+        if table.empty:
+            raise ValueError(f"{label} has a header but no data rows.")
+    return table, lines
+
+
+def read_scores(data, name: str = "", *, columns=None, protocol=None, header="auto") -> pd.DataFrame:
+    """Human judgments of a published or exported evaluation file, as one long table.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The file's content (at most :data:`core.uploads.MAX_BYTES`, UTF-8).
+    name : str, optional
+        The file's name: used in messages, and to recognise mt-metrics-eval files (``<lp>.<protocol>.<level>.score``)
+        and their protocol.
+    columns : dict, optional
+        Role → column name for a long table: ``system``, ``item``, ``score`` and optionally ``rater`` (a file without
+        a header has columns ``"column 1"``, ``"column 2"``, …). Without it, a table's columns are recognised by
+        their names (:data:`ROLES`: ``SYS``, ``SID``, ``RAW.SCR``, ``WorkerId``, ``seg_id``, …).
+    protocol : {"mqm", "esa", "da", "da-sqm", "sqm", "scores"}, optional
+        Overrides the recognised protocol. For an Appraise document-level export, ``"mqm"`` scores the error spans
+        and ``"esa"`` takes the annotators' ratings.
+    header : {"auto", "yes", "no"}, optional
+        For long tables: ``"no"`` reads the first row as data. ``"auto"``: the first row is data when one of its
+        cells is a number (a header never holds one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``system``, ``item`` (the segment), ``rater`` (NA where the file has none) and ``score`` (float;
+        higher is better — MQM scores are minus the weighted errors). ``attrs``: ``"protocol"`` (one of
+        :data:`PROTOCOLS`), ``"format"`` (a key of :data:`FORMATS`), ``"notes"`` (a list of sentences: rows left
+        out and why, how scores were made).
+
+    Raises
+    ------
+    ValueError
+        For an unreadable file (:func:`core.uploads.decode_text`), a row with too many or too few fields, a score
+        that is not a number, an empty label, a system- or domain-level mt-metrics-eval file (no segment scores: no
+        power), an unknown error-span severity, or a table whose columns cannot be told — the message names the file
+        and the line.
+
+    Notes
+    -----
+    Formats, recognised by content:
+
+    * Google MQM segment scores (``mqm_*.avg_seg_scores.tsv``, github.com/google/wmt-mqm-human-evaluation):
+      ``system mqm_avg_score seg_id``, fields separated by tabs, spaces or both; ``None`` scores are left out.
+    * Google MQM error annotations (``mqm_*.tsv``: system, doc, doc_id, seg_id, rater, source, target, category,
+      severity[, comment]; TSV without quoting): one judgment per (system, seg_id, rater), minus the sum of the error
+      weights of Freitag et al. (2021), Table 2 (:data:`core.humaneval.mqm.MQM_WEIGHTS`), matched as
+      mt-metrics-eval's ``converters/score_mqm.py`` does. Averaging the raters reproduces the published
+      ``avg_seg_scores``.
+    * Google pSQM ratings (``psqm_*.tsv``: the same columns with a 0–6 ``score`` instead of category and severity).
+    * mt-metrics-eval ``<lp>.<name>.seg.score`` (github.com/google-research/mt-metrics-eval): ``system score`` per
+      line, the segment being the line's position within its system (``data.ReadScoreFile``); ``None`` = not
+      rated. The protocol comes from ``<name>``: ``mqm…`` → mqm, ``esa…`` → esa, ``da-sqm`` → da-sqm, ``psqm`` →
+      sqm, ``wmt-raw``, ``wmt-z``, ``wmt-appraise…`` → da. ``.sys.score`` and ``.domain.score`` files hold one
+      score per system (or domain): they are refused, since power needs the spread of segment scores.
+    * Appraise ``ExportSystemScoresToCSV`` (github.com/AppraiseDev/Appraise; no header): annotator, system, item
+      id, item type, source and target language, score, then for document-level campaigns (ESA, MQM) document id
+      (``<document>#<system>``), is-document, error spans, and start and end times. Only target rows (``TGT``) are
+      judgments: ``BAD``, ``REF`` and ``CHK`` quality-control rows and whole-document rows are left out and counted
+      in a note. The segment of a document-level row is ``<document>#<item id>``. An MQM campaign (spans with
+      error types) is scored from its spans with the same weights (Appraise's major 5, minor 1, neutral 0).
+    * WMT DA tables (``ad-seg-scores-*.csv``, ``ad-*-good-stnd*.csv``) and any long table with system, item,
+      (rater) and score columns, read by :func:`core.uploads.read_table`; raw DA scores are preferred to z-scores.
+    * JSON lines with the same fields.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts, Errors, and
+    Context: A Large-Scale Study of Human Evaluation for Machine Translation. TACL 9, §3.3 and Table 2.
+    Kocmi, T. et al. (2024). Error Span Annotation (ESA). WMT.
+
+    Examples
+    --------
+    >>> s = read_scores(b"system mqm_avg_score seg_id\\nA\\t-1.0 1\\nA\\tNone 2\\nB -0.5 1\\n")
+    >>> s.attrs["protocol"], len(s), list(s.columns)
+    ('mqm', 2, ['system', 'item', 'rater', 'score'])
+    """
+    label = f"`{str(name)[:80]}`" if name else "The file"
+    if protocol is not None:
+        protocol = check_choice("protocol", protocol, PROTOCOLS)
+    header = check_choice("header", header, ("auto", "yes", "no"))
+    text = _text(data, label)
+    raw = text.encode("utf-8")
+    notes: list[str] = []
+    fmt = "table" if columns is not None else sniff_format(text, name)
+    rater = None
+    if fmt == "mqm_seg_scores":
+        system, item, rater, score = google_seg_scores(text, label, notes)
+        found = "mqm"
+    elif fmt == "mqm_annotations":
+        system, item, rater, score = google_annotations(text, label, notes)
+        found = "mqm"
+    elif fmt == "psqm":
+        system, item, rater, score = google_psqm(text, label, notes)
+        found = "sqm"
+    elif fmt is not None and fmt.startswith("mtme_"):
+        system, item, rater, score = read_mtme(text, label, notes, fmt.split("_", 1)[1] if _mtme_level(name) else None,
+                                           name)
+        fmt = "mtme_doc" if fmt == "mtme_doc" else "mtme_seg"
+        found = mtme_protocol(name) if name else "scores"
+    elif fmt == "appraise":
+        from .appraise import read_appraise
+
+        system, item, rater, score, found = read_appraise(text, label, notes, protocol)
+    elif uploads.looks_like_json(raw) and columns is None or (columns is not None and uploads.looks_like_json(raw)):
+        records = uploads.read_jsonl(raw, name=label)
+        table = pd.DataFrame.from_records(records)
+        lines = np.arange(1, len(table) + 1)
+        if text.lstrip().startswith("["):
+            notes.append("Rows are numbered by record (a JSON array).")
+        system, item, rater, score, found = _long_table(table, lines, label, notes, columns)
+        fmt = "jsonl"
+    else:
+        table, lines = _generic_table(text, raw, label, notes, header)
+        system, item, rater, score, found = _long_table(table, lines, label, notes, columns)
+        if columns is None:
+            keys = {_key(c) for c in table.columns}
+            fmt = "wmt_da" if {"sys", "sid"} <= keys and keys & {"rawscr", "zscr"} else "table"
+        else:
+            fmt = "table"
+    return _finish(system, item, rater, score, fmt=fmt, protocol=protocol or found, notes=notes, label=label)

@@ -1,0 +1,100 @@
+"""Per-system summaries of a score table, and the pair of systems a pilot or a power plan should look at."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["system_table", "default_pair", "TOP_SYSTEMS", "REFERENCE"]
+
+#: How many of the best systems :func:`default_pair` looks among.
+TOP_SYSTEMS = 5
+#: Names of human reference translations in WMT files (``ref-A``, ``ref.B``, ``refB``, ``Human-B.0``): not
+#: candidates of the default pair when two other systems remain.
+REFERENCE = re.compile(r"^(ref|human)(?:[-_.]?[a-z0-9])?(?:\.\d+)?$", re.IGNORECASE)
+
+
+def _check(scores) -> pd.DataFrame:
+    if not isinstance(scores, pd.DataFrame) or not {"system", "item", "score"} <= set(scores.columns):
+        raise ValueError("`scores` must be a table with columns system, item, score (and rater), as "
+                         "core.humaneval.read_scores returns.")
+    if scores.empty:
+        raise ValueError("`scores` has no rows.")
+    return scores
+
+
+def system_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per system: mean and SD of its judgments, segments, raters and judgments, best mean first.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        :func:`core.humaneval.read_scores`'s table (``system``, ``item``, ``rater``, ``score``).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``system``, ``mean``, ``sd`` (sample SD, n − 1; NaN for a single judgment), ``segments``
+        (distinct items), ``raters`` (distinct raters; 0 when the file has none), ``judgments`` (rows); sorted by
+        ``mean`` descending (higher is better for every protocol of :data:`core.humaneval.PROTOCOLS`), then by name.
+
+    Examples
+    --------
+    >>> t = system_table(pd.DataFrame({"system": ["a", "a", "b"], "item": ["1", "2", "1"], "rater": [pd.NA] * 3,
+    ...                                "score": [1.0, 3.0, 0.5]}))
+    >>> t[["system", "mean", "judgments"]].values.tolist()
+    [['a', 2.0, 2], ['b', 0.5, 1]]
+    """
+    scores = _check(scores)
+    groups = scores.groupby("system", sort=False)
+    raters = (scores.dropna(subset=["rater"]).groupby("system", sort=False)["rater"].nunique()
+              if "rater" in scores.columns else pd.Series(dtype=int))
+    table = pd.DataFrame({
+        "mean": groups["score"].mean(),
+        "sd": groups["score"].std(ddof=1),
+        "segments": groups["item"].nunique(),
+        "judgments": groups["score"].size(),
+    })
+    table["raters"] = raters.reindex(table.index).fillna(0).astype(int)
+    table = table.rename_axis("system").reset_index()
+    table["system"] = table["system"].astype(str)
+    table = table.sort_values(["mean", "system"], ascending=[False, True], kind="mergesort").reset_index(drop=True)
+    return table[["system", "mean", "sd", "segments", "raters", "judgments"]]
+
+
+def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
+    """The two systems closest in mean among the best ones: the comparison a campaign most needs power for.
+
+    Among the :data:`TOP_SYSTEMS` systems with the highest means (systems with at least two judgments; human
+    references, :data:`REFERENCE`, left out when two other systems remain), the neighbours in rank with the
+    smallest difference of means; ties go to the better-ranked pair.
+
+    Returns
+    -------
+    (str, str, str)
+        The better system, the other one, and the reason as a sentence.
+
+    Raises
+    ------
+    ValueError
+        When fewer than two systems have two judgments or more.
+    """
+    table = system_table(scores)
+    table = table[table["judgments"] >= 2].reset_index(drop=True)
+    if len(table) < 2:
+        raise ValueError("`scores` needs at least two systems with two judgments or more to choose a pair.")
+    refs = table["system"].str.strip().str.match(REFERENCE).to_numpy()
+    skipped = ""
+    if refs.any() and (~refs).sum() >= 2:
+        skipped = f" (human references left out: {', '.join(table['system'][refs].head(3))})"
+        table = table[~refs].reset_index(drop=True)
+    top = table.head(TOP_SYSTEMS)
+    gaps = -np.diff(top["mean"].to_numpy(dtype=float))
+    k = int(np.argmin(gaps))
+    a, b = str(top["system"].iloc[k]), str(top["system"].iloc[k + 1])
+    ma, mb = float(top["mean"].iloc[k]), float(top["mean"].iloc[k + 1])
+    reason = (f"{a} and {b} are the closest in mean among the top {len(top)} of {len(table)} systems"
+              f"{skipped} ({ma:.3g} vs {mb:.3g}, a difference of {ma - mb:.3g}): the hardest comparison to call.")
+    return a, b, reason

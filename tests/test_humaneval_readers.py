@@ -1,0 +1,388 @@
+"""core.humaneval: one reader for published human-evaluation files, the per-system table and the default pair.
+
+Every parsed score is checked against values computed by hand from the small files in tests/data/humaneval/
+(written for these tests in the published shapes; tests/data/README.md). The MQM weights are those of Freitag et
+al. (2021), Table 2, as mt-metrics-eval's converters/score_mqm.py applies them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core import humaneval as he
+from core import ratings as rt
+from core import uploads
+
+DATA = Path(__file__).resolve().parent / "data" / "humaneval"
+
+
+def read(name: str, **kw) -> pd.DataFrame:
+    return he.read_scores((DATA / name).read_bytes(), name, **kw)
+
+
+def as_dict(scores: pd.DataFrame, with_rater: bool = False) -> dict:
+    keys = ["system", "item", "rater"] if with_rater else ["system", "item"]
+    return {tuple(row[k] for k in keys): row["score"] for _, row in scores.iterrows()}
+
+
+def check_shape(scores: pd.DataFrame, protocol: str, fmt: str) -> None:
+    assert list(scores.columns) == ["system", "item", "rater", "score"]
+    assert scores.attrs["protocol"] == protocol and scores.attrs["format"] == fmt
+    assert isinstance(scores.attrs["notes"], list)
+    assert scores["score"].dtype == float and np.isfinite(scores["score"]).all()
+
+
+# ---------------------------------------------------------------------------
+# MQM weights (Freitag et al. 2021, Table 2)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("severity, category, weight", [
+    ("Major", "Accuracy/Mistranslation", 5.0), ("Minor", "Style/Awkward", 1.0), ("Neutral", "Fluency/Grammar", 0.0),
+    ("Major", "Non-translation!", 25.0), ("Minor", "Fluency/Punctuation", 0.1), ("Major", "Fluency/Punctuation", 5.0),
+    ("minor", "fluency/punctuation", 0.1), ("No-error", "No-error", 0.0), ("Critical", "Accuracy", 0.0),
+])
+def test_mqm_weights_are_freitag_et_al_table_2(severity, category, weight):
+    assert he.mqm_weight(severity, category) == weight
+
+
+# ---------------------------------------------------------------------------
+# Google MQM segment scores (*.avg_seg_scores.tsv)
+# ---------------------------------------------------------------------------
+def test_google_segment_scores_with_tabs_spaces_and_none():
+    s = read("mqm_synthetic.avg_seg_scores.tsv")
+    check_shape(s, "mqm", "mqm_seg_scores")
+    assert as_dict(s) == {("sysA", "1"): -1.0, ("sysA", "2"): -5.1, ("sysB", "1"): 0.0, ("sysB", "2"): -2.5,
+                          ("sysB", "3"): -0.333333, ("sysC", "1"): -7.0, ("sysC", "3"): -1.5}
+    assert s["rater"].isna().all()
+    assert any("2 judgments with no score" in n for n in s.attrs["notes"])
+    assert not np.signbit(s.loc[(s.system == "sysB") & (s.item == "1"), "score"]).any()  # -0.000000 reads as 0
+
+
+def test_the_space_only_newstest2020_shape_is_read_too():
+    text = "system mqm_avg_score seg_id\neTranslation.737 -2.333333 1\nOnline-A.1574 -3.0 1\n"
+    s = he.read_scores(text, "mqm_newstest2020_ende.avg_seg_scores.tsv")
+    assert as_dict(s) == {("eTranslation.737", "1"): -2.333333, ("Online-A.1574", "1"): -3.0}
+
+
+# ---------------------------------------------------------------------------
+# Google MQM error annotations (mqm_*.tsv)
+# ---------------------------------------------------------------------------
+def test_google_error_annotations_give_minus_the_weighted_errors_per_rater():
+    s = read("mqm_synthetic.tsv")
+    check_shape(s, "mqm", "mqm_annotations")
+    expected = {
+        ("sysA", "1", "rater1"): -(5 + 0.1),  # Major Mistranslation + Minor Fluency/Punctuation
+        ("sysA", "1", "rater2"): 0.0,  # No-error
+        ("sysA", "2", "rater1"): -25.0,  # Major Non-translation!
+        ("sysA", "2", "rater2"): -1.0,  # Minor Style/Awkward + Neutral Fluency/Grammar
+        ("sysB", "1", "rater1"): -5.0,  # Major Fluency/Punctuation has the standard weight
+        ("sysB", "1", "rater2"): -(1 + 0.1 + 1),  # Minor Grammar + minor fluency/punctuation + Minor Omission
+        ("sysB", "2", "rater1"): 0.0,  # Neutral Other
+        ("sysB", "2", "rater2"): -(1 + 5),  # Minor Source error + Major Terminology
+    }
+    got = as_dict(s, with_rater=True)
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, abs=1e-12), key
+    assert any("13 annotation rows" in n and "8 judgments" in n for n in s.attrs["notes"])
+
+
+def test_quotes_inside_annotation_fields_are_text_not_quoting():
+    # an unbalanced quote in a target sentence must not swallow the following rows (csv.QUOTE_NONE)
+    s = read("mqm_synthetic.tsv")
+    assert len(s) == 8 and set(s["system"]) == {"sysA", "sysB"}
+
+
+def test_averaging_the_raters_gives_the_segment_scores():
+    s = read("mqm_synthetic.tsv")
+    means = s.groupby(["system", "item"])["score"].mean()
+    assert means[("sysA", "1")] == pytest.approx(-5.1 / 2) and means[("sysB", "2")] == pytest.approx(-3.0)
+
+
+# ---------------------------------------------------------------------------
+# mt-metrics-eval
+# ---------------------------------------------------------------------------
+def test_mtme_segment_file_numbers_segments_within_each_system():
+    s = read("en-de.mqm.seg.score")
+    check_shape(s, "mqm", "mtme_seg")
+    assert as_dict(s) == {("sysA", "1"): -1.0, ("sysA", "2"): -5.1, ("sysA", "4"): 0.0,
+                          ("sysB", "1"): 0.0, ("sysB", "2"): -2.5, ("sysB", "3"): -0.333333,
+                          ("refA", "1"): 0.0, ("refA", "2"): 0.0, ("refA", "3"): -1.0, ("refA", "4"): 0.0}
+    assert any("2 judgments with no score" in n for n in s.attrs["notes"])
+
+
+@pytest.mark.parametrize("name, protocol", [
+    ("en-de.mqm.seg.score", "mqm"), ("en-de.da-sqm.seg.score", "da-sqm"), ("en-de.esa.seg.score", "esa"),
+    ("en-de.esa-human1.seg.score", "esa"), ("en-de.wmt-raw.seg.score", "da"), ("en-de.wmt-z.seg.score", "da"),
+    ("en-de.wmt-appraise.seg.score", "da"), ("en-de.psqm.seg.score", "sqm"), ("BLEU-refA.seg.score", "scores"),
+])
+def test_mtme_protocol_comes_from_the_file_name(name, protocol):
+    s = he.read_scores((DATA / "en-de.mqm.seg.score").read_bytes(), name)
+    assert s.attrs["protocol"] == protocol and len(s) == 10
+
+
+def test_mtme_content_is_recognised_without_the_name():
+    s = he.read_scores((DATA / "en-de.mqm.seg.score").read_bytes(), "renamed.txt")
+    assert s.attrs["format"] == "mtme_seg" and s.attrs["protocol"] == "scores" and len(s) == 10
+    assert he.read_scores((DATA / "en-de.mqm.seg.score").read_bytes(), "renamed.txt", protocol="mqm").attrs[
+        "protocol"] == "mqm"
+
+
+def test_mtme_system_level_files_are_refused_with_what_is_needed():
+    with pytest.raises(ValueError, match=r"system-level file.*cannot give power.*seg\.score"):
+        read("en-de.mqm.sys.score")
+    with pytest.raises(ValueError, match="one score per system"):
+        he.read_scores((DATA / "en-de.mqm.sys.score").read_bytes(), "sys.txt")
+    with pytest.raises(ValueError, match="domain-level"):
+        he.read_scores(b"news\tsysA\t-1.0\n", "en-de.mqm.domain.score")
+
+
+# ---------------------------------------------------------------------------
+# Appraise exports
+# ---------------------------------------------------------------------------
+def test_appraise_esa_export_keeps_target_segments_only():
+    s = read("esa_campaign.scores.csv")
+    check_shape(s, "esa", "appraise")
+    assert as_dict(s, with_rater=True) == {
+        ("sysA", "doc7#0", "engdeu0a01"): 80.0, ("sysA", "doc7#1", "engdeu0a01"): 60.0,
+        ("sysB", "doc7#0", "engdeu0a01"): 90.0, ("sysB", "doc7#1", "engdeu0a01"): 75.0,
+        ("sysA", "doc7#0", "engdeu0a02"): 85.0, ("sysA", "doc7#1", "engdeu0a02"): 55.0,
+        ("sysB", "doc7#0", "engdeu0a02"): 95.0, ("sysB", "doc7#1", "engdeu0a02"): 65.0}
+    notes = " ".join(s.attrs["notes"])
+    assert "1 BAD, 1 REF" in notes and "1 whole-document judgment left out" in notes
+
+
+def test_appraise_esa_spans_scored_as_mqm_on_request():
+    s = read("esa_campaign.scores.csv", protocol="mqm")
+    assert s.attrs["protocol"] == "mqm"
+    got = as_dict(s, with_rater=True)
+    assert got[("sysA", "doc7#1", "engdeu0a01")] == -(5 + 1)  # a major and a minor span
+    assert got[("sysA", "doc7#1", "engdeu0a02")] == -5  # a major "missing" span
+    assert got[("sysB", "doc7#0", "engdeu0a02")] == 0
+
+
+def test_appraise_mqm_export_is_scored_from_its_error_spans():
+    s = read("mqm_campaign.scores.csv")
+    check_shape(s, "mqm", "appraise")
+    got = as_dict(s)
+    assert got[("sysA", "doc3#0")] == 0.0
+    assert got[("sysA", "doc3#1")] == pytest.approx(-(5 + 0.1))  # major + minor Linguistic conventions/Punctuation
+    assert got[("sysB", "doc3#0")] == -1.0 and got[("sysB", "doc3#1")] == 0.0  # minor; neutral
+    assert "1 CHK" in " ".join(s.attrs["notes"])
+    esa = read("mqm_campaign.scores.csv", protocol="esa")
+    assert sorted(esa["score"]) == [76.0, 96.0, 100.0, 100.0]
+
+
+def test_appraise_segment_level_da_export():
+    data = b"u1,sysA,7,TGT,eng,deu,70,1.0,2.0\nu1,sysB,7,TGT,eng,deu,64,2.0,3.0\nu1,sysB,3,REF,eng,deu,99,3.0,4.0\n"
+    s = he.read_scores(data, "da.csv")
+    check_shape(s, "da", "appraise")
+    assert as_dict(s, with_rater=True) == {("sysA", "7", "u1"): 70.0, ("sysB", "7", "u1"): 64.0}
+
+
+# ---------------------------------------------------------------------------
+# WMT DA tables, long tables, JSON lines
+# ---------------------------------------------------------------------------
+def test_wmt_da_seg_scores_prefer_raw_scores():
+    s = read("ad-seg-scores-xx-yy.csv")
+    check_shape(s, "da", "wmt_da")
+    assert as_dict(s) == {("newstest2020.sysA.1", "1"): 71.5, ("newstest2020.sysA.1", "2"): 55.0,
+                          ("newstest2020.sysA.1", "3"): 90.0, ("newstest2020.sysB.2", "1"): 60.0,
+                          ("newstest2020.sysB.2", "2"): 40.5, ("newstest2020.sysB.2", "3"): 88.0}
+    assert any("Z.SCR" in n for n in s.attrs["notes"])
+
+
+def test_headerless_long_table_through_a_column_mapping():
+    mapping = {"system": "column 1", "item": "column 2", "rater": "column 3", "score": "column 4"}
+    for header in ("auto", "no"):
+        s = read("headerless_long.csv", columns=mapping, header=header)
+        check_shape(s, "scores", "table")
+        assert as_dict(s, with_rater=True) == {("sysA", "s1", "w1"): 4.0, ("sysA", "s2", "w1"): 3.0,
+                                               ("sysB", "s1", "w1"): 5.0, ("sysB", "s2", "w2"): 2.0,
+                                               ("sysA", "s1", "w2"): 5.0, ("sysB", "s1", "w2"): 4.0}
+    with pytest.raises(ValueError, match=r"columns=\{'system'"):
+        read("headerless_long.csv")
+
+
+def test_a_header_with_usual_names_needs_no_mapping():
+    s = he.read_scores(b"SYS,SegmentID,Annotator,Rating\na,1,r1,3\nb,1,r1,4\n", "long.csv")
+    assert as_dict(s, with_rater=True) == {("a", "1", "r1"): 3.0, ("b", "1", "r1"): 4.0}
+    assert s.attrs["format"] == "table"
+
+
+def test_a_first_row_holding_a_number_is_data():
+    # repeated names in the first row ("x", "x") used to be "the header has repeated column names"
+    s = he.read_scores(b"x,x,r,1\nx,y,r,2\n", "noheader.csv",
+                       columns={"system": "column 1", "item": "column 2", "score": "column 4"})
+    assert as_dict(s) == {("x", "x"): 1.0, ("x", "y"): 2.0} and any("read as data" in n for n in s.attrs["notes"])
+    with pytest.raises(ValueError, match="repeated column names; choose header='no'"):
+        he.read_scores(b"x,x,r,1\nx,y,r,2\n", "noheader.csv", header="yes",
+                       columns={"system": "x", "item": "r", "score": "1"})
+
+
+def test_json_lines():
+    lines = [{"system": "a", "seg_id": 1, "rater": "r1", "score": 0.5}, {"system": "b", "seg_id": 1, "rater": "r1",
+                                                                          "score": None}]
+    s = he.read_scores("\n".join(json.dumps(x) for x in lines).encode(), "scores.jsonl")
+    check_shape(s, "scores", "jsonl")
+    assert as_dict(s, with_rater=True) == {("a", "1", "r1"): 0.5}
+
+
+def test_str_and_bytes_give_the_same_table():
+    text = (DATA / "mqm_synthetic.tsv").read_text()
+    pd.testing.assert_frame_equal(he.read_scores(text, "x.tsv"), read("mqm_synthetic.tsv"))
+
+
+# ---------------------------------------------------------------------------
+# malformed files: the message names the file and the line
+# ---------------------------------------------------------------------------
+ANNOTATION_HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("a.avg_seg_scores.tsv", b"system mqm_avg_score seg_id\nA\t-1.0 1\nA\t-1.0 2 7\n", "line 3: 4 fields"),
+    ("a.avg_seg_scores.tsv", b"system mqm_avg_score seg_id\r\nA\t-1 1\r\n\r\nA\t-1.0\r\n", "line 4: 2 fields"),
+    ("a.avg_seg_scores.tsv", b"system mqm_avg_score seg_id\nA\t-1.0 1\nA\tbad 2\n", "line 3: the mqm_avg_score 'bad'"),
+    ("mqm_x.tsv", (ANNOTATION_HEADER + "A\td\t1\t1\tr\ts\tt\tOther\tMajor\nA\td\t1\t1\tr\ts\tt\tOther\n").encode(),
+     "line 3: 8 fields where 9"),
+    ("mqm_x.tsv", (ANNOTATION_HEADER + "A\td\t1\t1\tr\ts\tt\tOther\tMajor\n\nA\td\t1\t1\tr\ts\tt\tx\tOther\tMajor\n")
+     .encode(), "line 4: 10 fields where 9"),
+    ("x.seg.score", b"A\t1\nA\t2\nA\t3 4\n", "line 3: 3 fields where 2"),
+    ("x.seg.score", b"A\t1\nA\tabc\n", "line 2: the score 'abc'"),
+    ("app.csv", b"u1,sysA,1,TGT,eng,deu,50\nu1,sysA,2,XYZ,eng,deu,50\n", "line 2: item type 'XYZ'"),
+    ("app.csv", b"u1,s,1,TGT,eng,deu,50,d#s,False,[],1,2\nu1,s,2,TGT,eng,deu,50,d#s,False,[],1\n", "line 2: 11 fields"),
+    ("app.csv", b'u1,s,1,TGT,eng,deu,50,d#s,False,"[{""severity"": ""critical""}]",1,2\n', "line 1: an error span"),
+    ("app.csv", b'u1,s,1,TGT,eng,deu,50,d#s,False,"{not json",1,2\n', "line 1: the error spans are not"),
+    ("long.csv", b"system,item,score\nA,1,2\nB,1,x\n", "line 3: the score 'x'"),
+    ("long.csv", b"system,item,score\nA,1,2\n,1,3\n", "line 3: the system is empty"),
+])
+def test_malformed_files_name_the_file_and_the_line(name, data, message):
+    with pytest.raises(ValueError) as err:
+        he.read_scores(data, name)
+    assert f"`{name}`" in str(err.value) and message in str(err.value), str(err.value)
+
+
+def test_unreadable_uploads_are_refused_as_everywhere():
+    with pytest.raises(ValueError, match="empty"):
+        he.read_scores(b"", "e.tsv")
+    with pytest.raises(ValueError, match="binary"):
+        he.read_scores(b"a\x00b", "b.tsv")
+    with pytest.raises(ValueError, match="at most 20 MB"):
+        he.read_scores(b"a" * (uploads.MAX_BYTES + 1), "big.tsv")
+    with pytest.raises(ValueError, match="`protocol` must be one of"):
+        he.read_scores(b"a b\n", "x", protocol="bleu")
+    with pytest.raises(ValueError, match="no scores"):
+        he.read_scores(b"system mqm_avg_score seg_id\nA\tNone 1\n", "none.tsv")
+
+
+# ---------------------------------------------------------------------------
+# per-system table and default pair
+# ---------------------------------------------------------------------------
+def test_system_table_against_numpy():
+    s = read("mqm_synthetic.tsv")
+    t = he.system_table(s).set_index("system")
+    a = np.array([-5.1, 0.0, -25.0, -1.0])
+    b = np.array([-5.0, -2.1, 0.0, -6.0])
+    assert list(t.index) == ["sysB", "sysA"]  # best mean first
+    assert t.loc["sysA", "mean"] == pytest.approx(a.mean()) and t.loc["sysA", "sd"] == pytest.approx(a.std(ddof=1))
+    assert t.loc["sysB", "mean"] == pytest.approx(b.mean()) and t.loc["sysB", "sd"] == pytest.approx(b.std(ddof=1))
+    assert t.loc["sysA", ["segments", "raters", "judgments"]].tolist() == [2, 2, 4]
+    no_raters = he.system_table(read("mqm_synthetic.avg_seg_scores.tsv")).set_index("system")
+    assert no_raters["raters"].tolist() == [0, 0, 0] and no_raters.loc["sysC", "judgments"] == 2
+
+
+def _table(means: dict, n: int = 3) -> pd.DataFrame:
+    rows = [(sys, str(i), pd.NA, m + d) for sys, m in means.items() for i, d in enumerate((-1.0, 0.0, 1.0)[:n])]
+    return pd.DataFrame(rows, columns=["system", "item", "rater", "score"])
+
+
+def test_default_pair_is_the_closest_neighbours_among_the_top_five():
+    means = {"s1": 10.0, "s2": 9.0, "s3": 8.9, "s4": 5.0, "s5": 4.95, "s6": 4.94}
+    a, b, reason = he.default_pair(_table(means))
+    assert (a, b) == ("s4", "s5")  # gaps among the top five: 1, 0.1, 3.9, 0.05; s6 is not in the top five
+    assert "top 5 of 6" in reason and "0.05" in reason
+
+
+def test_default_pair_leaves_human_references_out():
+    a, b, reason = he.default_pair(_table({"ref-A": 9.0, "Human-B.0": 8.99, "sysX": 5.0, "sysY": 4.0, "refine": 1.0}))
+    assert (a, b) == ("sysX", "sysY") and "human references left out" in reason
+    assert he.default_pair(_table({"ref-A": 9.0, "sysX": 5.0}))[:2] == ("ref-A", "sysX")
+
+
+def test_default_pair_needs_two_systems():
+    with pytest.raises(ValueError, match="at least two systems"):
+        he.default_pair(_table({"a": 1.0, "b": 2.0}, n=1))
+    with pytest.raises(ValueError, match="`scores` must be a table"):
+        he.system_table(pd.DataFrame({"x": [1]}))
+
+
+# ---------------------------------------------------------------------------
+# the Ratings pilot with many systems
+# ---------------------------------------------------------------------------
+def _many_systems(k: int = 15, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = [(f"w{w}", f"i{i}", f"sys{s:02d}", float(np.clip(round(3 + 0.1 * s + rng.normal(0, 1)), 1, 5)))
+            for s in range(k) for w in range(4) for i in range(15)]
+    return pd.DataFrame(rows, columns=["worker", "item", "system", "rating"])
+
+
+def test_fit_pilot_picks_two_of_many_systems():
+    df = _many_systems()
+    with pytest.raises(ValueError, match=r"exactly 2 systems; found 15.*systems=\(a, b\)"):
+        rt.fit_pilot(df)
+    chosen = rt.fit_pilot(df, systems=("sys03", "sys07"))
+    alone = rt.fit_pilot(df[df["system"].isin(["sys03", "sys07"])])  # the same two systems on their own
+    assert chosen.systems == ("sys03", "sys07") and chosen.n_ratings == 120
+    assert chosen.effect == pytest.approx(alone.effect) and chosen.sigmas == pytest.approx(alone.sigmas)
+    flipped = rt.fit_pilot(df, systems=("sys07", "sys03"))  # the first system is coded -1
+    assert flipped.effect == pytest.approx(-chosen.effect) and flipped.systems == ("sys07", "sys03")
+
+
+@pytest.mark.parametrize("systems, message", [
+    (("sys01",), "two system names"), ("ab", "two system names"), (("sys01", "sys01"), "two different"),
+    (("sys01", "nope"), "no ratings of 'nope'"),
+])
+def test_fit_pilot_systems_are_checked(systems, message):
+    with pytest.raises(ValueError, match=message):
+        rt.fit_pilot(_many_systems(4), systems=systems)
+
+
+def test_a_human_judgment_file_fits_as_a_pilot():
+    s = read("esa_campaign.scores.csv")
+    table = pd.DataFrame({"worker": s["rater"], "item": s["item"], "system": s["system"], "rating": s["score"]})
+    fit = rt.fit_pilot(table, systems=("sysA", "sysB"))
+    # fully crossed (2 raters × 2 segments × 2 systems): β1 is half the mean difference on the [0, 1] scale
+    y = (s["score"] - s["score"].min()) / (s["score"].max() - s["score"].min())
+    diff = y[s["system"] == "sysB"].mean() - y[s["system"] == "sysA"].mean()
+    assert fit.method == "reml" and fit.effect == pytest.approx(diff / 2) and math.isfinite(fit.sigma)
+
+
+def test_appraise_document_level_da_without_error_spans():
+    # direct_assessment_context.py: document id and is-document, then start and end times (no MQM column)
+    data = (b"u1,sysA,4,TGT,eng,deu,70,docX#sysA,False,1700000000.5,1700000009.0\n"
+            b"u1,sysB,4,TGT,eng,deu,64,docX#sysB,False,1700000010.5,1700000019.0\n"
+            b"u1,sysB,0,TGT,eng,deu,66,docX#sysB,True,1700000020.5,1700000029.0\n")
+    s = he.read_scores(data, "context.csv")
+    check_shape(s, "da", "appraise")
+    assert as_dict(s, with_rater=True) == {("sysA", "docX#4", "u1"): 70.0, ("sysB", "docX#4", "u1"): 64.0}
+    with pytest.raises(ValueError, match="no error spans to score as MQM"):
+        he.read_scores(data, "context.csv", protocol="mqm")
+
+
+def test_google_psqm_ratings():
+    s = read("psqm_synthetic.tsv")
+    check_shape(s, "sqm", "psqm")
+    assert as_dict(s, with_rater=True) == {("sysA", "1", "rater1"): 4.0, ("sysA", "1", "rater2"): 5.0,
+                                           ("sysB", "1", "rater1"): 2.5, ("sysB", "2", "rater1"): 6.0}
+
+
+def test_mtme_document_level_file_numbers_documents():
+    s = he.read_scores(b"sysA\t-1.5\nsysA\t-0.5\nsysB\t-2.0\nsysB\tNone\n", "en-de.mqm.doc.score")
+    check_shape(s, "mqm", "mtme_doc")
+    assert as_dict(s) == {("sysA", "1"): -1.5, ("sysA", "2"): -0.5, ("sysB", "1"): -2.0}
+    assert any("document is its position" in n for n in s.attrs["notes"])
