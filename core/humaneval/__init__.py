@@ -16,6 +16,7 @@ Modules
 
 
 
+from .raters import RatersPlan, raters_per_segment  # noqa: F401
 from .resample import SystemPool, mwu_looks_ties, resampled_curves, resampled_power, system_pool  # noqa: F401
 
 __all__ = ["CampaignFit", "VarianceComponents", "fit_campaign", "variance_components", "PROTOCOLS", "Protocol",
