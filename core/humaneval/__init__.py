@@ -14,8 +14,8 @@ Modules
 """
 
 
-
-
+from .fit import CampaignFit, VarianceComponents, fit_campaign, variance_components  # noqa: F401
+from .protocols import PROTOCOLS, Protocol, protocol_table, to_campaign_scale  # noqa: F401
 from .raters import RatersPlan, raters_per_segment  # noqa: F401
 from .resample import SystemPool, mwu_looks_ties, resampled_curves, resampled_power, system_pool  # noqa: F401
 

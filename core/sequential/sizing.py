@@ -59,8 +59,11 @@ def campaign_sample_size(procedure, delta, *, target_power=0.8, peeks=3, boundar
 
     Examples
     --------
+    >>> from core.sequential import campaign_power
     >>> size = campaign_sample_size("fixed", 3.0)
-    >>> size.first > 0 and campaign_power("fixed", size.first, 3.0).power >= 0.8
+    >>> size
+    SampleSize(first=968, conservative=968)
+    >>> campaign_power("fixed", 968, 3.0).power >= 0.8 > campaign_power("fixed", 967, 3.0).power
     True
     """
     # any budget that fits up to 10 looks: only the procedure's options are checked here
