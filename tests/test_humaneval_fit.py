@@ -9,7 +9,7 @@ import pytest
 import statsmodels.api as sm
 
 from core import sequential as sq
-from core.humaneval import PROTOCOLS, fit_campaign, protocol_table, to_campaign_scale, variance_components
+from core.humaneval import PROTOCOL_DEFAULTS, fit_campaign, protocol_table, to_campaign_scale, variance_components
 
 
 def crossed(segments=100, raters=20, per_segment=3, seg=100.0, rater=30.0, res=400.0, systems=2, seed=0,
@@ -105,10 +105,10 @@ def test_mqm_maps_onto_the_campaign_scale():
 
 def test_protocol_table_sources():
     table = protocol_table()
-    assert set(table["protocol"]) == set(PROTOCOLS)
+    assert set(table["protocol"]) == set(PROTOCOL_DEFAULTS)
     for name in ("da", "da-sqm", "esa", "mqm"):
         row = table.set_index("protocol").loc[name]
         assert row["source"] and row["test"] in ("mwu", "t")
-    assert PROTOCOLS["mqm"].test == "t" and PROTOCOLS["da"].sd == 29.4
-    options = PROTOCOLS["mqm"].campaign_options()
+    assert PROTOCOL_DEFAULTS["mqm"].test == "t" and PROTOCOL_DEFAULTS["da"].sd == 29.4
+    options = PROTOCOL_DEFAULTS["mqm"].campaign_options()
     assert options["mean"] == pytest.approx(100 - 4 * 2.41) and options["sd"] == pytest.approx(4 * 2.53)

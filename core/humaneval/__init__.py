@@ -13,12 +13,11 @@ Modules
     :func:`raters_per_segment`: ratings per segment vs more segments for a budget.
 """
 
-
 from .fit import CampaignFit, VarianceComponents, fit_campaign, variance_components  # noqa: F401
-from .protocols import PROTOCOLS, Protocol, protocol_table, to_campaign_scale  # noqa: F401
+from .protocols import PROTOCOL_DEFAULTS, Protocol, protocol_table, to_campaign_scale  # noqa: F401
 from .raters import RatersPlan, raters_per_segment  # noqa: F401
 from .resample import SystemPool, mwu_looks_ties, resampled_curves, resampled_power, system_pool  # noqa: F401
 
-__all__ = ["CampaignFit", "VarianceComponents", "fit_campaign", "variance_components", "PROTOCOLS", "Protocol",
-           "protocol_table", "to_campaign_scale", "RatersPlan", "raters_per_segment", "resampled_power",
+__all__ = ["CampaignFit", "VarianceComponents", "fit_campaign", "variance_components", "PROTOCOL_DEFAULTS",
+           "Protocol", "protocol_table", "to_campaign_scale", "RatersPlan", "raters_per_segment", "resampled_power",
            "resampled_curves", "mwu_looks_ties", "system_pool", "SystemPool"]

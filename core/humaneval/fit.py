@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, sparse
 
-from .protocols import PROTOCOLS, to_campaign_scale
+from .protocols import PROTOCOL_DEFAULTS, to_campaign_scale
 
 __all__ = ["VarianceComponents", "variance_components", "CampaignFit", "fit_campaign", "MAX_FIT_RATINGS"]
 
@@ -298,7 +298,7 @@ class CampaignFit:
     Attributes
     ----------
     protocol : str
-        As ``scores.attrs["protocol"]`` (:data:`core.humaneval.PROTOCOLS`).
+        As ``scores.attrs["protocol"]`` (:data:`core.humaneval.PROTOCOL_DEFAULTS`).
     systems : tuple of str
         The systems fitted.
     n_judgments : int
@@ -357,7 +357,7 @@ class CampaignFit:
         scale = abs(self.campaign_scale())
         mean = float(np.clip(self.to_campaign(self.mean), 1.0, 99.0))
         sd = float(np.clip(self.sd * scale, 1.0, 60.0))
-        values = {"mean": round(mean, 3), "sd": round(sd, 3), "test": PROTOCOLS[self.protocol].test,
+        values = {"mean": round(mean, 3), "sd": round(sd, 3), "test": PROTOCOL_DEFAULTS[self.protocol].test,
                   "delta": float(self.delta * self.campaign_scale())}
         values.update(options)
         room = 2 * min(values["mean"] - 0.5, 99.5 - values["mean"]) - 1e-6
@@ -370,7 +370,7 @@ def _best_worst(protocol, values):
         return float(np.mean(values >= -1e-9)), float(np.mean(values <= -25 + 1e-9))
     if protocol == "scores":
         return float(np.mean(values >= values.max())), float(np.mean(values <= values.min()))
-    p = PROTOCOLS[protocol]
+    p = PROTOCOL_DEFAULTS[protocol]
     return float(np.mean(values >= p.high - 0.5)), float(np.mean(values <= p.low + 0.5))
 
 
@@ -412,9 +412,9 @@ def fit_campaign(scores, systems=None, *, method="reml", seed=0) -> CampaignFit:
         raise ValueError("`scores` must be a long table with columns `system`, `item` and `score` "
                          "(core.humaneval.read_scores).")
     protocol = scores.attrs.get("protocol", "scores")
-    if protocol not in PROTOCOLS:
-        raise ValueError(f"`scores.attrs['protocol']` must be one of {', '.join(map(repr, PROTOCOLS))}, "
-                         f"got {protocol!r}.")
+    if protocol not in PROTOCOL_DEFAULTS:
+        raise ValueError(f"`scores.attrs['protocol']` must be one of "
+                         f"{', '.join(map(repr, PROTOCOL_DEFAULTS))}, got {protocol!r}.")
     data = scores.assign(score=pd.to_numeric(scores["score"], errors="coerce")).dropna(subset=["score"])
     data = data.assign(system=data["system"].astype(str))
     if "rater" not in data.columns:

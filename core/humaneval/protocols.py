@@ -7,7 +7,7 @@ professionals (Freitag et al. 2021) and Error Span Annotation (ESA; Kocmi et al.
 Kocmi & Federmann 2022, §6.1); :func:`to_campaign_scale` maps each protocol's scale onto it (a linear map, so
 Mann–Whitney and t test results are unchanged).
 
-Where the defaults come from (:data:`PROTOCOLS`, ``source``):
+Where the defaults come from (:data:`PROTOCOL_DEFAULTS`, ``source``):
 
 * **DA** — SD 29.4 and the reducible (segment) share 23.1% of WMT21 crowd DA, *-en (Wei et al. 2022, Table 2);
   mean 75 (the DA page's default; Wei et al. fit the mean per language pair and do not print it).
@@ -39,7 +39,7 @@ import pandas as pd
 
 from ..validation import check_choice
 
-__all__ = ["Protocol", "PROTOCOLS", "protocol_table", "to_campaign_scale", "from_campaign_scale"]
+__all__ = ["Protocol", "PROTOCOL_DEFAULTS", "protocol_table", "to_campaign_scale", "from_campaign_scale"]
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ _MWU = ("Mann–Whitney U: WMT's test for DA-style 0–100 scores (Akhbardeh et 
         "robust to the pile-up at 100 and to skew, with mid-ranks for ties.")
 
 #: The protocols, keyed as ``read_scores`` names them (``"scores"``: any other numeric score, no defaults).
-PROTOCOLS = {
+PROTOCOL_DEFAULTS = {
     "da": Protocol("da", "Direct Assessment (DA, 0–100)", 0.0, 100.0, 100.0, 1.0, 0.0, 75.0, 29.4, 2.0, 0.231, "mwu",
                    _MWU, "SD and segment share: WMT21 crowd DA *-en (Wei, Kocmi & Federmann 2022, Table 2); mean 75 "
                    "and Δ = 2 from the DA page (Wei et al. Table 1: median differences 0.5–3.2)", False),
@@ -125,7 +125,7 @@ def protocol_table() -> pd.DataFrame:
     """The protocols side by side: ``protocol, label, scale, best, mean, sd, delta, segment_share, test,
     test_reason, source, derived`` (the page's protocol table)."""
     rows = []
-    for p in PROTOCOLS.values():
+    for p in PROTOCOL_DEFAULTS.values():
         scale = "—" if not np.isfinite(p.low) else f"{p.low:g} … {p.high:g}"
         rows.append({"protocol": p.name, "label": p.label, "scale": scale, "best": p.best, "mean": p.mean,
                      "sd": p.sd, "delta": p.delta, "segment_share": p.segment_share, "test": p.test,
@@ -134,8 +134,8 @@ def protocol_table() -> pd.DataFrame:
 
 
 def _map(protocol, low, high):
-    protocol = check_choice("protocol", protocol, tuple(PROTOCOLS))
-    p = PROTOCOLS[protocol]
+    protocol = check_choice("protocol", protocol, tuple(PROTOCOL_DEFAULTS))
+    p = PROTOCOL_DEFAULTS[protocol]
     if protocol == "scores":
         if low is None or high is None or not np.isfinite(low) or not np.isfinite(high) or high <= low:
             raise ValueError("`protocol` 'scores' needs the observed range (`low` < `high`) to map onto 0–100.")
