@@ -221,9 +221,10 @@ def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | No
 
 
 def sequential_snippet(*, design: str, budget: int, delta: float, options: Mapping, target_power: float,
-                       prior: tuple[float, float] | None = None) -> str:
+                       prior: tuple[float, float] | None = None, sizes: bool = False) -> str:
     """Script for the DA-campaign page (:mod:`core.sequential`): ``options`` are the campaign keyword arguments
-    (peeks, boundary, futility_p, mean, sd, alpha, test)."""
+    (peeks, boundary, futility_p, mean, sd, alpha, test); ``sizes`` also prints the judgments each procedure needs
+    for ``target_power`` (:func:`core.sequential.campaign_sample_size`)."""
     lines = [_HEADER, "from core import sequential as sq", "",
              f"design, budget, delta = {design!r}, {int(budget)!r}, {_r(float(delta))}",
              f"options = {_kwargs(dict(options))}", f"target_power = {_r(float(target_power))}",
@@ -241,6 +242,11 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
     if _prior_ok(prior):
         lines += [f"assured = sq.campaign_assurance(design, budget, {_r(float(prior[0]))}, {_r(float(prior[1]))}, "
                   "**options)", "print('Assurance:', pct(assured.assurance))"]
+    if sizes and delta:
+        lines += ["labels = {'fixed': 'Fixed', 'interim': 'Interim', 'interim_futility': 'Interim-futility'}",
+                  "for procedure, label in labels.items():",
+                  "    size = sq.campaign_sample_size(procedure, delta, target_power=target_power, **options)",
+                  "    print(f'{label}: judgments for {target_power:.0%} power:', first_n(size, 1_000_000))"]
     return "\n".join(lines) + "\n"
 
 
