@@ -243,10 +243,10 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
         lines += [f"assured = sq.campaign_assurance(design, budget, {_r(float(prior[0]))}, {_r(float(prior[1]))}, "
                   "**options)", "print('Assurance:', pct(assured.assurance))"]
     if sizes and delta:
-        lines += ["labels = {'fixed': 'Fixed', 'interim': 'Interim', 'interim_futility': 'Interim-futility'}",
+        lines += ["labels = {'fixed': 'fixed', 'interim': 'interim', 'interim_futility': 'interim-futility'}",
                   "for procedure, label in labels.items():",
                   "    size = sq.campaign_sample_size(procedure, delta, target_power=target_power, **options)",
-                  "    print(f'{label}: judgments for {target_power:.0%} power:', first_n(size, 1_000_000))"]
+                  "    print(f'Judgments for {target_power:.0%} power ({label}):', first_n(size, 1_000_000))"]
     return "\n".join(lines) + "\n"
 
 

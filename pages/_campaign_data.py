@@ -171,7 +171,7 @@ def headline(campaign: sq.CampaignDesign, target: float, container=None):
     items = []
     fixed_first = found["fixed"][0].first if found else -1
     for procedure in PROCEDURES:
-        label = f"{DESIGN_LABELS[procedure].capitalize()}: judgments for {target:.0%} power"
+        label = f"Judgments for {target:.0%} power ({DESIGN_LABELS[procedure]})"
         if found is None:
             items.append(Metric(label, "—", help="Set a non-zero difference to size the campaign."))
             continue

@@ -57,8 +57,8 @@ def test_headline_metrics_match_campaign_sample_size():
     shown = metrics(at)
     fixed = sq.campaign_sample_size("fixed", 2.0)
     futile = sq.campaign_sample_size("interim_futility", 2.0)
-    assert shown["Fixed: judgments for 80% power"] == f"{fixed.first:,}"
-    assert shown["Interim-futility: judgments for 80% power"] == f"{futile.first:,}"
+    assert shown["Judgments for 80% power (fixed)"] == f"{fixed.first:,}"
+    assert shown["Judgments for 80% power (interim-futility)"] == f"{futile.first:,}"
     spent = sq.campaign_power("interim_futility", futile.first, 2.0).expected_judgments
     assert any(f"expects {spent:,.0f} judgments" in c.value for c in at.caption)
 
