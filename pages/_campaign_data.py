@@ -301,7 +301,8 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
     frame = frame.assign(label=frame["procedure"].map(DESIGN_LABELS) + ", " + frame["source"])
     plotted["resampled_vs_model"] = frame
     chart(figures.curve_figure(frame, x="budget", y="power", color="label", current=None, target=target,
-                               title=f"Power vs planned judgments: {loaded.a[:30]} vs {loaded.b[:30]}",
+                               title=f"Power vs planned judgments: {figures.plotly_text(loaded.a[:30])} vs "
+                                     f"{figures.plotly_text(loaded.b[:30])}",
                                x_title="Planned judgments for the pair", y_title="Power", y_range=(0, 1.02),
                                style=style()), "resampled_chart")
     st.caption(md_escape(_trust(loaded, frame)) if run else
@@ -360,6 +361,10 @@ def plan_extras(found, loaded: Loaded | None, source_of) -> dict:
             "fitted": None if loaded is None else loaded.label}
 
 
-def snippet_extras(found) -> dict:
-    """Keyword arguments of :func:`core.snippets.sequential_snippet`: print the sizes when the page shows them."""
-    return {"sizes": found is not None}
+def snippet_extras(found, loaded: Loaded | None = None) -> dict:
+    """Keyword arguments of :func:`core.snippets.sequential_snippet`: print the sizes when the page shows them, and
+    read and fit the uploaded file (by its name, next to the notebook) when there is one."""
+    extras = {"sizes": found is not None}
+    if loaded is not None:
+        extras["fitted"] = (loaded.name, loaded.a, loaded.b, loaded.protocol)
+    return extras

@@ -520,7 +520,7 @@ if tab.open("power"):
         x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
 snippet = sequential_snippet(design=design, budget=budget, delta=delta, options=dict(kw), target_power=target,
                              prior=(prior.mean, prior.sd) if assured is not None else None,
-                             **campaign_data.snippet_extras(found))
+                             **campaign_data.snippet_extras(found, loaded))
 plan_actions(sequential_plan.plan_item(
     campaign, result, budget=budget, target_power=target, mde=mde_value,
     futility_saving=fut_row["saving"], assurance=assured,
