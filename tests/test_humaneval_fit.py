@@ -41,6 +41,10 @@ def test_reml_equals_statsmodels_mixedlm():
     assert vc.segment == pytest.approx(ref_vc["segment"], rel=2e-3)
     assert vc.rater == pytest.approx(ref_vc["rater"], rel=2e-3)
     assert vc.residual == pytest.approx(ref.scale, rel=2e-3)
+    via = variance_components(data, method="statsmodels")  # the same call through the module
+    assert via.segment == pytest.approx(ref_vc["segment"], rel=1e-9) and via.residual == pytest.approx(ref.scale)
+    with pytest.raises(ValueError, match="`method`"):
+        variance_components(crossed(segments=400, seed=1), method="statsmodels")
 
 
 def test_reml_recovers_known_components_on_a_large_crossed_design():
