@@ -22,6 +22,7 @@ from benchmarks import (
     accuracy_bench,
     browser_bench,
     claims_bench,
+    humaneval_bench,
     judge_bench,
     llm_bench,
     mt_bench,
@@ -47,7 +48,8 @@ def main() -> int:
     print("NLP Power Explorer benchmarks (median wall time; lower is better)\n")
     ok = True
     checks = (accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS
-              + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS + judge_bench.CHECKS)
+              + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS + judge_bench.CHECKS
+              + humaneval_bench.CHECKS)
     if "--no-browser" not in sys.argv:
         checks = checks + browser_bench.CHECKS
     for check in checks:
