@@ -110,15 +110,14 @@ def sidebar(side) -> Loaded | None:
                                 help="Google MQM files, mt-metrics-eval .seg.score files, Appraise exports (DA, "
                                 "ESA, MQM), WMT DA tables, or any long table with system, segment, rater and score "
                                 "columns. Nothing in the file is executed.")
-    if protocol not in (AUTO, "scores") or upload is None:
-        defaults = he.PROTOCOL_DEFAULTS.get(protocol if protocol != AUTO else "da")
-        if upload is None and protocol not in (AUTO, "da", "scores") and defaults is not None:
-            values = _slider_values(sq.CampaignDesign("fixed", min(abs(defaults.delta) * abs(defaults.slope), 10.0),
-                                                      **defaults.campaign_options()))
-            side.button(f"Use {defaults.label.split(' (')[0]}'s defaults", on_click=_use,
-                        args=(values, f"preset: {defaults.label} ({defaults.source})", defaults.label),
-                        key="protocol_use", help="Mean, SD, difference and test of this protocol, mapped onto "
-                        "the 0–100 campaign scale (sources in the protocol table).")
+    if upload is None and protocol not in (AUTO, "da", "scores"):
+        defaults = he.PROTOCOL_DEFAULTS[protocol]
+        values = _slider_values(sq.CampaignDesign("fixed", min(abs(defaults.delta) * abs(defaults.slope), 10.0),
+                                                  **defaults.campaign_options()))
+        side.button(f"Use {defaults.label.split(' (')[0]}'s defaults", on_click=_use,
+                    args=(values, f"preset: {defaults.label} ({defaults.source})", defaults.label),
+                    key="protocol_use", help="Mean, SD, difference and test of this protocol, mapped onto "
+                    "the 0–100 campaign scale (sources in the protocol table).")
     if upload is None:
         fitted = st.query_params.get("fitted")
         if fitted:
@@ -288,7 +287,8 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
             parts = []
             scores = read(loaded.data, loaded.name, loaded.protocol)[0]
             for i, procedure in enumerate(procedures):
-                parts.append(he.resampled_curves(scores, (loaded.a, loaded.b), RESAMPLE_BUDGETS, procedures=(procedure,),
+                parts.append(he.resampled_curves(scores, (loaded.a, loaded.b), RESAMPLE_BUDGETS,
+                                                 procedures=(procedure,),
                                                  peeks=campaign.peeks, boundary=campaign.boundary,
                                                  futility_p=campaign.futility_p, alpha=campaign.alpha,
                                                  test=campaign.test, n_sims=RESAMPLE_SIMS, seed=2022))

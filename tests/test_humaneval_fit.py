@@ -22,7 +22,8 @@ def crossed(segments=100, raters=20, per_segment=3, seg=100.0, rater=30.0, res=4
     for s in range(systems):
         for i in range(segments):
             for j in rng.choice(raters, per_segment, replace=False):
-                rows.append((f"S{s}", f"seg{i}", f"r{j}", 70 + shift * s + u[s, i] + v[j] + rng.normal(0, math.sqrt(res))))
+                score = 70 + shift * s + u[s, i] + v[j] + rng.normal(0, math.sqrt(res))
+                rows.append((f"S{s}", f"seg{i}", f"r{j}", score))
     return pd.DataFrame(rows, columns=["system", "item", "rater", "score"])
 
 
