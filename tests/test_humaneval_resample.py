@@ -162,3 +162,26 @@ def test_validation_messages():
         resampled_power(pd.DataFrame({"x": [1]}), ("A", "B"), 400)
     with pytest.raises(ValueError, match="`budget`"):
         resampled_power(scores, ("A", "B"), 5)
+
+
+def test_resampling_the_score_model_reproduces_the_campaign_engine():
+    """Judgments laid out on the DA score model's quantiles (Wei et al. §6.1, means 76 and 74; 100,000 each),
+    resampled with their own difference: the campaign engine's analytic power, expected judgments and Type-M.
+    (Shifting B instead would not be the model: in the model a lower mean also changes the Gamma's shape.)"""
+    from core.sequential import _gamma, campaign_power
+
+    pool = 100_000
+    q = (np.arange(pool) + 0.5) / pool
+
+    def model(mean):  # tenths: within the histogram test's 4,096 distinct values
+        return np.round(100 - np.minimum(_gamma(mean, 27.0).ppf(q), 100), 1)
+
+    scores = pd.DataFrame({"system": np.repeat(["A", "B"], pool), "item": np.tile(np.arange(pool), 2),
+                           "score": np.r_[model(76.0), model(74.0)]})
+    for procedure in ("fixed", "interim_futility"):
+        res = resampled_power(scores, ("A", "B"), 1200, procedure=procedure, n_sims=4000, seed=3)
+        ref = campaign_power(procedure, 1200, 2.0)
+        # 4 Monte Carlo SEs, plus 0.01 for the tenths and the analytic engine's normal approximation
+        assert abs(res.power - ref.power) <= 4 * res.mc_se + 0.01
+        assert abs(res.expected_judgments - ref.expected_judgments) <= 4 * res.judgments_se + 5
+        assert abs(res.type_m - ref.type_m) <= 4 * res.type_m_se + 0.02
