@@ -235,6 +235,11 @@ def _trust(loaded: Loaded, frame: pd.DataFrame) -> str:
 
 def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, target: float, plotted: dict) -> None:
     """Below the views: the protocol table, and with an upload the systems, resampled power and raters."""
+    found = sizes(campaign, target)
+    if found is not None:  # the headline's numbers, in the page's CSV
+        plotted["judgments_for_target"] = pd.DataFrame(
+            [(p, target, size.first, size.conservative, spent) for p, (size, spent) in found.items()],
+            columns=["procedure", "target_power", "first_budget", "conservative_budget", "expected_judgments"])
     st.subheader("Last year's judgments")
     with st.expander("Protocols: scales, defaults, sources and tests"):
         table = he.protocol_table()

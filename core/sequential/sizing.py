@@ -78,14 +78,16 @@ def campaign_sample_size(procedure, delta, *, target_power=0.8, peeks=3, boundar
     low = max(20, 4 * looks)
 
     def power_many(budgets):
-        budgets = np.asarray(budgets, dtype=np.int64)
-        out = np.empty(budgets.size)
-        for start in range(0, budgets.size, 512):  # blocks keep the recursion's memory small
-            part = budgets[start:start + 512]
+        # power depends on the budget only through budget // 2 judgments per system: evaluate each half once
+        halves, back = np.unique(np.asarray(budgets, dtype=np.int64) // 2, return_inverse=True)
+        even = 2 * halves
+        out = np.empty(even.size)
+        for start in range(0, even.size, 512):  # blocks keep the recursion's memory small
+            part = even[start:start + 512]
             out[start:start + part.size] = _batched(procedure, part, [delta], peeks=looks, kind=kind,
                                                     futility_p=futility_p, mean=mean, sd=sd, alpha=alpha,
                                                     test=test)[0][:, 0]
-        return out
+        return out[back]
 
     effect = np.empty(1)
     _fill_effects(effect, np.array([delta]), mean, sd, test)
