@@ -115,3 +115,18 @@ def test_a_bad_upload_gets_a_message_not_a_traceback(monkeypatch):
     at.run()
     assert not at.exception, at.exception
     assert any("bad.tsv" in e.value and "line 2" in e.value for e in at.error)
+
+
+def test_a_second_file_with_other_systems_starts_from_its_own_pair(monkeypatch):
+    _minimal_reader(monkeypatch)
+    at = open_page("sequential", timeout=180)
+    at.file_uploader(key="he_file").set_value(("a.csv", _campaign_csv(), "text/csv"))
+    at.run()
+    at.selectbox(key="sys_b").set_value("sysC")
+    at.run()
+    assert not at.exception, at.exception
+    other = _campaign_csv(1).replace(b"\nsys", b"\nmt")
+    at.file_uploader(key="he_file").set_value(("b.csv", other, "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    assert (at.selectbox(key="sys_a").value, at.selectbox(key="sys_b").value) == ("mtA", "mtB")
