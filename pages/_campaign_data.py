@@ -121,7 +121,8 @@ def sidebar(side) -> Loaded | None:
     if upload is None:
         fitted = st.query_params.get("fitted")
         if fitted:
-            side.caption(f"Values fitted from {md_escape(fitted[:120])}.")
+            side.caption(f"This link was made from {md_escape(fitted[:120])}; upload the file again to refit, change "
+                         "the pair or resample.")
         return None
     with guard(f"Cannot read {upload.name[:80]}", stop=False):
         data = upload.getvalue()
