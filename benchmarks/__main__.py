@@ -22,6 +22,7 @@ from benchmarks import (
     accuracy_bench,
     browser_bench,
     claims_bench,
+    humaneval_bench,
     judge_bench,
     memory_bench,
     llm_bench,
@@ -50,7 +51,7 @@ def main() -> int:
     ok = True
     checks = (accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS
               + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS + judge_bench.CHECKS
-              + uploads_bench.CHECKS)
+              + uploads_bench.CHECKS + humaneval_bench.CHECKS)
     if "--no-browser" not in sys.argv:
         checks = checks + browser_bench.CHECKS + memory_bench.CHECKS
     for check in checks:

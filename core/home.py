@@ -645,13 +645,19 @@ def _human_upload(name: str, data) -> Upload:
     notes = " ".join(scores.attrs["notes"][:2])
     summary = (f"{he.FORMATS.get(fmt, fmt)} ({protocol.upper()}): {len(scores):,} judgments of {len(table)} systems "
                f"on {scores['item'].nunique():,} segments{who}. {reason} {notes}").strip()
-    values = (("mean", _sig(mean)), ("sd", _sig(pooled)), ("delta", _sig(abs(delta))))
+    # the DA page's sliders are on the 0–100 campaign scale: the pair's fit mapped there (MQM, SQM, …), rounded and
+    # clipped as the page's own "use the fitted values" button does
+    design = he.fit_campaign(scores, [a, b]).design("fixed")
+    shown = he.slider_values(design)
+    values = (("mean", shown["mean"]), ("sd", shown["sd"]), ("delta", shown["delta"]))
     label = f"{str(name)[:60]}: {a[:40]} vs {b[:40]}"
+    scale = "" if protocol in ("da", "esa") else (f" (on the file's {protocol.upper()} scale: mean {mean:.3g}, SD "
+                                                  f"{pooled:.3g}, difference {abs(delta):.3g})")
     return Upload("human_scores", UPLOAD_KINDS["human_scores"].page, summary, values,
-                  f"The DA campaign page opens with the mean ({mean:.3g}) and SD ({pooled:.3g}) of the judgments of "
-                  f"{a} and {b} and their difference ({abs(delta):.3g}), on the file's {protocol.upper()} scale, to "
-                  "plan this year's budget.",
-                  (("fitted", label), ("protocol", protocol)))
+                  f"The DA campaign page opens with the judgments of {a} and {b} on its 0–100 scale: mean "
+                  f"{shown['mean']:g}, SD {shown['sd']:g}, difference {shown['delta']:g}{scale}; upload the file there "
+                  "to resample its real scores.",
+                  (("fitted", label), ("protocol", protocol), ("sys_a", str(a)), ("sys_b", str(b))))
 
 
 def read_uploads(files) -> Upload:

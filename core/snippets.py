@@ -259,9 +259,14 @@ def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | No
 
 
 def sequential_snippet(*, design: str, budget: int, delta: float, options: Mapping, target_power: float,
-                       prior: tuple[float, float] | None = None) -> str:
+                       prior: tuple[float, float] | None = None, sizes: bool = False,
+                       fitted: tuple[str, str, str, str] | None = None) -> str:
     """Script for the DA-campaign page (:mod:`core.sequential`): ``options`` are the campaign keyword arguments
-    (peeks, boundary, futility_p, mean, sd, alpha, test)."""
+    (peeks, boundary, futility_p, mean, sd, alpha, test); ``sizes`` also prints the judgments each procedure needs
+    for ``target_power`` (:func:`core.sequential.campaign_sample_size`); ``fitted`` = (file name, system A, system B,
+    protocol) reads last year's judgments from that file (next to the notebook) and prints the fit of the two
+    systems (:func:`core.humaneval.fit_campaign`) as the page's metrics show it, and computes the resampled power at
+    the page's budget (:func:`core.humaneval.resampled_power`)."""
     lines = [_HEADER, "from core import sequential as sq", "",
              f"design, budget, delta = {design!r}, {int(budget)!r}, {_r(float(delta))}",
              f"options = {_kwargs(dict(options))}", f"target_power = {_r(float(target_power))}",
@@ -280,6 +285,24 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
     if _prior_ok(prior):
         lines += [f"assured = sq.campaign_assurance(design, budget, {_r(float(prior[0]))}, {_r(float(prior[1]))}, "
                   "**options)", "print('Assurance:', pct(assured.assurance))"]
+    if fitted is not None:
+        name, a, b, protocol = (str(v) for v in fitted)
+        lines += ["", "from core import humaneval as he", "",
+                  f"with open({name!r}, 'rb') as fh:",
+                  f"    scores = he.read_scores(fh.read(), {name!r}, protocol={protocol!r})",
+                  f"fit = he.fit_campaign(scores, [{a!r}, {b!r}])",
+                  "print('Difference A − B:', f'{fit.delta:+.3g}')",
+                  "print('Judgment SD:', f'{fit.sd:.3g}')",
+                  "print('At the best score:', pct(fit.ceiling_share))",
+                  "# power from the real scores (the page's resampled curve, one point; 1,000 campaigns):",
+                  f"resampled = he.resampled_power(scores, ({a!r}, {b!r}), budget, procedure=design, "
+                  "test=options['test'], peeks=options['peeks'], boundary=options['boundary'], "
+                  "futility_p=options['futility_p'], alpha=options['alpha'], n_sims=1000, seed=2022)"]
+    if sizes and delta:
+        lines += ["labels = {'fixed': 'fixed', 'interim': 'interim', 'interim_futility': 'interim-futility'}",
+                  "for procedure, label in labels.items():",
+                  "    size = sq.campaign_sample_size(procedure, delta, target_power=target_power, **options)",
+                  "    print(f'Judgments for {target_power:.0%} power ({label}):', first_n(size, 1_000_000))"]
     return "\n".join(lines) + "\n"
 
 

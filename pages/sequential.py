@@ -44,7 +44,8 @@ from pages._scaffold import (
     style,
     views,
 )
-from pages._scaffold import code_view
+from pages._scaffold import code_view, source_of
+from pages import _campaign_data as campaign_data
 
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 BUDGETS = [200, 300, 400, 600, 800, 1000, 1200, 1500, 1800, 2400, 3000, 3600, 4800, 6000, 8000, 10000]
@@ -219,6 +220,7 @@ sim = simulation_controls(options=(500, 1000, 2000, 5000), default=2000, seed_de
                           label="Check by simulating campaigns", unit="Simulated campaigns",
                           help="Simulated campaigns for the current design (per scenario: the true difference and "
                           "zero difference), with Monte Carlo standard errors, next to the analytic numbers.")
+loaded = campaign_data.sidebar(side)
 side.subheader("Population of system pairs")
 pop_source = side.radio("True differences of the pairs you will compare", ["default", "paste"], key="pop",
                         bind="query-params", format_func={"default": "shaped like WMT (Figure 6)",
@@ -501,6 +503,9 @@ metrics_row(
            "population of pairs (the paper: 18% at 1,200, 27% at 3×)."),
     container=summary,
 )
+found = campaign_data.headline(campaign, target, container=summary)
+
+campaign_data.section(loaded, campaign, budget, target, plotted)
 
 # ---------------------------------------------------------------------------
 # simulated campaigns, on demand
@@ -542,12 +547,14 @@ if tab.open("power"):
         fig5, x="delta", y="power", color="label", current=(delta, result.power), target=target,
         x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
 snippet = sequential_snippet(design=design, budget=budget, delta=delta, options=dict(kw), target_power=target,
-                             prior=(prior.mean, prior.sd) if assured is not None else None)
+                             prior=(prior.mean, prior.sd) if assured is not None else None,
+                             **campaign_data.snippet_extras(found, loaded))
 plan_actions(sequential_plan.plan_item(
     campaign, result, budget=budget, target_power=target, mde=mde_value,
     futility_saving=fut_row["saving"], assurance=assured,
     prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
-    cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet),
+    cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
+    **campaign_data.plan_extras(found, loaded, lambda key: source_of(key, st.session_state.get(key), "slider"))),
     key="sequential")
 code_view(snippet, key="sequential_code")
 

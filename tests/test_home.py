@@ -432,11 +432,18 @@ def test_human_judgments_link_the_closest_top_pairs_mean_sd_and_difference():
     b = np.array([-5.0, -2.1, 0.0, -6.0])
     pooled = math.sqrt((3 * a.var(ddof=1) + 3 * b.var(ddof=1)) / 6)
     values = dict(up.values)
-    assert values["mean"] == pytest.approx(np.concatenate([a, b]).mean(), rel=1e-3)
-    assert values["sd"] == pytest.approx(pooled, rel=1e-3)
-    assert values["delta"] == pytest.approx(b.mean() - a.mean(), rel=1e-3)
-    assert dict(up.link) == {"fitted": f"{name}: sysB vs sysA", "protocol": "mqm"}
+    # the DA page's sliders are on its 0–100 scale: the pair's mean and SD mapped there, rounded to the sliders'
+    # steps and clipped to their ranges (mean 50–95 by 0.5, SD 10–40 by 0.5, difference 0–10 by 0.1)
+    from core import humaneval as he
+
+    mapped_mean = float(he.to_campaign_scale(np.concatenate([a, b]).mean(), "mqm"))
+    slope = float(he.to_campaign_scale(1.0, "mqm") - he.to_campaign_scale(0.0, "mqm"))
+    assert values["mean"] == min(max(round(mapped_mean * 2) / 2, 50.0), 95.0)
+    assert values["sd"] == pytest.approx(min(max(round(abs(slope) * pooled * 2) / 2, 10.0), 40.0), abs=0.5)
+    assert values["delta"] == min(round(abs(slope) * (b.mean() - a.mean()), 1), 10.0)
+    assert dict(up.link) == {"fitted": f"{name}: sysB vs sysA", "protocol": "mqm", "sys_a": "sysB", "sys_b": "sysA"}
     assert up.query["mean"] == str(values["mean"]) and "sysB and sysA are the closest" in up.summary
+    assert f"mean {b.mean() / 2 + a.mean() / 2:.3g}" in up.next_step  # the file's own scale is said too
 
 
 def test_system_level_and_headerless_judgments_get_messages():

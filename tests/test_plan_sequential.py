@@ -78,3 +78,25 @@ def test_design_is_a_cache_key_by_value():
 
     assert key(sq.CampaignDesign("interim", 2.0)) == key(sq.CampaignDesign("interim", 2.0))
     assert key(sq.CampaignDesign("interim", 2.0)) != key(sq.CampaignDesign("interim", 2.0, peeks=4))
+
+
+def test_judgments_for_the_target_and_the_fits_source():
+    d = sq.CampaignDesign("interim_futility", 2.0)
+    found = {}
+    for procedure in ("fixed", "interim", "interim_futility"):
+        size = sq.campaign_sample_size(procedure, 2.0)
+        found[procedure] = (size, sq.campaign_power(procedure, size.first, 2.0).expected_judgments)
+    source = "fitted from wmt23.tsv: A vs B"
+    item = sequential_plan.plan_item(d, d.power(1200), budget=1200, target_power=0.8, sample_sizes=found,
+                                     sources={"mean": source, "sd": source, "delta": source},
+                                     fitted="wmt23.tsv: A vs B")
+    results = dict(item.results)
+    fixed, futile = found["fixed"][0].first, found["interim_futility"]
+    assert results["judgments for 80% power (fixed)"] == f"{fixed:,} planned, {fixed:,.0f} expected"
+    saving = 100 * (1 - futile[1] / fixed)
+    assert results["judgments for 80% power (interim-futility)"] == (
+        f"{futile[0].first:,} planned, {futile[1]:,.0f} expected ({saving:.0f}% saved vs fixed)")
+    sources = {a.name: a.source for a in item.assumptions}
+    assert sources["mean DA score / judgment SD"] == source and sources["true difference"] == source
+    assert sources["last year's judgments"] == "uploaded on the page"
+    assert f"takes {fixed:,} judgments with the fixed design" in item.paragraph and source in item.paragraph

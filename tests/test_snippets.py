@@ -31,7 +31,9 @@ CASES = [
     ("mt", "mt_code", {"n": "3000", "delta": "0.5", "assure": "True", "target": "0.9"},
      ("Power", "MDE at 90% power", "n for 90% power", "Assurance")),
     ("sequential", "sequential_code", {}, ("Power", "False-positive rate (Δ = 0)", "Expected judgments",
-                                           "Type-M at stopping", "MDE at 80% power")),
+                                           "Type-M at stopping", "MDE at 80% power",
+                                           "Judgments for 80% power (fixed)",
+                                           "Judgments for 80% power (interim-futility)")),
     ("sequential", "sequential_code", {"design": "interim_futility", "delta": "1.5", "budget": "2400",
                                        "assure": "True"}, ("Power", "Expected judgments", "Assurance")),
     ("ratings", "ratings_code", {}, ("Power", "False-positive rate", "Type-M (exaggeration)", "MDE at 80% power")),
@@ -210,3 +212,24 @@ def test_paired_script_with_a_regression_prior_on_the_agreement():
     mde = acc.mcnemar_mde(1000, **design.mde_kwargs, target_power=0.9, alpha=0.05, test="exact")
     assert printed["Power"] == f"{100 * res.power:.1f}%"
     assert printed["MDE at 90% power"] == f"{100 * mde:.2f} pp"
+
+
+def test_sequential_script_reads_and_fits_last_years_judgments(tmp_path, monkeypatch):
+    """With an upload the DA page's script reads the file by its name and prints the fit's metrics as the page."""
+    import core.humaneval as he
+
+    if not hasattr(he, "read_scores"):
+        pytest.skip("core.humaneval.read_scores (the reader) is not in this build")
+    rng = np.random.default_rng(1)
+    rows = [(s, f"s{i}", f"r{j}", float(np.clip(round(m + rng.normal(0, 20)), 0, 100)))
+            for s, m in (("A", 80), ("B", 76)) for i in range(100) for j in range(2)]
+    pd.DataFrame(rows, columns=["system", "item", "rater", "score"]).to_csv(tmp_path / "last.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    code = snippets.sequential_snippet(design="fixed", budget=1200, delta=2.0, options=dict(
+        peeks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0, alpha=0.05, test="mwu"), target_power=0.8,
+        fitted=("last.csv", "A", "B", "da"))
+    printed = run_here(code)
+    scores = he.read_scores((tmp_path / "last.csv").read_bytes(), "last.csv", protocol="da")
+    fit = he.fit_campaign(scores, ["A", "B"])
+    assert printed["Difference A − B"] == f"{fit.delta:+.3g}"
+    assert printed["Judgment SD"] == f"{fit.sd:.3g}"

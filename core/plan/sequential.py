@@ -23,7 +23,8 @@ REFERENCES = (
 def plan_item(design: CampaignDesign, result, *, budget: int, target_power: float, mde: float = math.nan,
               futility_saving: float = math.nan, assurance=None, prior: tuple[float, float, str] | None = None,
               cost: float | None = None, cost_per_unit: float = 0.0, currency: str = "", figures: tuple = (),
-              link: str = "", code: str = "") -> PlanItem:
+              link: str = "", code: str = "", sample_sizes: dict | None = None, sources: dict | None = None,
+              fitted: str | None = None) -> PlanItem:
     """The plan of one DA campaign, as the DA page shows it.
 
     Parameters
@@ -46,6 +47,13 @@ def plan_item(design: CampaignDesign, result, *, budget: int, target_power: floa
         The expected cost and the cost of one judgment.
     figures, link, code :
         Passed through to the plan.
+    sample_sizes : dict, optional
+        Procedure → (:class:`core.sizing.SampleSize`, expected judgments at its first size), from
+        :func:`core.sequential.campaign_sample_size` for ``target_power`` (the page's "judgments for 80% power").
+    sources : dict, optional
+        Where ``mean``, ``sd`` and ``delta`` came from (e.g. "fitted from wmt23.tsv: A vs B"); "slider" otherwise.
+    fitted : str, optional
+        The uploaded campaign and the two systems the values were fitted from.
 
     Returns
     -------
@@ -79,12 +87,19 @@ def plan_item(design: CampaignDesign, result, *, budget: int, target_power: floa
         sentence += (f" Averaged over a normal prior on the difference (mean {prior[0]:+.1f}, SD {prior[1]:.1f} "
                      f"points), the assurance is {fmt_pct(assurance.assurance, 0)} (ceiling "
                      f"{fmt_pct(assurance.ceiling, 0)}; O'Hagan et al., 2005).")
+    sources = dict(sources or {})
+    model_source = sources.get("mean") if sources.get("mean") == sources.get("sd") and sources.get("mean") not in (
+        None, "slider") else None
     assumptions = [Assumption("planned judgments", f"{budget:,}", "slider"),
                    Assumption("design", DESIGN_LABELS[procedure] + (f", K = {peeks}, {kind}" if procedure != "fixed"
                                                                     else ""), "set on the page"),
                    Assumption("mean DA score / judgment SD", f"{mean:g} / {sd:g}",
-                              "slider (cf. Wei et al. 2022, Table 2)"),
-                   Assumption("true difference", f"{delta:g} DA points", "slider")]
+                              model_source or "slider (cf. Wei et al. 2022, Table 2)"),
+                   Assumption("true difference", f"{delta:g} DA points", sources.get("delta") or "slider")]
+    if fitted:
+        assumptions.append(Assumption("last year's judgments", fitted, "uploaded on the page"))
+    if model_source:
+        sentence += f" The mean and SD were {model_source}."
     if procedure == "interim_futility":
         assumptions.append(Assumption("futility threshold", f"p > {futility_p:g}", "slider"))
     results = [("power", fmt_pct(result.power)), ("false-positive rate", fmt_pct(result.false_positive_rate, 2)),
@@ -94,6 +109,24 @@ def plan_item(design: CampaignDesign, result, *, budget: int, target_power: floa
                (f"MDE at {target_power:.0%} power", "not reachable" if not math.isfinite(mde) else f"{mde:.2f} DA"),
                ("judgments saved by interim-futility (population)", "—" if not math.isfinite(futility_saving) else
                 f"{100 * futility_saving:.0f}%")]
+    if sample_sizes:
+        fixed_first = sample_sizes["fixed"][0].first if "fixed" in sample_sizes else -1
+        for procedure, (size, spent) in sample_sizes.items():
+            if size.first < 0:
+                text = "not reachable within 1,000,000"
+            else:
+                text = f"{size.first:,} planned, {spent:,.0f} expected"
+                if procedure != "fixed" and fixed_first > 0:
+                    text += f" ({100 * (1 - spent / fixed_first):.0f}% saved vs fixed)"
+                if size.differ:
+                    text += f"; stays above the target from {size.conservative:,}"
+            results.append((f"judgments for {target_power:.0%} power ({DESIGN_LABELS[procedure]})", text))
+        firsts = {p: s_[0].first for p, s_ in sample_sizes.items() if s_[0].first > 0}
+        if "fixed" in firsts and "interim_futility" in firsts:
+            spent = sample_sizes["interim_futility"][1]
+            sentence += (f" Reaching {target_power:.0%} power takes {firsts['fixed']:,} judgments with the fixed "
+                         f"design; interim-futility planned at {firsts['interim_futility']:,} expects to spend "
+                         f"{spent:,.0f}.")
     if assurance is not None and prior is not None:
         assumptions.append(Assumption("prior on the difference", f"N({prior[0]:+.1f}, {prior[1]:.1f}²) DA points",
                                       prior[2]))

@@ -20,6 +20,8 @@ Modules
     A running evaluation: :func:`monitor` (verdict and forecast), readers.
 :mod:`~core.sequential.adapters`
     Per-item difference models of the LLM benchmark and vote scenarios, :func:`compare_designs`.
+:mod:`~core.sequential.sizing`
+    :func:`campaign_sample_size`: the judgments a DA campaign needs for a target power.
 
 Every name importable from the former single module ``core.sequential`` is
 re-exported here.
@@ -36,6 +38,7 @@ from .confidence import CS_GRID, confidence_sequence, cs_boundary, cs_halfwidth,
 from .general import (  # noqa: F401
     MAX_RECURSION_LOOKS, MAX_SIMULATED_ITEMS, SEQUENTIAL_DESIGNS, SequentialResult, look_schedule,
     sequential_curves, sequential_power, sequential_sample_size)
+from .sizing import campaign_sample_size  # noqa: F401
 from .adapters import ItemModel, SequentialDesign, benchmark_item_model, compare_designs, vote_item_model  # noqa: F401
 from .monitor import (  # noqa: F401
     VERDICTS, MonitorDesign, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
@@ -46,4 +49,4 @@ __all__ = list(_campaign_all) + [
     "look_schedule", "cs_halfwidth", "confidence_sequence", "mixture_rho", "MAX_RECURSION_LOOKS",
     "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
     "differences_from_votes", "sample_differences", "ItemModel", "SequentialDesign", "benchmark_item_model", "vote_item_model",
-    "compare_designs"]
+    "compare_designs", "campaign_sample_size"]

@@ -130,6 +130,7 @@ UPLOADERS = [
     ("llm", {"view": "Estimate from your logs"}, "log_file", lambda at: None),
     ("leaderboard", {"view": "Fit your votes"}, "votes_file", lambda at: None),
     ("sequential", {"pop": "my past differences"}, "pop_file", lambda at: None),
+    ("sequential", {}, "he_file", lambda at: None),
     ("monitor", {"source": "per-item scores"}, "scores_file", lambda at: None),
     ("monitor", {"source": "pairwise votes"}, "votes_file", lambda at: None),
     ("judge", {"view": "Calibrate from your labels"}, "cal_file", lambda at: None),

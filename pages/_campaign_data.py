@@ -1,0 +1,372 @@
+"""The DA campaign page's blocks for last year's judgments and the judgments a target power needs (UI only).
+
+``pages/sequential.py`` calls :func:`sidebar` (upload, protocol, the two systems, "use the fitted values"),
+:func:`headline` (judgments for the target power of the three procedures), :func:`section` (systems, protocol,
+resampled power beside the model's, raters per segment, savings over the campaign's pairs), :func:`plan_extras`
+and :func:`snippet_extras`. Statistics live in :mod:`core.humaneval` and :mod:`core.sequential`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core import figures
+from core import humaneval as he
+from core import sequential as sq
+from core.plan import sequential as sequential_plan
+from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
+                             md_escape, metrics_row, simulation, style)
+
+DESIGN_LABELS = sequential_plan.DESIGN_LABELS
+PROCEDURES = ("fixed", "interim", "interim_futility")
+#: What the uploader takes: the reader's formats (:func:`core.humaneval.read_scores`).
+UPLOAD_TYPES = ["score", "tsv", "csv", "txt", "jsonl"]
+#: Planned budgets of the resampled curve (at most 4,800 judgments: 1,000 campaigns stay within a second each).
+RESAMPLE_BUDGETS = (200, 400, 600, 800, 1200, 1800, 2400, 3600, 4800)
+RESAMPLE_SIMS = 1000
+AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """An uploaded campaign: its file, protocol, the compared pair and their fits."""
+
+    name: str
+    protocol: str
+    a: str
+    b: str
+    reason: str
+    table: pd.DataFrame
+    notes: tuple
+    pair: he.CampaignFit
+    every: he.CampaignFit
+    data: bytes
+
+    @property
+    def label(self) -> str:
+        return f"{self.name[:60]}: {self.a[:40]} vs {self.b[:40]}"
+
+
+def _reader():
+    """The reader's functions (:mod:`core.humaneval`), or a message when this build has none."""
+    try:
+        return he.read_scores, he.system_table, he.default_pair
+    except AttributeError as err:  # the reader lives in core/humaneval/readers.py
+        raise ValueError("Reading judgments needs `core.humaneval.read_scores`, which this build lacks.") from err
+
+
+@cached_upload
+def read(data: bytes, name: str, protocol: str | None):
+    read_scores, system_table, default_pair = _reader()
+    scores = read_scores(data, name, protocol=protocol)
+    table = system_table(scores)
+    a, b, reason = default_pair(scores)
+    return scores, table, (a, b, reason)
+
+
+@cached_upload
+def fits(data: bytes, name: str, protocol: str | None, a: str, b: str):
+    scores = read(data, name, protocol)[0]
+    return he.fit_campaign(scores, [a, b]), he.fit_campaign(scores)
+
+
+def _protocol_label(key: str) -> str:
+    if key == AUTO:
+        return "as the file says (DA without a file)"
+    return he.PROTOCOL_DEFAULTS[key].label
+
+
+_slider_values = he.slider_values  # the design's mean, SD, |difference| and test as the page's sliders take them
+
+
+def _use(values: dict, source: str, label: str) -> None:
+    """Callback: the fitted (or protocol) values into the sliders; the link says where they came from."""
+    apply_values(values, source)
+    st.query_params["fitted"] = label
+
+
+def sidebar(side) -> Loaded | None:
+    """Sidebar block: upload, protocol, the two systems; returns the loaded campaign (or None)."""
+    side.subheader("Last year's judgments")
+    options = [AUTO] + [k for k in he.PROTOCOL_DEFAULTS if k != "scores"] + ["scores"]
+    link_values("protocol", {k: _protocol_label(k) for k in options})  # a link may say ?protocol=mqm
+    protocol = side.selectbox("Protocol", options,
+                              format_func=_protocol_label, key="protocol", bind="query-params",
+                              help="DA (0–100), DA+SQM (WMT22), SQM (0–6), ESA (0–100 with error spans), MQM (≤ 0, "
+                              "error-weighted) or other numeric scores. Each maps linearly onto the campaign model's "
+                              "0–100 scale; its defaults and suggested test are in the protocol table below the "
+                              "charts.")
+    upload = side.file_uploader("Upload last year's judgments", type=UPLOAD_TYPES, key="he_file",
+                                help="Google MQM files, mt-metrics-eval .seg.score files, Appraise exports (DA, "
+                                "ESA, MQM), WMT DA tables, or any long table with system, segment, rater and score "
+                                "columns. Nothing in the file is executed.")
+    if upload is None and protocol not in (AUTO, "da", "scores"):
+        defaults = he.PROTOCOL_DEFAULTS[protocol]
+        values = _slider_values(sq.CampaignDesign("fixed", min(abs(defaults.delta) * abs(defaults.slope), 10.0),
+                                                  **defaults.campaign_options()))
+        side.button(f"Use {defaults.label.split(' (')[0]}'s defaults", on_click=_use,
+                    args=(values, f"preset: {defaults.label} ({defaults.source})", defaults.label),
+                    key="protocol_use", help="Mean, SD, difference and test of this protocol, mapped onto "
+                    "the 0–100 campaign scale (sources in the protocol table).")
+    if upload is None:
+        fitted = st.query_params.get("fitted")
+        if fitted:
+            side.caption(f"This link was made from {md_escape(fitted[:120])}; upload the file again to refit, change "
+                         "the pair or resample.")
+        return None
+    with guard(f"Cannot read {upload.name[:80]}", stop=False):
+        data = upload.getvalue()
+        scores, table, (a0, b0, reason) = read(data, upload.name, None if protocol == AUTO else protocol)
+        names = table["system"].astype(str).tolist()
+        a = side.selectbox("System A", names, index=names.index(a0), key="sys_a", bind="query-params",
+                           help="The two systems to compare (default: the closest pair at the top).")
+        b = side.selectbox("System B", names, index=names.index(b0), key="sys_b", bind="query-params")
+        if a == b:
+            side.warning("Choose two different systems.")
+            return None
+        pair, every = fits(data, upload.name, None if protocol == AUTO else protocol, a, b)
+        loaded = Loaded(upload.name, scores.attrs.get("protocol", "scores"), a, b,
+                        reason if (a, b) == (a0, b0) else "Chosen on the page.", table,
+                        tuple(scores.attrs.get("notes", ())), pair, every, data)
+        values = _slider_values(pair.design("fixed"))
+        side.button("Use the fitted values in the sliders", on_click=_use, key="he_use", type="primary",
+                    args=(values, f"fitted from {loaded.label}", loaded.label),
+                    help="Mean, SD and difference of the two systems' judgments on the 0–100 campaign scale, and the "
+                    "protocol's test (rounded to the sliders' steps).")
+        return loaded
+    return None
+
+
+# ---------------------------------------------------------------------------
+# judgments for the target power
+# ---------------------------------------------------------------------------
+@cached
+def sizes(campaign: sq.CampaignDesign, target: float):
+    """Each procedure's first budget reaching ``target`` and its expected judgments there (None at Δ = 0)."""
+    if campaign.delta == 0:
+        return None
+    kw = {k: v for k, v in campaign.options().items()}
+    out = {}
+    for procedure in PROCEDURES:
+        size = sq.campaign_sample_size(procedure, campaign.delta, target_power=target, **kw)
+        spent = sq.campaign_power(procedure, size.first, campaign.delta, **kw).expected_judgments \
+            if size.first > 0 else math.nan
+        out[procedure] = (size, spent)
+    return out
+
+
+def headline(campaign: sq.CampaignDesign, target: float, container=None):
+    """The "judgments for the target power" metrics of fixed, interim and interim-futility."""
+    found = sizes(campaign, target)
+    items = []
+    fixed_first = found["fixed"][0].first if found else -1
+    for procedure in PROCEDURES:
+        label = f"Judgments for {target:.0%} power ({DESIGN_LABELS[procedure]})"
+        if found is None:
+            items.append(Metric(label, "—", help="Set a non-zero difference to size the campaign."))
+            continue
+        size, spent = found[procedure]
+        if size.first < 0:
+            items.append(Metric(label, "> 1,000,000", help="Not reachable within a million judgments."))
+            continue
+        saving = 1 - spent / fixed_first if fixed_first > 0 else math.nan
+        caption = ("spent in full" if procedure == "fixed" else
+                   f"expects {spent:,.0f} judgments: {100 * saving:.0f}% {'saved' if saving >= 0 else 'more'} vs "
+                   "fixed")
+        if size.differ:
+            caption += f"; stays above {target:.0%} from {size.conservative:,}"
+        items.append(Metric(label, f"{size.first:,}", caption=caption,
+                            help="The smallest planned budget (judgments for the pair) whose power reaches the "
+                            "target for this difference (core.sequential.campaign_sample_size); the caption gives the "
+                            "judgments this procedure expects to spend there and its saving against the fixed "
+                            "design's budget for the same power — this design's own saving, not the average over a "
+                            "population of pairs."))
+    metrics_row(*items, container=container)
+    return found
+
+
+# ---------------------------------------------------------------------------
+# the section: systems, protocol, resampled power, raters per segment
+# ---------------------------------------------------------------------------
+@cached
+def model_curve(campaign: sq.CampaignDesign, budgets: tuple, procedures: tuple):
+    frame = sq.population_curves(list(budgets), [abs(campaign.delta)], designs=procedures, **campaign.options())
+    return frame.rename(columns={"design": "procedure", "average_power": "power",
+                                 "average_judgments": "expected_judgments"})
+
+
+@cached
+def savings(budget: int, population: tuple, kw: tuple):
+    return sq.budget_savings(budget, np.array(population), **dict(kw))
+
+
+@cached
+def raters(segment_var, residual_var, budget, cost_segment, delta):
+    return he.raters_per_segment(segment_var, residual_var, budget=budget, cost_segment=cost_segment,
+                                 cost_judgment=1.0, max_ratings=10, delta=delta)
+
+
+def _trust(loaded: Loaded, frame: pd.DataFrame) -> str:
+    fit = loaded.pair
+    piled = fit.ceiling_share
+    where = "MQM's mass at 0 (no error)" if loaded.protocol == "mqm" else "the pile-up at the scale's best score"
+    gap = (frame.pivot_table(index=["procedure", "budget"], columns="source", values="power")
+           .dropna() if len(frame) else pd.DataFrame())
+    big = float((gap.iloc[:, 0] - gap.iloc[:, 1]).abs().max()) if len(gap.columns) == 2 and len(gap) else 0.0
+    text = (f"{100 * piled:.0f}% of these judgments sit at {where}. ")
+    if big > 0.05 or piled > sq.CEILING_WARNING:
+        text += ("Where the curves disagree, trust the resampled one: the model (100 − Gamma, Wei et al. 2022, §6.1) "
+                 "treats scores as continuous and misses that point mass; resampling reuses your judgments, ties and "
+                 "all. ")
+    else:
+        text += "The two agree within a few points here. "
+    return text + ("Resampling assumes next year's segments and raters are like last year's, and with several "
+                   "ratings per segment the per-judgment tests overstate the evidence (see its false-positive rate).")
+
+
+def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, target: float, plotted: dict) -> None:
+    """Below the views: the protocol table, and with an upload the systems, resampled power and raters."""
+    found = sizes(campaign, target)
+    if found is not None:  # the headline's numbers, in the page's CSV
+        plotted["judgments_for_target"] = pd.DataFrame(
+            [(p, target, size.first, size.conservative, spent) for p, (size, spent) in found.items()],
+            columns=["procedure", "target_power", "first_budget", "conservative_budget", "expected_judgments"])
+    st.subheader("Last year's judgments")
+    with st.expander("Protocols: scales, defaults, sources and tests"):
+        table = he.protocol_table()
+        st.dataframe(table[["label", "scale", "mean", "sd", "delta", "segment_share", "test", "source"]],
+                     hide_index=True, width="stretch")
+        st.caption(" ".join(f"**{md_escape(p.label)}**: {md_escape(p.test_reason)}" for p in
+                            (he.PROTOCOL_DEFAULTS["da"], he.PROTOCOL_DEFAULTS["mqm"])))
+    if loaded is None:
+        st.caption("Upload last year's judgments in the sidebar to see every system, compare two of them with "
+                   "power resampled from their real scores, and plan ratings per segment.")
+        return
+    fit, every = loaded.pair, loaded.every
+    st.markdown(f"**{md_escape(loaded.a)}** vs **{md_escape(loaded.b)}** from {md_escape(loaded.name)} "
+                f"({md_escape(he.PROTOCOL_DEFAULTS[loaded.protocol].label)}). {md_escape(loaded.reason)}")
+    for note in loaded.notes[:3] + fit.notes[:2]:
+        st.caption(md_escape(note))
+    systems = loaded.table.assign(compared=loaded.table["system"].isin([loaded.a, loaded.b]))
+    plotted["systems"] = systems
+    st.dataframe(systems, hide_index=True, width="stretch", column_config={
+        "mean": st.column_config.NumberColumn("Mean", format="%.3f"),
+        "sd": st.column_config.NumberColumn("SD", format="%.3f"),
+        "compared": st.column_config.CheckboxColumn("Compared")})
+    comps = fit.components
+    metrics_row(
+        Metric("Difference A − B", f"{fit.delta:+.3g}", help="Difference of the two systems' mean judgments, on "
+               "the protocol's scale."),
+        Metric("Judgment SD", f"{fit.sd:.3g}", help="Within-system SD of single judgments (the spread the tests "
+               "see)."),
+        Metric("At the best score", fmt_pct(fit.ceiling_share), help="Share of judgments at the scale's best "
+               "score (DA: 100; MQM: 0, no error)."),
+        Metric("Segment / rater / residual variance",
+               " / ".join("—" if math.isnan(v) else f"{v:.3g}" for v in (comps.segment, comps.rater, comps.residual)),
+               help=f"Variance components of single judgments ({comps.method.upper()}; crossed segments × raters)."),
+    )
+
+    # resampled power beside the model's, on demand (a simulation)
+    run = st.toggle("Resample last year's judgments (power from the real scores)", key="resample",
+                    bind="query-params", help=f"{RESAMPLE_SIMS:,} campaigns per point: each draws the two systems' "
+                    "segments with replacement, with all their ratings (core.humaneval.resampled_power).")
+    design = fit.design(campaign.procedure, peeks=campaign.peeks, boundary=campaign.boundary,
+                        futility_p=campaign.futility_p, alpha=campaign.alpha, test=campaign.test)
+    procedures = tuple(dict.fromkeys(("fixed", campaign.procedure)))
+    model = model_curve(design, RESAMPLE_BUDGETS, procedures).assign(source="model (Gamma)")
+    frame = model
+    if run:
+        key = ("campaign_resampled", hashlib.sha1(loaded.data).hexdigest(), loaded.a, loaded.b, loaded.protocol,
+               procedures, tuple(design.options().items()), RESAMPLE_BUDGETS)
+
+        def work(progress):
+            parts = []
+            scores = read(loaded.data, loaded.name, loaded.protocol)[0]
+            for i, procedure in enumerate(procedures):
+                parts.append(he.resampled_curves(scores, (loaded.a, loaded.b), RESAMPLE_BUDGETS,
+                                                 procedures=(procedure,),
+                                                 peeks=campaign.peeks, boundary=campaign.boundary,
+                                                 futility_p=campaign.futility_p, alpha=campaign.alpha,
+                                                 test=campaign.test, n_sims=RESAMPLE_SIMS, seed=2022))
+                progress((i + 1) / len(procedures))
+            return pd.concat(parts, ignore_index=True)
+
+        with guard("Cannot resample these judgments", stop=False):
+            resampled = simulation(key, work, text="Resampling last year's judgments…")
+            frame = pd.concat([model, resampled.assign(source="resampled")], ignore_index=True)
+    frame = frame.assign(label=frame["procedure"].map(DESIGN_LABELS) + ", " + frame["source"])
+    plotted["resampled_vs_model"] = frame
+    chart(figures.curve_figure(frame, x="budget", y="power", color="label", current=None, target=target,
+                               title=f"Power vs planned judgments: {figures.plotly_text(loaded.a[:30])} vs "
+                                     f"{figures.plotly_text(loaded.b[:30])}",
+                               x_title="Planned judgments for the pair", y_title="Power", y_range=(0, 1.02),
+                               style=style()), "resampled_chart")
+    st.caption(md_escape(_trust(loaded, frame)) if run else
+               "The model's curve uses the fitted mean, SD and difference on the 0–100 scale; switch on resampling to "
+               "see the power of the real judgments beside it.")
+
+    # raters per segment
+    st.markdown("**Ratings per segment**")
+    c1, c2 = st.columns([1, 2])
+    cost_segment = c1.number_input("Cost of a segment, in judgments", min_value=0.0, max_value=100.0, value=1.0,
+                                   step=0.5, key="seg_cost", bind="query-params",
+                                   help="What a segment costs whatever its ratings (reading the source and "
+                                   "document), as a multiple of one judgment's cost.")
+    segment_var, residual_var, origin = comps.segment, comps.rating_noise, f"fitted ({comps.method.upper()})"
+    if math.isnan(segment_var) or math.isnan(residual_var):
+        seg_comps = every.components
+        segment_var, residual_var = seg_comps.segment, seg_comps.rating_noise
+        origin = f"fitted on all systems ({seg_comps.method.upper()})"
+    if math.isnan(segment_var) or math.isnan(residual_var):
+        share = he.PROTOCOL_DEFAULTS[loaded.protocol].segment_share or he.PROTOCOL_DEFAULTS["da"].segment_share
+        segment_var, residual_var = share * fit.sd**2, (1 - share) * fit.sd**2
+        origin = f"no repeated ratings: the protocol's published segment share ({share:.1%}) of the SD²"
+    with guard("Cannot plan ratings per segment", stop=False):
+        plan = raters(float(segment_var), float(residual_var), float(budget) * (1 + cost_segment),
+                      float(cost_segment), abs(fit.delta))
+        plotted["raters_per_segment"] = plan.table
+        c1.metric("Best ratings per segment", f"{plan.best}",
+                  help="r* = √(c_seg σ²_res / (c_judg σ²_seg)) (Cochran 1977, §10.6), then whole segments.")
+        c1.caption(f"r* = {plan.r_star:.2f}; variances {origin}. Budget: the planned judgments with one rating per "
+                   "segment, segments included.")
+        c2.dataframe(plan.table, hide_index=True, width="stretch", column_config={
+            "se": st.column_config.NumberColumn("SE of A − B", format="%.3g"),
+            "power": st.column_config.NumberColumn("Power (z test, fixed)", format="percent"),
+            "relative_variance": st.column_config.NumberColumn("Variance vs best", format="%.2f")})
+
+    # savings over this campaign's pairs (Wei et al. §7.3 on your own population of differences)
+    if len(every.differences) >= 2:
+        kw = tuple(design.options().items())
+        with guard("Cannot compute the savings over these pairs", stop=False):
+            saved = savings(budget, tuple(float(d) for d in every.population()), kw)
+            plotted["savings_over_pairs"] = saved
+            row = saved.set_index("design").loc["interim_futility"]
+            st.caption(f"Over all {len(every.differences)} pairs of this campaign's {len(loaded.table)} systems, "
+                       f"interim-futility matches the fixed design's average power at {budget:,} judgments with "
+                       + ("—" if not math.isfinite(row['saving']) else f"{100 * row['saving']:.0f}% fewer") +
+                       " judgments (Wei et al. 2022, §7.3).")
+
+
+# ---------------------------------------------------------------------------
+# plan and code view
+# ---------------------------------------------------------------------------
+def plan_extras(found, loaded: Loaded | None, source_of) -> dict:
+    """Keyword arguments of :func:`core.plan.sequential.plan_item` for the sizes and where values came from."""
+    sources = {key: source_of(key) for key in ("mean", "sd", "delta")}
+    return {"sample_sizes": found, "sources": sources,
+            "fitted": None if loaded is None else loaded.label}
+
+
+def snippet_extras(found, loaded: Loaded | None = None) -> dict:
+    """Keyword arguments of :func:`core.snippets.sequential_snippet`: print the sizes when the page shows them, and
+    read and fit the uploaded file (by its name, next to the notebook) when there is one."""
+    extras = {"sizes": found is not None}
+    if loaded is not None:
+        extras["fitted"] = (loaded.name, loaded.a, loaded.b, loaded.protocol)
+    return extras

@@ -1,0 +1,132 @@
+"""AppTest tests of the DA page's blocks for last year's judgments (pages/_campaign_data.py)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import core.humaneval as he
+from core import sequential as sq
+
+from .conftest import chart, metrics, open_page, open_plan
+
+
+def _minimal_reader(monkeypatch):
+    """A temporary stand-in for core.humaneval.read_scores / system_table / default_pair (the reader is another
+    module's work): a long CSV with system, item, rater, score; protocol from the argument (default "da")."""
+
+    def read_scores(data, name="", *, columns=None, protocol=None):
+        table = pd.read_csv(io.BytesIO(data))
+        table["score"] = pd.to_numeric(table["score"], errors="coerce")
+        table.attrs["protocol"] = protocol or "da"
+        table.attrs["notes"] = []
+        return table
+
+    def system_table(scores):
+        g = scores.groupby("system")["score"]
+        out = pd.DataFrame({"mean": g.mean(), "sd": g.std(), "segments": scores.groupby("system")["item"].nunique(),
+                            "raters": scores.groupby("system")["rater"].nunique(), "judgments": g.size()})
+        return out.rename_axis("system").reset_index().sort_values("mean", ascending=False).reset_index(drop=True)
+
+    def default_pair(scores):
+        t = system_table(scores)
+        return str(t["system"][0]), str(t["system"][1]), "The two best systems."
+
+    for name, fn in (("read_scores", read_scores), ("system_table", system_table), ("default_pair", default_pair)):
+        monkeypatch.setattr(he, name, fn, raising=False)
+
+
+def _campaign_csv(seed=0) -> bytes:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s, mean in (("sysA", 80.0), ("sysB", 77.0), ("sysC", 70.0)):
+        seg = rng.normal(0, 12, 150)
+        for i in range(150):
+            for j in rng.choice(8, 2, replace=False):
+                rows.append((s, f"s{i}", f"r{j}", float(np.clip(round(mean + seg[i] + rng.normal(0, 20)), 0, 100))))
+    return pd.DataFrame(rows, columns=["system", "item", "rater", "score"]).to_csv(index=False).encode()
+
+
+def test_headline_metrics_match_campaign_sample_size():
+    at = open_page("sequential", timeout=120)
+    assert not at.exception, at.exception
+    shown = metrics(at)
+    fixed = sq.campaign_sample_size("fixed", 2.0)
+    futile = sq.campaign_sample_size("interim_futility", 2.0)
+    assert shown["Judgments for 80% power (fixed)"] == f"{fixed.first:,}"
+    assert shown["Judgments for 80% power (interim-futility)"] == f"{futile.first:,}"
+    spent = sq.campaign_power("interim_futility", futile.first, 2.0).expected_judgments
+    assert any(f"expects {spent:,.0f} judgments" in c.value for c in at.caption)
+
+
+def test_upload_fits_the_pair_and_shows_resampled_power(monkeypatch):
+    _minimal_reader(monkeypatch)
+    at = open_page("sequential", timeout=180)
+    at.file_uploader(key="he_file").set_value(("wmt.csv", _campaign_csv(), "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="sys_a").value == "sysA" and at.selectbox(key="sys_b").value == "sysB"
+    shown = metrics(at)
+    scores = he.read_scores(_campaign_csv(), "wmt.csv")
+    fit = he.fit_campaign(scores, ["sysA", "sysB"])
+    assert shown["Difference A − B"] == f"{fit.delta:+.3g}"
+    assert "Best ratings per segment" in shown
+    # the fitted values go into the sliders, and the plan records where they came from
+    at.button(key="he_use").click()
+    at.run()
+    design = fit.design("fixed")
+    assert at.slider(key="mean").value == float(np.clip(round(design.mean * 2) / 2, 50, 95))
+    assert at.slider(key="delta").value == pytest.approx(round(abs(fit.delta), 1))
+    assert "wmt.csv: sysA vs sysB" in at.query_params["fitted"]
+    # resampling on demand: the chart gains the resampled curves
+    at.toggle(key="resample").set_value(True)
+    at.run(timeout=300)
+    assert not at.exception, at.exception
+    names = [t["name"] for t in chart(at, "resampled_chart")["data"]]
+    assert any("resampled" in n for n in names) and any("model" in n for n in names)
+    open_plan(at, "sequential")
+    text = next(c.value for c in at.code if "Direct Assessment" in c.value)
+    assert "fitted from wmt.csv: sysA vs sysB" in text
+    assert "Reaching 80% power takes" in text
+
+
+def test_protocol_defaults_button(monkeypatch):
+    at = open_page("sequential", {"protocol": "mqm"}, timeout=120)
+    assert not at.exception, at.exception
+    at.button(key="protocol_use").click()
+    at.run()
+    mqm = he.PROTOCOL_DEFAULTS["mqm"]
+    assert at.slider(key="mean").value == float(np.clip(round((100 - 4 * 2.41) * 2) / 2, 50, 95))
+    assert at.radio(key="test").value == mqm.test
+
+
+def test_a_bad_upload_gets_a_message_not_a_traceback(monkeypatch):
+    _minimal_reader(monkeypatch)
+
+    def refuse(data, name="", **_):
+        raise ValueError(f"{name}, line 2: not a table of judgments")
+
+    monkeypatch.setattr(he, "read_scores", refuse)
+    at = open_page("sequential", timeout=120)
+    at.file_uploader(key="he_file").set_value(("bad.tsv", b"x\ty\n", "text/plain"))
+    at.run()
+    assert not at.exception, at.exception
+    assert any("bad.tsv" in e.value and "line 2" in e.value for e in at.error)
+
+
+def test_a_second_file_with_other_systems_starts_from_its_own_pair(monkeypatch):
+    _minimal_reader(monkeypatch)
+    at = open_page("sequential", timeout=180)
+    at.file_uploader(key="he_file").set_value(("a.csv", _campaign_csv(), "text/csv"))
+    at.run()
+    at.selectbox(key="sys_b").set_value("sysC")
+    at.run()
+    assert not at.exception, at.exception
+    other = _campaign_csv(1).replace(b"\nsys", b"\nmt")
+    at.file_uploader(key="he_file").set_value(("b.csv", other, "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    assert (at.selectbox(key="sys_a").value, at.selectbox(key="sys_b").value) == ("mtA", "mtB")
