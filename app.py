@@ -66,7 +66,9 @@ PAGES = {info.name: st.Page(info.path, title=info.title, icon=info.icon) for inf
 navigation = st.navigation({"": [HOME, HOME_ALIAS],
                             **{section: [PAGES[i.name] for i in REGISTRY if i.section == section]
                                for section in SECTIONS}},
-                          expanded=True)  # every page listed (by default Streamlit folds all but ten under "View more")
+                          # across the top: in the sidebar the list of pages took its first ≈ 700 px and pushed every
+                          # page's controls below the fold
+                          position="top")
 # Before the page runs, so the page reads the mode of this very run.
 st.sidebar.toggle(
     "Presentation mode", key="present", bind="query-params",
