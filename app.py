@@ -42,7 +42,8 @@ st.set_page_config(
     page_title="NLP Power Explorer",
     page_icon=str(ICON),
     layout="wide",
-    initial_sidebar_state="expanded",
+    # a projector link (?present=true) opens with the sidebar folded: the page's key inputs are in the main area
+    initial_sidebar_state="collapsed" if str(st.query_params.get("present", "")).lower() in ("true", "1") else "expanded",
 )
 
 from pages._registry import PAGES as REGISTRY, SECTIONS  # noqa: E402

@@ -45,6 +45,7 @@ __all__ = [
     "start",
     "presentation",
     "style",
+    "key_inputs",
     "decision_controls",
     "SimulationSettings",
     "simulation_controls",
@@ -99,6 +100,10 @@ CHART_CONFIG = {"displaylogo": False, "showLink": False, "modeBarButtonsToRemove
                                                                                     "select2d"]}
 
 
+#: On a projector: no mode bar over the chart (hover values stay).
+PRESENTATION_CHART_CONFIG = {**CHART_CONFIG, "displayModeBar": False}
+
+
 # ---------------------------------------------------------------------------
 # frame, header and presentation mode
 # ---------------------------------------------------------------------------
@@ -126,19 +131,34 @@ def style(share: float = 1.0) -> figures.Style:
 
 _PRESENTATION_CSS = """
 <style>
-/* lab-meeting mode: large numbers and text, compact top, captions hidden; one chart fits 1280 × 720 */
-[data-testid="stMainBlockContainer"] { padding-top: 3.2rem; padding-bottom: 1rem; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.9rem !important; line-height: 1.15; }
-[data-testid="stMetricLabel"] p { font-size: 1.05rem; }
+/* lab-meeting mode: large numbers and text, compact top, captions and secondary controls hidden; the title, the
+   headline metrics and the first chart fit one 1280 × 720 (or 1024 × 768) screen */
+[data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.3rem !important; line-height: 1.1; }
+[data-testid="stMetricLabel"] p { font-size: 1.0rem; }
 [data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }
-[data-testid="stAlert"] p { font-size: 1.1rem !important; }
-[data-testid="stAlertContainer"] { padding: 0.5rem 0.9rem; }
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
-/* the page list keeps its usual size, at which every page's name fits the sidebar (larger, they are cut short) */
-[data-testid="stSidebarNav"] [data-testid="stMarkdownContainer"] p { font-size: 0.875rem; }
+[data-testid="stAlert"] p { font-size: 1.05rem !important; }
+[data-testid="stAlertContainer"] { padding: 0.4rem 0.9rem; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
 [data-testid="stCaptionContainer"] { display: none; }
-h1 { font-size: 2.1rem !important; padding-bottom: 0.2rem !important; }
-[data-testid="stTab"] p { font-size: 1.15rem; }
+h1 { font-size: 1.75rem !important; padding-top: 0 !important; padding-bottom: 0.1rem !important; }
+[data-testid="stTab"] p { font-size: 1.1rem; }
+/* every tab's name on screen: the tab bar wraps instead of scrolling sideways */
+[data-baseweb="tab-list"] { flex-wrap: wrap; }
+/* secondary on a projector: links to other pages (except the home page's cards) and the pinned-designs panel */
+[data-testid="stMainBlockContainer"] [data-testid="stPageLink"] { display: none; }
+[data-testid="stMainBlockContainer"] [class*="st-key-card_"] [data-testid="stPageLink"] { display: block; }
+.st-key-pins_panel { display: none; }
+</style>
+"""
+
+
+#: Every page: the navigation runs across the top, so the page starts right under it (Streamlit's default top
+#: padding of 6rem would push the key inputs and the first chart further below the fold).
+_PAGE_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; }
+h1 { padding-top: 0.25rem !important; }
 </style>
 """
 
@@ -146,6 +166,7 @@ h1 { font-size: 2.1rem !important; padding-bottom: 0.2rem !important; }
 def start(title: str, caption: str) -> None:
     """Frame check, title and source line of a page (and the presentation styles when that mode is on)."""
     ensure_frame()
+    st.html(_PAGE_CSS)
     if presentation():
         st.html(_PRESENTATION_CSS)
     st.title(title)
@@ -156,6 +177,12 @@ def start(title: str, caption: str) -> None:
 # ---------------------------------------------------------------------------
 # controls
 # ---------------------------------------------------------------------------
+def key_inputs(count: int) -> list:
+    """``count`` columns in the main area, above the metrics and the first chart, for the 2–4 inputs the page's
+    question turns on (the rest stay in the sidebar's assumptions). Widgets keep their keys, so links are unchanged."""
+    return list(st.container(key="key_inputs").columns(count, gap="medium"))
+
+
 def decision_controls(
     *,
     alphas=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1),
@@ -402,7 +429,8 @@ def chart(fig, key: str | None, container=None) -> None:
     """
     # In presentation mode the figure's own large fonts are used as they are (Streamlit's chart theme would
     # replace them with its small defaults).
-    (container or st).plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG,
+    (container or st).plotly_chart(fig, key=key, width="stretch",
+                                   config=PRESENTATION_CHART_CONFIG if presentation() else CHART_CONFIG,
                                    theme=None if presentation() else "streamlit")
 
 
@@ -609,7 +637,9 @@ def pin_controls(page: str, keys, *, label: str) -> list:
     current design (e.g. "n = 500, Δ = 2.0 pp").
     """
     pins = _pin_state(page)
-    with st.expander(f"Pinned designs ({len(pins)}) — compare settings on one chart", expanded=False):
+    # keyed, so presentation mode can hide it (a secondary control on a projector; the pins still draw)
+    with st.container(key="pins_panel"), \
+            st.expander(f"Pinned designs ({len(pins)}) — compare settings on one chart", expanded=False):
         c1, c2 = st.columns([3, 1])
         c1.text_input("Name of the pin", label, key=f"{page}_pin_name", max_chars=60,
                       help="How the pinned curve is labelled.")

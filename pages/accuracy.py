@@ -19,6 +19,7 @@ from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
 from core.plan import accuracy as accuracy_plan
 from core.snippets import accuracy_snippet
 from pages._scaffold import (
+    key_inputs,
     link_values,
     Metric,
     pin_controls,
@@ -310,6 +311,7 @@ start("Comparing models on accuracy",
       "Card et al. (2020), §2–3 and appendices B, C, E, H.4. Power counts a result only when it is significant "
       "**and** points the right way (their Figure 2).")
 side = st.sidebar
+top = key_inputs(3)  # the inputs the question turns on, above the first chart
 link_values("scenario", SCENARIO_LABELS)
 scenario = side.radio(
     "Scenario", list(SCENARIO_LABELS), format_func=SCENARIO_LABELS.get, key="scenario", bind="query-params",
@@ -319,13 +321,13 @@ scenario = side.radio(
     "(Figure 1, appendix H.4).",
 )
 side.subheader("Design")
-n = side.select_slider(
+n = top[0].select_slider(
     {"paired": "Test-set size (n)", "unpaired": "Items per model (n)", "preference": "Number of raters (n)"}[scenario],
     options=size_options(), value=100 if scenario == "preference" else 500, key="n", bind="query-params",
     help="Log-spaced steps; includes the GLUE/SQuAD test-set sizes. A link may carry any size from 10 to 2,000,000.",
 )
 if scenario in ("paired", "unpaired"):
-    delta_pp = side.slider(
+    delta_pp = top[1].slider(
         "Expected accuracy difference Δ (percentage points)", min_value=-20.0, max_value=20.0, value=2.0, step=0.1,
         key="delta", bind="query-params",
         help="New model minus baseline, in accuracy points. Use your honest expectation, not the hoped-for best "
@@ -347,7 +349,7 @@ if scenario == "paired":
         "predictions, measure it there (§3.2). Otherwise use a regression on past leaderboard models (appendix "
         "E.2.1) or Lachenbruch's no-prior assumptions (appendix E.3).",
     )
-    agreement_pct = side.slider(
+    agreement_pct = top[2].slider(
         "Agreement rate P_a (%)", min_value=10.0, max_value=99.9, value=90.0, step=0.1, key="agreement",
         bind="query-params", disabled=source != "manual",
         help="Share of test items on which the two models agree (both right or both wrong). Higher agreement means "
@@ -361,10 +363,10 @@ if scenario == "paired":
         "continuity correction. Normal approximation: the closed form used for fast MDE tables (Connett et al. 1987).",
     )
 elif scenario == "preference":
-    p_new_pct = side.slider("Raters preferring the new system (%)", min_value=0.0, max_value=100.0, value=65.0,
+    p_new_pct = top[1].slider("Raters preferring the new system (%)", min_value=0.0, max_value=100.0, value=65.0,
                             step=0.5, key="p_new", bind="query-params",
                             help="Figure 1 of Card et al. uses 65% preferring system B and no ties.")
-    tie_pct = side.slider("Raters saying 'neither' (%)", min_value=0.0, max_value=90.0, value=0.0, step=0.5,
+    tie_pct = top[2].slider("Raters saying 'neither' (%)", min_value=0.0, max_value=90.0, value=0.0, step=0.5,
                           key="ties_pct", bind="query-params", help="Ties. The rest prefer the baseline system.")
     tie_labels = {"drop": "dropped", "split": "split by coin flip"}
     link_values("ties", tie_labels)

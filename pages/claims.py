@@ -20,6 +20,7 @@ from core import multiplicity as mt
 from core.plan import claims as claims_plan
 from core.snippets import claims_snippet
 from pages._scaffold import (
+    key_inputs,
     Metric,
     cached,
     chart,
@@ -104,11 +105,12 @@ start("Many claims at once",
       "Gains claimed on several benchmarks: each claim's power, and the chance that all hold, once corrected for "
       "multiplicity (Holm 1979; Benjamini & Hochberg 1995).")
 side = st.sidebar
+top = key_inputs(2)  # the inputs the question turns on, above the first chart
 alpha, target = decision_controls(alpha_label="Family-wise α (two-sided)",
                                   alpha_help="Holm and Bonferroni keep P(any false claim) ≤ α; Benjamini–Hochberg "
                                   "keeps the expected share of false claims ≤ α.")
 side.subheader("Dependence")
-correlation = side.slider("Correlation between benchmarks' test statistics", min_value=0.0, max_value=0.9, value=0.0,
+correlation = top[0].slider("Correlation between benchmarks' test statistics", min_value=0.0, max_value=0.9, value=0.0,
                           step=0.05, key="rho", bind="query-params",
                           help="0: independent benchmarks. Benchmarks scored on the same pair of models share some "
                           "noise (e.g. related skills); equicorrelated z statistics.")

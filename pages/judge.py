@@ -18,6 +18,7 @@ from core.plan import judge as judge_plan
 from core.snippets import judge_snippet
 from pages import _judge_labels as judge_labels
 from pages._scaffold import (
+    key_inputs,
     code_view,
     currency_label,
     Metric,
@@ -104,6 +105,7 @@ start("LLM judges and human labels",
       "Rogan–Gladen corrected judge gives at the same cost, and how many items to double-annotate for an agreement "
       "study (Fleiss, Cohen & Everitt 1969; Gwet 2008).")
 side = st.sidebar
+top = key_inputs(2)  # the inputs the question turns on, above the first chart
 side.subheader("What you estimate")
 estimand = side.radio("Estimate", ["one", "paired"], key="estimand", bind="query-params", horizontal=True,
                       format_func={"one": "one model's score", "paired": "difference of two models"}.get,
@@ -119,7 +121,7 @@ if paired:
     spec = "correlation"
 prev = se_j = sp_j = sd_judge = None
 if spec == "accuracy":
-    prev_pct = side.slider("True accuracy of the model (%)", 5.0, 95.0, 70.0, 0.5, key="prev", bind="query-params",
+    prev_pct = top[1].slider("True accuracy of the model (%)", 5.0, 95.0, 70.0, 0.5, key="prev", bind="query-params",
                            help="The rate humans would give (the quantity estimated).")
     se_pct = side.slider("Judge sensitivity (%)", 50.0, 100.0, 90.0, 0.5, key="se", bind="query-params",
                          help="P(the judge says right | a human says right).")
@@ -134,7 +136,7 @@ if spec == "accuracy":
     sd_judge = math.sqrt(p_obs * (1 - p_obs))  # SD of a 0/1 judge label, for λ on the judge's own scale
     side.caption(f"σ = {sd:.3f}, judge–human correlation ρ = {rho:.3f}, apparent rate {p_obs:.1%}.")
 else:
-    rho = side.slider("Judge–human correlation ρ", 0.0, 0.99, 0.8, 0.01, key="rho", bind="query-params",
+    rho = top[1].slider("Judge–human correlation ρ", 0.0, 0.99, 0.8, 0.01, key="rho", bind="query-params",
                       help="Correlation between the judge's label and the human label over items (for a difference of "
                       "two models: between the judge's and the humans' per-item differences).")
     sd = side.slider("SD of a human label σ" if not paired else "SD of the per-item human difference σ", 0.05, 2.0,
@@ -155,13 +157,13 @@ mode = side.radio("Plan for", list(MODES), key="plan_by", bind="query-params", f
                   "split that reaches it.")
 budget = target_se = delta = None
 if mode == "budget":
-    budget = side.select_slider("Budget", options=BUDGETS, value=1000, key="budget", bind="query-params",
+    budget = top[0].select_slider("Budget", options=BUDGETS, value=1000, key="budget", bind="query-params",
                                 help="Total spend on human labels and judge calls.")
 elif mode == "target_se":
-    target_se = side.slider("Target standard error", 0.002, 0.05, 0.011, 0.0005, format="%.4f", key="target_se",
+    target_se = top[0].slider("Target standard error", 0.002, 0.05, 0.011, 0.0005, format="%.4f", key="target_se",
                             bind="query-params", help="The SE of the estimate to reach (0.01 ≈ ±2 points at 95%).")
 else:
-    delta = side.slider("Effect to detect", 0.005, 0.2, 0.03, 0.005, format="%.3f", key="delta", bind="query-params",
+    delta = top[0].slider("Effect to detect", 0.005, 0.2, 0.03, 0.005, format="%.3f", key="delta", bind="query-params",
                         help="A difference from a reference value (one model) or between the two models, on the "
                         "label's scale (0.03 = 3 points of accuracy).")
 alpha, target = decision_controls(target_help="Power to reach in 'an effect' mode.")

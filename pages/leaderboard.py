@@ -22,6 +22,7 @@ from core.snippets import leaderboard_snippet
 from core.runnable import vote_allocation
 from pages._sequential_section import sequential_section
 from pages._scaffold import (
+    key_inputs,
     Metric,
     pin_controls,
     pin_int,
@@ -228,16 +229,17 @@ start("Leaderboards from pairwise votes",
       "How many votes until neighbours on a leaderboard are told apart, how wide each system's interval is, how "
       "likely the whole order is right, and what a noisy judge costs — Bradley–Terry on the Elo scale.")
 side = st.sidebar
+top = key_inputs(3)  # the inputs the question turns on, above the first chart
 side.subheader("Systems")
 link_values("preset", PRESETS)
 preset = side.radio("Expected ratings", list(PRESETS), format_func=PRESETS.get, key="preset", bind="query-params",
                     on_change=on_preset_change, help="Evenly spaced by a gap; a crowded top (a few close leaders, the "
                     "rest further apart); or your own table (from your guesses or a fit to past votes).")
 if preset in ("even", "crowded"):
-    k = side.slider("Number of systems", 2, 20, 6, 1, key="k", bind="query-params",
+    k = top[1].slider("Number of systems", 2, 20, 6, 1, key="k", bind="query-params",
                     help="Systems on the leaderboard; votes are spread evenly over all pairs.")
     if preset == "even":
-        gap = side.slider("Gap between neighbours (Elo)", 5.0, 200.0, 25.0, 5.0, key="gap", bind="query-params",
+        gap = top[2].slider("Gap between neighbours (Elo)", 5.0, 200.0, 25.0, 5.0, key="gap", bind="query-params",
                           help="25 Elo ≈ a 53.6% win rate between neighbours; 100 Elo ≈ 64%.")
         with guard("Cannot build these ratings"):
             ratings = pd.Series(pw.evenly_spaced(k, gap), index=pw.system_names(k))
@@ -279,7 +281,7 @@ if len(ratings) < 2:
     st.error("**At least two systems are needed** to compare anything.")
     st.stop()
 side.subheader("Votes")
-n_votes = side.select_slider("Total votes", options=VOTE_OPTIONS, value=5000, key="votes", bind="query-params",
+n_votes = top[0].select_slider("Total votes", options=VOTE_OPTIONS, value=5000, key="votes", bind="query-params",
                              help="Votes over all pairs of systems, spread evenly over the pairs.")
 tie_pct = side.slider("Ties (%)", 0.0, 60.0, 0.0, 1.0, key="ties_pct", bind="query-params",
                       help="Share of votes that are ties (or 'both bad').")

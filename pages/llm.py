@@ -21,6 +21,7 @@ from core.runnable import harness_command, harness_task, item_list, item_list_js
 from pages._sequential_section import sequential_section
 from pages._llm_facets import facets_section
 from pages._scaffold import (
+    key_inputs,
     Metric,
     pin_controls,
     pin_int,
@@ -238,13 +239,14 @@ start("LLM benchmarks: questions, samples per question, and judges",
       "Two language models on one benchmark: paired differences, K sampled answers per question, clustered questions "
       "and an LLM judge's errors (Miller 2024, arXiv 2411.00640; Card et al. 2020 for power, Type-M and Type-S).")
 side = st.sidebar
+top = key_inputs(3)  # the inputs the question turns on, above the first chart
 side.subheader("Benchmark")
-n = side.select_slider("Questions n", options=linked_options("n", N_OPTIONS, 4, 10_000_000), value=1000, key="n",
+n = top[0].select_slider("Questions n", options=linked_options("n", N_OPTIONS, 4, 10_000_000), value=1000, key="n",
                        bind="query-params", help="Questions both models answer (log-spaced steps; a link may carry any "
                        "number). With clusters, the last cluster may be partial.")
 acc_a = side.slider("Accuracy of the baseline A (%)", 1.0, 99.0, 70.0, 0.5, key="acc_a", bind="query-params",
                     help="Expected accuracy of the current model on this benchmark.")
-gain = side.slider("Expected gain of the new model B (points)", -30.0, 30.0, 3.0, 0.5, key="gain",
+gain = top[1].slider("Expected gain of the new model B (points)", -30.0, 30.0, 3.0, 0.5, key="gain",
                    bind="query-params", help="Accuracy of B minus accuracy of A, in percentage points. Be honest: "
                    "recent headline gains on saturated benchmarks are often 1–3 points.")
 sd = side.slider("Question difficulty spread σ", 0.0, 0.5, 0.25, 0.01, key="sd", bind="query-params",
@@ -254,7 +256,7 @@ sd = side.slider("Question difficulty spread σ", 0.0, 0.5, 0.25, 0.01, key="sd"
 rho = side.slider("Correlation between the models ρ", -0.5, 1.0, 0.6, 0.05, key="rho", bind="query-params",
                   help="How similarly the two models find questions hard. Models from one family share most of their "
                   "failures (high ρ), which makes a paired comparison much more precise.")
-k = side.select_slider("Samples per question K", options=K_OPTIONS, value=1, key="k", bind="query-params",
+k = top[2].select_slider("Samples per question K", options=K_OPTIONS, value=1, key="k", bind="query-params",
                        help="Answers sampled per question and model (temperature > 0); a question's score is the mean "
                        "of its K answers. Greedy decoding is K = 1 with no sampling noise only if σ is at its maximum.")
 m = side.select_slider("Questions per cluster m", options=M_OPTIONS, value=1, key="m", bind="query-params",

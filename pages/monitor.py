@@ -18,6 +18,7 @@ from core import sequential as sq
 from core.plan import monitor as monitor_plan
 from core.snippets import monitor_snippet
 from pages._scaffold import (
+    key_inputs,
     Metric,
     cached,
     chart,
@@ -74,6 +75,7 @@ start("Monitor a running evaluation",
       "Waudby-Smith & Ramdas 2024) around the running difference, the planned group-sequential boundaries "
       "(Jennison & Turnbull 2000), and what to do next.")
 side = st.sidebar
+top = key_inputs(2)  # the inputs the question turns on, above the first chart
 side.subheader("Results so far")
 source = side.radio("Data", list(SOURCES), format_func=SOURCES.get, key="source", bind="query-params",
                     help="Per-item results in the order they came in: scores of two systems (a CSV with one column "
@@ -129,12 +131,12 @@ if total == 2:  # a slider needs two different ends
     upto = 2
 else:
     # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at their end
-    upto = side.slider("Items so far (replay the run)", min_value=2, max_value=total,
+    upto = top[1].slider("Items so far (replay the run)", min_value=2, max_value=total,
                        value=min(60, total) if source == "sample" else total, key="upto",
                        bind="query-params", help="Show the run as it stood after this many items: the sequence is "
                        "valid at every n, so any stopping point is honest.")
 side.subheader("Plan")
-target = side.number_input("Smallest difference that matters (X)", min_value=0.001, max_value=100.0, value=0.05,
+target = top[0].number_input("Smallest difference that matters (X)", min_value=0.001, max_value=100.0, value=0.05,
                            step=0.01, format="%.3f", key="target", bind="query-params",
                            help="In the items' units: 0.05 = 5 accuracy points; for votes coded ±1, 0.1 = a 55/45 "
                            "split. The run stops for 'no difference' when the sequence lies inside ±X.")

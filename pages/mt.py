@@ -19,6 +19,7 @@ from core.plan import mt as mt_plan
 from core.snippets import mt_snippet
 from core.sizing import SampleSize
 from pages._scaffold import (
+    key_inputs,
     Metric,
     apply_values,
     cached,
@@ -146,13 +147,14 @@ start("Machine translation: BLEU and the randomization test",
       "Card et al. (2020), §4 and appendix G. Power counts a result only when it is significant **and** in the "
       "right direction.")
 side = st.sidebar
+top = key_inputs(3)  # the inputs the question turns on, above the first chart
 side.selectbox("Preset", list(mt.PRESETS), key="preset", bind="query-params", on_change=apply_preset,
                help="P0 and b0 fitted by Card et al. to four WMT En–De comparisons (Table 3), or their average (the "
                "paper's default for Figure 4). Choosing a preset sets the sliders.")
 side.subheader("Design")
-n = side.select_slider("Test-set size n (sentences)", options=N_OPTIONS, value=2000, key="n", bind="query-params",
+n = top[0].select_slider("Test-set size n (sentences)", options=N_OPTIONS, value=2000, key="n", bind="query-params",
                        help="Log-spaced steps from 100 to 20,000 sentences. WMT test sets have 2,000–3,000.")
-delta = side.slider("Expected BLEU difference Δ_B", min_value=-10.0, max_value=10.0, value=1.0, step=0.05,
+delta = top[1].slider("Expected BLEU difference Δ_B", min_value=-10.0, max_value=10.0, value=1.0, step=0.05,
                     key="delta", bind="query-params",
                     help="New system minus baseline, in BLEU points. Typical claimed gains are 0.5–2 points.")
 p0 = side.slider("P0: share of sentences whose swap changes nothing", min_value=0.0, max_value=0.9, value=0.13,

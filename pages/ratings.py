@@ -25,6 +25,7 @@ from core.plan import ratings as ratings_plan
 from core.snippets import ratings_snippet
 from core.runnable import worker_assignment
 from pages._scaffold import (
+    key_inputs,
     Metric,
     apply_values,
     link_values,
@@ -272,6 +273,7 @@ start("Human ratings: how many workers and items?",
       "Card et al. (2020), §5.2 and appendix H.3: workers rate items under both systems; ratings on [0, 1]; a mixed "
       "model with worker and item intercepts and slopes.")
 side = st.sidebar
+top = key_inputs(3)  # the inputs the question turns on, above the first chart
 link_values("preset", PRESET_NAMES)
 side.selectbox("Variance preset", list(PRESET_NAMES), format_func=PRESET_NAMES.get, key="preset", bind="query-params",
                on_change=apply_preset,
@@ -282,7 +284,7 @@ layout = side.radio("Who rates what", ["crossed", "crowd"], key="layout", bind="
                     format_func={"crossed": "every worker, every item", "crowd": "k workers per item"}.get,
                     help="Fully crossed (the paper's design), or a crowdsourcing design where each item is rated by k "
                     "workers drawn from a pool of W (simulated; moment-based analysis).")
-workers = side.slider("Workers W (each rates every item)" if layout == "crossed" else "Worker pool W", 2, 50, 3, 1,
+workers = top[0].slider("Workers W (each rates every item)" if layout == "crossed" else "Worker pool W", 2, 50, 3, 1,
                       key="workers", bind="query-params", help="3 was the most common choice at EMNLP 2019 (§5.1).")
 per_item = None
 if layout == "crowd":
@@ -292,9 +294,9 @@ if layout == "crowd":
     else:
         per_item = 2
         side.caption("With a pool of 2 workers, each item is rated by both (k = 2): this is the crossed design.")
-items = side.select_slider("Items I", ITEM_OPTIONS, value=100, key="items", bind="query-params",
+items = top[1].select_slider("Items I", ITEM_OPTIONS, value=100, key="items", bind="query-params",
                            help="69% of EMNLP 2019 studies used 100 items or fewer.")
-effect = side.slider("Effect β1 (±1-coded system coefficient)", 0.0, 0.3, 0.1, 0.005, key="effect",
+effect = top[2].slider("Effect β1 (±1-coded system coefficient)", 0.0, 0.3, 0.1, 0.005, key="effect",
                      bind="query-params", help="Figure 6's x axis. The systems' mean ratings differ by 2 × β1.")
 side.caption(f"→ difference in mean rating: **{2 * effect:.3f}** on the [0, 1] scale "
              f"(≈ {2 * effect * 4:.2f} points on a 1–5 Likert scale).")

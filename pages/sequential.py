@@ -18,6 +18,7 @@ from core import sequential as sq
 from core.plan import sequential as sequential_plan
 from core.snippets import sequential_snippet
 from pages._scaffold import (
+    key_inputs,
     Metric,
     cached,
     cached_upload,
@@ -176,15 +177,16 @@ start("Planning a Direct Assessment campaign: should you peek?",
       "Wei, Kocmi & Federmann (2022), §5–7: fixed, interim (Pocock-corrected peeks) and interim-futility testing of "
       "two MT systems with Mann–Whitney U.")
 side = st.sidebar
+top = key_inputs(3)  # the inputs the question turns on, above the first chart
 side.subheader("Campaign")
-budget = side.select_slider("Planned judgments for the pair", options=BUDGETS, value=1200, key="budget",
+budget = top[0].select_slider("Planned judgments for the pair", options=BUDGETS, value=1200, key="budget",
                             bind="query-params",
                             help="Split evenly between the two systems. ~1,200 is a typical WMT-style pair.")
 design = side.radio("Design", list(sq.DESIGNS), format_func=DESIGN_LABELS.get, key="design", bind="query-params",
                     help="Fixed: one test at the end. Interim: K equally spaced analyses, stop at the first significant "
                     "one (corrected). Interim-futility: also stop when p > the futility threshold. Naive: peek K times "
                     "at α without correction (shown to warn).")
-peeks = side.slider("Number of analyses K", min_value=1, max_value=10, value=3, step=1, key="peeks",
+peeks = top[2].slider("Number of analyses K", min_value=1, max_value=10, value=3, step=1, key="peeks",
                     bind="query-params", help="Equally spaced looks at the data (the paper uses 3).")
 kind = side.selectbox("Boundary", list(sq.BOUNDARIES), key="boundary", bind="query-params",
                       format_func={**BOUNDARY_LABELS, "pocock": "Pocock (constant; the paper's)",
@@ -201,7 +203,7 @@ mean = side.slider("Mean DA score", min_value=50.0, max_value=95.0, value=75.0, 
                    bind="query-params", help="Average 0–100 Direct Assessment score of the pair's systems.")
 sd = side.slider("Judgment standard deviation", min_value=10.0, max_value=40.0, value=27.0, step=0.5, key="sd",
                  bind="query-params", help="Spread of individual judgments. WMT21 crowd DA: 29.4 (Table 2).")
-delta = side.slider("True difference (DA points)", min_value=0.0, max_value=10.0, value=2.0, step=0.1, key="delta",
+delta = top[1].slider("True difference (DA points)", min_value=0.0, max_value=10.0, value=2.0, step=0.1, key="delta",
                     bind="query-params", help="Difference in mean score between the two systems. Most WMT pairs differ "
                     "by 1–2 points (Table 1 medians 0.5–3.2).")
 test = side.radio("Test", list(sq.TESTS), horizontal=True, key="test", bind="query-params",
