@@ -144,7 +144,7 @@ _PRESENTATION_CSS = """
 h1 { font-size: 1.75rem !important; padding-top: 0 !important; padding-bottom: 0.1rem !important; }
 [data-testid="stTab"] p { font-size: 1.1rem; }
 /* every tab's name on screen: the tab bar wraps instead of scrolling sideways */
-[data-baseweb="tab-list"] { flex-wrap: wrap; }
+[data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.2rem; }
 /* secondary on a projector: links to other pages (except the home page's cards) and the pinned-designs panel */
 [data-testid="stMainBlockContainer"] [data-testid="stPageLink"] { display: none; }
 [data-testid="stMainBlockContainer"] [class*="st-key-card_"] [data-testid="stPageLink"] { display: block; }

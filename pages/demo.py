@@ -72,6 +72,12 @@ step = st.segmented_control("Step", list(STEPS), format_func=STEPS.get, key="ste
                             label_visibility="collapsed")
 step = int(step or 1)
 st.query_params["step"] = str(step)
+# the step buttons sit under the step bar, so they are on a projector's screen at every step (below the chart they
+# were off a 1280 × 720 screen on steps 2–4)
+c1, _, c3 = st.columns([1, 4, 1])
+c1.button("← Previous", key="prev", on_click=go_to, args=(step - 1,), disabled=step == 1, width="stretch")
+c3.button("Next →", key="next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS), width="stretch",
+          type="primary")
 with guard("Cannot replay this comparison"):
     rep, summary = replay(n, p_new, seed)
 final = summary.iloc[-1]
@@ -124,10 +130,6 @@ else:
     st.page_link("pages/accuracy.py", label="Plan it on the Accuracy page", icon=":material/arrow_forward:",
                  query_params={"scenario": "preferences", "n": str(n), "p_new": f"{p_pct:.1f}", "ties_pct": "0.0"})
 
-c1, _, c3 = st.columns([1, 4, 1])
-c1.button("← Previous", key="prev", on_click=go_to, args=(step - 1,), disabled=step == 1, width="stretch")
-c3.button("Next →", key="next", on_click=go_to, args=(step + 1,), disabled=step == len(STEPS), width="stretch",
-          type="primary")
 # the demo's comparison, as a plan to file (the same numbers as the Accuracy page's preference view)
 with guard("Cannot plan this comparison", stop=False):
     plan_design = acc.PreferenceDesign(p_new, round(1.0 - p_new, 6))
