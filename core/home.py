@@ -51,6 +51,7 @@ __all__ = [
     "monitor_teaser",
     "analysis_teaser",
     "demo_teaser",
+    "llm_facets_teaser",
     "UploadKind",
     "UPLOAD_KINDS",
     "accepted_formats",
@@ -312,7 +313,24 @@ def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
                   "True difference", float(gap), f"{gap:+d} pp")
 
 
-#: A page's teaser function, by page name; pages without one get no card.
+def llm_facets_teaser(*, delta=0.02, templates=1, alpha=0.05) -> Teaser:
+    """Prompts and seeds (the LLM page's "Prompts and seeds" tab at its defaults): the power ceiling one prompt
+    template sets, whatever the number of questions (:func:`core.llm.facet_ceiling`; generalizability theory,
+    Cronbach et al. 1972; Brennan 2001).
+
+    Examples
+    --------
+    >>> llm_facets_teaser().answer
+    'With one prompt template, no number of questions gets past 52% power for +2 points.'
+    """
+    ceiling = llm.facet_ceiling(delta, templates=templates, var_template=llm.FACET_DEFAULTS["var_template"],
+                                alpha=alpha)
+    return Teaser("llm", llm.facets.teaser(delta, templates=templates, alpha=alpha),
+                  "Power ceiling (unlimited questions)", ceiling, _pct(ceiling))
+
+
+#: A page's teaser function, by page name; pages without one get no card. Cards for one tab of a page
+#: (``pages._registry.VIEW_CARDS``) are keyed by the card's key.
 TEASERS = {
     "accuracy": accuracy_teaser,
     "llm": llm_teaser,
@@ -325,6 +343,7 @@ TEASERS = {
     "monitor": monitor_teaser,
     "analysis": analysis_teaser,
     "demo": demo_teaser,
+    "llm_facets": llm_facets_teaser,
 }
 
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 from core import demo, figures
 from core import home as hm
-from pages._registry import PAGES as REGISTRY, by_name
+from pages._registry import PAGES as REGISTRY, VIEW_CARDS, by_name
 from pages._scaffold import cached, cached_upload, chart, list_of, md_escape, presentation, safe_message, start, style
 
 #: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options).
@@ -87,22 +87,34 @@ def filter_chart(box) -> None:
                        "(Card et al. 2020, Figure 1).")
 
 
+def all_cards() -> list:
+    """(key, question, page info, link parameters) of every card: one per page with a question, then one per tab
+    with a question of its own (``pages._registry.VIEW_CARDS``), placed after its page's card."""
+    out = []
+    for info in card_pages():
+        out.append((info.name, info.question, info, {}))
+        out += [(v.key, v.question, info, {"view": v.view}) for v in VIEW_CARDS if v.page == info.name
+                and v.key in hm.TEASERS]
+    return out
+
+
 def cards() -> None:
     """One card per question: the question, the page's answer at its defaults, and a link."""
-    infos = card_pages()
+    entries = all_cards()
     per_row = 2 if presentation() else 3
-    for start_at in range(0, len(infos), per_row):
+    for start_at in range(0, len(entries), per_row):
         row = st.columns(per_row)
-        for box, info in zip(row, infos[start_at:start_at + per_row]):
-            with box.container(border=True, key=f"card_{info.name}"):
-                st.markdown(f"**{md_escape(info.question)}**")
+        for box, (key, question, info, query) in zip(row, entries[start_at:start_at + per_row]):
+            with box.container(border=True, key=f"card_{key}"):
+                st.markdown(f"**{md_escape(question)}**")
                 try:
-                    answer = teaser(info.name)
+                    answer = teaser(key)
                 except ValueError:  # a page whose defaults cannot be computed keeps its card and link
                     answer = None
                 if answer is not None:
                     st.markdown(md_escape(answer.answer))
-                st.page_link(info.path, label=info.title, icon=info.icon)
+                label = info.title + (f" · {query['view']}" if query else "")
+                st.page_link(info.path, label=label, icon=info.icon, query_params=query or None)
 
 
 def record_sources(upload: hm.Upload, file_name: str) -> None:

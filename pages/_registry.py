@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PageInfo", "PAGES", "SECTIONS", "scenario_pages", "by_name"]
+__all__ = ["PageInfo", "PAGES", "SECTIONS", "ViewCard", "VIEW_CARDS", "scenario_pages", "by_name"]
 
 #: Navigation sections, in the sidebar's order (the home page comes first, outside any section).
 SECTIONS = ("Scenarios", "Lab meeting", "Plans")
@@ -122,6 +122,31 @@ PAGES: tuple[PageInfo, ...] = (
         "plan", "Plan basket", ":material/shopping_basket:",
         "Designs added from several pages in one downloadable plan with the total cost.", section="Plans",
         bench=False),
+)
+
+
+@dataclass(frozen=True)
+class ViewCard:
+    """A home-page card for one tab of a page (a question of its own that a tab answers).
+
+    Attributes
+    ----------
+    key : str
+        Its teaser in :data:`core.home.TEASERS` and the card's element key (``card_<key>``).
+    page : str
+        The page's name; ``view`` is the tab's label (``?view=…``) the card's link opens.
+    question : str
+        The user's question, as on the other cards.
+    """
+
+    key: str
+    page: str
+    view: str
+    question: str
+
+
+VIEW_CARDS: tuple[ViewCard, ...] = (
+    ViewCard("llm_facets", "llm", "Prompts and seeds", "Do my prompts matter more than my questions?"),
 )
 
 

@@ -134,11 +134,21 @@ _PRESENTATION_CSS = """
 /* lab-meeting mode: large numbers and text, compact top, captions and secondary controls hidden; the title, the
    headline metrics and the first chart fit one 1280 × 720 (or 1024 × 768) screen */
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.3rem !important; line-height: 1.1; }
-[data-testid="stMetricLabel"] p { font-size: 1.0rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.1rem !important; line-height: 1.1; }
+[data-testid="stMetricLabel"] p { font-size: 0.95rem; }
+[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.55rem; }
+[data-testid="stWidgetLabel"] p { font-size: 1.05rem !important; }
+/* the metrics' help icons are for the desk, not the projector: the row stays on one line */
+[data-testid="stMetricLabel"] [data-testid="stTooltipIcon"] { display: none; }
+@media (max-width: 1100px) {
+  [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1.75rem !important; }
+  [data-testid="stMetricLabel"] p { font-size: 0.85rem; }
+  [data-testid="stTab"] p { font-size: 0.95rem !important; }
+  [data-testid="stWidgetLabel"] p { font-size: 0.95rem !important; }
+}
 [data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }
-[data-testid="stAlert"] p { font-size: 1.05rem !important; }
-[data-testid="stAlertContainer"] { padding: 0.4rem 0.9rem; }
+[data-testid="stAlert"] p { font-size: 1.0rem !important; }
+[data-testid="stAlertContainer"] { padding: 0.3rem 0.9rem; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
 [data-testid="stCaptionContainer"] { display: none; }
 h1 { font-size: 1.75rem !important; padding-top: 0 !important; padding-bottom: 0.1rem !important; }

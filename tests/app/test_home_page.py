@@ -281,3 +281,19 @@ def test_hostile_links_to_the_home_chart_are_ignored(value):
 def test_a_link_sets_the_home_charts_raters():
     at = open_home({"home_n": "100"})
     assert "with 100 raters" in chart(at, "filter_chart")["layout"]["title"]["text"]
+
+
+def test_a_tab_with_a_question_of_its_own_gets_a_card_that_opens_the_tab(home):
+    # "Do my prompts matter more than my questions?" opens the LLM page's "Prompts and seeds" tab, whose metrics
+    # row shows the card's number (the ceiling of one template: Φ(Δ/√(σ²_template)) − … , core.llm.facet_ceiling)
+    from pages._registry import VIEW_CARDS
+
+    card = next(v for v in VIEW_CARDS if v.key == "llm_facets")
+    promised = hm.teaser(card.key)
+    text = [m.value for m in home.markdown]
+    assert f"**{card.question}**" in text and promised.answer in text
+    assert ("llm", {"view": card.view}) in [(p, q) for p, _, q in links(home)]
+    at = open_page("llm", {"view": card.view})
+    assert not at.exception, at.exception
+    assert metrics(at)[promised.metric] == promised.shown
+    assert f"{100 * promised.value:.0f}%" in promised.answer

@@ -1,0 +1,97 @@
+"""Every page answers at a glance: on a laptop (1440 × 900) and in presentation mode on a projector (1280 × 720,
+1024 × 768), the title, the inputs the question turns on, the headline metrics and the start of the first chart
+are on the first screen, without scrolling. Oracle: the elements' bounding boxes in headless Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from pages._registry import PAGES
+
+from .conftest import ARTIFACTS, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+#: Pages with a design to plan: key inputs in the main area and a metrics row above the first chart.
+PLANNING = [p.name for p in PAGES if p.section == "Scenarios" and p.name != "analysis"]
+#: How much of the first chart must be on the first screen (its axes, target line and curves start there).
+CHART_VISIBLE = 200
+
+_BOXES = """() => {
+  const box = e => { if (!e) return null; const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom,
+                     left: b.left, right: b.right, width: b.width}; };
+  const charts = Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => !g.closest('.st-key-plotly_preload'));
+  const tabs = document.querySelector('[data-testid="stTabs"] [role="tablist"]');
+  const metrics = Array.from(document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetric"]'));
+  const values = Array.from(document.querySelectorAll('[data-testid="stMetricValue"]'));
+  return {title: box(document.querySelector('h1')), keys: box(document.querySelector('.st-key-key_inputs')),
+          metric: box(metrics[0]), chart: box(charts[0]),
+          sidebar: box(document.querySelector('[data-testid="stSidebar"]')),
+          modebars: Array.from(document.querySelectorAll('.modebar')).filter(m => m.offsetParent !== null).length,
+          tabsOverflow: tabs ? tabs.scrollWidth > tabs.clientWidth + 1 : false,
+          cut: values.filter(v => v.scrollWidth > v.clientWidth + 1).map(v => v.innerText)};
+}"""
+
+
+def _open(browser, server_url, name, width, height, query=""):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{server_url}/{name}{query}", wait_until="domcontentloaded")
+    wait_idle(page, timeout=90_000)
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => g.data && "
+                           "g.data.length && !g.closest('.st-key-plotly_preload'))", timeout=90_000)
+    page.wait_for_timeout(400)  # fonts and layout settle
+    return context, page
+
+
+def _on_first_screen(box, height):
+    return box is not None and box["top"] >= 0 and box["bottom"] <= height
+
+
+@pytest.mark.parametrize("name", PLANNING)
+def test_laptop_shows_inputs_metrics_and_chart_without_scrolling(browser, server_url, name):
+    context, page = _open(browser, server_url, name, 1440, 900)
+    try:
+        b = page.evaluate(_BOXES)
+        assert _on_first_screen(b["title"], 900), b
+        assert _on_first_screen(b["keys"], 900), b
+        assert _on_first_screen(b["metric"], 900), b
+        assert b["chart"]["top"] <= 900 - CHART_VISIBLE, b
+        assert not b["cut"], b
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1024, 768)])
+@pytest.mark.parametrize("name", PLANNING)
+def test_presentation_mode_fits_a_projector(browser, server_url, name, width, height):
+    context, page = _open(browser, server_url, name, width, height, "?present=true")
+    try:
+        b = page.evaluate(_BOXES)
+        assert b["sidebar"] is None or b["sidebar"]["width"] < 5 or b["sidebar"]["right"] <= 0, b  # folded
+        assert _on_first_screen(b["title"], height), b
+        assert _on_first_screen(b["keys"], height), b
+        assert _on_first_screen(b["metric"], height), b
+        assert b["chart"]["top"] <= height - CHART_VISIBLE, b
+        assert b["modebars"] == 0 and not b["tabsOverflow"] and not b["cut"], b
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"present-{width}-{name}.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1024, 768)])
+def test_demo_step_buttons_are_on_screen_at_every_step(browser, server_url, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        for step in range(1, 6):
+            page.goto(f"{server_url}/demo?present=true&step={step}", wait_until="domcontentloaded")
+            wait_idle(page, timeout=90_000)
+            for label in ("← Previous", "Next →"):
+                button = page.get_by_role("button", name=label)
+                button.wait_for(timeout=60_000)
+                box = button.bounding_box()
+                assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (step, label, box)
+    finally:
+        context.close()
