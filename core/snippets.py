@@ -93,13 +93,14 @@ def llm_snippet(*, n: int, design: Mapping, target_power: float, cost_question: 
              "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pts')"]
     if gain:
         lines += ["sizes = llm.benchmark_sample_sizes(**design, target_power=target_power)",
-                  "print(f'n for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
+                  "print(f'Questions for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
         if cost_question or cost_sample:
             lines += ["no_k = {k: v for k, v in design.items() if k != 'samples'}",
                       f"best = llm.benchmark_plan(**no_k, cost_question={_r(float(cost_question))}, "
                       f"cost_sample={_r(float(cost_sample))}, target_power=target_power, max_samples=50)",
-                      "print('Cheapest n × K:', 'not reachable' if best.n_questions < 0 else "
-                      "f'{best.n_questions:,} × {best.samples}')"]
+                      "# the page shows this under its metrics row",
+                      "print(f'Cheapest design for {target_power:.0%} power:', 'not reachable' if best.n_questions < 0 "
+                      "else f'{best.n_questions:,} questions × {best.samples} answers each')"]
     if _prior_ok(prior):
         lines += ["# the prior on the gain, in accuracy points",
                   f"prior_mean, prior_sd = {_r(float(prior[0]))}, {_r(float(prior[1]))}",
@@ -189,9 +190,11 @@ def accuracy_snippet(*, scenario: str, n: int, alpha: float, target_power: float
               "print('Type-M (exaggeration):', ratio(res.type_m))",
               "print('Type-S (wrong sign):', pct(res.type_s, 2))",
               "print(f'MDE at {target_power:.0%} power:', "
-              "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pp')"]
+              "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pts')"]
     if effect != 0:
-        lines += [f"sizes = {size_call}", "print(f'n for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
+        counted = {"paired": "Items", "unpaired": "Items per model", "preference": "Raters"}[scenario]
+        lines += [f"sizes = {size_call}",
+                  f"print(f'{counted} for {{target_power:.0%}} power:', first_n(sizes, 10_000_000))"]
     if _prior_ok(prior):
         lines += ["# the prior on the effect, in percentage points",
                   f"mean, sd = {_r(float(prior[0]))} / 100, {_r(float(prior[1]))} / 100",
@@ -408,14 +411,18 @@ def judge_snippet(*, plan: Mapping, currency: str = "USD", judge: tuple[float, f
     lines += ["res = jg.ppi_plan(**plan)",
               "print('Human-labelled items:', f'{res.n_human:,}')",
               "print('Judge-only items:', f'{res.n_judge_only:,}')",
-              "print('Standard error:', f'{res.se:.4f}')",
-              "print('Effective n:', f'{res.effective_n:,.0f}')",
+              # right/wrong labels (judge given by sensitivity/specificity): an accuracy, in points; scores: their units
+              "print('Standard error:', " + ("f'{100 * res.se:.2f} pts')" if judge is not None else
+                                             "f'{res.se:.4f} score units')"),
+              "print('Equivalent human-only items:', f'{res.effective_n:,.0f}')",
               f"currency = {currency!r}",
               "print('Cost:', f'{currency} {res.cost:,.2f}'.strip())",
+              "effect = " + ("f\"{100 * plan['delta']:g} points\"" if judge is not None else
+                             "f\"{plan['delta']:g} score units\"") + " if plan.get('delta') is not None else ''",
               "if plan.get('delta') is not None:",
-              "    print('Power:', pct(res.power))",
-              "else:",
-              "    print('λ (power-tuned):', f'{res.lambda_:.3f}')"]
+              "    print(f'Power at {effect}:', pct(res.power))",
+              "# the page shows the judge's weight in a caption under its metrics row",
+              "print('Judge weight λ (power-tuned):', f'{res.lambda_:.3f}')"]
     return "\n".join(lines) + "\n"
 
 
