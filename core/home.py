@@ -140,7 +140,7 @@ def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=
     --------
     >>> t = judge_teaser()
     >>> t.metric, t.shown == f"{t.value:,.0f}"
-    ('Effective n', True)
+    ('Equivalent human-only items', True)
     """
     from . import judge as jg
 
@@ -150,7 +150,7 @@ def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=
                        specificity=specificity, sd_judge=math.sqrt(p_obs * (1 - p_obs)))
     return Teaser("judge", f"An LLM judge with human labels and {budget:,.0f} to spend: {plan.n_human:,} human and "
                   f"{plan.n_judge_only:,} judge labels are worth {plan.effective_n:,.0f} human ones.",
-                  "Effective n", float(plan.effective_n), f"{plan.effective_n:,.0f}")
+                  "Equivalent human-only items", float(plan.effective_n), f"{plan.effective_n:,.0f}")
 
 
 def leaderboard_teaser(*, systems=6, gap=25.0, n_votes=5000, alpha=0.05) -> Teaser:
@@ -263,9 +263,11 @@ def monitor_teaser(*, upto=60, target=0.05, n_max=1000, alpha=0.05) -> Teaser:
                      boundary="obrien_fleming", seed=1)
     last = res.sequence.iloc[-1]
     verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
-    return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {last['estimate']:+.3f}, "
-                  f"{1 - alpha:.0%} confidence sequence [{last['lower']:+.2f}, {last['upper']:+.2f}] — {verdict}.",
-                  "Running difference", float(last["estimate"]), f"{last['estimate']:+.4f}")
+    # the example's items are per-question accuracies: the page shows their difference in points (×100)
+    return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {100 * last['estimate']:+.1f} "
+                  f"points, {1 - alpha:.0%} confidence sequence [{100 * last['lower']:+.0f}, {100 * last['upper']:+.0f}] "
+                  f"points — {verdict}.", "Running difference", float(last["estimate"]),
+                  f"{100 * last['estimate']:+.2f} pts")
 
 
 #: The Analyze page's bundled example of paired scores.

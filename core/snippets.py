@@ -218,7 +218,7 @@ def mt_snippet(*, n: int, delta: float, p0: float, b0: float, alpha: float, targ
     if delta != 0:
         lines += ["# the normal engine's power is monotone in n: the first size is the size",
                   "first = mt.bleu_sample_size(delta, p0, b0, target_power=target_power, alpha=alpha)",
-                  "print(f'n for {target_power:.0%} power:', f'{first:,}' if first >= 0 else '> 1,000,000')"]
+                  "print(f'Sentences for {target_power:.0%} power:', f'{first:,}' if first >= 0 else '> 1,000,000')"]
     if _prior_ok(prior):
         lines += [f"assured = mt.bleu_assurance(n, {_r(float(prior[0]))}, {_r(float(prior[1]))}, p0, b0, alpha=alpha)",
                   "print('Assurance:', pct(assured.assurance))"]
@@ -249,7 +249,8 @@ def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | No
                   "# rt.likert_power(workers, items, effect, **sigmas, alpha=alpha, rule=..., method='simulate', "
                   "seed=0)"]
     lines += ["mde = rt.likert_mde(workers, items, target_power=target_power, alpha=alpha, **sigmas)",
-              "print(f'MDE at {target_power:.0%} power:', 'not reachable' if not math.isfinite(mde) else f'{mde:.3f}')"]
+              "print(f'MDE at {target_power:.0%} power (effect β1):', 'not reachable' if not math.isfinite(mde) else "
+              "f'{mde:.3f}')"]
     if _prior_ok(prior):
         if layout == "crowd":
             lines.append(f"assured = rt.crowd_assurance(workers, items, {int(per_item)!r}, {_r(float(prior[0]))}, "
@@ -378,7 +379,9 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
     else:
         read = f"with open({data_file!r}, 'rb') as fh:\n    data = sq.read_paired_scores(fh.read(), name={data_file!r})"
     lines = [_HEADER, "from core import sequential as sq", "", read,
-             "diffs = data['difference'].to_numpy(dtype=float)"]
+             "diffs = data['difference'].to_numpy(dtype=float)",
+             "# points (x100) for accuracies and votes, as on the page; other scores keep their own units",
+             f"points = {(data_file is None and not harness_files) or votes!r} or bool(np.isin(diffs, (-1.0, 0.0, 1.0)).all())"]
     if swap:
         lines.append("diffs = -diffs  # B and A swapped")
     lines += [f"upto, target, n_max, alpha = {int(upto)!r}, {_r(float(target))}, {int(n_max)!r}, {_r(float(alpha))}",
@@ -387,8 +390,10 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
               f"seed={int(seed)!r})",
               "last = res.sequence.iloc[-1]",
               "print('Items so far:', f'{res.n:,}')",
-              "print('Running difference:', f\"{last['estimate']:+.4f}\")",
-              "print(f'{1 - alpha:.0%} confidence sequence:', f\"[{last['lower']:+.3f}, {last['upper']:+.3f}]\")",
+              "print('Running difference:', f\"{100 * last['estimate']:+.2f} pts\" if points else "
+              "f\"{last['estimate']:+.4f} score units\")",
+              "print(f'{1 - alpha:.0%} confidence sequence:', f\"[{100 * last['lower']:+.1f}, {100 * last['upper']:+.1f}] "
+              "pts\" if points else f\"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units\")",
               "print('Expected further items:', f'{math.ceil(res.expected_more):,}' if res.verdict == 'continue' "
               "else '0')",
               "print('P(ends with a winner):', pct(res.p_stop_effect))"]

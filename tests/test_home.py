@@ -115,7 +115,7 @@ def test_monitor_teaser_is_the_running_difference_of_the_example_at_60_items():
     t = home.monitor_teaser()
     diffs = sq.sample_differences()["difference"].to_numpy(dtype=float)
     assert t.value == pytest.approx(diffs[:60].mean(), abs=1e-12)  # the running difference is the plain mean
-    assert t.shown == f"{diffs[:60].mean():+.4f}"
+    assert t.shown == f"{100 * diffs[:60].mean():+.2f} pts"  # per-question accuracies: points
     assert "60 of 300" in t.answer
 
 

@@ -28,18 +28,19 @@ CASES = [
     ("accuracy", "accuracy_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "Items for 80% power")),
     ("accuracy", "accuracy_code", {"scenario": "unpaired", "n": "3000", "delta": "3", "assure": "True"},
      ("Power", "Type-S (wrong sign)", "Items per model for 80% power", "Assurance")),
-    ("mt", "mt_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+    ("mt", "mt_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "Sentences for 80% power")),
     ("mt", "mt_code", {"n": "3000", "delta": "0.5", "assure": "True", "target": "0.9"},
-     ("Power", "MDE at 90% power", "n for 90% power", "Assurance")),
+     ("Power", "MDE at 90% power", "Sentences for 90% power", "Assurance")),
     ("sequential", "sequential_code", {}, ("Power", "False-positive rate (Δ = 0)", "Expected judgments",
                                            "Type-M at stopping", "MDE at 80% power",
                                            "Judgments for 80% power (fixed)",
                                            "Judgments for 80% power (interim-futility)")),
     ("sequential", "sequential_code", {"design": "interim_futility", "delta": "1.5", "budget": "2400",
                                        "assure": "True"}, ("Power", "Expected judgments", "Assurance")),
-    ("ratings", "ratings_code", {}, ("Power", "False-positive rate", "Type-M (exaggeration)", "MDE at 80% power")),
+    ("ratings", "ratings_code", {}, ("Power", "False-positive rate", "Type-M (exaggeration)",
+                                     "MDE at 80% power (effect β1)")),
     ("ratings", "ratings_code", {"workers": "5", "items": "200", "effect": "0.05", "assure": "True"},
-     ("Power", "Type-S (wrong sign)", "MDE at 80% power", "Assurance")),
+     ("Power", "Type-S (wrong sign)", "MDE at 80% power (effect β1)", "Assurance")),
     ("leaderboard", "leaderboard_code", {}, ("Weakest neighbours' power", "Votes for 80% on every pair",
                                              "P(whole order right)", "Typical interval")),
     ("leaderboard", "leaderboard_code", {"votes": "10000", "judge": "90", "assure": "True"},
@@ -47,10 +48,12 @@ CASES = [
     ("claims", "claims_code", {}, ("Mean power per claim, unadjusted", "Expected claims that hold")),
     ("claims", "claims_code", {"correction": "bonferroni", "rho": "0.3"},
      ("Mean power per claim, unadjusted", "Expected claims that hold", "Test-set growth to keep 80% each")),
-    ("judge", "judge_code", {}, ("Human-labelled items", "Judge-only items", "Standard error", "Effective n",
-                                 "Cost", "λ (power-tuned)")),
+    ("judge", "judge_code", {}, ("Human-labelled items", "Judge-only items", "Standard error",
+                                 "Equivalent human-only items", "Cost", "Judge weight λ (power-tuned)")),
     ("judge", "judge_code", {"judge_spec": "correlation", "rho": "0.6", "plan_by": "an effect (cheapest)",
-                             "delta": "0.05"}, ("Human-labelled items", "Standard error", "Power")),
+                             "delta": "0.05"}, ("Human-labelled items", "Standard error", "Power at 0.05 score units")),
+    ("judge", "judge_code", {"plan_by": "an effect (cheapest)", "delta": "0.05"},
+     ("Standard error", "Power at 5 points", "Judge weight λ (power-tuned)")),
     ("judge", "judge_active_code", {"view": "Which items to label", "al_a": "2.0", "al_share": "0.1"},
      ("SE, human labels only", "SE, uniform labels (PPI)", "SE, active labels", "Active labels for the target SE")),
     ("judge", "judge_labels_code", {"view": "Labels per item", "lp_c_item": "5.0"},
@@ -176,7 +179,7 @@ def test_simulated_ratings_design_prints_only_closed_form_numbers():
                                     alpha=0.05, target_power=0.8, analytic=False, prior=(0.1, 0.05))
     printed = run_here(code)
     assert "Power" not in printed and "method='simulate'" in code
-    assert printed["MDE at 80% power"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"
+    assert printed["MDE at 80% power (effect β1)"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"
     assured = rt.crowd_assurance(20, 100, 5, 0.1, 0.05, alpha=0.05, **sig)
     assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
 
@@ -196,7 +199,8 @@ def test_monitor_script_reads_the_uploaded_file(tmp_path, monkeypatch):
     res = sq.monitor(data["difference"].to_numpy(dtype=float)[:150], target=0.05, n_max=1000, alpha=0.05,
                      bounds=(-1.0, 1.0), looks=3, boundary="obrien_fleming", seed=1)
     assert printed["Items so far"] == "150"
-    assert printed["Running difference"] == f"{res.sequence.iloc[-1]['estimate']:+.4f}"
+    # right/wrong (0/1) scores: an accuracy difference, in points as on the page
+    assert printed["Running difference"] == f"{100 * res.sequence.iloc[-1]['estimate']:+.2f} pts"
     assert printed["P(ends with a winner)"] == f"{100 * res.p_stop_effect:.1f}%"
 
 
