@@ -588,7 +588,7 @@ if tab.open("noworse"):
                 Metric("Power to show “no worse”", fmt_pct(ni_power),
                        help="P(the one-sided test rejects 'B is worse than A by the margin or more') at the expected "
                        "gain, with the variance model of this page (clusters, K answers, judge)."),
-                Metric(f"Questions for {target:.0%}", "—" if ni_need is None else
+                Metric(f"Questions for {target:.0%} power (no worse)", "—" if ni_need is None else
                        ("not reachable" if ni_need < 0 else f"{ni_need:,}"),
                        help="Fewest questions (whole clusters) reaching the target power."),
             )
