@@ -303,7 +303,7 @@ def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
     Examples
     --------
     >>> demo_teaser().shown
-    '+20 pp'
+    '+20 pts'
     >>> demo_teaser().answer
     'Show your lab why small evaluations mislead: 25 raters, a true 20-point gap, 15% of studies significant, and those overstate the gap 2.5×.'
     """
@@ -311,7 +311,7 @@ def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
     gap = round(100 * (2 * p_new - 1))
     return Teaser("demo", f"Show your lab why small evaluations mislead: {n} raters, a true {gap}-point gap, "
                   f"{_pct(exact.power, 0)} of studies significant, and those overstate the gap {exact.type_m:.1f}×.",
-                  "True difference", float(gap), f"{gap:+d} pp")
+                  "True difference", float(gap), f"{gap:+d} pts")
 
 
 #: A page's teaser function, by page name; pages without one get no card.

@@ -369,7 +369,7 @@ def test_demo_teaser_against_the_binomial_sign_test():
     power = pmf[k >= 18].sum()
     type_m = (pmf[sig] * np.abs(2 * k[sig] / 25 - 1)).sum() / pmf[sig].sum() / 0.2
     t = home.demo_teaser()
-    assert t.page == "demo" and t.shown == "+20 pp"
+    assert t.page == "demo" and t.shown == "+20 pts"
     assert f"{100 * power:.0f}% of studies significant" in t.answer
     assert f"overstate the gap {type_m:.1f}×" in t.answer
 
