@@ -45,6 +45,10 @@ def first_n(sizes, limit=None):
 '''
 
 
+#: A protocol's score unit in the metrics (the DA page's pages._campaign_data.SCORE_UNITS).
+_SCORE_UNITS = {"da": "pts", "da-sqm": "pts", "esa": "pts", "sqm": "(0–6 scale)", "mqm": "MQM pts"}
+
+
 def _r(value) -> str:
     """A Python literal for a value (floats round-trip exactly; inf and nan as ``float("inf")``)."""
     if type(value).__module__ == "numpy" and hasattr(value, "item"):
@@ -131,18 +135,21 @@ def llm_facets_snippet(*, n: int, delta: float, templates: int, samples: int, co
              "var_template=components['var_template'], alpha=alpha)",
              f"print({'Power (templates counted)' if delta else 'False-positive rate (templates counted)'!r} + ':', "
              "pct(res.power))",
-             "print('Ceiling (n → ∞):', pct(ceiling))",
-             "print('SE of the gain:', f'{100 * se:.2f} points')",
+             "print('Power ceiling (unlimited questions):', pct(ceiling))",
+             "print('SE of the gain:', f'{100 * se:.2f} pts')",
+             "# the page shows these two in captions under its metrics row",
              "print('P(correct order):', pct(stats.norm.cdf(abs(delta) / se)))",
-             "print('Signal-to-noise Δ/SE:', f'{abs(delta) / se:.2f}')",
+             "print('Signal-to-noise (gain ÷ its SE):', f'{abs(delta) / se:.2f}')",
              "print('Type-M (templates counted):', ratio(res.type_m))"]
     if delta:
         lines += ["need = llm.facet_sample_size(delta, **design, **components, alpha=alpha, target_power=target_power)",
-                  "print(f'Questions for {target_power:.0%} power:', 'not reachable' if need < 0 else f'{need:,}')"]
+                  "print(f'Questions for {target_power:.0%} power (templates counted):', 'not reachable' if need < 0 "
+                  "else f'{need:,}')"]
     if calls:
         lines += [f"best = llm.facet_plan(delta, calls={int(calls)!r}, "
                   "**{k: v for k, v in components.items() if k != 'var_seed'}, alpha=alpha)",
-                  "print('Best split (n × T × K):', f'{best.n:,} × {best.templates} × {best.samples}')"]
+                  "print('Best split (questions × templates × answers):', "
+                  "f'{best.n:,} × {best.templates} × {best.samples}')"]
     return "\n".join(lines) + "\n"
 
 
@@ -277,7 +284,7 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
              "res = sq.campaign_power(design, budget, delta, **options)",
              f"print({'Power' if delta else 'False-positive rate'!r} + ':', "
              "pct(res.power))",
-             "print('False-positive rate (Δ = 0):', pct(res.false_positive_rate, 2))",
+             "print('False-positive rate (no true difference):', pct(res.false_positive_rate, 2))",
              "print('Expected judgments:', f'{res.expected_judgments:,.0f}')"]
     if delta:
         lines.append("print('Type-M at stopping:', f'{res.type_m:.2f}×' if math.isfinite(res.type_m) else '—')")
@@ -285,7 +292,7 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
         lines.append("print('Type-M at stopping:', '—')")
     lines += ["mde = sq.campaign_mde(design, budget, target_power=target_power, **options)",
               "print(f'MDE at {target_power:.0%} power:', 'not reachable' if not math.isfinite(mde) else "
-              "f'{mde:.2f} DA')"]
+              "f'{mde:.2f} pts')"]
     if _prior_ok(prior):
         lines += [f"assured = sq.campaign_assurance(design, budget, {_r(float(prior[0]))}, {_r(float(prior[1]))}, "
                   "**options)", "print('Assurance:', pct(assured.assurance))"]
@@ -295,8 +302,10 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
                   f"with open({name!r}, 'rb') as fh:",
                   f"    scores = he.read_scores(fh.read(), {name!r}, protocol={protocol!r})",
                   f"fit = he.fit_campaign(scores, [{a!r}, {b!r}])",
-                  "print('Difference A − B:', f'{fit.delta:+.3g}')",
-                  "print('Judgment SD:', f'{fit.sd:.3g}')",
+                  # the protocol's unit, as the page shows it (pages._campaign_data.SCORE_UNITS)
+                  f"unit = {_SCORE_UNITS.get(protocol, 'score units')!r}",
+                  "print('Difference A − B:', f'{fit.delta:+.3g} {unit}')",
+                  "print('Judgment SD:', f'{fit.sd:.3g} {unit}')",
                   "print('At the best score:', pct(fit.ceiling_share))",
                   "# power from the real scores (the page's resampled curve, one point; 1,000 campaigns):",
                   f"resampled = he.resampled_power(scores, ({a!r}, {b!r}), budget, procedure=design, "
@@ -447,7 +456,7 @@ def active_snippet(*, n_human: int, target_se: float, min_share: float = 0.0, be
     lines += [f"n_human, target_se, min_share = {int(n_human)}, {_r(float(target_se))}, {_r(float(min_share))}",
               "for label, policy in (('SE, human labels only', 'human'), ('SE, uniform labels (PPI)', 'uniform'),",
               "                      ('SE, active labels', 'active')):",
-              "    print(f'{label}:', f'{jg.active_se(f, n_human, policy=policy, min_share=min_share):.4f}')",
+              "    print(f'{label}:', f'{100 * jg.active_se(f, n_human, policy=policy, min_share=min_share):.2f} pts')",
               "need = jg.active_labels_for_se(f, target_se, min_share=min_share)",
               "print('Active labels for the target SE:', f'{need:,}' if need > 0 else 'not reachable')",
               "items = jg.active_item_list(f, n_human, min_share=min_share, seed=0)  # the runnable list: label == True"]
@@ -469,7 +478,7 @@ def labels_snippet(*, p10: float, p01: float, kappa: float, prevalence: float = 
              "n_best, cost_best = int(best['items']), float(best['cost'])",
              "print('Items (best):', f'{n_best:,}')",
              "print('Cost (best):', f'{currency} {cost_best:,.2f}'.strip())",
-             "print('Annotator error ε:', f'{plan.annotator_error:.3f}')",
+             "print('Annotator error rate:', f'{plan.annotator_error:.3f}')",
              "even = plan.break_even_cost_item",
              "print('Break-even item cost:', 'never' if math.isinf(even) else '—' if math.isnan(even) else "
              "f'{currency} {even:,.2f}'.strip())",
@@ -484,7 +493,7 @@ def subset_snippet(*, m: int, n_total: int, accuracy: float, a_only: int, b_only
              f"m, n_total, accuracy = {int(m)}, {int(n_total)}, {_r(float(accuracy))}",
              f"a_only, b_only = {int(a_only)}, {int(b_only)}",
              "se = llm.subset_se(m, n_total, accuracy)",
-             "print('SE vs the full run:', f'{se:.4f}')",
+             "print('SE vs the full run:', f'{100 * se:.2f} pts')",
              "print('95% of full run:', f'±{100 * 1.959963984540054 * se:.1f} pts')",
              "print('Same winner as the full run:', pct(llm.subset_agreement(m, n_total=n_total, a_only=a_only, "
              "b_only=b_only)))",

@@ -31,7 +31,7 @@ CASES = [
     ("mt", "mt_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "Sentences for 80% power")),
     ("mt", "mt_code", {"n": "3000", "delta": "0.5", "assure": "True", "target": "0.9"},
      ("Power", "MDE at 90% power", "Sentences for 90% power", "Assurance")),
-    ("sequential", "sequential_code", {}, ("Power", "False-positive rate (Δ = 0)", "Expected judgments",
+    ("sequential", "sequential_code", {}, ("Power", "False-positive rate (no true difference)", "Expected judgments",
                                            "Type-M at stopping", "MDE at 80% power",
                                            "Judgments for 80% power (fixed)",
                                            "Judgments for 80% power (interim-futility)")),
@@ -57,7 +57,7 @@ CASES = [
     ("judge", "judge_active_code", {"view": "Which items to label", "al_a": "2.0", "al_share": "0.1"},
      ("SE, human labels only", "SE, uniform labels (PPI)", "SE, active labels", "Active labels for the target SE")),
     ("judge", "judge_labels_code", {"view": "Labels per item", "lp_c_item": "5.0"},
-     ("Labels per item", "Items (best)", "Cost (best)", "Annotator error ε", "Break-even item cost")),
+     ("Labels per item", "Items (best)", "Cost (best)", "Annotator error rate", "Break-even item cost")),
     ("llm", "llm_subset_code", {"view": "Run a subset instead", "sub_m": "300"},
      ("SE vs the full run", "95% of full run", "Same winner as the full run", "Items for the half-width",
       "Items for the target agreement")),
@@ -250,5 +250,5 @@ def test_sequential_script_reads_and_fits_last_years_judgments(tmp_path, monkeyp
     printed = run_here(code)
     scores = he.read_scores((tmp_path / "last.csv").read_bytes(), "last.csv", protocol="da")
     fit = he.fit_campaign(scores, ["A", "B"])
-    assert printed["Difference A − B"] == f"{fit.delta:+.3g}"
-    assert printed["Judgment SD"] == f"{fit.sd:.3g}"
+    assert printed["Difference A − B"] == f"{fit.delta:+.3g} pts"  # DA: points on the 0–100 scale
+    assert printed["Judgment SD"] == f"{fit.sd:.3g} pts"
