@@ -141,7 +141,7 @@ def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=
     --------
     >>> t = judge_teaser()
     >>> t.metric, t.shown == f"{t.value:,.0f}"
-    ('Effective n', True)
+    ('Equivalent human-only items', True)
     """
     from . import judge as jg
 
@@ -151,7 +151,7 @@ def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=
                        specificity=specificity, sd_judge=math.sqrt(p_obs * (1 - p_obs)))
     return Teaser("judge", f"An LLM judge with human labels and {budget:,.0f} to spend: {plan.n_human:,} human and "
                   f"{plan.n_judge_only:,} judge labels are worth {plan.effective_n:,.0f} human ones.",
-                  "Effective n", float(plan.effective_n), f"{plan.effective_n:,.0f}")
+                  "Equivalent human-only items", float(plan.effective_n), f"{plan.effective_n:,.0f}")
 
 
 def leaderboard_teaser(*, systems=6, gap=25.0, n_votes=5000, alpha=0.05) -> Teaser:
@@ -264,9 +264,11 @@ def monitor_teaser(*, upto=60, target=0.05, n_max=1000, alpha=0.05) -> Teaser:
                      boundary="obrien_fleming", seed=1)
     last = res.sequence.iloc[-1]
     verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
-    return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {last['estimate']:+.3f}, "
-                  f"{1 - alpha:.0%} confidence sequence [{last['lower']:+.2f}, {last['upper']:+.2f}] — {verdict}.",
-                  "Running difference", float(last["estimate"]), f"{last['estimate']:+.4f}")
+    # the example's items are per-question accuracies: the page shows their difference in points (×100)
+    return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {100 * last['estimate']:+.1f} "
+                  f"points, {1 - alpha:.0%} confidence sequence [{100 * last['lower']:+.0f}, {100 * last['upper']:+.0f}] "
+                  f"points — {verdict}.", "Running difference", float(last["estimate"]),
+                  f"{100 * last['estimate']:+.2f} pts")
 
 
 #: The Analyze page's bundled example of paired scores.
@@ -302,7 +304,7 @@ def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
     Examples
     --------
     >>> demo_teaser().shown
-    '+20 pp'
+    '+20 pts'
     >>> demo_teaser().answer
     'Show your lab why small evaluations mislead: 25 raters, a true 20-point gap, 15% of studies significant, and those overstate the gap 2.5×.'
     """
@@ -310,7 +312,7 @@ def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
     gap = round(100 * (2 * p_new - 1))
     return Teaser("demo", f"Show your lab why small evaluations mislead: {n} raters, a true {gap}-point gap, "
                   f"{_pct(exact.power, 0)} of studies significant, and those overstate the gap {exact.type_m:.1f}×.",
-                  "True difference", float(gap), f"{gap:+d} pp")
+                  "True difference", float(gap), f"{gap:+d} pts")
 
 
 def llm_facets_teaser(*, delta=0.02, templates=1, alpha=0.05) -> Teaser:

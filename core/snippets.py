@@ -45,6 +45,10 @@ def first_n(sizes, limit=None):
 '''
 
 
+#: A protocol's score unit in the metrics (the DA page's pages._campaign_data.SCORE_UNITS).
+_SCORE_UNITS = {"da": "pts", "da-sqm": "pts", "esa": "pts", "sqm": "(0–6 scale)", "mqm": "MQM pts"}
+
+
 def _r(value) -> str:
     """A Python literal for a value (floats round-trip exactly; inf and nan as ``float("inf")``)."""
     if type(value).__module__ == "numpy" and hasattr(value, "item"):
@@ -93,13 +97,14 @@ def llm_snippet(*, n: int, design: Mapping, target_power: float, cost_question: 
              "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pts')"]
     if gain:
         lines += ["sizes = llm.benchmark_sample_sizes(**design, target_power=target_power)",
-                  "print(f'n for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
+                  "print(f'Questions for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
         if cost_question or cost_sample:
             lines += ["no_k = {k: v for k, v in design.items() if k != 'samples'}",
                       f"best = llm.benchmark_plan(**no_k, cost_question={_r(float(cost_question))}, "
                       f"cost_sample={_r(float(cost_sample))}, target_power=target_power, max_samples=50)",
-                      "print('Cheapest n × K:', 'not reachable' if best.n_questions < 0 else "
-                      "f'{best.n_questions:,} × {best.samples}')"]
+                      "# the page shows this under its metrics row",
+                      "print(f'Cheapest design for {target_power:.0%} power:', 'not reachable' if best.n_questions < 0 "
+                      "else f'{best.n_questions:,} questions × {best.samples} answers each')"]
     if _prior_ok(prior):
         lines += ["# the prior on the gain, in accuracy points",
                   f"prior_mean, prior_sd = {_r(float(prior[0]))}, {_r(float(prior[1]))}",
@@ -130,18 +135,21 @@ def llm_facets_snippet(*, n: int, delta: float, templates: int, samples: int, co
              "var_template=components['var_template'], alpha=alpha)",
              f"print({'Power (templates counted)' if delta else 'False-positive rate (templates counted)'!r} + ':', "
              "pct(res.power))",
-             "print('Ceiling (n → ∞):', pct(ceiling))",
-             "print('SE of the gain:', f'{100 * se:.2f} points')",
+             "print('Power ceiling (unlimited questions):', pct(ceiling))",
+             "print('SE of the gain:', f'{100 * se:.2f} pts')",
+             "# the page shows these two in captions under its metrics row",
              "print('P(correct order):', pct(stats.norm.cdf(abs(delta) / se)))",
-             "print('Signal-to-noise Δ/SE:', f'{abs(delta) / se:.2f}')",
+             "print('Signal-to-noise (gain ÷ its SE):', f'{abs(delta) / se:.2f}')",
              "print('Type-M (templates counted):', ratio(res.type_m))"]
     if delta:
         lines += ["need = llm.facet_sample_size(delta, **design, **components, alpha=alpha, target_power=target_power)",
-                  "print(f'Questions for {target_power:.0%} power:', 'not reachable' if need < 0 else f'{need:,}')"]
+                  "print(f'Questions for {target_power:.0%} power (templates counted):', 'not reachable' if need < 0 "
+                  "else f'{need:,}')"]
     if calls:
         lines += [f"best = llm.facet_plan(delta, calls={int(calls)!r}, "
                   "**{k: v for k, v in components.items() if k != 'var_seed'}, alpha=alpha)",
-                  "print('Best split (n × T × K):', f'{best.n:,} × {best.templates} × {best.samples}')"]
+                  "print('Best split (questions × templates × answers):', "
+                  "f'{best.n:,} × {best.templates} × {best.samples}')"]
     return "\n".join(lines) + "\n"
 
 
@@ -189,9 +197,11 @@ def accuracy_snippet(*, scenario: str, n: int, alpha: float, target_power: float
               "print('Type-M (exaggeration):', ratio(res.type_m))",
               "print('Type-S (wrong sign):', pct(res.type_s, 2))",
               "print(f'MDE at {target_power:.0%} power:', "
-              "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pp')"]
+              "'not reachable' if not math.isfinite(mde) else f'{100 * mde:.2f} pts')"]
     if effect != 0:
-        lines += [f"sizes = {size_call}", "print(f'n for {target_power:.0%} power:', first_n(sizes, 10_000_000))"]
+        counted = {"paired": "Items", "unpaired": "Items per model", "preference": "Raters"}[scenario]
+        lines += [f"sizes = {size_call}",
+                  f"print(f'{counted} for {{target_power:.0%}} power:', first_n(sizes, 10_000_000))"]
     if _prior_ok(prior):
         lines += ["# the prior on the effect, in percentage points",
                   f"mean, sd = {_r(float(prior[0]))} / 100, {_r(float(prior[1]))} / 100",
@@ -215,7 +225,7 @@ def mt_snippet(*, n: int, delta: float, p0: float, b0: float, alpha: float, targ
     if delta != 0:
         lines += ["# the normal engine's power is monotone in n: the first size is the size",
                   "first = mt.bleu_sample_size(delta, p0, b0, target_power=target_power, alpha=alpha)",
-                  "print(f'n for {target_power:.0%} power:', f'{first:,}' if first >= 0 else '> 1,000,000')"]
+                  "print(f'Sentences for {target_power:.0%} power:', f'{first:,}' if first >= 0 else '> 1,000,000')"]
     if _prior_ok(prior):
         lines += [f"assured = mt.bleu_assurance(n, {_r(float(prior[0]))}, {_r(float(prior[1]))}, p0, b0, alpha=alpha)",
                   "print('Assurance:', pct(assured.assurance))"]
@@ -246,7 +256,8 @@ def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | No
                   "# rt.likert_power(workers, items, effect, **sigmas, alpha=alpha, rule=..., method='simulate', "
                   "seed=0)"]
     lines += ["mde = rt.likert_mde(workers, items, target_power=target_power, alpha=alpha, **sigmas)",
-              "print(f'MDE at {target_power:.0%} power:', 'not reachable' if not math.isfinite(mde) else f'{mde:.3f}')"]
+              "print(f'MDE at {target_power:.0%} power (effect β1):', 'not reachable' if not math.isfinite(mde) else "
+              "f'{mde:.3f}')"]
     if _prior_ok(prior):
         if layout == "crowd":
             lines.append(f"assured = rt.crowd_assurance(workers, items, {int(per_item)!r}, {_r(float(prior[0]))}, "
@@ -273,7 +284,7 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
              "res = sq.campaign_power(design, budget, delta, **options)",
              f"print({'Power' if delta else 'False-positive rate'!r} + ':', "
              "pct(res.power))",
-             "print('False-positive rate (Δ = 0):', pct(res.false_positive_rate, 2))",
+             "print('False-positive rate (no true difference):', pct(res.false_positive_rate, 2))",
              "print('Expected judgments:', f'{res.expected_judgments:,.0f}')"]
     if delta:
         lines.append("print('Type-M at stopping:', f'{res.type_m:.2f}×' if math.isfinite(res.type_m) else '—')")
@@ -281,7 +292,7 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
         lines.append("print('Type-M at stopping:', '—')")
     lines += ["mde = sq.campaign_mde(design, budget, target_power=target_power, **options)",
               "print(f'MDE at {target_power:.0%} power:', 'not reachable' if not math.isfinite(mde) else "
-              "f'{mde:.2f} DA')"]
+              "f'{mde:.2f} pts')"]
     if _prior_ok(prior):
         lines += [f"assured = sq.campaign_assurance(design, budget, {_r(float(prior[0]))}, {_r(float(prior[1]))}, "
                   "**options)", "print('Assurance:', pct(assured.assurance))"]
@@ -291,8 +302,10 @@ def sequential_snippet(*, design: str, budget: int, delta: float, options: Mappi
                   f"with open({name!r}, 'rb') as fh:",
                   f"    scores = he.read_scores(fh.read(), {name!r}, protocol={protocol!r})",
                   f"fit = he.fit_campaign(scores, [{a!r}, {b!r}])",
-                  "print('Difference A − B:', f'{fit.delta:+.3g}')",
-                  "print('Judgment SD:', f'{fit.sd:.3g}')",
+                  # the protocol's unit, as the page shows it (pages._campaign_data.SCORE_UNITS)
+                  f"unit = {_SCORE_UNITS.get(protocol, 'score units')!r}",
+                  "print('Difference A − B:', f'{fit.delta:+.3g} {unit}')",
+                  "print('Judgment SD:', f'{fit.sd:.3g} {unit}')",
                   "print('At the best score:', pct(fit.ceiling_share))",
                   "# power from the real scores (the page's resampled curve, one point; 1,000 campaigns):",
                   f"resampled = he.resampled_power(scores, ({a!r}, {b!r}), budget, procedure=design, "
@@ -375,7 +388,9 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
     else:
         read = f"with open({data_file!r}, 'rb') as fh:\n    data = sq.read_paired_scores(fh.read(), name={data_file!r})"
     lines = [_HEADER, "from core import sequential as sq", "", read,
-             "diffs = data['difference'].to_numpy(dtype=float)"]
+             "diffs = data['difference'].to_numpy(dtype=float)",
+             "# points (x100) for accuracies and votes, as on the page; other scores keep their own units",
+             f"points = {(data_file is None and not harness_files) or votes!r} or bool(np.isin(diffs, (-1.0, 0.0, 1.0)).all())"]
     if swap:
         lines.append("diffs = -diffs  # B and A swapped")
     lines += [f"upto, target, n_max, alpha = {int(upto)!r}, {_r(float(target))}, {int(n_max)!r}, {_r(float(alpha))}",
@@ -384,8 +399,10 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
               f"seed={int(seed)!r})",
               "last = res.sequence.iloc[-1]",
               "print('Items so far:', f'{res.n:,}')",
-              "print('Running difference:', f\"{last['estimate']:+.4f}\")",
-              "print(f'{1 - alpha:.0%} confidence sequence:', f\"[{last['lower']:+.3f}, {last['upper']:+.3f}]\")",
+              "print('Running difference:', f\"{100 * last['estimate']:+.2f} pts\" if points else "
+              "f\"{last['estimate']:+.4f} score units\")",
+              "print(f'{1 - alpha:.0%} confidence sequence:', f\"[{100 * last['lower']:+.1f}, {100 * last['upper']:+.1f}] "
+              "pts\" if points else f\"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units\")",
               "print('Expected further items:', f'{math.ceil(res.expected_more):,}' if res.verdict == 'continue' "
               "else '0')",
               "print('P(ends with a winner):', pct(res.p_stop_effect))"]
@@ -408,14 +425,18 @@ def judge_snippet(*, plan: Mapping, currency: str = "USD", judge: tuple[float, f
     lines += ["res = jg.ppi_plan(**plan)",
               "print('Human-labelled items:', f'{res.n_human:,}')",
               "print('Judge-only items:', f'{res.n_judge_only:,}')",
-              "print('Standard error:', f'{res.se:.4f}')",
-              "print('Effective n:', f'{res.effective_n:,.0f}')",
+              # right/wrong labels (judge given by sensitivity/specificity): an accuracy, in points; scores: their units
+              "print('Standard error:', " + ("f'{100 * res.se:.2f} pts')" if judge is not None else
+                                             "f'{res.se:.4f} score units')"),
+              "print('Equivalent human-only items:', f'{res.effective_n:,.0f}')",
               f"currency = {currency!r}",
               "print('Cost:', f'{currency} {res.cost:,.2f}'.strip())",
+              "effect = " + ("f\"{100 * plan['delta']:g} points\"" if judge is not None else
+                             "f\"{plan['delta']:g} score units\"") + " if plan.get('delta') is not None else ''",
               "if plan.get('delta') is not None:",
-              "    print('Power:', pct(res.power))",
-              "else:",
-              "    print('λ (power-tuned):', f'{res.lambda_:.3f}')"]
+              "    print(f'Power at {effect}:', pct(res.power))",
+              "# the page shows the judge's weight in a caption under its metrics row",
+              "print('Judge weight λ (power-tuned):', f'{res.lambda_:.3f}')"]
     return "\n".join(lines) + "\n"
 
 
@@ -435,7 +456,7 @@ def active_snippet(*, n_human: int, target_se: float, min_share: float = 0.0, be
     lines += [f"n_human, target_se, min_share = {int(n_human)}, {_r(float(target_se))}, {_r(float(min_share))}",
               "for label, policy in (('SE, human labels only', 'human'), ('SE, uniform labels (PPI)', 'uniform'),",
               "                      ('SE, active labels', 'active')):",
-              "    print(f'{label}:', f'{jg.active_se(f, n_human, policy=policy, min_share=min_share):.4f}')",
+              "    print(f'{label}:', f'{100 * jg.active_se(f, n_human, policy=policy, min_share=min_share):.2f} pts')",
               "need = jg.active_labels_for_se(f, target_se, min_share=min_share)",
               "print('Active labels for the target SE:', f'{need:,}' if need > 0 else 'not reachable')",
               "items = jg.active_item_list(f, n_human, min_share=min_share, seed=0)  # the runnable list: label == True"]
@@ -457,7 +478,7 @@ def labels_snippet(*, p10: float, p01: float, kappa: float, prevalence: float = 
              "n_best, cost_best = int(best['items']), float(best['cost'])",
              "print('Items (best):', f'{n_best:,}')",
              "print('Cost (best):', f'{currency} {cost_best:,.2f}'.strip())",
-             "print('Annotator error ε:', f'{plan.annotator_error:.3f}')",
+             "print('Annotator error rate:', f'{plan.annotator_error:.3f}')",
              "even = plan.break_even_cost_item",
              "print('Break-even item cost:', 'never' if math.isinf(even) else '—' if math.isnan(even) else "
              "f'{currency} {even:,.2f}'.strip())",
@@ -472,7 +493,7 @@ def subset_snippet(*, m: int, n_total: int, accuracy: float, a_only: int, b_only
              f"m, n_total, accuracy = {int(m)}, {int(n_total)}, {_r(float(accuracy))}",
              f"a_only, b_only = {int(a_only)}, {int(b_only)}",
              "se = llm.subset_se(m, n_total, accuracy)",
-             "print('SE vs the full run:', f'{se:.4f}')",
+             "print('SE vs the full run:', f'{100 * se:.2f} pts')",
              "print('95% of full run:', f'±{100 * 1.959963984540054 * se:.1f} pts')",
              "print('Same winner as the full run:', pct(llm.subset_agreement(m, n_total=n_total, a_only=a_only, "
              "b_only=b_only)))",

@@ -143,6 +143,11 @@ def sidebar(side) -> Loaded | None:
     return None
 
 
+#: The unit of a protocol's scores in the metrics: DA, DA+SQM and ESA in points on the 0–100 scale (as the campaign's
+#: sliders), SQM on its 0–6 scale, MQM in its error-penalty points; other numeric scores in their own units.
+SCORE_UNITS = {"da": "pts", "da-sqm": "pts", "esa": "pts", "sqm": "(0–6 scale)", "mqm": "MQM pts"}
+
+
 # ---------------------------------------------------------------------------
 # judgments for the target power
 # ---------------------------------------------------------------------------
@@ -260,11 +265,12 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
         "sd": st.column_config.NumberColumn("SD", format="%.3f"),
         "compared": st.column_config.CheckboxColumn("Compared")})
     comps = fit.components
+    unit = SCORE_UNITS.get(loaded.protocol, "score units")
     metrics_row(
-        Metric("Difference A − B", f"{fit.delta:+.3g}", help="Difference of the two systems' mean judgments, on "
-               "the protocol's scale."),
-        Metric("Judgment SD", f"{fit.sd:.3g}", help="Within-system SD of single judgments (the spread the tests "
-               "see)."),
+        Metric("Difference A − B", f"{fit.delta:+.3g} {unit}", help="Difference of the two systems' mean judgments, "
+               f"on the protocol's scale ({md_escape(he.PROTOCOL_DEFAULTS[loaded.protocol].label)})."),
+        Metric("Judgment SD", f"{fit.sd:.3g} {unit}", help="Within-system SD of single judgments (the spread the "
+               "tests see)."),
         Metric("At the best score", fmt_pct(fit.ceiling_share), help="Share of judgments at the scale's best "
                "score (DA: 100; MQM: 0, no error)."),
         Metric("Segment / rater / residual variance",

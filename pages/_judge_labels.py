@@ -64,7 +64,8 @@ def labels_plan(p10, p01, kappa, prevalence, cost_item, cost_label, alpha, targe
 
 
 def _se(x) -> str:
-    return "—" if x is None or not math.isfinite(x) else f"{x:.4f}"
+    """The SE of a mean 0/1 human label (a label rate) in points, as the page's headline SE."""
+    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.2f} pts"
 
 
 def _need(k) -> str:
@@ -166,7 +167,8 @@ def labels_view(alpha: float, target: float, currency: str, plotted: dict) -> No
                 Metric("Items (best)", f"{int(row['items']):,}",
                        help="Connor (1987)'s items for McNemar's test at the attenuated gap (1 − 2e_k)Δ."),
                 Metric("Cost (best)", fmt_money(float(row["cost"]), currency), help="items × (item + k × label)."),
-                Metric("Annotator error ε", f"{plan.annotator_error:.3f}", help="(1 − √(2P_o − 1))/2 from κ."),
+                Metric("Annotator error rate", f"{plan.annotator_error:.3f}",
+                       help="ε = (1 − √(2P_o − 1))/2 from the pilot's κ: the chance one label is wrong."),
                 Metric("Break-even item cost", "never" if math.isinf(even) else "—" if math.isnan(even)
                        else fmt_money(even, currency), help="Above this item cost, 3 labels per item are cheaper "
                        "than 1: c_label·(3n₃ − n₁)/(n₁ − n₃)."))

@@ -187,19 +187,21 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
         Metric("Power (templates counted)" if gain else "False-positive rate (templates counted)", fmt_pct(res.power),
                help="P(significant and in the right direction) with the template, question, sample (and seed) "
                "variance all counted (known components, normal test)."),
-        Metric("Ceiling (n → ∞)", fmt_pct(ceiling), help=f"Power with infinitely many questions and {which}: the "
-               "template (and seed) terms do not shrink with questions."),
-        Metric("SE of the gain", f"{100 * se:.2f} points", help="Standard error of the mean paired difference."),
-        Metric("P(correct order)", fmt_pct(ordered), help="Φ(|Δ|/SE): the chance that the evaluation ranks the "
-               "two models the right way round, significant or not."),
-        Metric("Signal-to-noise Δ/SE", f"{abs(delta) / se:.2f}", help="The expected gain in standard errors (the "
-               "signal-to-noise ratio of Heineman et al. 2025); about 2.8 gives 80% power at α = 0.05."),
-        Metric(f"Questions for {target:.0%} power", "—" if need is None else
+        Metric("Power ceiling (unlimited questions)", fmt_pct(ceiling), help=f"Power with infinitely many questions "
+               f"and {which}: the template (and seed) terms do not shrink with questions."),
+        Metric("SE of the gain", f"{100 * se:.2f} pts", help="Standard error of the mean paired difference, in "
+               "accuracy points."),
+        Metric(f"Questions for {target:.0%} power (templates counted)", "—" if need is None else
                (f"not reachable with {which}" if need < 0 else f"{need:,}"),
                help="Fewest questions reaching the target power at this T and K."),
         Metric("Type-M (templates counted)", fmt_ratio(res.type_m),
                help="Average |estimated gain| / |true gain| among significant results."),
     )
+    # five metrics in the row; the ranking chance and the signal-to-noise ratio go under it, in words
+    st.caption(f"P(correct order): {fmt_pct(ordered)} — the chance that the evaluation ranks the two models the right "
+               "way round, significant or not (Φ of the gain over its SE).")
+    st.caption(f"Signal-to-noise (gain ÷ its SE): {abs(delta) / se:.2f} — the expected gain in standard errors "
+               "(Heineman et al. 2025); about 2.8 gives 80% power at α = 0.05.")
     if gain:
         st.info(f"With {which}, no number of questions gets past **{fmt_pct(ceiling, 0)}** power for "
                 f"{gain:+.1f} points" + (f" (with {seeds} seeds per recipe)." if seeds else "."))
@@ -276,9 +278,9 @@ def _budget_split(delta, comps, alpha, currency, plotted, t, n, k):
         best = _best(delta, calls, comps, alpha, cost_call)
         found = (calls, best, cost_call)
         metrics_row(
-            Metric("Best split n × T × K", f"{best.n:,} × {best.templates} × {best.samples}",
+            Metric("Best split (questions × templates × answers)", f"{best.n:,} × {best.templates} × {best.samples}",
                    help="The most powerful whole-number design within the budget (searched over every T ≤ 50 and K)."),
-            Metric("Its power", fmt_pct(best.power), help=f"SE {100 * best.se:.2f} points."),
+            Metric("Its power", fmt_pct(best.power), help=f"SE {100 * best.se:.2f} pts."),
             Metric("Its cost", fmt_money(best.cost, currency, markdown=False) if cost_call else f"{2 * best.calls:,} "
                    "calls", help="Both models' calls × cost per call."),
         )

@@ -86,8 +86,9 @@ def subset_view(plotted: dict) -> None:
         return
     ms = tuple(sorted(set(np.unique(np.geomspace(min(10, n_total), n_total, 50).astype(int)).tolist()) | {m}))
     se, agree, m_hw, m_ag, curves = subset_numbers(m, n_total, acc, a_only, b_only, hw, target_ag, ms)
-    metrics_row(Metric("SE vs the full run", f"{se:.4f}",
-                       help="√(p(1 − p)/m · (N − m)/(N − 1)): without replacement, around the full run's score."),
+    metrics_row(Metric("SE vs the full run", f"{100 * se:.2f} pts",
+                       help="√(p(1 − p)/m · (N − m)/(N − 1)): without replacement, around the full run's score; in "
+                       "accuracy points."),
                 Metric("95% of full run", f"±{100 * Z95 * se:.1f} pts", help="1.96 × SE, in accuracy points."),
                 Metric("Same winner as the full run", fmt_pct(agree),
                        help="Exact multivariate hypergeometric; a tie in the subset counts one half.",

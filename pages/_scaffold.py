@@ -79,6 +79,7 @@ __all__ = [
     "currency_label",
     "fmt_pct",
     "fmt_ratio",
+    "fmt_points",
     "fmt_n",
     "md_escape",
     "safe_message",
@@ -410,10 +411,17 @@ def verdict(power: float, target: float, *, effect: float, type_m: float | None 
         st.success(f"**Adequately powered** ({fmt_pct(power)} ≥ {target:.0%}).")
 
 
-def sample_size_metric(sizes: SampleSize | None, target: float, *, unit: str = "n",
+def sample_size_metric(sizes: SampleSize | None, target: float, *, unit: str, condition: str = "",
                        help: str = "", limit: int | None = None) -> Metric:
-    """The 'n for the target power' metric: first n, and the conservative n when power zigzags."""
-    label = f"{unit} for {target:.0%} power"
+    """The 'sample size for the target power' metric: first n, and the conservative n when power zigzags.
+
+    ``unit`` is what is counted, in the plural ("questions", "items", "sentences", "judgments", "votes"): the label
+    reads "Questions for 80% power", so the number answers at a glance what to collect. ``condition`` is appended to
+    the label (e.g. " (no worse)") to tell two such metrics on one page apart.
+    """
+    if not unit:
+        raise ValueError("`unit` must name what is counted (e.g. 'questions'), got an empty string")
+    label = f"{unit[0].upper()}{unit[1:]} for {target:.0%} power{condition}"
     if sizes is None:
         return Metric(label, "—", help=help or "Set a non-zero difference to size a study.")
     if sizes.first < 0:
@@ -426,6 +434,16 @@ def sample_size_metric(sizes: SampleSize | None, target: float, *, unit: str = "
     return Metric(label, f"{sizes.first:,}", help=(help + " " if help else "") +
                   "The first size whose power reaches the target; when power zigzags the caption gives the size "
                   "from which it stays above the target.", caption=caption)
+
+
+def fmt_points(value: float, *, digits: int = 2, sign: bool = False) -> str:
+    """A difference of proportions (accuracies, label rates, win rates) in points on the 0–100 scale: "4.07 pts".
+
+    Every page spells points "pts" in its metrics, so a difference reads the same on every page.
+    """
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{100 * value:{'+' if sign else ''}.{digits}f} pts"
 
 
 # ---------------------------------------------------------------------------

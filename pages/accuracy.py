@@ -40,6 +40,7 @@ from pages._scaffold import (
     download_csv,
     explain,
     fmt_pct,
+    fmt_points,
     fmt_ratio,
     guard,
     metrics_row,
@@ -455,19 +456,20 @@ cost_now = n * units_needed * cost_unit if cost_unit > 0 else None
 # metrics row
 # ---------------------------------------------------------------------------
 unit = "preference gap" if scenario == "preference" else "accuracy gain"
+size_unit = {"paired": "items", "unpaired": "items per model", "preference": "raters"}[scenario]
 extra_metrics = []
 if assured is not None:
     extra_metrics.append(Metric(
         "Assurance", fmt_pct(assured.assurance),
         help="P(significant in the hoped-for direction), averaged over the prior on the effect.",
         caption=f"ceiling {fmt_pct(assured.ceiling)}; "
-                + (f"n for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
+                + (f"{size_unit} for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
                    f"{target:.0%} assurance is out of reach (ceiling)")))
 if cost_now is not None:
     need = sizes.first if sizes is not None and sizes.first > 0 else None
     extra_metrics.append(Metric(
         "Cost", fmt_money(cost_now, currency), help="n × the cost per unit (both models' samples when unpaired).",
-        caption=f"at n for {target:.0%} power: {fmt_money(need * units_needed * cost_unit, currency)}" if need else None))
+        caption=f"at the {size_unit} for {target:.0%} power: {fmt_money(need * units_needed * cost_unit, currency)}" if need else None))
 metrics_row(
     Metric("Power" if effect != 0 else "False-positive rate", fmt_pct(result.power),
            help="P(significant and in the right direction). At Δ = 0 this is the rate of false positives, which "
@@ -476,11 +478,11 @@ metrics_row(
            help="Average |observed difference| / |true difference| among significant results (appendix B)."),
     Metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2),
            help="Share of significant results whose sign is wrong (appendix B)."),
-    Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde) else f"{100 * mde:.2f} pp",
+    Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde) else fmt_points(mde),
            help=f"Smallest {unit} this design detects with the target power"
            + (" (the agreement prior is re-evaluated at each candidate Δ)." if scenario == "paired" and
               source != "manual" else ".")),
-    sample_size_metric(sizes, target, help={"paired": "Smallest test set reaching the target power at this Δ and P_a.",
+    sample_size_metric(sizes, target, unit=size_unit, help={"paired": "Smallest test set reaching the target power at this Δ and P_a.",
                                             "unpaired": "Items per model (each model on its own sample).",
                                             "preference": "Raters reaching the target power."}[scenario],
                        limit=10_000_000),
@@ -654,13 +656,13 @@ if tab.open("squad"):
                 st.info("These two submissions have the same dev accuracy: there is no expected difference to detect.")
             else:
                 metrics_row(
-                    Metric("Dev Δ accuracy", f"{100 * pair.delta_dev:+.2f} pp",
+                    Metric("Dev accuracy difference", fmt_points(pair.delta_dev, sign=True),
                            help=f"New minus baseline exact match on the {SQUAD_DEV_SIZE:,} dev questions."),
-                    Metric("Dev agreement P_a", f"{pair.agreement_dev:.2%}",
+                    Metric("Dev agreement", f"{pair.agreement_dev:.2%}",
                            help="Share of dev questions both answer right or both wrong."),
                     Metric(f"Power on the test set (n = {SQUAD_TEST_SIZE:,})", fmt_pct(pair_power.power),
                            help="Exact McNemar test, dev Δ and P_a assumed to carry over to test (§3.2)."),
-                    Metric("Observed test Δ", f"{100 * pair.delta_test:+.2f} pp",
+                    Metric("Observed test difference", fmt_points(pair.delta_test, sign=True),
                            help="What the leaderboard reported on the hidden test set."),
                 )
         st.markdown("**Which leaderboard submissions were well powered?** (Figure 10)")
@@ -735,7 +737,8 @@ if tab.open("noworse"):
                     Metric("False claim rate at the margin", "—" if ni_size is None else fmt_pct(ni_size.power, 2),
                            help="Rejection rate when the new model is exactly the margin worse: the test's size, "
                            f"which should not exceed α = {ni_alpha:g}."),
-                    sample_size_metric(ni_sizes, target, unit="Test-set size",
+                    sample_size_metric(ni_sizes, target, unit="items",
+                                       condition=" (no worse)" if ni_kind == "ni" else " (equivalence)",
                                        help="Smallest test set reaching the target power at this Δ, P_a and margin"
                                        + (" (score test)." if ni_test == "exact" else "."),
                                        limit=10_000_000),
@@ -791,7 +794,7 @@ if tab.open("intervals"):
                        f"(nominal {ci_level:.0%})."),
                 Metric(f"Wilson coverage at {ci_p:.1f}%", fmt_pct(at_p["wilson"]),
                        help="The same for the Wilson score interval."),
-                Metric(f"Items for ±{ci_half:g} pp (Wilson)", f"{needed['wilson']:,}",
+                Metric(f"Items for ±{ci_half:g} pts (Wilson)", f"{needed['wilson']:,}",
                        help=f"Smallest n whose Wilson {ci_level:.0%} interval is at most ±{ci_half:g} points wide "
                        f"when the observed accuracy is {ci_p:.1f}%."),
             )

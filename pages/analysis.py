@@ -346,7 +346,7 @@ with c1:
     elif sd_d > 0:
         with guard("Cannot compute the MDE"):
             mde = an.paired_t_mde(u.size, sd_d, target_power=target, alpha=alpha, alternative=alternative)
-        metrics_row(Metric(f"MDE of the paired t test at {target:.0%} power", f"{mde:.4f}",
+        metrics_row(Metric(f"MDE of the paired t test at {target:.0%} power", f"{mde:.4f} score units",
                            help=f"Smallest true mean difference {u.size:,} units detect with the target power, given "
                            f"the observed SD of the differences ({sd_d:.4f})."))
     st.markdown("**Plan the next evaluation** (prospective, §3.4.1)")
@@ -396,12 +396,17 @@ with guard("Bayesian assessment not possible", stop=False):
         post = bayes_means(d, rope, hdi_mass)
         model = "mean difference, reference prior p(μ, σ²) ∝ 1/σ² (Student-t posterior)"
 if post is not None:
+    # 0/1 correctness: A − B is an accuracy difference, in points (×100) like every page's; other scores keep theirs
+    hdi_text = (f"[{100 * post.hdi[0]:.2f}, {100 * post.hdi[1]:.2f}] pts" if binary else
+                f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}] score units")
+    rope_text = f"{100 * rope:g} pts" if binary else f"{rope:g}"
     metrics_row(
-        Metric(f"{hdi_mass:.0%} HDI of A − B", f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]",
+        Metric(f"{hdi_mass:.0%} HDI of A − B", hdi_text,
                help="Highest-density interval: the most credible differences, holding this share of the posterior."),
         Metric("P(A > B)", f"{post.p_superior:.3f}"),
-        Metric("P(inside ROPE)", f"{post.p_rope:.3f}", help=f"P(|A − B| < {rope:g})."),
-        Metric(f"P(A − B > {rope:g})", f"{post.p_above_margin:.3f}"),
+        Metric("P(inside ROPE)", f"{post.p_rope:.3f}", help=f"P(|A − B| < {rope_text}): the region of practical "
+               "equivalence set in the sidebar."),
+        Metric(f"P(A − B > {rope_text})", f"{post.p_above_margin:.3f}"),
         Metric("BF01 (ROPE vs not)", "—" if not math.isfinite(post.bf01) else f"{post.bf01:.3f}",
                help="Bayes factor for 'practically equivalent' against 'different' (HyBayes §2.4). Sensitive to the "
                "prior; not defined for the improper prior of continuous scores."),

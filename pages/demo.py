@@ -85,8 +85,8 @@ final = summary.iloc[-1]
 if step == 1:
     first = rep.experiments.iloc[0]
     st.markdown(f"### Two systems, **{n} raters**, and in truth **{p_pct:.0f}%** prefer the new one")
-    metrics_row(Metric("True difference", f"{gap:+.0f} pp"), Metric("Raters", f"{n}"),
-                Metric("This experiment saw", f"{100 * first['observed']:+.0f} pp"),
+    metrics_row(Metric("True difference", f"{gap:+.0f} pts"), Metric("Raters", f"{n}"),
+                Metric("This experiment saw", f"{100 * first['observed']:+.0f} pts"),
                 Metric("p-value", f"{first['p_value']:.2f}"))
     st.markdown(f"In this one experiment {int(first['prefer_new'])} of {n} raters preferred the new system. "
                 + ("That is **significant**." if first["significant"] else "That is **not significant**.")
@@ -95,8 +95,8 @@ elif step in (2, 3):
     if step == 3:  # the numbers first: on a projector they are what the room reads
         metrics_row(
             Metric("Significant", f"{int(final['significant'])} of 200", caption=f"exact power {fmt_pct(rep.exact.power)}"),
-            Metric("Their average", f"{100 * final['mean_significant']:+.0f} pp" if final["significant"] else "—",
-                   caption=f"true {gap:+.0f} pp"),
+            Metric("Their average", f"{100 * final['mean_significant']:+.0f} pts" if final["significant"] else "—",
+                   caption=f"true {gap:+.0f} pts"),
             Metric("Exaggeration", fmt_ratio(final["type_m"]), caption=f"exact Type-M {fmt_ratio(rep.exact.type_m)}"),
             Metric("Wrong sign", f"{int(final['wrong_sign'])}", caption=f"exact Type-S {fmt_pct(rep.exact.type_s, 1)}"),
         )
@@ -124,7 +124,7 @@ elif step == 4:
 else:
     need = rep.n_for_target
     metrics_row(Metric("Raters for 80% power", f"{need:,}" if need > 0 else "—"),
-                Metric("You had", f"{n}"), Metric("Power you had", fmt_pct(rep.exact.power)))
+                Metric("Raters you had", f"{n}"), Metric("Power you had", fmt_pct(rep.exact.power)))
     st.markdown(f"To detect a {gap:+.0f}-point preference 8 times out of 10, plan **{need:,} raters**, not {n}."
                 if need > 0 else "")
     st.page_link("pages/accuracy.py", label="Plan it on the Accuracy page", icon=":material/arrow_forward:",

@@ -93,8 +93,11 @@ def fit(df: pd.DataFrame):
     return jg.fit_judge(df, seed=0)
 
 
-def fmt_se(x) -> str:
-    return "—" if x is None or not math.isfinite(x) else f"{x:.4f}"
+def fmt_se(x, *, points: bool) -> str:
+    """An SE on the label's scale: in points (×100) for right/wrong labels, else in the scores' own units."""
+    if x is None or not math.isfinite(x):
+        return "—"
+    return f"{100 * x:.2f} pts" if points else f"{x:.4f} score units"
 
 
 # ---------------------------------------------------------------------------
@@ -191,22 +194,32 @@ with guard("Cannot plan this design"):
     design = jg.JudgeDesign(**dict(kw))
     res = plan_of(design)
 gain = res.effective_n / max(res.human_only.effective_n, 1e-300)
+# Right/wrong labels (sensitivity/specificity): the estimate is an accuracy, so its SE and effect read in points on
+# the 0–100 scale like every page's accuracy differences. Correlation inputs describe scores (or a difference of two
+# models) on any scale: those keep the scores' own units.
+points = spec == "accuracy"
+effect_text = (f"{100 * delta:g} points" if points else f"{delta:g} score units") if delta is not None else ""
 metrics_row(
     Metric("Human-labelled items", f"{res.n_human:,}", help="Items labelled by a human and by the judge (n)."
            + (" Each item has both models' outputs." if paired else "")),
     Metric("Judge-only items", f"{res.n_judge_only:,}", help="Items labelled only by the judge (N)."),
-    Metric("Standard error", fmt_se(res.se), help="SE of the PPI++ estimate: √(σ²/n·(1 − ρ²·N/(n + N)))."),
-    Metric("Effective n", f"{res.effective_n:,.0f}", help="Human-only items with the same SE: σ²/SE².",
+    Metric("Standard error", fmt_se(res.se, points=points),
+           help="SE of the PPI++ estimate: √(σ²/n·(1 − ρ²·N/(n + N)))"
+           + (", in accuracy points (0.01 = 1 point)." if points else ", in the scores' units.")),
+    Metric("Equivalent human-only items", f"{res.effective_n:,.0f}",
+           help="Effective n: the human-only items that give the same SE, σ²/SE².",
            caption=f"{gain:.2f}× the human-only design at this cost"),
     Metric("Cost", fmt_money(res.cost, currency), help="n·(human + judge) + N·judge" + (", × 2 (two outputs per item)"
                                                                                         if paired else "") + "."),
-    Metric("Power" if delta is not None else "λ (power-tuned)", fmt_pct(res.power) if delta is not None
-           else f"{res.lambda_:.3f}", help="Two-sided z test at α." if delta is not None else
-           "Weight of the judge's labels: λ = ρ·(σ/σ_judge)·N/(n + N) (PPI++); with correlation inputs, on the "
-           "judge's standardised scale."),
+    *([Metric(f"Power at {effect_text}", fmt_pct(res.power), help="Two-sided z test at α.")]
+      if delta is not None else []),
 )
+# the judge's weight is a detail of the estimator, not a headline number: a caption under the row says what it is
+st.caption(f"Judge weight λ (power-tuned): {res.lambda_:.3f} — how much the judge's labels count in the estimate "
+           "(PPI++: λ = ρ·(σ/σ_judge)·N/(n + N); 0 ignores the judge, 1 is plain prediction-powered inference"
+           + ("" if points else "; with correlation inputs, on the judge's standardised scale") + ").")
 if mode == "delta":
-    st.success(f"**{fmt_pct(res.power)} power** (≥ {target:.0%}) for an effect of {delta:g}: human labels alone "
+    st.success(f"**{fmt_pct(res.power)} power** (≥ {target:.0%}) for an effect of {effect_text}: human labels alone "
                f"would give {fmt_pct(res.human_only.power)} at the same cost.")
 if res.n_judge_only == 0:
     st.info("At these costs and this correlation, judge-only items are not worth buying: label everything by hand.")

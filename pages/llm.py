@@ -310,7 +310,7 @@ with guard("Impossible design"):
     n_sizes = sizes(design, target) if gain != 0 else None
     best = plan(design, cost_question, cost_sample, target) if gain != 0 and (cost_question or cost_sample) else None
 cheapest = ("—" if best is None else "not reachable" if best.n_questions < 0 else
-            f"{best.n_questions:,} × {best.samples}")
+            f"{best.n_questions:,} questions × {best.samples} answers each")
 # the cheapest design depends on the unit costs: say so when they are still the page's example values
 default_costs = (cost_question, cost_sample) == (COST_QUESTION, COST_SAMPLE)
 clusters_now = -(-n // m)
@@ -327,14 +327,15 @@ metrics_row(
     Metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2), help="Share of significant results with the wrong sign."),
     Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else
            f"{100 * mde_value:.2f} pts", help="Smallest accuracy gain this benchmark detects with the target power."),
-    sample_size_metric(n_sizes, target, help="Questions at the current K; a whole number of clusters.",
-                       limit=10_000_000),
-    Metric("Cheapest n × K", cheapest,
-           help="Fewest-cost (questions, samples per question) reaching the target power, with cost "
-           "n·(cost per question + 2·K·cost per answer).",
-           caption=None if best is None or best.n_questions < 0 else f"cost {fmt_money(best.cost, currency)}"
-           + (" at the example unit costs: set yours under Costs" if default_costs else "")),
+    sample_size_metric(n_sizes, target, unit="questions", help="Questions at the current K; a whole number of "
+                       "clusters.", limit=10_000_000),
 )
+# the cheapest (n, K) is a planning aside, not a headline number: a caption under the row keeps the row at five
+if best is not None:
+    st.caption(f"Cheapest design for {target:.0%} power: {cheapest}"
+               + ("" if best.n_questions < 0 else f" (cost {fmt_money(best.cost, currency, markdown=False)}"
+                  + (" at the example unit costs: set yours under Costs" if default_costs else "") + ")")
+               + "; cost = questions × (cost per question + 2 × answers × cost per answer).")
 verdict(result.power, target, effect=gain, type_m=result.type_m)
 st.page_link("pages/claims.py", label="Claiming gains on several benchmarks? See each claim's power after a "
              "multiplicity correction", icon=":material/checklist:")
@@ -589,7 +590,7 @@ if tab.open("noworse"):
                 Metric("Power to show “no worse”", fmt_pct(ni_power),
                        help="P(the one-sided test rejects 'B is worse than A by the margin or more') at the expected "
                        "gain, with the variance model of this page (clusters, K answers, judge)."),
-                Metric(f"Questions for {target:.0%}", "—" if ni_need is None else
+                Metric(f"Questions for {target:.0%} power (no worse)", "—" if ni_need is None else
                        ("not reachable" if ni_need < 0 else f"{ni_need:,}"),
                        help="Fewest questions (whole clusters) reaching the target power."),
             )

@@ -171,30 +171,50 @@ with guard("Cannot monitor this run"):
     res = watch(np.ascontiguousarray(diffs[:upto]), design)
 
 last = res.sequence.iloc[-1]
+# Units of the difference, decided from the data source: the example's items are per-question accuracies (the mean of
+# right/wrong answers), votes are coded ±1 (the mean is a win-rate difference), and uploaded scores whose every
+# per-item difference is −1, 0 or +1 are right/wrong accuracies: those read in points (×100) like every page's
+# accuracy differences. Any other scores keep their own units ("score units").
+points = source in ("sample", "votes") or bool(np.isin(diffs, (-1.0, 0.0, 1.0)).all())
+scale = 100.0 if points else 1.0
+
+
+def fmt_diff(x: float) -> str:
+    return f"{scale * x:+.2f} pts" if points else f"{x:+.4f} score units"
+
+
+x_text = f"{scale * target:g} {'points' if points else 'score units'}"
+x_signed = f"{'+' if last['estimate'] >= 0 else '−'}{x_text}"
 text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "
                     f"{res.first_n:,}." if res.first_n else "",
         "a_better": f"**{res.message.replace('A', md_escape(name_a), 1)}** — 0 left the confidence sequence at item "
                     f"{res.first_n:,}." if res.first_n else "",
-        "no_difference": f"**{res.message}** — the whole sequence lies inside ±{target:g}.",
+        "no_difference": f"**{res.message}** — the whole sequence lies inside ± {x_text} (the smallest difference "
+                         "that matters, X).",
         "budget": f"**{res.message}.**",
-        "continue": f"**{res.message}** under the planned effect ({'+' if last['estimate'] >= 0 else '−'}{target:g}; "
-                    f"± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
+        "continue": f"**{res.message}** if the true difference is the smallest difference that matters "
+                    f"(X = {x_signed}, set in the sidebar; ± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
 {"b_better": st.success, "a_better": st.success, "no_difference": st.info, "budget": st.warning,
  "continue": st.info}[res.verdict](text)
 
 metrics_row(
     Metric("Items so far", f"{res.n:,}", help=f"Of {n_max:,} planned."),
-    Metric("Running difference", f"{last['estimate']:+.4f}", help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} "
-           "over the items so far."),
-    Metric(f"{1 - alpha:.0%} confidence sequence", f"[{last['lower']:+.3f}, {last['upper']:+.3f}]",
+    Metric("Running difference", fmt_diff(last["estimate"]),
+           help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} over the items so far"
+           + (", in points (×100: the items are accuracies or votes)." if points else
+              ", in the scores' own units (the items are neither right/wrong accuracies nor votes).")),
+    Metric(f"{1 - alpha:.0%} confidence sequence",
+           f"[{scale * last['lower']:+.1f}, {scale * last['upper']:+.1f}] pts" if points else
+           f"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units",
            help="Valid at every n simultaneously: looking after every item keeps the false-positive rate ≤ α."),
     Metric("Expected further items", f"{math.ceil(res.expected_more):,}" if res.verdict == "continue" else "0",
            se=f"{res.expected_more_se:.0f}" if res.verdict == "continue" else None,
-           help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations under the planned "
-           "effect (capped at the planned items), each checked with the normal-mixture sequence and the SD of the "
+           help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations whose true difference "
+           f"is X = {x_signed}, the smallest difference that matters (capped at the planned items), each checked with the normal-mixture sequence and the SD of the "
            "data — a forecast, whichever sequence is shown."),
     Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
-           help="Share of simulated continuations under the planned effect that stop with 0 outside the sequence."),
+           help=f"Share of simulated continuations with true difference X = {x_signed} that stop with 0 outside the "
+           "sequence."),
 )
 
 plotted: dict[str, pd.DataFrame] = {"sequence": res.sequence}
@@ -223,11 +243,11 @@ if tab.open("paths"):
         else:
             plotted["paths"] = res.paths
             chart(figures.paths_figure(res.sequence, res.paths, n_max=n_max, target=target,
-                                       title=f"{len(res.paths['path'].unique())} simulated continuations under the "
-                                       f"planned effect {'+' if last['estimate'] >= 0 else '−'}{target:g}",
+                                       title=f"{len(res.paths['path'].unique())} simulated continuations if the "
+                                       f"true difference is X = {x_signed}",
                                        style=style()), "paths_chart")
             st.caption("Press ▶ Play: each grey line is one way the rest of the run may go if the true difference is "
-                       "the planned effect; × marks where it would stop (0 or ±X settled by the confidence sequence).")
+                       "X, the smallest difference that matters; × marks where it would stop (0 or ±X settled by the confidence sequence).")
 
 download_csv(plotted, "monitor.csv", key="download_monitor", label="Download the running estimate (CSV)")
 
@@ -254,9 +274,12 @@ far more often than 5% (every 50 items up to 4,000: about 36%).
 The price: it is wider than a fixed-n interval at the same n (about 1.5× at the planned size).
 
 **The verdict.** *Stop: B is better* when the band lies above 0; *stop: no difference of at least X is plausible* when
-it lies inside ±X (X = {target:g} here, the smallest difference that matters); otherwise *continue*, with the number of
-further items expected if the true difference is the planned effect (simulated continuations — the second tab shows
+it lies inside ±X (X = {x_text} here, the smallest difference that matters, set in the sidebar); otherwise *continue*,
+with the number of further items expected if the true difference is X (simulated continuations — the second tab shows
 them moving).
+
+**Units.** The differences read in points (×100) when the items are accuracies (the example's questions, 0/1 scores)
+or votes, and in the scores' own units ("score units") otherwise: {'points' if points else 'score units'} here.
 
 **The planned group boundaries** (orange marks) are the alternative when you only look a few times: stop at a look if
 the running difference is beyond the mark. They are narrower than the band at their looks but are valid only at those

@@ -203,7 +203,8 @@ metrics_row(
     Metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2), help="Share of significant results with the wrong sign."),
     Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.2f} BLEU",
            help="Smallest BLEU difference this test set detects with the target power (fast engine)."),
-    sample_size_metric(sizes, target, help="Smallest test set (sentences) reaching the target power at this Δ_B.",
+    sample_size_metric(sizes, target, unit="sentences",
+                       help="Smallest test set (sentences) reaching the target power at this Δ_B.",
                        limit=1_000_000),
 )
 verdict(result.power, target, effect=delta, type_m=result.type_m)
@@ -222,11 +223,11 @@ if assured is not None:
     extra.append(Metric("Assurance", fmt_pct(assured.assurance),
                         help="P(significant in the hoped-for direction), averaged over the prior on Δ_B.",
                         caption=f"ceiling {fmt_pct(assured.ceiling)}; " + (
-                            f"n for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
+                            f"sentences for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
                             f"{target:.0%} assurance is out of reach (ceiling)")))
 if cost_now is not None:
     extra.append(Metric("Cost", fmt_money(cost_now, currency), help="n × the cost per test sentence.",
-                        caption=f"at n for {target:.0%} power: {fmt_money(cost_needed, currency)}"
+                        caption=f"at the sentences for {target:.0%} power: {fmt_money(cost_needed, currency)}"
                         if cost_needed is not None else None))
 if extra:
     metrics_row(*extra)
@@ -358,10 +359,12 @@ with tab["fit"]:
                 fitted, additivity = fit(*texts)
             metrics_row(
                 Metric("Segments", f"{fitted.n:,}"),
-                Metric("Observed Δ_B", f"{fitted.delta_bleu:+.2f} BLEU",
+                Metric("Observed BLEU difference", f"{fitted.delta_bleu:+.2f} BLEU",
                        help=f"Corpus BLEU A = {fitted.bleu_a:.2f}, B = {fitted.bleu_b:.2f} (sacrebleu defaults)."),
-                Metric("P0", f"{fitted.p0:.3f}", help="Share of segments whose swap changes nothing."),
-                Metric("b0", f"{fitted.b0:.1f}", help="n × maximum-likelihood Laplace scale of the non-zero effects."),
+                Metric("P0: segments unchanged by a swap", f"{fitted.p0:.3f}",
+                       help="Share of segments whose swap changes nothing."),
+                Metric("b0: spread of the swap effects", f"{fitted.b0:.1f}",
+                       help="n × maximum-likelihood Laplace scale of the non-zero effects."),
             )
             new_values = {"p0": float(min(max(round(fitted.p0, 2), 0.0), 0.9)),
                           "b0": float(min(max(round(fitted.b0, 1), 5.0), 100.0)),

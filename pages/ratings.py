@@ -403,7 +403,7 @@ def show_metrics(res, *, simulated: bool, power_override=None):
 
 
 with slots[4].container():
-    st.metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.3f}",
+    st.metric(f"MDE at {target:.0%} power (effect β1)", "not reachable" if not math.isfinite(mde_value) else f"{mde_value:.3f}",
               help="Smallest β1 this design detects with the target power (analytic Satterthwaite rule, crossed).")
     if math.isfinite(mde_value):
         st.caption(f"= a difference of {2 * mde_value:.3f} in mean rating")
@@ -600,7 +600,8 @@ if tab.open("plan"):
             ok = plan[plan["reachable"]]
             if len(ok):
                 best = ok.iloc[0]
-                c3.metric("Cheapest design", f"{symbol} = {int(best[knob])}, I = {int(best['items'])}",
+                c3.metric("Cheapest design", (f"{int(best[knob])} workers × " if knob == "workers" else
+                                              f"{int(best[knob])} workers per item × ") + f"{int(best['items']):,} items",
                           help=f"{int(best['ratings']):,} ratings, cost {fmt_money(best['cost'], currency)}")
             chart(figures.scatter_figure(
                 plan["cost"], plan["power"], text=[f"{symbol}={v}" for v in plan[knob]],

@@ -115,7 +115,7 @@ def test_monitor_teaser_is_the_running_difference_of_the_example_at_60_items():
     t = home.monitor_teaser()
     diffs = sq.sample_differences()["difference"].to_numpy(dtype=float)
     assert t.value == pytest.approx(diffs[:60].mean(), abs=1e-12)  # the running difference is the plain mean
-    assert t.shown == f"{diffs[:60].mean():+.4f}"
+    assert t.shown == f"{100 * diffs[:60].mean():+.2f} pts"  # per-question accuracies: points
     assert "60 of 300" in t.answer
 
 
@@ -369,7 +369,7 @@ def test_demo_teaser_against_the_binomial_sign_test():
     power = pmf[k >= 18].sum()
     type_m = (pmf[sig] * np.abs(2 * k[sig] / 25 - 1)).sum() / pmf[sig].sum() / 0.2
     t = home.demo_teaser()
-    assert t.page == "demo" and t.shown == "+20 pp"
+    assert t.page == "demo" and t.shown == "+20 pts"
     assert f"{100 * power:.0f}% of studies significant" in t.answer
     assert f"overstate the gap {type_m:.1f}×" in t.answer
 

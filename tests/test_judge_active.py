@@ -150,7 +150,7 @@ def test_teaser_matches_the_tab_defaults():
     t = jg.active_teaser()
     f = jg.beta_confidences(0.5, 0.5, 1000)
     assert t.value == pytest.approx(jg.active_se(f, 100))
-    assert t.shown == f"{t.value:.4f}"
+    assert t.shown == f"{100 * t.value:.2f} pts"  # the tab's SE of a label rate, in points
 
 
 def test_plan_item_states_the_engines_numbers():

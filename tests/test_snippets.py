@@ -21,24 +21,26 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # (page, code-view key, URL parameters, labels that must be printed and match)
 CASES = [
-    ("llm", "llm_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+    ("llm", "llm_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "Questions for 80% power",
+                             "Cheapest design for 80% power")),
     ("llm", "llm_code", {"n": "300", "gain": "5", "k": "4", "m": "5", "judge": "True", "assure": "True"},
-     ("Power", "Type-S (wrong sign)", "n for 80% power", "Cheapest n × K", "Assurance")),
-    ("accuracy", "accuracy_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+     ("Power", "Type-S (wrong sign)", "Questions for 80% power", "Cheapest design for 80% power", "Assurance")),
+    ("accuracy", "accuracy_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "Items for 80% power")),
     ("accuracy", "accuracy_code", {"scenario": "unpaired", "n": "3000", "delta": "3", "assure": "True"},
-     ("Power", "Type-S (wrong sign)", "n for 80% power", "Assurance")),
-    ("mt", "mt_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "n for 80% power")),
+     ("Power", "Type-S (wrong sign)", "Items per model for 80% power", "Assurance")),
+    ("mt", "mt_code", {}, ("Power", "Type-M (exaggeration)", "MDE at 80% power", "Sentences for 80% power")),
     ("mt", "mt_code", {"n": "3000", "delta": "0.5", "assure": "True", "target": "0.9"},
-     ("Power", "MDE at 90% power", "n for 90% power", "Assurance")),
-    ("sequential", "sequential_code", {}, ("Power", "False-positive rate (Δ = 0)", "Expected judgments",
+     ("Power", "MDE at 90% power", "Sentences for 90% power", "Assurance")),
+    ("sequential", "sequential_code", {}, ("Power", "False-positive rate (no true difference)", "Expected judgments",
                                            "Type-M at stopping", "MDE at 80% power",
                                            "Judgments for 80% power (fixed)",
                                            "Judgments for 80% power (interim-futility)")),
     ("sequential", "sequential_code", {"design": "interim_futility", "delta": "1.5", "budget": "2400",
                                        "assure": "True"}, ("Power", "Expected judgments", "Assurance")),
-    ("ratings", "ratings_code", {}, ("Power", "False-positive rate", "Type-M (exaggeration)", "MDE at 80% power")),
+    ("ratings", "ratings_code", {}, ("Power", "False-positive rate", "Type-M (exaggeration)",
+                                     "MDE at 80% power (effect β1)")),
     ("ratings", "ratings_code", {"workers": "5", "items": "200", "effect": "0.05", "assure": "True"},
-     ("Power", "Type-S (wrong sign)", "MDE at 80% power", "Assurance")),
+     ("Power", "Type-S (wrong sign)", "MDE at 80% power (effect β1)", "Assurance")),
     ("leaderboard", "leaderboard_code", {}, ("Weakest neighbours' power", "Votes for 80% on every pair",
                                              "P(whole order right)", "Typical interval")),
     ("leaderboard", "leaderboard_code", {"votes": "10000", "judge": "90", "assure": "True"},
@@ -46,14 +48,16 @@ CASES = [
     ("claims", "claims_code", {}, ("Mean power per claim, unadjusted", "Expected claims that hold")),
     ("claims", "claims_code", {"correction": "bonferroni", "rho": "0.3"},
      ("Mean power per claim, unadjusted", "Expected claims that hold", "Test-set growth to keep 80% each")),
-    ("judge", "judge_code", {}, ("Human-labelled items", "Judge-only items", "Standard error", "Effective n",
-                                 "Cost", "λ (power-tuned)")),
+    ("judge", "judge_code", {}, ("Human-labelled items", "Judge-only items", "Standard error",
+                                 "Equivalent human-only items", "Cost", "Judge weight λ (power-tuned)")),
     ("judge", "judge_code", {"judge_spec": "correlation", "rho": "0.6", "plan_by": "an effect (cheapest)",
-                             "delta": "0.05"}, ("Human-labelled items", "Standard error", "Power")),
+                             "delta": "0.05"}, ("Human-labelled items", "Standard error", "Power at 0.05 score units")),
+    ("judge", "judge_code", {"plan_by": "an effect (cheapest)", "delta": "0.05"},
+     ("Standard error", "Power at 5 points", "Judge weight λ (power-tuned)")),
     ("judge", "judge_active_code", {"view": "Which items to label", "al_a": "2.0", "al_share": "0.1"},
      ("SE, human labels only", "SE, uniform labels (PPI)", "SE, active labels", "Active labels for the target SE")),
     ("judge", "judge_labels_code", {"view": "Labels per item", "lp_c_item": "5.0"},
-     ("Labels per item", "Items (best)", "Cost (best)", "Annotator error ε", "Break-even item cost")),
+     ("Labels per item", "Items (best)", "Cost (best)", "Annotator error rate", "Break-even item cost")),
     ("llm", "llm_subset_code", {"view": "Run a subset instead", "sub_m": "300"},
      ("SE vs the full run", "95% of full run", "Same winner as the full run", "Items for the half-width",
       "Items for the target agreement")),
@@ -76,7 +80,20 @@ def page_code(page: str, key: str, query: dict) -> tuple[dict, str]:
     assert not at.exception, at.exception
     blocks = [c for c in at.code if c.language == "python"]
     assert len(blocks) == 1, "the code view shows one Python block"
-    return metrics(at), blocks[0].value
+    shown = metrics(at)
+    # a number the page keeps out of its metrics row, in a caption under it ("label: value, then more words")
+    for text in (c.value for c in at.caption):
+        label, sep, value = text.partition(": ")
+        if sep and label not in shown:
+            shown[label] = Caption(value)
+    return shown, blocks[0].value
+
+
+class Caption(str):
+    """A caption's text after its label: the script prints the value, the caption may go on after it."""
+
+    def matches(self, value: str) -> bool:
+        return self == value or self.startswith(value + " ")
 
 
 def run_script(code: str) -> dict[str, str]:
@@ -102,7 +119,8 @@ def test_script_prints_the_metrics_row(page, key, query, required):
         assert label in printed, f"the script does not print {label!r}: {printed}"
     for label, value in printed.items():
         assert label in shown, f"{label!r} is not in the metrics row {sorted(shown)}"
-        assert value == shown[label], f"{label}: script {value!r}, page {shown[label]!r}"
+        same = shown[label].matches(value) if isinstance(shown[label], Caption) else value == shown[label]
+        assert same, f"{label}: script {value!r}, page {shown[label]!r}"
 
 
 def test_plan_html_includes_the_code():
@@ -148,7 +166,7 @@ def test_preference_script_matches_core():
     res = acc.preference_power(150, 0.55, 0.35, alpha=0.05, ties="drop", test="exact")
     assert printed["Power"] == f"{100 * res.power:.1f}%"
     sizes = acc.preference_sample_sizes(0.55, 0.35, target_power=0.8, alpha=0.05, ties="drop", test="exact")
-    assert printed["n for 80% power"] == f"{sizes.first:,}"
+    assert printed["Raters for 80% power"] == f"{sizes.first:,}"
     assured = acc.preference_assurance(150, 0.2, 0.05, tie_rate=0.1, alpha=0.05, ties="drop", test="exact")
     assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
 
@@ -161,7 +179,7 @@ def test_simulated_ratings_design_prints_only_closed_form_numbers():
                                     alpha=0.05, target_power=0.8, analytic=False, prior=(0.1, 0.05))
     printed = run_here(code)
     assert "Power" not in printed and "method='simulate'" in code
-    assert printed["MDE at 80% power"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"
+    assert printed["MDE at 80% power (effect β1)"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"
     assured = rt.crowd_assurance(20, 100, 5, 0.1, 0.05, alpha=0.05, **sig)
     assert printed["Assurance"] == f"{100 * assured.assurance:.1f}%"
 
@@ -181,7 +199,8 @@ def test_monitor_script_reads_the_uploaded_file(tmp_path, monkeypatch):
     res = sq.monitor(data["difference"].to_numpy(dtype=float)[:150], target=0.05, n_max=1000, alpha=0.05,
                      bounds=(-1.0, 1.0), looks=3, boundary="obrien_fleming", seed=1)
     assert printed["Items so far"] == "150"
-    assert printed["Running difference"] == f"{res.sequence.iloc[-1]['estimate']:+.4f}"
+    # right/wrong (0/1) scores: an accuracy difference, in points as on the page
+    assert printed["Running difference"] == f"{100 * res.sequence.iloc[-1]['estimate']:+.2f} pts"
     assert printed["P(ends with a winner)"] == f"{100 * res.p_stop_effect:.1f}%"
 
 
@@ -211,7 +230,7 @@ def test_paired_script_with_a_regression_prior_on_the_agreement():
     res = acc.mcnemar_power(1000, 0.02, design.agreement, alpha=0.05, test="exact")
     mde = acc.mcnemar_mde(1000, **design.mde_kwargs, target_power=0.9, alpha=0.05, test="exact")
     assert printed["Power"] == f"{100 * res.power:.1f}%"
-    assert printed["MDE at 90% power"] == f"{100 * mde:.2f} pp"
+    assert printed["MDE at 90% power"] == f"{100 * mde:.2f} pts"
 
 
 def test_sequential_script_reads_and_fits_last_years_judgments(tmp_path, monkeypatch):
@@ -231,5 +250,5 @@ def test_sequential_script_reads_and_fits_last_years_judgments(tmp_path, monkeyp
     printed = run_here(code)
     scores = he.read_scores((tmp_path / "last.csv").read_bytes(), "last.csv", protocol="da")
     fit = he.fit_campaign(scores, ["A", "B"])
-    assert printed["Difference A − B"] == f"{fit.delta:+.3g}"
-    assert printed["Judgment SD"] == f"{fit.sd:.3g}"
+    assert printed["Difference A − B"] == f"{fit.delta:+.3g} pts"  # DA: points on the 0–100 scale
+    assert printed["Judgment SD"] == f"{fit.sd:.3g} pts"

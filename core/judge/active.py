@@ -403,11 +403,13 @@ def active_teaser(*, a=0.5, b=0.5, n_items=1000, n_human=100):
     Examples
     --------
     >>> active_teaser().shown
-    '0.0337'
+    '3.37 pts'
     """
     from core.home import Teaser  # lazy: core.home imports core.judge
 
     f = beta_confidences(a, b, n_items)
     human, active = active_se(f, n_human, policy="human"), active_se(f, n_human)
-    return Teaser("judge", f"{n_human} human labels next to an LLM judge on {n_items:,} items: SE {active:.4f} with "
-                  f"active labels, {human:.4f} with humans alone.", "SE, active labels", active, f"{active:.4f}")
+    # the tab shows the SE of a label rate in points (×100), as the Judge page's headline SE
+    return Teaser("judge", f"{n_human} human labels next to an LLM judge on {n_items:,} items: SE {100 * active:.2f} "
+                  f"points with active labels, {100 * human:.2f} with humans alone.", "SE, active labels", active,
+                  f"{100 * active:.2f} pts")

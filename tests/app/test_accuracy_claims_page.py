@@ -21,7 +21,7 @@ def test_noninferiority_tab_matches_core_and_draws_the_margin():
     size = acc.noninferiority_power(500, -0.01, 0.9, 0.01, alpha=0.025, test="score").power
     assert shown["False claim rate at the margin"] == f"{100 * size:.2f}%"
     first = acc.noninferiority_sample_sizes(0.02, 0.9, 0.01, method="exact").first
-    assert shown["Test-set size for 80% power"] == f"{first:,}"
+    assert shown["Items for 80% power (no worse)"] == f"{first:,}"
     fig = chart(at, "noworse_chart")
     shapes = fig["layout"]["shapes"]
     assert any(s.get("x0") == -1.0 for s in shapes)  # the margin
@@ -58,7 +58,7 @@ def test_intervals_tab_coverage_chart_and_sizes():
     shown = metrics(at)
     wald = acc.interval_coverage(150, 0.97, method="wald")
     assert shown["Wald (CLT) coverage at 97.0%"] == f"{100 * wald:.1f}%"
-    assert shown["Items for ±2 pp (Wilson)"] == f"{acc.interval_sample_size(0.97, 0.02):,}"
+    assert shown["Items for ±2 pts (Wilson)"] == f"{acc.interval_sample_size(0.97, 0.02):,}"
     fig = chart(at, "coverage_chart")
     names = {t.get("name") for t in fig["data"]}
     assert {"Wilson", "Wald / CLT", "Clopper–Pearson", "Jeffreys", "Beta (uniform prior)"} <= names

@@ -33,8 +33,8 @@ def test_defaults_show_appendix_c_numbers(page):
     exact = acc.mcnemar_power(500, 0.02, 0.9)
     assert shown["Power"] == f"{100 * exact.power:.1f}%"  # 24.9%: appendix C's "approximately 0.25"
     assert shown["Type-M (exaggeration)"] == f"{exact.type_m:.2f}×"
-    assert shown["n for 80% power"] == f"{acc.mcnemar_sample_size(0.02, 0.9):,}"
-    assert shown["MDE at 80% power"] == f"{100 * acc.mcnemar_mde(500, agreement=0.9, test='exact'):.2f} pp"
+    assert shown["Items for 80% power"] == f"{acc.mcnemar_sample_size(0.02, 0.9):,}"
+    assert shown["MDE at 80% power"] == f"{100 * acc.mcnemar_mde(500, agreement=0.9, test='exact'):.2f} pts"
 
 
 def test_power_chart_has_target_line_marker_and_hover(page):

@@ -27,8 +27,9 @@ def test_sample_scores_end_to_end(page):
     d = data.a - data.b
     post = bayes.compare_means(d, rope=0.01, hdi=0.95)
     shown = metrics(page)
-    assert shown["95% HDI of A − B"] == f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}]"
-    assert shown["MDE of the paired t test at 80% power"] == f"{an.paired_t_mde(300, float(d.std(ddof=1))):.4f}"
+    assert shown["95% HDI of A − B"] == f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}] score units"
+    assert shown["MDE of the paired t test at 80% power"] == \
+        f"{an.paired_t_mde(300, float(d.std(ddof=1))):.4f} score units"
     report = page.code[0].value
     assert "n = 300" in report and "Paired t test" in report
     assert chart(page, "posterior_chart")["data"]
@@ -42,6 +43,9 @@ def test_binary_sample_uses_mcnemar_and_beta_posterior(page):
     post = bayes.compare_accuracies(int(data.a.sum()), data.a.size, int(data.b.sum()), data.b.size)
     assert metrics(page)["P(A > B)"] == f"{post.p_superior:.3f}"
     assert metrics(page)["BF01 (ROPE vs not)"] == f"{post.bf01:.3f}"
+    # 0/1 correctness: the difference of accuracies in points
+    assert metrics(page)["95% HDI of A − B"] == f"[{100 * post.hdi[0]:.2f}, {100 * post.hdi[1]:.2f}] pts"
+    assert "P(A − B > 1 pts)" in metrics(page)
     assert "mcnemar" in page.multiselect[0].value
 
 
@@ -182,7 +186,8 @@ def test_long_table_is_pivoted_and_the_user_picks_the_systems(page):
     assert any("**30** of 30 rows" in s.value and "`sysC`, `sysA`" in s.value for s in page.success)
     # oracle: the differences C − A computed here from the long file
     d = np.array([scores[("sysC", i)] - scores[("sysA", i)] for i in range(1, 31)])
-    assert metrics(page)["MDE of the paired t test at 80% power"] == f"{an.paired_t_mde(30, float(d.std(ddof=1))):.4f}"
+    assert metrics(page)["MDE of the paired t test at 80% power"] == \
+        f"{an.paired_t_mde(30, float(d.std(ddof=1))):.4f} score units"
 
 
 def test_wide_columns_can_be_chosen_and_first_row_is_data(page):

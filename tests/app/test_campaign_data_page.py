@@ -72,7 +72,7 @@ def test_upload_fits_the_pair_and_shows_resampled_power(monkeypatch):
     shown = metrics(at)
     scores = he.read_scores(_campaign_csv(), "wmt.csv")
     fit = he.fit_campaign(scores, ["sysA", "sysB"])
-    assert shown["Difference A − B"] == f"{fit.delta:+.3g}"
+    assert shown["Difference A − B"] == f"{fit.delta:+.3g} pts"  # DA: points on the 0–100 scale
     assert "Best ratings per segment" in shown
     # the fitted values go into the sliders, and the plan records where they came from
     at.button(key="he_use").click()

@@ -20,7 +20,7 @@ def test_active_defaults_match_core():
     shown = metrics(at)
     for label, policy in (("SE, human labels only", "human"), ("SE, uniform labels (PPI)", "uniform"),
                           ("SE, active labels", "active")):
-        assert shown[label] == f"{jg.active_se(f, 100, policy=policy):.4f}"
+        assert shown[label] == f"{100 * jg.active_se(f, 100, policy=policy):.2f} pts"  # a label rate: points
     assert shown["Active labels for the target SE"] == f"{jg.active_labels_for_se(f, 0.03):,}"
     fig = chart(at, "active_chart")
     names = [t["name"] for t in fig["data"]]
@@ -36,7 +36,7 @@ def test_active_link_inputs_and_controls():
                              "al_share": "0.2", "al_target": "0.05"})
     assert not at.exception, at.exception
     f = jg.beta_confidences(2.0, 1.0, 500)
-    assert metrics(at)["SE, active labels"] == f"{jg.active_se(f, 50, min_share=0.2):.4f}"
+    assert metrics(at)["SE, active labels"] == f"{100 * jg.active_se(f, 50, min_share=0.2):.2f} pts"
     before = chart_data(at, "active_chart")
     at.number_input(key="al_n").set_value(80)
     at.run()
@@ -52,7 +52,7 @@ def test_active_from_the_calibration_sample():
     assert not at.exception, at.exception
     cal = jg.sample_calibration()
     f = jg.calibrated_confidence(cal["human"], cal["judge"])
-    assert metrics(at)["SE, active labels"] == f"{jg.active_se(f, 100):.4f}"
+    assert metrics(at)["SE, active labels"] == f"{100 * jg.active_se(f, 100):.2f} pts"
 
 
 def test_active_plan_and_presentation():
@@ -74,7 +74,7 @@ def test_labels_defaults_match_core_and_link_from_agreement():
     row = plan.table.set_index("labels").loc[plan.best]
     assert shown["Labels per item"] == str(plan.best)
     assert shown["Items (best)"] == f"{int(row['items']):,}"
-    assert shown["Annotator error ε"] == f"{plan.annotator_error:.3f}"
+    assert shown["Annotator error rate"] == f"{plan.annotator_error:.3f}"
     assert shown["Break-even item cost"] == f"USD {plan.break_even_cost_item:,.2f}"
     fig = chart(at, "labels_chart")
     assert "current design" in [t["name"] for t in fig["data"]]

@@ -6,7 +6,7 @@ import pytest
 
 from core import judge as jg
 
-from .conftest import chart, chart_data, decode, metrics, open_page, open_plan
+from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_plan
 
 SD, RHO, P_OBS = jg.judge_correlation(0.70, 0.90, 0.85)
 DEFAULT = dict(sd=SD, correlation=RHO, cost_human=1.0, cost_judge=0.01, budget=1000, prevalence=0.7,
@@ -25,10 +25,14 @@ def test_defaults_match_core(page):
     res = jg.ppi_plan(**DEFAULT)
     assert shown["Human-labelled items"] == f"{res.n_human:,}"
     assert shown["Judge-only items"] == f"{res.n_judge_only:,}"
-    assert shown["Standard error"] == f"{res.se:.4f}"
-    assert shown["Effective n"] == f"{res.effective_n:,.0f}"
+    # right/wrong labels: the SE of an accuracy, in points
+    assert shown["Standard error"] == f"{100 * res.se:.2f} pts"
+    assert shown["Equivalent human-only items"] == f"{res.effective_n:,.0f}"
     assert shown["Cost"] == f"USD {res.cost:,.2f}"
-    assert shown["λ (power-tuned)"] == f"{res.lambda_:.3f}"
+    # the judge's weight is explained in a caption, not shown as an unexplained symbol in the row
+    assert not any("λ" in label for label in shown) and len(shown) <= 5
+    assert any(c.startswith(f"Judge weight λ (power-tuned): {res.lambda_:.3f} — how much the judge's labels count")
+               for c in captions(page))
 
 
 def test_se_chart_has_marker_curves_and_hover(page):
@@ -72,7 +76,7 @@ def test_correlation_mode_sliders_and_target_modes():
     assert metrics(page)["Cost"] != f"USD {res.cost:,.2f}"
     page = open_page("judge", {"judge_spec": "correlation", "plan_by": "an effect (cheapest)", "delta": "0.03"})
     res = jg.ppi_plan(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, delta=0.03)
-    assert metrics(page)["Power"] == f"{100 * res.power:.1f}%"
+    assert metrics(page)["Power at 0.03 score units"] == f"{100 * res.power:.1f}%"
     for kind, key, value in (("slider", "delta", 0.05), ("slider", "target", 0.9), ("select_slider", "alpha", 0.01)):
         before = metrics(page)
         getattr(page, kind)(key=key).set_value(value)
@@ -84,7 +88,7 @@ def test_paired_doubles_the_cost():
     page = open_page("judge", {"estimand": "difference of two models", "rho": "0.7", "sd": "0.3"})
     res = jg.ppi_plan(sd=0.3, correlation=0.7, cost_human=1.0, cost_judge=0.01, budget=1000, paired=True)
     shown = metrics(page)
-    assert shown["Human-labelled items"] == f"{res.n_human:,}" and shown["Standard error"] == f"{res.se:.4f}"
+    assert shown["Human-labelled items"] == f"{res.n_human:,}" and shown["Standard error"] == f"{res.se:.4f} score units"
 
 
 def test_split_and_strategy_views():
@@ -157,7 +161,7 @@ def test_url_plan_download_and_presentation():
     page = open_page("judge", {"budget": "5000", "present": "true"})
     assert not page.exception
     res = jg.ppi_plan(**{**DEFAULT, "budget": 5000})
-    assert metrics(page)["Standard error"] == f"{res.se:.4f}"
+    assert metrics(page)["Standard error"] == f"{100 * res.se:.2f} pts"
     assert "Download the plotted data (CSV)" in [b.proto.label for b in page.get("download_button")]
     assert any("Explain" in e.proto.label for e in page.get("expander"))
     page = open_plan(page, "judge")

@@ -19,7 +19,7 @@ def test_no_worse_than_tab_matches_core_and_draws_the_margin():
     power = llm.benchmark_noninferiority_power(1000, 0.70, 0.73, 0.02, alpha=0.025, **KW).power
     assert shown["Power to show “no worse”"] == f"{100 * power:.1f}%"
     need = llm.benchmark_noninferiority_sample_size(0.70, 0.73, 0.02, alpha=0.025, **KW)
-    assert shown["Questions for 80%"] == f"{need:,}"
+    assert shown["Questions for 80% power (no worse)"] == f"{need:,}"
     fig = chart(at, "noworse_chart")
     assert any(s.get("x0") == -2.0 for s in fig["layout"]["shapes"])
     names = [t.get("name") for t in fig["data"]]

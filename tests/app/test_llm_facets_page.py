@@ -15,7 +15,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 
 from core import llm
 
-from .conftest import chart, metrics, open_page, open_plan
+from .conftest import captions, chart, metrics, open_page, open_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEW = {"view": "Prompts and seeds"}
@@ -50,13 +50,16 @@ def test_defaults_match_core_and_state_the_ceiling():
     shown = metrics(at)
     res, se, ceiling = expected_metrics()
     assert shown["Power (templates counted)"] == f"{100 * res.power:.1f}%"
-    assert shown["Ceiling (n → ∞)"] == f"{100 * ceiling:.1f}%"
-    assert shown["SE of the gain"] == f"{100 * se:.2f} points"
-    assert shown["P(correct order)"] == f"{100 * stats.norm.cdf(0.02 / se):.1f}%"
-    assert shown["Signal-to-noise Δ/SE"] == f"{0.02 / se:.2f}"
-    assert shown["Questions for 80% power"] == "not reachable with one prompt template"
+    assert shown["Power ceiling (unlimited questions)"] == f"{100 * ceiling:.1f}%"
+    assert shown["SE of the gain"] == f"{100 * se:.2f} pts"
+    # the ranking chance and the signal-to-noise ratio are captions under the row, in words; no symbol labels
+    notes = captions(at)
+    assert any(c.startswith(f"P(correct order): {100 * stats.norm.cdf(0.02 / se):.1f}% — ") for c in notes)
+    assert any(c.startswith(f"Signal-to-noise (gain ÷ its SE): {0.02 / se:.2f} — ") for c in notes)
+    assert not any("Δ" in label or "→" in label for label in shown)
+    assert shown["Questions for 80% power (templates counted)"] == "not reachable with one prompt template"
     best = llm.facet_plan(0.02, calls=20_000, **COMPS)
-    assert shown["Best split n × T × K"] == f"{best.n:,} × {best.templates} × {best.samples}"
+    assert shown["Best split (questions × templates × answers)"] == f"{best.n:,} × {best.templates} × {best.samples}"
     teaser = llm.teaser()
     assert f"past **{100 * ceiling:.0f}%** power" in " ".join(i.value for i in at.info)
     assert f"{100 * ceiling:.0f}%" in teaser
@@ -87,8 +90,8 @@ def test_each_input_moves_the_numbers(kind, key, value, change):
     res, se, ceiling = expected_metrics(**change)
     shown = metrics(at)
     assert shown["Power (templates counted)"] == f"{100 * res.power:.1f}%"
-    assert shown["SE of the gain"] == f"{100 * se:.2f} points"
-    assert shown["Ceiling (n → ∞)"] == f"{100 * ceiling:.1f}%"
+    assert shown["SE of the gain"] == f"{100 * se:.2f} pts"
+    assert shown["Power ceiling (unlimited questions)"] == f"{100 * ceiling:.1f}%"
 
 
 def test_link_restores_the_design_and_seeds():
@@ -126,9 +129,11 @@ def test_plan_and_code_view_reproduce_the_tab():
     assert done.returncode == 0, done.stderr
     printed = dict(line.split(": ", 1) for line in done.stdout.splitlines())
     shown = metrics(at)
-    for label in ("Power (templates counted)", "Ceiling (n → ∞)", "SE of the gain", "P(correct order)",
-                  "Signal-to-noise Δ/SE", "Questions for 80% power", "Type-M (templates counted)"):
+    for label in ("Power (templates counted)", "Power ceiling (unlimited questions)", "SE of the gain",
+                  "Questions for 80% power (templates counted)", "Type-M (templates counted)"):
         assert printed[label] == shown[label], label
+    for label in ("P(correct order)", "Signal-to-noise (gain ÷ its SE)"):  # in captions under the row
+        assert any(c.startswith(f"{label}: {printed[label]} — ") for c in captions(at)), label
 
 
 def test_simulation_shows_the_satterthwaite_df():

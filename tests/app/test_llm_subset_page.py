@@ -16,7 +16,7 @@ def test_defaults_match_core():
     assert not at.exception, at.exception
     shown = metrics(at)
     se = llm.subset_se(500, 5000, 0.7)
-    assert shown["SE vs the full run"] == f"{se:.4f}"
+    assert shown["SE vs the full run"] == f"{100 * se:.2f} pts"  # an accuracy SE, in points
     agree = llm.subset_agreement(500, n_total=5000, a_only=250, b_only=400)
     assert shown["Same winner as the full run"] == f"{100 * agree:.1f}%"
     assert shown["Items for the half-width"] == f"{llm.subset_size(5000, 0.7, 0.02):,}"

@@ -32,9 +32,14 @@ def test_defaults_match_core(page):
     shown = metrics(page)
     last = res.sequence.iloc[-1]
     assert shown["Items so far"] == "60"
-    assert shown["Running difference"] == f"{last['estimate']:+.4f}"
-    assert shown["95% confidence sequence"] == f"[{last['lower']:+.3f}, {last['upper']:+.3f}]"
+    # the example's items are per-question accuracies: points (×100)
+    assert shown["Running difference"] == f"{100 * last['estimate']:+.2f} pts"
+    assert shown["95% confidence sequence"] == f"[{100 * last['lower']:+.1f}, {100 * last['upper']:+.1f}] pts"
     assert res.verdict == "continue"
+    # the verdict names the value the user set, not an unexplained "planned effect"
+    verdict = " ".join(i.value for i in page.info)
+    assert "smallest difference that matters (X = +5 points, set in the sidebar" in verdict
+    assert "planned effect" not in verdict
     assert shown["Expected further items"] == f"{int(np.ceil(res.expected_more)):,}"
     assert any(res.message in i.value for i in page.info)
     fig = chart(page, "monitor_chart")
@@ -86,6 +91,17 @@ def test_uploaded_scores_and_votes():
     at.run()
     assert not at.exception
     assert metrics(at)["Items so far"] == "200"
+    d = np.array([(1 if i % 3 else 0) - i % 2 for i in range(200)], dtype=float)
+    assert metrics(at)["Running difference"] == f"{100 * d.mean():+.2f} pts"  # right/wrong scores: points
+    # scores that are not right/wrong keep their own units
+    at = open_page("monitor", {"source": "per-item scores"})
+    rows = "item,base,new\n" + "\n".join(f"q{i},{(i % 7) / 10},{(i % 5) / 10}" for i in range(200))
+    at.file_uploader(key="scores_file").set_value(("scores.csv", rows.encode(), "text/csv"))
+    at.run()
+    assert not at.exception
+    d = np.array([(i % 5) / 10 - (i % 7) / 10 for i in range(200)])
+    assert metrics(at)["Running difference"] == f"{d.mean():+.4f} score units"
+    assert metrics(at)["95% confidence sequence"].endswith("] score units")
     votes = pw.SAMPLE_VOTES.read_bytes()
     at = open_page("monitor", {"source": "pairwise votes"})
     at.file_uploader(key="votes_file").set_value(("votes.csv", votes, "text/csv"))
@@ -93,6 +109,7 @@ def test_uploaded_scores_and_votes():
     assert not at.exception
     want = sq.differences_from_votes(pw.read_votes(votes))
     assert metrics(at)["Items so far"] == f"{len(want):,}"
+    assert metrics(at)["Running difference"].endswith(" pts")  # votes coded ±1: a win-rate difference in points
 
 
 def test_bad_upload_is_a_message():
@@ -108,8 +125,8 @@ def test_url_state_download_plan_and_explainer():
     assert not at.exception
     assert metrics(at)["Items so far"] == "120"
     res = core_result(120, target=0.1, n_max=2000, bounds=None)
-    assert metrics(at)["95% confidence sequence"] == (f"[{res.sequence['lower'].iloc[-1]:+.3f}, "
-                                                      f"{res.sequence['upper'].iloc[-1]:+.3f}]")
+    assert metrics(at)["95% confidence sequence"] == (f"[{100 * res.sequence['lower'].iloc[-1]:+.1f}, "
+                                                      f"{100 * res.sequence['upper'].iloc[-1]:+.1f}] pts")
     assert at.get("download_button")
     assert any("Explain" in e.label for e in at.expander)
     open_plan(at, "monitor")

@@ -25,7 +25,7 @@ def test_defaults_show_the_papers_example(page):
     expected = mt.bleu_power(2000, 1.0, 0.13, 25.8)
     assert shown["Power"] == f"{100 * expected.power:.1f}%"  # ≈ 75% (Figure 4)
     assert shown["MDE at 80% power"] == f"{mt.bleu_mde(2000, 0.13, 25.8):.2f} BLEU"
-    assert shown["n for 80% power"] == f"{mt.bleu_sample_size(1.0, 0.13, 25.8):,}"
+    assert shown["Sentences for 80% power"] == f"{mt.bleu_sample_size(1.0, 0.13, 25.8):,}"
     fig = chart(page, "power_chart")
     assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
     assert "current design" in [t["name"] for t in fig["data"]]
@@ -105,8 +105,8 @@ def test_upload_tsv_fits_and_fills_sliders():
     assert not page.exception
     fitted = mt.fit_swap_effects(*mt.read_tsv(SAMPLE.read_bytes()))
     shown = metrics(page)
-    assert shown["P0"] == f"{fitted.p0:.3f}"
-    assert shown["b0"] == f"{fitted.b0:.1f}"
+    assert shown["P0: segments unchanged by a swap"] == f"{fitted.p0:.3f}"
+    assert shown["b0: spread of the swap effects"] == f"{fitted.b0:.1f}"
     assert chart_data(page, "additivity_chart")
     page.button(key="use_fit").click()
     page.run()

@@ -92,7 +92,7 @@ def test_planner_table():
     page = open_page("ratings", PLAN, timeout=180)
     plans = rt.budget_plans(0.1, cost_per_rating=0.1, **rt.PRESETS["high"])
     best = plans.iloc[0]
-    assert metrics(page)["Cheapest design"] == f"W = {int(best['workers'])}, I = {int(best['items'])}"
+    assert metrics(page)["Cheapest design"] == f"{int(best['workers'])} workers × {int(best['items']):,} items"
     assert chart_data(page, "planner_chart")
 
 
@@ -139,7 +139,7 @@ def test_crowd_planner():
     page.run()
     assert not page.exception
     best = rt.crowd_plans(0.1, pool=20, **rt.PRESETS["high"]).iloc[0]
-    assert metrics(page)["Cheapest design"] == f"k = {int(best['per_item'])}, I = {int(best['items'])}"
+    assert metrics(page)["Cheapest design"] == f"{int(best['per_item'])} workers per item × {int(best['items']):,} items"
 
 
 def test_pool_of_two_workers_is_not_an_error():

@@ -30,10 +30,14 @@ def test_defaults_match_core(page):
     shown = metrics(page)
     res = sq.campaign_power("fixed", 1200, 2.0)
     assert shown["Power"] == f"{100 * res.power:.1f}%"
-    assert shown["False-positive rate (Δ = 0)"] == "5.00%"
+    assert shown["False-positive rate (no true difference)"] == "5.00%"
     assert shown["Expected judgments"] == "1,200"
     saved = sq.budget_savings(1200, sq.default_population(30)).set_index("design")
-    assert shown["Saving of interim-futility"] == f"{100 * saved.loc['interim_futility', 'saving']:.0f}%"
+    # a property of the procedures, not of this design: a caption under the row (five metrics at most)
+    assert "Saving of interim-futility" not in shown
+    assert any(c.startswith(f"Saving of interim-futility: {100 * saved.loc['interim_futility', 'saving']:.0f}% of "
+                            "the judgments") for c in captions(page))
+    assert shown["MDE at 80% power"] == f"{sq.campaign_mde('fixed', 1200):.2f} pts"  # DA points, 0–100 scale
     fig = chart(page, "power_chart")
     assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
     assert "current design" in [t["name"] for t in fig["data"]]
@@ -251,7 +255,7 @@ def test_messages_state_the_design_whose_numbers_they_show(page):
     assert warning == [f"**Under-powered:** the interim design (3 analyses, Pocock boundary, 1,200 judgments planned) "
                        f"has {_pct(interim.power)} power for a 2-point difference (target 80%); it collects "
                        f"{interim.expected_judgments:,.0f} judgments on average."]
-    assert any(c.startswith("The interim design (3 analyses, Pocock boundary, 1,200 judgments planned), Δ = 2 DA")
+    assert any(c.startswith("The interim design (3 analyses, Pocock boundary, 1,200 judgments planned), true difference 2 DA")
                for c in captions(page))
     assert metrics(page)["Power"] == _pct(interim.power)
     page.radio(key="design").set_value("interim_futility")

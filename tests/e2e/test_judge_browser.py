@@ -19,4 +19,4 @@ def test_keyboard_slider_changes_judge_chart(page, server_url):
     # a 70% model, judge Se = 91%, Sp = 85%, human labels 1, judge calls 0.01, budget 1,000
     sd, rho, _ = judge.judge_correlation(0.70, 0.91, 0.85)
     res = judge.ppi_plan(sd=sd, correlation=rho, cost_human=1.0, cost_judge=0.01, budget=1000)
-    expect(page.locator('[data-testid="stMetricValue"]').nth(2)).to_have_text(f"{res.se:.4f}", timeout=30_000)
+    expect(page.locator('[data-testid="stMetricValue"]').nth(2)).to_have_text(f"{100 * res.se:.2f} pts", timeout=30_000)

@@ -24,7 +24,7 @@ def test_keyboard_slider_changes_the_active_labelling_chart(page, server_url):
     f = judge.beta_confidences(0.6, 0.5, 1000)
     value = page.locator('[data-testid="stMetric"]', has_text="SE, active labels").locator(
         '[data-testid="stMetricValue"]')
-    expect(value).to_have_text(f"{judge.active_se(f, 100):.4f}", timeout=30_000)
+    expect(value).to_have_text(f"{100 * judge.active_se(f, 100):.2f} pts", timeout=30_000)
     download = click_download(page, page.get_by_role("button", name="Download the item list (CSV)"))
     table = pd.read_csv(io.BytesIO(open(download.path(), "rb").read()))
     assert list(table.columns) == ["item", "confidence", "probability", "weight", "label"]

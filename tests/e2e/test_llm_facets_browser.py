@@ -19,6 +19,6 @@ def test_keyboard_templates_slider_raises_the_ceiling(page, server_url):
                     url_fragment="fc_t=3", artifact="llm-facets-after-slider.png")
     # three templates: the model × template term is divided by 3, so the ceiling rises
     ceiling = llm.facet_ceiling(0.02, templates=3, var_template=llm.FACET_DEFAULTS["var_template"])
-    metric = page.locator('[data-testid="stMetric"]').filter(has_text="Ceiling (n → ∞)")
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text="Power ceiling (unlimited questions)")
     expect(metric.locator('[data-testid="stMetricValue"]')).to_have_text(f"{100 * ceiling:.1f}%", timeout=30_000)
     expect(page.get_by_text("With 3 prompt templates, no number of questions gets past")).to_be_visible()
