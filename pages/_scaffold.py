@@ -137,14 +137,18 @@ _PRESENTATION_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.1rem !important; line-height: 1.1; }
 [data-testid="stMetricLabel"] p { font-size: 0.95rem; }
-[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.55rem; }
+[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.4rem; }
 [data-testid="stWidgetLabel"] p { font-size: 1.05rem !important; }
 /* the metrics' help icons are for the desk, not the projector: the row stays on one line */
 [data-testid="stMetricLabel"] [data-testid="stTooltipIcon"] { display: none; }
 @media (max-width: 1100px) {
-  [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1.75rem !important; }
+  [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1.65rem !important; }
   [data-testid="stMetricLabel"] p { font-size: 0.85rem; }
-  [data-testid="stTab"] p { font-size: 0.95rem !important; }
+  /* long labels wrap onto two lines instead of pushing a row of five metrics onto a second line */
+  [data-testid="stMetric"] { max-width: 9.5rem; }
+  [data-testid="stTab"] p { font-size: 0.9rem !important; }
+  [data-testid="stTab"] { height: 2.1rem; }
+  [data-testid="stAlert"] p { font-size: 0.92rem !important; }
   [data-testid="stWidgetLabel"] p { font-size: 0.95rem !important; }
 }
 [data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }

@@ -114,14 +114,18 @@ correlation = top[0].slider("Correlation between benchmarks' test statistics", m
                           step=0.05, key="rho", bind="query-params",
                           help="0: independent benchmarks. Benchmarks scored on the same pair of models share some "
                           "noise (e.g. related skills); equicorrelated z statistics.")
-correction = side.radio("Correction to report", list(CORRECTION_LABELS), index=2, format_func=CORRECTION_LABELS.get,
-                        key="correction", bind="query-params",
-                        help="Used for the headline numbers and the plan; the chart shows all four.")
-
-st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
+correction = top[1].selectbox("Correction to report", list(CORRECTION_LABELS), index=2,
+                              format_func=CORRECTION_LABELS.get, key="correction", bind="query-params",
+                              help="Used for the headline numbers and the plan; the chart shows all four.")
+# the metrics (filled once the table is read) above the table, and the family chart beside it, so the headline
+# numbers and the first chart are on the first screen
+metrics_box = st.container()
+table_box, family_box = st.columns([3, 2])
+with table_box:
+    st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
 if "claims_table" not in st.session_state:
     st.session_state["claims_table"] = decode(st.query_params.get("claims"))
-edited = st.data_editor(
+edited = table_box.data_editor(
     st.session_state["claims_table"], key="claims_editor", num_rows="dynamic", hide_index=True, width="stretch",
     column_config={
         "benchmark": st.column_config.TextColumn("Benchmark", max_chars=60, required=True),
@@ -177,6 +181,7 @@ metrics_row(
     Metric(f"Test-set growth to keep {target:.0%} each", f"{factor:.3f}×",
            help=f"With {m} equal-effect comparisons, each test set must grow by this factor to keep {target:.0%} "
            f"power per claim under {CORRECTION_LABELS[correction]} (independent comparisons)."),
+    container=metrics_box,
 )
 per = pd.DataFrame({"benchmark": names, "n": [r[1] for r in rows], "gain_pp": [r[2] for r in rows],
                     "agreement_pct": [r[3] for r in rows], "power_unadjusted": powers,
@@ -187,21 +192,19 @@ summary = pd.DataFrame({"correction": list(CORRECTION_LABELS),
                         "expected_claims": [results[c].expected_rejections for c in CORRECTION_LABELS],
                         "mc_se": [results[c].mc_se for c in CORRECTION_LABELS],
                         "method": [results[c].method for c in CORRECTION_LABELS]})
-c1, c2 = st.columns([3, 2])
-with c1:
-    chart(figures.bar_figure(names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS},
-                             title="Power of each claim under each correction", x_title="Benchmark",
-                             y_title="Power", y_range=(0, 1.02), hover_format=".3f",
-                             lines=[figures.Line(y=target, text=f"target {target:.0%}")],
-                             current=(names[0], float(chosen.per_comparison[0])), style=style(0.6)),
-          "claims_chart")
-with c2:
+with family_box:
     chart(figures.bar_figure([CORRECTION_LABELS[c] for c in CORRECTION_LABELS],
                              {"all claims hold": summary["all_claims"], "at least one holds": summary["any_claim"]},
                              title=f"All {m} claims vs at least one", x_title="Correction", y_title="Probability",
                              y_range=(0, 1.02), lines=[figures.Line(y=target, text=f"target {target:.0%}")],
                              current=(CORRECTION_LABELS[correction], chosen.all), style=style(0.4)),
           "family_chart")
+chart(figures.bar_figure(names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS},
+                         title="Power of each claim under each correction", x_title="Benchmark",
+                         y_title="Power", y_range=(0, 1.02), hover_format=".3f",
+                         lines=[figures.Line(y=target, text=f"target {target:.0%}")],
+                         current=(names[0], float(chosen.per_comparison[0])), style=style()),
+      "claims_chart")
 if any(r.method == "simulate" for r in results.values()):
     st.caption(f"Holm and Benjamini–Hochberg with unequal powers are simulated ({N_SIMS:,} families, seed 0); the "
                "metrics show their Monte Carlo standard errors. Equal powers, Bonferroni and no correction are exact.")

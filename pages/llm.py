@@ -235,7 +235,7 @@ def nearest(options, value):
 # ---------------------------------------------------------------------------
 # controls
 # ---------------------------------------------------------------------------
-start("LLM benchmarks: questions, samples per question, and judges",
+start("LLM benchmarks: questions, samples and judges",
       "Two language models on one benchmark: paired differences, K sampled answers per question, clustered questions "
       "and an LLM judge's errors (Miller 2024, arXiv 2411.00640; Card et al. 2020 for power, Type-M and Type-S).")
 side = st.sidebar

@@ -173,7 +173,7 @@ def pinned(values):
 # ---------------------------------------------------------------------------
 # controls
 # ---------------------------------------------------------------------------
-start("Planning a Direct Assessment campaign: should you peek?",
+start("Direct Assessment campaigns: should you peek?",
       "Wei, Kocmi & Federmann (2022), §5–7: fixed, interim (Pocock-corrected peeks) and interim-futility testing of "
       "two MT systems with Mann–Whitney U.")
 side = st.sidebar
@@ -487,8 +487,10 @@ with summary, guard("Cannot compute this campaign"):
 fut_row = futility_row(saved)
 metrics_row(
     Metric("Power" if delta else "False-positive rate", fmt_pct(result.power),
-           help="P(a significant result in the right direction) for this design and true difference.",
-           caption=f"{described[0].upper()}{described[1:]}, true difference {delta:g} DA points"),
+           # the design it describes is named in its help and in the verdict under the row (a caption here widened
+           # the metric and pushed the row onto three lines)
+           help=f"P(a significant result in the right direction) for {described}, true difference {delta:g} DA "
+           "points."),
     Metric("False-positive rate (no true difference)", fmt_pct(result.false_positive_rate, 2),
            help="How often this design declares a winner when the systems are equal. Corrected designs stay ≤ α; "
            "naive peeking does not."),
@@ -502,14 +504,15 @@ metrics_row(
            "in DA points on the 0–100 scale."),
     container=summary,
 )
-# a property of the procedures over a population of pairs, not of this design: a caption keeps the row at five
-if math.isfinite(fut_row["saving"]):
-    summary.caption(f"Saving of interim-futility: {100 * fut_row['saving']:.0f}% of the judgments, matching the fixed "
-                    f"design's average power at {budget:,} judgments over the population of pairs (the paper: 18% at "
-                    "1,200, 27% at 3×).")
 found = campaign_data.headline(campaign, target, container=summary)
 
 campaign_data.section(loaded, campaign, budget, target, plotted)
+# a property of the procedures over a population of pairs, not of this design: a caption after the charts (the
+# headline rows above say each procedure's own saving for this design)
+if math.isfinite(fut_row["saving"]):
+    st.caption(f"Saving of interim-futility: {100 * fut_row['saving']:.0f}% of the judgments, matching the fixed "
+               f"design's average power at {budget:,} judgments over the population of pairs (the paper: 18% at "
+               "1,200, 27% at 3×).")
 
 # ---------------------------------------------------------------------------
 # simulated campaigns, on demand

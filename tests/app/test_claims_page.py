@@ -37,7 +37,7 @@ def test_default_table_chart_and_correction_switch():
     names = {t.get("name") for t in fig["data"]}
     assert {"no correction", "Bonferroni", "Holm", "Benjamini–Hochberg", "current design"} <= names
     assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
-    at.radio(key="correction").set_value("bonferroni").run()
+    at.selectbox(key="correction").set_value("bonferroni").run()
     from pages.claims import DEFAULT
 
     bonf = mt.family_power(_powers(DEFAULT), correction="bonferroni")

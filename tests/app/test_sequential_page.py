@@ -255,8 +255,8 @@ def test_messages_state_the_design_whose_numbers_they_show(page):
     assert warning == [f"**Under-powered:** the interim design (3 analyses, Pocock boundary, 1,200 judgments planned) "
                        f"has {_pct(interim.power)} power for a 2-point difference (target 80%); it collects "
                        f"{interim.expected_judgments:,.0f} judgments on average."]
-    assert any(c.startswith("The interim design (3 analyses, Pocock boundary, 1,200 judgments planned), true difference 2 DA")
-               for c in captions(page))
+    power_help = next(m.proto.help for m in page.metric if m.label == "Power")  # the metric names its design
+    assert "the interim design (3 analyses, Pocock boundary, 1,200 judgments planned), true difference 2 DA" in power_help
     assert metrics(page)["Power"] == _pct(interim.power)
     page.radio(key="design").set_value("interim_futility")
     page.slider(key="delta").set_value(4.0)

@@ -39,6 +39,6 @@ def test_an_mqm_segment_scores_file_opens_the_da_campaign_page(page, server_url,
     # the DA page's own reading of the link is to handle) and opens without an error
     query = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
     assert query.get("fitted") == expected.query["fitted"] and query.get("delta") == expected.query["delta"]
-    page.get_by_text("Planning a Direct Assessment campaign", exact=False).first.wait_for(timeout=30_000)
+    page.get_by_text("Direct Assessment campaigns: should you peek?", exact=False).first.wait_for(timeout=30_000)
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     assert not page.errors, page.errors

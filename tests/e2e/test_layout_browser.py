@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 #: Pages with a design to plan: key inputs in the main area and a metrics row above the first chart.
 PLANNING = [p.name for p in PAGES if p.section == "Scenarios" and p.name != "analysis"]
 #: How much of the first chart must be on the first screen (its axes, target line and curves start there).
-CHART_VISIBLE = 200
+CHART_VISIBLE = 180
 
 _BOXES = """() => {
   const box = e => { if (!e) return null; const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom,
