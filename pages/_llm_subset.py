@@ -141,18 +141,27 @@ def _assisted_section(m: int, plotted: dict) -> None:
     up = st.file_uploader("Models × items correctness (CSV/TSV)", type=["csv", "tsv", "txt"], key="sub_file",
                           help="One row per model (first column its name), one column per item, 0/1 or scores in "
                           "[0, 1]; or a long table model, item, score. Nothing in the file is executed.")
-    if up is None:
+    # the tab's uploader is not drawn while another tab is open, and Streamlit then forgets its file: the last file
+    # read is kept for this session (one file), so a tab switch does not lose it
+    if up is not None:
+        st.session_state["sub_file_kept"] = (up.name, up.getvalue())
+    kept = st.session_state.get("sub_file_kept")
+    if up is None and kept is not None:
+        st.caption(f"Using {safe_message(kept[0])} (uploaded earlier in this session).")
+        st.button("Forget this file", key="sub_file_forget", on_click=lambda: st.session_state.pop("sub_file_kept", None))
+    if up is None and kept is None:
         st.caption("Upload past models' per-item results to see the difference estimator's SE: the mean prediction "
                    "over all items plus the mean residual on the subset (unbiased whatever the predictor), each model "
                    "predicted by the other models' item means.")
         return
+    name, data = kept
     with guard("Cannot read the correctness file", stop=False):
-        matrix = read_matrix(up.getvalue(), up.name)
+        matrix = read_matrix(data, name)
         if m > matrix.shape[1]:
             st.warning(f"The file has {matrix.shape[1]:,} items, fewer than m = {m:,}: lower m.")
             return
         res = assisted(matrix, m)
-        st.markdown(f"{safe_message(up.name)}: **{res.n_models}** models × **{res.n_items:,}** items; with m = {m:,} "
+        st.markdown(f"{safe_message(name)}: **{res.n_models}** models × **{res.n_items:,}** items; with m = {m:,} "
                     f"the difference estimator keeps **{fmt_pct(res.variance_ratio)}** of the plain subset's variance.")
         plotted["prediction_assisted"] = res.table
         st.dataframe(res.table, hide_index=True, width="stretch",

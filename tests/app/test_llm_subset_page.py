@@ -50,6 +50,12 @@ def test_correctness_upload_and_plan():
     assert not at.exception, at.exception
     res = llm.prediction_assisted_se(llm.read_correctness(data, name="correct.csv"), 20)
     assert any(f"**{100 * res.variance_ratio:.1f}%**" in m.value for m in at.markdown)
+    # the uploader forgets its file while another tab is open: the page keeps the file read last
+    at.file_uploader(key="sub_file").set_value(None)
+    at.run()
+    assert not at.exception, at.exception
+    assert any(f"**{100 * res.variance_ratio:.1f}%**" in m.value for m in at.markdown)
+    assert any("uploaded earlier in this session" in c.value for c in at.caption)
     bad = open_page("llm", VIEW)
     bad.file_uploader(key="sub_file").set_value([("bad.csv", b"model,q1,q2\nA,1,0\nB,x,1\n", "text/csv")])
     bad.run()
