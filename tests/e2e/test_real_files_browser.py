@@ -57,7 +57,9 @@ def test_da_system_ranking_is_refused_with_what_it_needs(page, server_url, tmp_p
     path = tmp_path / "ranking.csv"
     path.write_text("system,BLEU,chrF\nonline-B,70.8,60.1\nFacebook-FAIR,69.2,59.0\nonline-A,65.1,55.2\n")
     _open(page, f"{server_url}/sequential?pop=my+past+differences")
-    page.locator(DROPZONE).first.set_input_files(str(path))
+    # the past differences' uploader (the page also has one for last year's judgments)
+    uploader = page.locator('[data-testid="stFileUploader"]').filter(has_text="or upload them")
+    uploader.locator(DROPZONE).set_input_files(str(path))
     page.get_by_text("one column of pairwise differences").first.wait_for(timeout=60_000)
     _done(page, "sequential")
 
