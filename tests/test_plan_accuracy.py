@@ -30,7 +30,7 @@ def test_paired_plan_states_the_engines_numbers():
     assert values["power"] == f"{100 * result.power:.1f}%" == "24.9%"  # appendix C: ≈ 0.25
     assert values["Type-M"] == f"{result.type_m:.2f}×"
     assert abs(result.type_m - 1.9) < 0.05  # appendix C: ≈ 1.9
-    assert values["MDE at 80% power"] == f"{100 * mde:.2f} pp"
+    assert values["MDE at 80% power"] == f"{100 * mde:.2f} pts"
     assert values["n for 80% power (first)"] == f"{sizes.first:,}"
     assert f"n = {sizes.first:,}" in item.paragraph
     assert "With 500 test items, an expected gain of 2 points and 90% agreement, an exact McNemar test" in item.paragraph

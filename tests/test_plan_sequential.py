@@ -39,7 +39,7 @@ def test_plan_states_the_engines_numbers():
     assert values["false-positive rate"] == f"{100 * result.false_positive_rate:.2f}%"
     assert values["expected judgments"] == f"{result.expected_judgments:,.0f}"
     assert values["Type-M at stopping (difference of means)"] == f"{result.type_m:.2f}×"
-    assert values["MDE at 80% power"] == f"{mde:.2f} DA"
+    assert values["MDE at 80% power"] == f"{mde:.2f} pts"
     assert values["judgments saved by interim-futility (population)"] == "18%"
     assert values["assurance"] == f"{100 * assured.assurance:.1f}%"
     assert values["expected cost"] == f"EUR {0.3 * result.expected_judgments:,.2f}"

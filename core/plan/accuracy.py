@@ -152,7 +152,7 @@ def plan_item(design, result, *, n: int, alpha: float, target_power: float, test
                      f"{fmt_pct(assurance.ceiling, 0)}; O'Hagan et al., 2005).")
     results = [("power", fmt_pct(result.power)), ("Type-M", fmt_ratio(result.type_m)),
                ("Type-S", fmt_pct(result.type_s, 2)),
-               (f"MDE at {target_power:.0%} power", "not reachable" if not math.isfinite(mde) else f"{100 * mde:.2f} pp")]
+               (f"MDE at {target_power:.0%} power", "not reachable" if not math.isfinite(mde) else f"{100 * mde:.2f} pts")]
     if sizes is not None:
         results += [(f"n for {target_power:.0%} power (first)", f"{sizes.first:,}" if sizes.first > 0 else "not reachable"),
                     (f"n from which power stays ≥ {target_power:.0%}", f"{sizes.conservative:,}"

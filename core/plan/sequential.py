@@ -106,7 +106,7 @@ def plan_item(design: CampaignDesign, result, *, budget: int, target_power: floa
                ("expected judgments", f"{result.expected_judgments:,.0f}"),
                ("Type-M at stopping (difference of means)", f"{result.type_m:.2f}×" if delta and
                 math.isfinite(result.type_m) else "—"),
-               (f"MDE at {target_power:.0%} power", "not reachable" if not math.isfinite(mde) else f"{mde:.2f} DA"),
+               (f"MDE at {target_power:.0%} power", "not reachable" if not math.isfinite(mde) else f"{mde:.2f} pts"),
                ("judgments saved by interim-futility (population)", "—" if not math.isfinite(futility_saving) else
                 f"{100 * futility_saving:.0f}%")]
     if sample_sizes:
