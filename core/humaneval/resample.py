@@ -26,7 +26,7 @@ from scipy import stats
 
 from ..sequential import CampaignResult
 from ..sequential.campaign import (MAX_SIMULATED_JUDGMENTS, TESTS, _design_bounds, _look_sizes, _run_campaigns,
-                                   _t_looks, _validate_design)
+                                   _t_looks, _type_m, _validate_design)
 from ..validation import check_choice, check_int, check_real
 
 __all__ = ["SystemPool", "system_pool", "resampled_power", "resampled_curves", "mwu_looks_ties"]
@@ -328,12 +328,7 @@ def resampled_power(scores, systems, budget, *, procedure="fixed", delta=None, p
     type_s = float((significant & ~right).sum() / n_significant) if direction != 0 and n_significant else math.nan
     spent = 2 * sizes[stop_look]
     fpr = float((null_reason == 1).mean())
-    if direction != 0 and n_significant:
-        ratio = np.abs(estimate[significant]) / abs(true_difference)
-        type_m = float(ratio.mean())
-        type_m_se = float(ratio.std(ddof=1) / math.sqrt(ratio.size)) if ratio.size > 1 else math.nan
-    else:
-        type_m, type_m_se = math.nan, 0.0
+    type_m, type_m_se = _type_m(estimate, significant, true_difference if direction != 0 else 0.0)
     return CampaignResult(
         power=power, false_positive_rate=fpr, expected_judgments=float(spent.mean()),
         stop_probabilities=tuple(np.bincount(stop_look, minlength=looks) / n_sims),

@@ -577,6 +577,15 @@ def _run_campaigns(pvals, signs, eff_p, fut_p):
     return stop_look, reason, sign
 
 
+def _type_m(estimate, significant, true_difference):
+    """Type-M of simulated campaigns and its Monte Carlo SE: the mean of |estimate| / |true difference| over the
+    significant ones (Gelman & Carlin 2014); (nan, 0) when the difference is 0 or nothing was significant."""
+    if true_difference == 0 or not significant.any():
+        return math.nan, 0.0
+    ratio = np.abs(estimate[significant]) / abs(true_difference)
+    return float(ratio.mean()), (float(ratio.std(ddof=1) / math.sqrt(ratio.size)) if ratio.size > 1 else math.nan)
+
+
 def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal):
     rng = np.random.default_rng(seed)
     looks = sizes.size
@@ -611,12 +620,7 @@ def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, 
     fut = np.bincount(stop_look[reason == -1], minlength=looks) / n_sims
     fpr = (out["null"][1] == 1).mean()
     true_difference = estimate_model(test, mean, sd, delta).difference
-    if delta != 0 and n_significant:
-        ratio = np.abs(estimate[significant]) / abs(true_difference)
-        type_m = float(ratio.mean())
-        type_m_se = float(ratio.std(ddof=1) / math.sqrt(ratio.size)) if ratio.size > 1 else math.nan
-    else:
-        type_m, type_m_se = math.nan, 0.0
+    type_m, type_m_se = _type_m(estimate, significant, true_difference)
     return CampaignResult(
         power=float(power), false_positive_rate=float(fpr), expected_judgments=float(spent.mean()),
         stop_probabilities=tuple(stop), efficacy_probabilities=tuple(eff), futility_probabilities=tuple(fut),
