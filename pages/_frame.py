@@ -1,0 +1,117 @@
+"""The page frame: cache wrappers, chart config, frame check, title, presentation mode, key-input columns."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+from core import figures
+
+__all__ = ['cached', 'cached_upload', 'CHART_CONFIG', 'PRESENTATION_CHART_CONFIG', 'ensure_frame', 'presentation', 'style', 'start', 'key_inputs']
+
+
+#: Cache wrapper for every page's calls into ``core``.
+cached = st.cache_data(show_spinner=False, max_entries=256)
+
+
+#: Cache wrapper for parsing uploads and for results as large as an upload (up to some 50 MB each): kept per session
+#: (freed when the session closes), two entries per function, at most 128 MB and 30 minutes, so a server that
+#: receives many large files keeps a bounded amount of them. (``.streamlit/config.toml`` also bounds all caches
+#: together: ``server.maxCacheDataSize``.)
+cached_upload = st.cache_data(show_spinner=False, max_entries=2, max_size="128MB", ttl="30m", scope="session")
+
+
+#: Plotly config: no logo, no links to plotly's cloud; PNG export stays (it works offline).
+CHART_CONFIG = {"displaylogo": False, "showLink": False, "modeBarButtonsToRemove": ["sendDataToCloud", "lasso2d",
+                                                                                    "select2d"]}
+
+
+#: On a projector: no mode bar over the chart (hover values stay).
+PRESENTATION_CHART_CONFIG = {**CHART_CONFIG, "displayModeBar": False}
+
+
+def ensure_frame() -> None:
+    """Run the page inside app.py's frame even when a deep link is the first request.
+
+    Before any session has run app.py, Streamlit falls back to its legacy
+    pages/-folder mode for a URL such as /accuracy, which would skip the
+    frame (page config, navigation); hand over to app.py instead.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def presentation() -> bool:
+    """True in lab-meeting mode (the frame's "Presentation mode" toggle, ``?present=true`` in the URL)."""
+    return bool(st.session_state.get("present", False))
+
+
+def style(share: float = 1.0) -> figures.Style:
+    """Chart sizes for the current mode; ``share`` is the chart's share of the page width (0.5: side by side)."""
+    return figures.narrow(figures.PRESENTATION if presentation() else figures.STYLE, share)
+
+
+_PRESENTATION_CSS = """
+<style>
+/* lab-meeting mode: large numbers and text, compact top, captions and secondary controls hidden; the title, the
+   headline metrics and the first chart fit one 1280 × 720 (or 1024 × 768) screen */
+[data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.1rem !important; line-height: 1.1; }
+[data-testid="stMetricLabel"] p { font-size: 0.95rem; }
+[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.4rem; }
+[data-testid="stWidgetLabel"] p { font-size: 1.05rem !important; }
+/* the metrics' help icons are for the desk, not the projector: the row stays on one line */
+[data-testid="stMetricLabel"] [data-testid="stTooltipIcon"] { display: none; }
+@media (max-width: 1100px) {
+  [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1.65rem !important; }
+  [data-testid="stMetricLabel"] p { font-size: 0.85rem; }
+  /* long labels wrap onto two lines instead of pushing a row of five metrics onto a second line */
+  [data-testid="stMetric"] { max-width: 9.5rem; }
+  [data-testid="stTab"] p { font-size: 0.9rem !important; }
+  [data-testid="stTab"] { height: 2.1rem; }
+  [data-testid="stAlert"] p { font-size: 0.92rem !important; }
+  [data-testid="stWidgetLabel"] p { font-size: 0.95rem !important; }
+}
+[data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }
+[data-testid="stAlert"] p { font-size: 1.0rem !important; }
+[data-testid="stAlertContainer"] { padding: 0.3rem 0.9rem; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
+[data-testid="stCaptionContainer"] { display: none; }
+h1 { font-size: 1.75rem !important; padding-top: 0 !important; padding-bottom: 0.1rem !important; }
+[data-testid="stTab"] p { font-size: 1.1rem; }
+/* every tab's name on screen: the tab bar wraps instead of scrolling sideways */
+[data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.2rem; }
+/* secondary on a projector: links to other pages (except the home page's cards) and the pinned-designs panel */
+[data-testid="stMainBlockContainer"] [data-testid="stPageLink"] { display: none; }
+[data-testid="stMainBlockContainer"] [class*="st-key-card_"] [data-testid="stPageLink"] { display: block; }
+.st-key-pins_panel { display: none; }
+</style>
+"""
+
+
+#: Every page: the navigation runs across the top, so the page starts right under it (Streamlit's default top
+#: padding of 6rem would push the key inputs and the first chart further below the fold).
+_PAGE_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; }
+h1 { padding-top: 0.25rem !important; }
+</style>
+"""
+
+
+def start(title: str, caption: str) -> None:
+    """Frame check, title and source line of a page (and the presentation styles when that mode is on)."""
+    ensure_frame()
+    st.html(_PAGE_CSS)
+    if presentation():
+        st.html(_PRESENTATION_CSS)
+    st.title(title)
+    if not presentation():
+        st.caption(caption)
+
+
+def key_inputs(count: int) -> list:
+    """``count`` columns in the main area, above the metrics and the first chart, for the 2–4 inputs the page's
+    question turns on (the rest stay in the sidebar's assumptions). Widgets keep their keys, so links are unchanged."""
+    return list(st.container(key="key_inputs").columns(count, gap="medium"))
