@@ -41,7 +41,7 @@ def field_input(design, name: str, container=None, *, widget: str | None = None,
     f = design.field(name) if hasattr(design, "field") else design
     box = container or st.sidebar
     start = f.default if default is None else default
-    label = label or (f"{f.label} ({f.unit})" if f.unit and f.unit not in f.label else f.label)
+    label = label or (f"{f.label} ({f.unit})" if f.unit and f.unit.lower() not in f.label.lower() else f.label)
     common = dict(key=f.key, bind="query-params", help=help if help is not None else field_help(f), **extra)
     if f.kind == "bool":
         return f.check(bool(box.toggle(label, value=bool(start), **common)))
