@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PageInfo", "PAGES", "SECTIONS", "ViewCard", "VIEW_CARDS", "scenario_pages", "by_name"]
+__all__ = ["PageInfo", "PAGES", "SECTIONS", "ViewCard", "VIEW_CARDS", "scenario_pages", "by_name", "design_classes"]
 
 #: Navigation sections, in the sidebar's order (the home page comes first, outside any section).
 SECTIONS = ("Scenarios", "Lab meeting", "Plans")
@@ -38,6 +38,9 @@ class PageInfo:
     question : str
         The user's question the page answers, for its home-page card ("" for no card). The card's one-line answer
         comes from :data:`core.home.TEASERS` (a page with a question but no teaser gets no card).
+    designs : tuple of str
+        The scenario's design classes (``"core.llm:BenchmarkDesign"``), the :class:`core.design.Design` objects the
+        page builds from its widgets: the fuzz tests draw links from their declared fields.
     """
 
     name: str
@@ -49,6 +52,7 @@ class PageInfo:
     bench: bool = True
     bench_slider: str | None = None
     question: str = ""
+    designs: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
@@ -153,6 +157,17 @@ VIEW_CARDS: tuple[ViewCard, ...] = (
 def scenario_pages() -> tuple[PageInfo, ...]:
     """The pages of the "Scenarios" section, in navigation order."""
     return tuple(p for p in PAGES if p.section == "Scenarios")
+
+
+def design_classes(page: PageInfo) -> tuple:
+    """The page's design classes, imported from their dotted names."""
+    import importlib
+
+    out = []
+    for dotted in page.designs:
+        module, _, name = dotted.partition(":")
+        out.append(getattr(importlib.import_module(module), name))
+    return tuple(out)
 
 
 def by_name(name: str) -> PageInfo:
