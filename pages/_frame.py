@@ -56,8 +56,8 @@ _PRESENTATION_CSS = """
 <style>
 /* lab-meeting mode: large numbers and text, compact top, captions and secondary controls hidden; the title, the
    headline metrics and the first chart fit one 1280 × 720 (or 1024 × 768) screen */
-[data-testid="stMainBlockContainer"] { padding-top: 3.6rem; padding-bottom: 1rem; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.1rem !important; line-height: 1.1; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.4rem; padding-bottom: 1rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.0rem !important; line-height: 1.1; }
 [data-testid="stMetricLabel"] p { font-size: 0.95rem; }
 [data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.4rem; }
 [data-testid="stWidgetLabel"] p { font-size: 1.05rem !important; }
@@ -79,7 +79,8 @@ _PRESENTATION_CSS = """
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
 [data-testid="stCaptionContainer"] { display: none; }
 h1 { font-size: 1.75rem !important; padding-top: 0 !important; padding-bottom: 0.1rem !important; }
-[data-testid="stTab"] p { font-size: 1.1rem; }
+[data-testid="stTab"] p { font-size: 1.05rem; }
+[data-testid="stTab"] { height: 2.3rem; }
 /* every tab's name on screen: the tab bar wraps instead of scrolling sideways */
 [data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.2rem; }
 /* secondary on a projector: links to other pages (except the home page's cards) and the pinned-designs panel */
