@@ -102,16 +102,21 @@ def _start_server(port: int, *, floor: bool | Path = False) -> subprocess.Popen:
          str(port), "--server.headless", "true", "--server.fileWatcherType", "none"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
-                if resp.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("streamlit did not start within 90 s")
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with code {proc.returncode} before answering")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        return proc
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("streamlit did not start within 90 s")
+    except BaseException:  # not started, or interrupted while waiting: leave no server behind
+        _stop_server(proc)
+        raise
 
 
 def _wait_chart(page, timeout_ms: float = 60_000) -> None:
@@ -144,6 +149,7 @@ def _stop_server(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait(timeout=10)
 
 
 def _existing_pages() -> list[tuple[str, str | None]]:
