@@ -10,8 +10,9 @@ threads taking turns on the server process's interpreter and the machine's two c
 protobufs, one per binary frame; the server answers with ``ForwardMsg`` protobufs, one per frame. A **rerun** is
 one ``BackMsg.rerun_script`` carrying a ``ClientState``: the page (on a first visit ``page_name``, the URL path
 without its slash, and an empty ``page_script_hash``; afterwards the ``page_script_hash`` of the page the server
-ran, from its ``navigation`` message), the URL's query string (the one the server last set in ``page_info_changed``:
-every widget of the app is bound to the URL), ``widget_states`` (here: the moved slider's value) and the hashes of
+ran, from its ``navigation`` message), the URL's query string (every widget of the app is bound to the URL: the
+frontend writes a moved widget's value under its element's ``query_param_key``, and takes the query string the
+server sets in ``page_info_changed``), ``widget_states`` (here: the moved slider's value) and the hashes of
 the large messages the client has kept (the frontend's message cache; the server then sends a ``ref_hash`` instead
 of resending a chart that did not change). The server runs the script and streams the run's messages: a
 ``new_session``, ``navigation``, one ``delta`` per element or block, and ``script_finished`` last (a status of
@@ -31,9 +32,10 @@ run (the frontend would send them unchanged).
 **The load.** ``SESSIONS`` sessions, spread in turn over the pages with ``bench=True``, all at once (asyncio): each
 connects, opens its page (the lab opening a shared link together), then moves its slider ``MOVES`` times, pausing
 ``THINK`` seconds (seeded, uniform) after each page is complete, as a user reads it. Every session moves to values no
-other session of the page used (a session's k-th move goes k steps further from the default, sessions after one
-another), so the server's ``st.cache_data`` never answers a move with another session's result: everyone explores
-designs of their own. For reference, the same moves are made first by ONE session at a time, page after page, on
+other session of the page used (the j-th session of a page makes its moves j × ``MOVES`` + 1, + 2, … steps from the
+default, up to the end of the range and then down from the default), so the server's ``st.cache_data`` does not
+answer a move with another session's result (unless a short range runs out of values): everyone explores designs
+of their own. For reference, the same moves are made first by ONE session at a time, page after page, on
 the same server; the ratio of the two says what contention costs. Target: p95 of the 25 sessions' reruns
 ≤ 1.0 s on a 2-core machine. Differences from a browser: no rendering (a browser adds its React and Plotly work on
 the client's own machine), and the frontend's widget states of unchanged widgets are not sent.
@@ -46,7 +48,6 @@ from __future__ import annotations
 import asyncio
 import math
 import random
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -79,6 +80,8 @@ class Run:
     sliders: dict = field(default_factory=dict)
     #: Metric bodies by label.
     metrics: dict = field(default_factory=dict)
+    #: Messages of the exceptions the page showed (a run that failed still ends with ``script_finished``).
+    exceptions: list = field(default_factory=list)
 
 
 class Session:
@@ -159,6 +162,8 @@ class Session:
                     run.sliders[tuple(msg.metadata.delta_path)] = element.slider
                 elif element is not None and element.WhichOneof("type") == "metric":
                     run.metrics[element.metric.label] = element.metric.body
+                elif element is not None and element.WhichOneof("type") == "exception":
+                    run.exceptions.append(f"{element.exception.type}: {element.exception.message}")
 
     def set_slider(self, slider, value: float, widget_id: str | None = None) -> None:
         """Set the first thumb of ``slider`` (a ``Slider`` element) to ``value``, as the frontend does when a thumb
@@ -211,6 +216,15 @@ def find_slider(run: Run, label: str | None):
     raise LookupError(f"no slider {label!r} on the page" if label else "no slider in the sidebar")
 
 
+def _checked(run: Run) -> Run:
+    """``run``, if the script finished successfully and the page showed no exception."""
+    if run.status != 0:
+        raise RuntimeError(f"script_finished with status {run.status}")
+    if run.exceptions:
+        raise RuntimeError(f"the page showed an exception: {run.exceptions[0][:200]}")
+    return run
+
+
 @dataclass
 class SessionResult:
     page: str
@@ -228,16 +242,14 @@ async def use_page(port: int, page: str, label: str | None, *, slot: int, moves:
     result = SessionResult(page)
     try:
         async with Session(port, page) as session:
-            run = await session.rerun()
+            run = _checked(await session.rerun())
             result.first_visit = run.seconds
             first = find_slider(run, label)
             values, widget_id = slider_values(first), first.id
             for k in range(moves):
                 await asyncio.sleep(rng.uniform(*think))
                 session.set_slider(first, values[(slot * moves + k) % len(values)], widget_id)
-                run = await session.rerun()
-                if run.status != 0:
-                    raise RuntimeError(f"script_finished with status {run.status}")
+                run = _checked(await session.rerun())
                 result.moves.append(run.seconds)
                 result.move_deltas.append(run.deltas)
                 widget_id = find_slider(run, label).id

@@ -49,6 +49,13 @@ def test_set_slider_sends_the_widget_state_and_writes_a_bound_value_into_the_que
     assert sent.query_string.endswith("&n=500")
 
 
+def test_a_failed_run_is_not_counted_as_a_rerun():
+    with pytest.raises(RuntimeError, match="status 1"):
+        sb._checked(sb.Run(seconds=0.1, status=1))
+    with pytest.raises(RuntimeError, match="exception"):
+        sb._checked(sb.Run(seconds=0.1, status=0, exceptions=["ValueError: `n` must be ≥ 2"]))
+
+
 def test_quantile_matches_linear_interpolation():
     assert sb.quantile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.5
     assert sb.quantile([1.0, 2.0, 3.0, 4.0, 5.0], 0.95) == pytest.approx(4.8)
@@ -73,6 +80,8 @@ def test_one_session_one_slider_move_against_a_real_server():
         sb._stop_server(proc)
     # both runs ended with script_finished FINISHED_SUCCESSFULLY, the second on the page the first one ran
     assert first.status == 0 and moved.status == 0 and page_hash
+    assert not first.exceptions and not moved.exceptions
+    assert sb._checked(moved) is moved
     assert slider.id and slider.default[0] == 2.0 and slider.min < 2.1 < slider.max
     assert moved.deltas > 0 and moved.sliders
     # the widget value reached the app: the power metric is the power at the new Δ
