@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import random
 import sys
 import time
@@ -299,19 +300,36 @@ def by_page(results: list[SessionResult]) -> dict:
     return {page: (quantile(moves, 0.5), max(moves, default=math.nan)) for page, moves in pages.items()}
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (Linux ``/proc/PID/stat``); NaN elsewhere."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return math.nan
+
+
 def measure(sessions: int = SESSIONS) -> dict:
-    """Start the app, run the one-session reference and the ``sessions`` concurrent sessions; always stop it."""
+    """Start the app, run the one-session reference and the ``sessions`` concurrent sessions; always stop it.
+
+    Besides the reruns it records the CPU seconds the server and this client used in each phase: on a loaded
+    machine, the server's CPU per rerun says whether sharing added work or only waiting.
+    """
     port = _free_port()
     proc = _start_server(port)
     try:
+        cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
         alone = asyncio.run(_one_at_a_time(port))
+        cpu1, own1 = cpu_seconds(proc.pid), time.process_time()
         start = time.perf_counter()
         together = asyncio.run(_concurrent(port, sessions, first_slot=1))
         wall = time.perf_counter() - start
+        cpu2, own2 = cpu_seconds(proc.pid), time.process_time()
     finally:
         _stop_server(proc)
     return {"alone": summary(alone), "together": summary(together), "sessions": sessions, "wall": wall,
-            "pages": {page: (by_page(alone).get(page), seconds) for page, seconds in by_page(together).items()}}
+            "pages": {page: (by_page(alone).get(page), seconds) for page, seconds in by_page(together).items()},
+            "server_cpu": (cpu1 - cpu0, cpu2 - cpu1), "client_cpu": (own1 - own0, own2 - own1)}
 
 
 def check_sessions(timed=None) -> bool:
@@ -332,6 +350,10 @@ def check_sessions(timed=None) -> bool:
           f"p50, {many['p95'] / one['p95']:.1f}× at p95")
     print(f"   first visits: {m['sessions']} at once p50 {many['visit_p50']:.2f} s, max {many['visit_max']:.2f} s; "
           f"alone p50 {one['visit_p50']:.2f} s; all {m['sessions']} sessions done in {m['wall']:.0f} s")
+    runs_alone, runs_shared = one["reruns"] + len(PAGES), many["reruns"] + m["sessions"]  # moves + first visits
+    print(f"   server CPU per run (first visits and moves): {m['server_cpu'][0] / runs_alone:.2f} s alone, "
+          f"{m['server_cpu'][1] / runs_shared:.2f} s shared; this client used {m['client_cpu'][1]:.1f} CPU s "
+          f"for the {m['sessions']} sessions")
     print("   per page, median / max rerun: " + "; ".join(
         f"{page} {alone[0]:.2f}/{alone[1]:.2f} s alone, {both[0]:.2f}/{both[1]:.2f} s shared"
         for page, (alone, both) in m["pages"].items() if alone))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
+import time
 
 import pytest
 
@@ -54,6 +56,16 @@ def test_a_failed_run_is_not_counted_as_a_rerun():
         sb._checked(sb.Run(seconds=0.1, status=1))
     with pytest.raises(RuntimeError, match="exception"):
         sb._checked(sb.Run(seconds=0.1, status=0, exceptions=["ValueError: `n` must be ≥ 2"]))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux's /proc")
+def test_cpu_seconds_agree_with_the_process_own_clock():
+    before, own = sb.cpu_seconds(os.getpid()), time.process_time()
+    while time.process_time() - own < 0.3:  # burn CPU, not wall time
+        sum(i * i for i in range(10_000))
+    used, own_used = sb.cpu_seconds(os.getpid()) - before, time.process_time() - own
+    assert used == pytest.approx(own_used, abs=0.05)  # the same accounting, in clock ticks (0.01 s)
+    assert math.isnan(sb.cpu_seconds(2**31 - 1))
 
 
 def test_quantile_matches_linear_interpolation():
