@@ -1,9 +1,11 @@
 """`make bench`: speed figures and ratios, measured side by side in one run.
 
 Each module states its issue's targets: the engines (accuracy, MT, DA, ratings, LLM benchmarks,
-leaderboards) first, then the browser benchmark (slider move → chart, first visit), which starts the
-app like ``make run`` and drives headless Chromium. Run on a quiet machine: the browser figures share
-the two cores with the server. ``python -m benchmarks --no-browser`` skips the browser part.
+leaderboards) first, then a lab sharing one server (25 sessions moving sliders at once, websocket
+clients speaking Streamlit's protocol: no browser), then the browser benchmark (slider move → chart,
+first visit) and the server's memory, which start the app like ``make run`` and drive headless
+Chromium. Run on a quiet machine: the browser figures share the two cores with the server.
+``python -m benchmarks --no-browser`` skips the browser part (the sessions benchmark still runs).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from benchmarks import (
     pairwise_bench,
     ratings_bench,
     sequential_bench,
+    sessions_bench,
     uploads_bench,
 )
 
@@ -51,7 +54,8 @@ def main() -> int:
     ok = True
     checks = (accuracy_bench.CHECKS + mt_bench.CHECKS + sequential_bench.CHECKS + ratings_bench.CHECKS
               + llm_bench.CHECKS + pairwise_bench.CHECKS + claims_bench.CHECKS + judge_bench.CHECKS
-              + uploads_bench.CHECKS + humaneval_bench.CHECKS)
+              + uploads_bench.CHECKS + humaneval_bench.CHECKS
+              + sessions_bench.CHECKS)  # no browser needed: websocket clients of the app's server
     if "--no-browser" not in sys.argv:
         checks = checks + browser_bench.CHECKS + memory_bench.CHECKS
     for check in checks:

@@ -1,0 +1,125 @@
+"""The sessions benchmark's client speaks Streamlit's protocol: against a real server (``scripts/serve.py``), one
+session opens the Accuracy page, moves one slider once, and the app computes with the new value.
+
+Oracle: the app's own answer. The page's "Power" metric at the defaults (Δ = 2 points, n = 500, P_a = 90%) is
+McNemar's power for those values; after the move of the Δ slider to 2.1 it must be the page's power for Δ = 2.1,
+which is :func:`core.accuracy.mcnemar_power` of the new Δ as the page formats it (percent, one decimal). No timing
+is asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import time
+
+import pytest
+
+from benchmarks import sessions_bench as sb
+from core import accuracy
+
+DELTA_LABEL = "Expected accuracy difference Δ (percentage points)"
+
+
+def test_slider_values_step_up_from_the_value_then_down():
+    from streamlit.proto.Slider_pb2 import Slider
+
+    slider = Slider(id="x", min=0.0, max=1.0, step=0.25, default=[0.5], type=Slider.SLIDER, data_type=Slider.FLOAT)
+    assert sb.slider_values(slider) == [0.75, 1.0, 0.25, 0.0]
+    picker = Slider(id="y", options=["a", "b", "c"], default=[0.0], type=Slider.SELECT_SLIDER)
+    assert sb.slider_values(picker) == [1, 2]
+
+
+def test_set_slider_sends_the_widget_state_and_writes_a_bound_value_into_the_query_string():
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.Slider_pb2 import Slider
+
+    session = sb.Session(1, "accuracy")
+    session.query_string = "view=Power"
+    slider = Slider(id="$$ID-abc-delta", min=-20.0, max=20.0, step=0.1, default=[2.0], type=Slider.SLIDER,
+                    data_type=Slider.FLOAT, query_param_key="delta")
+    session.set_slider(slider, 2.1)
+    sent = BackMsg.FromString(session._back_msg()).rerun_script
+    assert sent.page_name == "accuracy" and sent.page_script_hash == ""
+    assert [(w.id, list(w.double_array_value.data)) for w in sent.widget_states.widgets] == [("$$ID-abc-delta", [2.1])]
+    assert sent.query_string == "view=Power&delta=2.1"
+    picker = Slider(id="$$ID-n", options=["10", "500"], default=[0.0], type=Slider.SELECT_SLIDER, query_param_key="n")
+    session.set_slider(picker, 1)
+    sent = BackMsg.FromString(session._back_msg()).rerun_script
+    assert list(sent.widget_states.widgets[-1].string_array_value.data) == ["500"]
+    assert sent.query_string.endswith("&n=500")
+
+
+def test_a_failed_run_is_not_counted_as_a_rerun():
+    with pytest.raises(RuntimeError, match="status 1"):
+        sb._checked(sb.Run(seconds=0.1, status=1))
+    with pytest.raises(RuntimeError, match="exception"):
+        sb._checked(sb.Run(seconds=0.1, status=0, exceptions=["ValueError: `n` must be ≥ 2"]))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux's /proc")
+def test_cpu_seconds_agree_with_the_process_own_clock():
+    before, own = sb.cpu_seconds(os.getpid()), time.process_time()
+    while time.process_time() - own < 0.3:  # burn CPU, not wall time
+        sum(i * i for i in range(10_000))
+    used, own_used = sb.cpu_seconds(os.getpid()) - before, time.process_time() - own
+    assert used == pytest.approx(own_used, abs=0.05)  # the same accounting, in clock ticks (0.01 s)
+    assert math.isnan(sb.cpu_seconds(2**31 - 1))
+
+
+def test_quantile_matches_linear_interpolation():
+    assert sb.quantile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.5
+    assert sb.quantile([1.0, 2.0, 3.0, 4.0, 5.0], 0.95) == pytest.approx(4.8)
+    assert math.isnan(sb.quantile([], 0.5))
+
+
+@pytest.mark.slow
+def test_one_session_one_slider_move_against_a_real_server():
+    async def visit_and_move(port):
+        async with sb.Session(port, "accuracy") as session:
+            first = await session.rerun()
+            slider = sb.find_slider(first, DELTA_LABEL)
+            session.set_slider(slider, 2.1)
+            moved = await session.rerun()
+            return first, slider, moved, session.page_script_hash
+
+    port = sb._free_port()
+    proc = sb._start_server(port)
+    try:
+        first, slider, moved, page_hash = asyncio.run(asyncio.wait_for(visit_and_move(port), 120))
+    finally:
+        sb._stop_server(proc)
+    # both runs ended with script_finished FINISHED_SUCCESSFULLY, the second on the page the first one ran
+    assert first.status == 0 and moved.status == 0 and page_hash
+    assert not first.exceptions and not moved.exceptions
+    assert sb._checked(moved) is moved
+    assert slider.id and slider.default[0] == 2.0 and slider.min < 2.1 < slider.max
+    assert moved.deltas > 0 and moved.sliders
+    # the widget value reached the app: the power metric is the power at the new Δ
+    before = accuracy.mcnemar_power(500, 0.02, 0.9).power
+    after = accuracy.mcnemar_power(500, 0.021, 0.9).power
+    assert first.metrics["Power"] == f"{100 * before:.1f}%"
+    assert moved.metrics["Power"] == f"{100 * after:.1f}%" != first.metrics["Power"]
+
+
+def test_the_server_is_stopped_when_the_sessions_fail(monkeypatch):
+    import subprocess
+    import sys
+
+    started = []
+
+    def fake_server(port):
+        started.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+        return started[-1]
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("a session went wrong")
+
+    monkeypatch.setattr(sb, "_start_server", fake_server)
+    monkeypatch.setattr(sb, "_one_at_a_time", broken)
+    with pytest.raises(RuntimeError, match="went wrong"):
+        sb.measure(2)
+    assert started and started[0].poll() is not None
+    assert sb.check_sessions() is False  # the check reports the failure instead of raising
+    assert all(proc.poll() is not None for proc in started) and len(started) == 2
