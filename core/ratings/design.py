@@ -121,7 +121,7 @@ class RatingsDesign(Design):
                                 help="Each item's two outputs are rated by k workers from the pool.")
     baseline: float = spec(0.5, low=0.0, high=1.0, step=0.01, ui_low=0.1, ui_high=0.9, key="baseline",
                            label="Mean rating β0", help="Matters only when ratings are rounded to a Likert scale.")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha",
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.005, key="alpha",
                         label="α (two-sided, Satterthwaite rule)", help="The paper's rule always uses t > 1.96.")
     rule: str = spec("satterthwaite", choices=RULES, key="rule", label="Decision rule",
                      help="REML + Satterthwaite: the two-sided test a careful analyst would run (analytic power, "

@@ -226,3 +226,17 @@ def test_pilot_with_other_column_names_gets_a_mapping_step():
     page.file_uploader(key="pilot").set_value(("appraise.csv", appraise, "text/csv"))
     page.run()
     assert not page.exception and not page.error and metrics(page)["Workers × items"] == "5 × 12"
+
+
+def test_widgets_are_the_designs_fields():
+    # every declared field of core.ratings.RatingsDesign is a widget of the page under its URL key, and the design
+    # a link describes (RatingsDesign.from_params) is the one the page computes
+    link = {"workers": "10", "items": "50", "effect": "0.15", "sigma": "0.2", "alpha": "0.01", "likert": "continuous"}
+    page = open_page("ratings", link, timeout=180)
+    assert not page.exception
+    keys = {f.key for f in rt.RatingsDesign.fields()} - {"per_item"}  # k: only with k workers per item
+    assert all(key in page.session_state for key in keys)
+    design = rt.RatingsDesign.from_params(link)
+    assert design == rt.RatingsDesign(10, 50, 0.15, **{**rt.PRESETS["high"], "sigma": 0.2}, alpha=0.01)
+    assert metrics(page)["Power"] == f"{100 * design.power(method='analytic').power:.1f}%"
+    assert page.slider(key="workers").value == design.workers and page.slider(key="sigma").value == design.sigma
