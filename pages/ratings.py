@@ -26,7 +26,7 @@ from pages import _ratings_views as views_
 from pages._fields import field_help, field_input
 from pages._ratings_pilot import clip, pilot_tab
 from pages._scaffold import (Metric, apply_values, cached, currency_label, decision_controls, fmt_money, fmt_pct,
-                             fmt_ratio, guard, key_inputs, link_values, md_escape, metric_slots, metrics_row,
+                             fmt_ratio, guard, key_inputs, link_values, metric_slots, metrics_row,
                              pin_controls, pinned_curve, pinned_designs, pins_table, presentation, prior_controls,
                              simulation_controls, start, views)
 
@@ -73,11 +73,12 @@ def pinned(design: rt.RatingsDesign):
 
 
 def pinned_values(values):
-    """A pin's design read from its link text (a bad value falls back to the default, with a note)."""
+    """A pin's design read from its link text; a pin with a value the design refuses is skipped with a message."""
     notes: list[str] = []
     design = D.from_params(dict(values), messages=notes)
-    if notes:
-        st.caption(md_escape(" ".join(notes)))
+    if notes:  # drawing it with a default in place of the bad value would mislabel the curve
+        raise ValueError("A value in the link is out of range or not a number: "
+                         + "; ".join(n.split("; the default")[0] for n in notes) + ".")
     return pinned(design)
 
 
@@ -91,8 +92,14 @@ def apply_preset() -> None:
 
 
 def inp(name: str, box, **options):
-    """The widget of the design field ``name``, with the page's label (the field's, without a unit suffix)."""
-    return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
+    """The widget of the design field ``name``, with the page's label (the field's, without a unit suffix).
+
+    A value the widget offers but the design refuses (a residual SD of 0) is returned as it is: the design, built
+    under a guard once every control is drawn, says what is wrong."""
+    try:
+        return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
+    except ValueError:
+        return st.session_state[D.field(name).key]
 
 
 # ---------------------------------------------------------------------------

@@ -240,3 +240,17 @@ def test_widgets_are_the_designs_fields():
     assert design == rt.RatingsDesign(10, 50, 0.15, **{**rt.PRESETS["high"], "sigma": 0.2}, alpha=0.01)
     assert metrics(page)["Power"] == f"{100 * design.power(method='analytic').power:.1f}%"
     assert page.slider(key="workers").value == design.workers and page.slider(key="sigma").value == design.sigma
+
+
+def test_a_value_the_design_refuses_is_named_and_a_bad_pin_is_skipped(page):
+    page.slider(key="sigma").set_value(0.0)  # the slider offers 0; the model needs a positive residual SD
+    page.run()
+    assert not page.exception
+    assert any("`sigma` must be in" in e.value for e in page.error)  # (0, 2], markdown-escaped
+    at = open_page("ratings", {"pins": "a~workers=inf|b~workers=10"}, timeout=180)
+    assert not at.exception
+    assert any("pinned design “a”" in e.value and "`workers`" in e.value for e in at.error)
+    table = [d.value for d in at.dataframe if "pin" in d.value.columns][0].set_index("pin")
+    assert list(table.index) == ["current", "b"]  # "a" is skipped, not drawn with a default in its place
+    assert table.loc["b", "power"] == pytest.approx(
+        rt.likert_power(10, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic").power)
