@@ -142,5 +142,6 @@ def pilot_tab(tab) -> None:
             values = {k: clip(k, round(v, 3)) for k, v in fitted.sigmas.items()}
             values["effect"] = clip("effect", round(abs(fitted.effect) / 0.005) * 0.005)
             values["baseline"] = clip("baseline", round(fitted.baseline, 2))
-            st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_pilot",
-                      type="primary", help="Effect (as a magnitude), mean rating and the five SDs.")
+            if st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_pilot",
+                         type="primary", help="Effect (as a magnitude), mean rating and the five SDs."):
+                st.rerun(scope="app")  # the SDs are sidebar sliders, outside the page's fragment

@@ -97,7 +97,7 @@ def inp(name: str, box, **options):
     A value the widget offers but the design refuses (a residual SD of 0) is returned as it is: the design, built
     under a guard once every control is drawn, says what is wrong."""
     try:
-        return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
+        return field_input(D, name, box, label=options.pop("label", None) or D.field(name).label, **options)
     except ValueError:
         return st.session_state[D.field(name).key]
 
@@ -106,29 +106,14 @@ def inp(name: str, box, **options):
 # controls
 # ---------------------------------------------------------------------------
 def controls() -> SimpleNamespace:
-    """The sidebar and the key inputs: the design, and the decision, prior, cost and simulation settings."""
+    """The sidebar: the design's assumptions (every field but the key inputs) and the decision, prior, cost and
+    simulation settings. Nothing here depends on a key input, so moving one reruns only :func:`question`."""
     side = st.sidebar
-    top = key_inputs(3)  # the inputs the question turns on, above the first chart
     link_values("preset", rt.PRESET_LABELS)
     preset = inp("preset", side, widget="selectbox", format_func=rt.PRESET_LABELS.get, on_change=apply_preset)
     side.subheader("Design")
     link_values("layout", rt.LAYOUT_LABELS)
     layout = inp("layout", side, format_func=rt.LAYOUT_LABELS.get, horizontal=True)
-    workers = inp("workers", top[0], widget="slider",
-                  label=D.field("workers").label if layout == "crossed" else "Worker pool W")
-    per_item = None
-    if layout == "crowd":
-        if workers >= 3:
-            f = D.field("per_item")
-            per_item = side.slider(f.label, 2, workers, min(3, workers), 1, key=f.key, bind="query-params",
-                                   help=field_help(f))
-        else:
-            per_item = 2
-            side.caption("With a pool of 2 workers, each item is rated by both (k = 2): this is the crossed design.")
-    items = inp("items", top[1], widget="select_slider", options=views_.ITEM_OPTIONS)
-    effect = inp("effect", top[2], widget="slider")
-    side.caption(f"→ difference in mean rating: **{2 * effect:.3f}** on the [0, 1] scale "
-                 f"(≈ {2 * effect * 4:.2f} points on a 1–5 Likert scale).")
     baseline = inp("baseline", side, widget="slider")
     side.subheader("Variance components (SDs)")
     sig = {k: inp(k, side, widget="slider") for k in SIGMA_KEYS}
@@ -140,22 +125,55 @@ def controls() -> SimpleNamespace:
                                format_func=rt.LIKERT_LABELS.get, help=f.help)
     alpha, target = decision_controls(alphas=(0.01, 0.025, 0.05, 0.1), alpha_label=D.field("alpha").label,
                                       alpha_help=D.field("alpha").help, target_help="For the MDE and the planner.")
+    # the prior's starting mean is the effect (a key input) as it stands when the prior is switched on
+    effect = st.session_state.get("effect", D.from_params({"effect": st.query_params.get("effect", "")}).effect)
     prior = prior_controls(default_mean=effect, unit="β1", low=-0.3, high=0.3, step=0.005, sd_default=0.05,
                            sd_high=0.3, help_unit=" (β1: half the difference in mean rating on the [0, 1] scale)")
-    page = SimpleNamespace(target=target, prior=prior, plotted={}, curves=None, effect_slot=None, exact=None,
-                           assured=None)
+    page = SimpleNamespace(target=target, prior=prior, nominal=0.025 if rule == "paper" else alpha)
     cost_controls(page)
     page.sim = simulation_controls(options=(200, 500, 1000, 2000, 5000), default=500,
                                    help="Simulated experiments, each fitted like the real analysis, for the current "
                                    "design and four effects on the Figure 6 chart (squares). The paper used 200 per "
                                    "point.", unit="Simulated experiments")
-    with guard():
-        page.design = design = D(workers, items, effect, **sig, layout=layout, per_item=per_item, baseline=baseline,
-                                 alpha=alpha, rule=rule, likert=None if likert_choice == "continuous"
-                                 else int(likert_choice), preset=preset)
-    page.run_sims = page.sim.run or not design.analytic
-    page.nominal = 0.025 if rule == "paper" else alpha
+    page.fixed = dict(sig, layout=layout, baseline=baseline, alpha=alpha, rule=rule, preset=preset,
+                      likert=None if likert_choice == "continuous" else int(likert_choice))
     return page
+
+
+def key_design(fixed: dict):
+    """The key inputs above the first chart (W, k with k workers per item, I, β1) and the page's one design."""
+    crowd = fixed["layout"] == "crowd"
+    top = key_inputs(4 if crowd else 3)  # the inputs the question turns on, above the first chart
+    workers = inp("workers", top[0], widget="slider", label="Worker pool W" if crowd else None)
+    per_item = None
+    if crowd:
+        if workers >= 3:
+            f = D.field("per_item")
+            per_item = top[1].slider(f.label, 2, workers, min(3, workers), 1, key=f.key, bind="query-params",
+                                     help=field_help(f))
+        else:
+            per_item = 2
+            top[1].caption("With a pool of 2 workers, each item is rated by both (k = 2): this is the crossed design.")
+    items = inp("items", top[-2], widget="select_slider", options=views_.ITEM_OPTIONS)
+    effect = inp("effect", top[-1], widget="slider")
+    top[-1].caption(f"→ difference in mean rating: **{2 * effect:.3f}** on the [0, 1] scale "
+                    f"(≈ {2 * effect * 4:.2f} points on a 1–5 Likert scale).")
+    with guard():
+        return D(workers, items, effect, per_item=per_item, **fixed)
+
+
+@st.fragment
+def question(settings: SimpleNamespace) -> None:
+    """The key inputs and everything that depends on them: moving a key input reruns only this."""
+    page = SimpleNamespace(**vars(settings), plotted={}, curves=None, effect_slot=None, exact=None, assured=None)
+    page.design = key_design(settings.fixed)
+    page.run_sims = page.sim.run or not page.design.analytic
+    headline(page)
+    tabs(page)
+    after.simulations(page, show_metrics)
+    after.plan_section(page)
+    after.assignment(page.design)
+    after.closing(page)
 
 
 def cost_controls(page) -> None:
@@ -317,10 +335,4 @@ def tabs(page) -> None:
 start("Human ratings: how many workers and items?",
       "Card et al. (2020), §5.2 and appendix H.3: workers rate items under both systems; ratings on [0, 1]; a mixed "
       "model with worker and item intercepts and slopes.")
-page = controls()
-headline(page)
-tabs(page)
-after.simulations(page, show_metrics)
-after.plan_section(page)
-after.assignment(page.design)
-after.closing(page)
+question(controls())

@@ -12,3 +12,23 @@ pytestmark = pytest.mark.e2e
 def test_keyboard_slider_changes_ratings_chart(page, server_url):
     slide_and_check(page, server_url, "/ratings", "Workers W (each rates every item)", presses=1,
                     url_fragment="workers=4", artifact="ratings-after-slider.png")
+
+
+def test_key_input_reruns_the_question_with_the_sidebars_assumptions(page, server_url):
+    """β1 is a key input inside the page's fragment: moving it updates the metric, the chart and the URL; a
+    sidebar assumption moved afterwards is computed with the key input's new value (nothing goes stale)."""
+    from playwright.sync_api import expect
+
+    from core import ratings as rt
+
+    slide_and_check(page, server_url, "/ratings", "Effect β1 (±1-coded system coefficient)", presses=1,
+                    url_fragment="effect=0.105", artifact="ratings-after-effect.png")
+    d = rt.RatingsDesign(effect=0.105)  # oracle: the analytic engine (tested against simulation in core)
+    power = page.locator('[data-testid="stMetric"]').filter(has_text="Power").locator('[data-testid="stMetricValue"]')
+    expect(power.first).to_have_text(f"{100 * d.analytic_power():.1f}%", timeout=30_000)
+    page.get_by_role("slider", name="Worker slope SD σ_w1").focus()
+    page.keyboard.press("ArrowRight")
+    d = d.with_(sigma_w1=0.115)  # 15.9%; a stale β1 = 0.1 would show 14.9%, a stale σ_w1 16.9%
+    expect(power.first).to_have_text(f"{100 * d.analytic_power():.1f}%", timeout=30_000)
+    assert "sigma_w1=0.115" in page.url and "effect=0.105" in page.url
+    assert not page.errors, page.errors
