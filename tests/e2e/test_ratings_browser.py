@@ -32,3 +32,32 @@ def test_key_input_reruns_the_question_with_the_sidebars_assumptions(page, serve
     expect(power.first).to_have_text(f"{100 * d.analytic_power():.1f}%", timeout=30_000)
     assert "sigma_w1=0.115" in page.url and "effect=0.105" in page.url
     assert not page.errors, page.errors
+
+
+def test_pilot_values_reach_the_sidebar_sliders(page, server_url, tmp_path):
+    """The pilot tab is inside the page's fragment and the SDs are sidebar sliders: "Use these values" must rerun
+    the whole app, so the sliders, the URL and the metrics take the fitted values."""
+    import pandas as pd
+    from playwright.sync_api import expect
+
+    from core import ratings as rt
+
+    from .conftest import wait_idle, wait_settled
+
+    rows = [f"w{w},i{i},{s},{1 + (w + 2 * i + (s == 'new')) % 5}" for w in range(6) for i in range(20)
+            for s in ("old", "new")]
+    path = tmp_path / "pilot.csv"
+    path.write_text("worker,item,system,rating\n" + "\n".join(rows) + "\n")
+    fit = rt.fit_pilot(pd.read_csv(path))  # oracle: core's fit (tested against a mixed-model fit in core)
+    residual = float(min(max(round(fit.sigma, 3), 0.0), 0.4))
+    page.goto(f"{server_url}/ratings?view=Fit+a+pilot", wait_until="domcontentloaded")
+    wait_idle(page, timeout=60_000)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
+    page.get_by_text("6 × 20").first.wait_for(timeout=60_000)
+    wait_settled(page)
+    page.get_by_role("button", name="Use these values in the sliders").click()
+    slider = page.get_by_role("slider", name="Residual SD σ")
+    expect(slider).to_have_value(f"{residual:g}", timeout=30_000)
+    wait_settled(page)
+    assert f"sigma={residual:g}" in page.url
+    assert not page.errors, page.errors
