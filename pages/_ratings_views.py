@@ -73,9 +73,11 @@ def effect_tab(page) -> None:
     page.effect_slot = st.empty()
     with page.effect_slot:  # redrawn with the simulated points (and then keyed) when they come
         chart(effect_chart(page), None if page.run_sims else "power_chart")
-    st.caption("Lines: analytic power of the Satterthwaite t test, fully crossed. Squares (when simulated): the "
-               "chosen rule and design, ± 2 standard errors. With the paper's rule and Table 16's settings they "
-               "reproduce Figure 6.")
+    effect = page.design.effect  # what β1 means (a caption under the key input pushes the chart off screen)
+    st.caption(f"β1 = {effect:g}: a difference of **{2 * effect:.3f}** in mean rating on the [0, 1] scale "
+               f"(≈ {2 * effect * 4:.2f} points on a 1–5 Likert scale). Lines: analytic power of the Satterthwaite "
+               "t test, fully crossed. Squares (when simulated): the chosen rule and design, ± 2 standard errors. "
+               "With the paper's rule and Table 16's settings they reproduce Figure 6.")
 
 
 def assurance_tab(page) -> None:

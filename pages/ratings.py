@@ -156,8 +156,6 @@ def key_design(fixed: dict):
             top[1].caption("With a pool of 2 workers, each item is rated by both (k = 2): this is the crossed design.")
     items = inp("items", top[-2], widget="select_slider", options=views_.ITEM_OPTIONS)
     effect = inp("effect", top[-1], widget="slider")
-    top[-1].caption(f"→ difference in mean rating: **{2 * effect:.3f}** on the [0, 1] scale "
-                    f"(≈ {2 * effect * 4:.2f} points on a 1–5 Likert scale).")
     with guard():
         return D(workers, items, effect, per_item=per_item, **fixed)
 
