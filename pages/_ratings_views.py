@@ -17,7 +17,8 @@ from pages._scaffold import cached, chart, fmt_money, fmt_pct, guard, metric_slo
 ITEM_OPTIONS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000]
 EFFECTS = tuple(np.round(np.linspace(0.0, 0.3, 31), 3))  # the x axis of Figure 6 (Card et al. 2020)
 VIEWS = {"effect": "Power vs effect (Figure 6)", "assurance": "Assurance vs items",
-         "items": "Power vs items and workers", "fpr": "False positives by rule", "type_m": "Type-M", "plan": "Budget planner", "pilot": "Fit a pilot"}
+         "items": "Power vs items and workers", "fpr": "False positives by rule", "type_m": "Type-M",
+         "plan": "Budget planner", "pilot": "Fit a pilot"}
 FPR_WORKERS = (2, 3, 5, 10, 20)
 N_FPR = 1000
 
