@@ -2,8 +2,9 @@
 
 Card et al. (2020), §5.2 and appendix H.3; Westfall, Kenny & Judd (2014).
 Layout only: widgets built from :class:`core.ratings.RatingsDesign`'s declared fields → one design → cached calls
-into ``core.ratings`` → charts and metrics. The tabs live in ``pages/_ratings_views.py`` and
-``pages/_ratings_pilot.py``.
+into ``core.ratings`` → charts and metrics. The key inputs and everything that depends on them are one
+``st.fragment`` (:func:`question`); the tabs live in ``pages/_ratings_views.py`` and ``pages/_ratings_pilot.py``,
+the simulation, plan, worker assignment and explainer in ``pages/_ratings_after.py``.
 
 The default (REML + Satterthwaite rule, fully crossed, continuous ratings) is
 analytic and instant. A rule or layout without a closed form (the paper's
@@ -23,7 +24,7 @@ import streamlit as st
 from core import ratings as rt
 from pages import _ratings_after as after
 from pages import _ratings_views as views_
-from pages._fields import field_help, field_input
+from pages._fields import field_input
 from pages._ratings_pilot import clip, pilot_tab
 from pages._scaffold import (Metric, apply_values, cached, currency_label, decision_controls, fmt_money, fmt_pct,
                              fmt_ratio, guard, key_inputs, link_values, metric_slots, metrics_row,
@@ -126,7 +127,7 @@ def controls() -> SimpleNamespace:
     alpha, target = decision_controls(alphas=(0.01, 0.025, 0.05, 0.1), alpha_label=D.field("alpha").label,
                                       alpha_help=D.field("alpha").help, target_help="For the MDE and the planner.")
     # the prior's starting mean is the effect (a key input) as it stands when the prior is switched on
-    effect = st.session_state.get("effect", D.from_params({"effect": st.query_params.get("effect", "")}).effect)
+    effect = st.session_state.get("effect", D.from_params(st.query_params.to_dict()).effect)
     prior = prior_controls(default_mean=effect, unit="β1", low=-0.3, high=0.3, step=0.005, sd_default=0.05,
                            sd_high=0.3, help_unit=" (β1: half the difference in mean rating on the [0, 1] scale)")
     page = SimpleNamespace(target=target, prior=prior, nominal=0.025 if rule == "paper" else alpha)
@@ -150,7 +151,7 @@ def key_design(fixed: dict):
         if workers >= 3:
             f = D.field("per_item")
             per_item = top[1].slider(f.label, 2, workers, min(3, workers), 1, key=f.key, bind="query-params",
-                                     help=field_help(f))
+                                     help=f"{f.help} Valid: 2 to the pool W.")
         else:
             per_item = 2
             top[1].caption("With a pool of 2 workers, each item is rated by both (k = 2): this is the crossed design.")
