@@ -240,6 +240,11 @@ def test_widgets_are_the_designs_fields():
     assert design == rt.RatingsDesign(10, 50, 0.15, **{**rt.PRESETS["high"], "sigma": 0.2}, alpha=0.01)
     assert metrics(page)["Power"] == f"{100 * design.power(method='analytic').power:.1f}%"
     assert page.slider(key="workers").value == design.workers and page.slider(key="sigma").value == design.sigma
+    # the sliders' ends and steps are the declared ones (inside the engines' ranges)
+    for key in ("workers", "effect", "baseline", "sigma_w0", "sigma"):
+        f, slider = rt.RatingsDesign.field(key), page.slider(key=key)
+        assert (slider.min, slider.max, slider.step) == (f.widget_low, f.widget_high, f.widget_step), key
+        assert f.low <= slider.min and slider.max <= f.high
 
 
 def test_a_value_the_design_refuses_is_named_and_a_bad_pin_is_skipped(page):
