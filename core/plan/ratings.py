@@ -7,14 +7,12 @@ import math
 from collections.abc import Mapping
 
 from ..ratings import RatingsDesign
+from ..ratings.design import RULE_LABELS, SIGMA_LABELS  # the page's labels, declared with the design's fields
 from .document import Assumption, PlanItem
 from .text import fmt_money, fmt_pct, fmt_ratio
 
 __all__ = ["RULE_LABELS", "SIGMA_LABELS", "plan_item", "who"]
 
-SIGMA_LABELS = {"sigma_w0": "Worker intercept SD σ_w0", "sigma_w1": "Worker slope SD σ_w1",
-                "sigma_i0": "Item intercept SD σ_i0", "sigma_i1": "Item slope SD σ_i1", "sigma": "Residual SD σ"}
-RULE_LABELS = {"paper": "paper: ML fit, t > 1.96", "satterthwaite": "REML + Satterthwaite t"}
 REFERENCES = (
     "Card, Henderson, Khandelwal, Jia, Mahowald & Jurafsky (2020). With Little Power Comes Great Responsibility. "
     "EMNLP (§5.2, appendix H.3).",

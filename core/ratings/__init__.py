@@ -75,10 +75,25 @@ from .assurance import (  # noqa: F401
     crowd_assurance,
     likert_assurance,
 )
-from .design import LAYOUTS, RatingsDesign  # noqa: F401
+from .design import (  # noqa: F401
+    LAYOUT_LABELS,
+    LAYOUTS,
+    LIKERT_LABELS,
+    PRESET_LABELS,
+    RULE_LABELS,
+    SIGMA_HELP,
+    SIGMA_LABELS,
+    RatingsDesign,
+)
 
 __all__ = [
     "LAYOUTS",
+    "LAYOUT_LABELS",
+    "LIKERT_LABELS",
+    "PRESET_LABELS",
+    "RULE_LABELS",
+    "SIGMA_HELP",
+    "SIGMA_LABELS",
     "RatingsDesign",
     "PILOT_ROLES",
     "read_pilot",

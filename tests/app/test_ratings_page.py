@@ -226,3 +226,36 @@ def test_pilot_with_other_column_names_gets_a_mapping_step():
     page.file_uploader(key="pilot").set_value(("appraise.csv", appraise, "text/csv"))
     page.run()
     assert not page.exception and not page.error and metrics(page)["Workers × items"] == "5 × 12"
+
+
+def test_widgets_are_the_designs_fields():
+    # every declared field of core.ratings.RatingsDesign is a widget of the page under its URL key, and the design
+    # a link describes (RatingsDesign.from_params) is the one the page computes
+    link = {"workers": "10", "items": "50", "effect": "0.15", "sigma": "0.2", "alpha": "0.01", "likert": "continuous"}
+    page = open_page("ratings", link, timeout=180)
+    assert not page.exception
+    keys = {f.key for f in rt.RatingsDesign.fields()} - {"per_item"}  # k: only with k workers per item
+    assert all(key in page.session_state for key in keys)
+    design = rt.RatingsDesign.from_params(link)
+    assert design == rt.RatingsDesign(10, 50, 0.15, **{**rt.PRESETS["high"], "sigma": 0.2}, alpha=0.01)
+    assert metrics(page)["Power"] == f"{100 * design.power(method='analytic').power:.1f}%"
+    assert page.slider(key="workers").value == design.workers and page.slider(key="sigma").value == design.sigma
+    # the sliders' ends and steps are the declared ones (inside the engines' ranges)
+    for key in ("workers", "effect", "baseline", "sigma_w0", "sigma"):
+        f, slider = rt.RatingsDesign.field(key), page.slider(key=key)
+        assert (slider.min, slider.max, slider.step) == (f.widget_low, f.widget_high, f.widget_step), key
+        assert f.low <= slider.min and slider.max <= f.high
+
+
+def test_a_value_the_design_refuses_is_named_and_a_bad_pin_is_skipped(page):
+    page.slider(key="sigma").set_value(0.0)  # the slider offers 0; the model needs a positive residual SD
+    page.run()
+    assert not page.exception
+    assert any("`sigma` must be in" in e.value for e in page.error)  # (0, 2], markdown-escaped
+    at = open_page("ratings", {"pins": "a~workers=inf|b~workers=10"}, timeout=180)
+    assert not at.exception
+    assert any("pinned design “a”" in e.value and "`workers`" in e.value for e in at.error)
+    table = [d.value for d in at.dataframe if "pin" in d.value.columns][0].set_index("pin")
+    assert list(table.index) == ["current", "b"]  # "a" is skipped, not drawn with a default in its place
+    assert table.loc["b", "power"] == pytest.approx(
+        rt.likert_power(10, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic").power)
