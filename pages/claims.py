@@ -7,25 +7,21 @@ and metrics. The table lives in the URL (``?claims=…``), so a link reproduces 
 
 from __future__ import annotations
 
-import dataclasses
-import math
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import accuracy as acc
 from core import figures
 from core import multiplicity as mt
 from core.plan import claims as claims_plan
 from core.snippets import claims_snippet
+from pages._fields import field_input
 from pages._scaffold import (
     key_inputs,
     Metric,
     cached,
     chart,
     current_link,
-    decision_controls,
     download_csv,
     explain,
     fmt_pct,
@@ -39,84 +35,49 @@ from pages._scaffold import (
 from pages._scaffold import code_view
 
 CORRECTION_LABELS = claims_plan.CORRECTION_LABELS
-#: Five common benchmarks with their test-set sizes (items), an expected gain and an agreement rate.
-DEFAULT = [("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("MMLU", 14042, 1.0, 92.0),
-           ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0)]
+DEFAULT = list(mt.DEFAULT_CLAIMS)  # the starting table (tests read it)
 COLUMNS = ["benchmark", "n", "gain_pp", "agreement_pct"]
-MAX_ROWS = 40
 N_SIMS = 20_000
+Design = mt.ClaimsDesign
 
 
-def encode(frame: pd.DataFrame) -> str:
-    """The table as URL text: ``name:n:gain:agreement`` rows joined by ``;`` (names lose ``:`` and ``;``)."""
-    rows = []
-    for r in frame.itertuples(index=False):
-        name = str(r.benchmark).replace(":", " ").replace(";", " ").strip()[:60]
-        rows.append(f"{name}:{int(r.n)}:{float(r.gain_pp):g}:{float(r.agreement_pct):g}")
-    return ";".join(rows)
-
-
-def decode(text: str | None) -> pd.DataFrame:
-    """The table from URL text; malformed rows are dropped, and the default table is used when none is left."""
-    rows = []
-    for part in (text or "").split(";")[:MAX_ROWS]:
-        bits = part.split(":")
-        if len(bits) != 4:
-            continue
-        try:
-            n, gain, agree = int(float(bits[1])), float(bits[2]), float(bits[3])
-        except (ValueError, OverflowError):
-            continue
-        if all(math.isfinite(v) for v in (gain, agree)) and 10 <= n <= 10_000_000 and -50 <= gain <= 50 \
-                and 0 <= agree < 100:
-            rows.append((bits[0][:60], n, gain, agree))
-    return pd.DataFrame(rows or DEFAULT, columns=COLUMNS)
-
-
+# Every cached call takes the page's one design (frozen, hashed by value).
 @cached
-def benchmark_powers(rows, alpha):
+def benchmark_powers(design: mt.ClaimsDesign):
     """Unadjusted two-sided power of each benchmark's comparison (McNemar, normal form), with any problem."""
-    out = []
-    for name, n, gain, agree in rows:
-        delta, agreement = gain / 100, agree / 100
-        if abs(delta) > 1 - agreement + 1e-12:
-            out.append((name, math.nan, f"gain {gain:g} pp exceeds 100 − agreement"))
-            continue
-        res = acc.mcnemar_power(int(n), delta, agreement, alpha=alpha, test="normal")
-        out.append((name, max(res.rejection_rate, alpha), ""))
-    return out
+    return design.benchmark_powers()
 
 
 @cached
-def family(claims: mt.ClaimFamily):
-    """The family's power under its own correction (each correction is its own cache entry)."""
-    return claims.power(n_sims=N_SIMS, seed=0)
+def family(design: mt.ClaimsDesign):
+    """The family's power under the design's correction (each correction is its own cache entry)."""
+    return design.power(n_sims=N_SIMS, seed=0)
 
 
 @cached
-def growth(m, target, alpha, correction):
-    return mt.family_sample_size(m, target_power=target, alpha=alpha, correction=correction)
+def growth(design: mt.ClaimsDesign):
+    return design.sample_sizes()
 
 
-# ---------------------------------------------------------------------------
-# controls
-# ---------------------------------------------------------------------------
+def controls() -> dict:
+    """The design's inputs but the table: the decision rule in the sidebar, ρ and the correction as key inputs."""
+    side = st.sidebar
+    top = key_inputs(2)  # the inputs the question turns on, above the first chart
+    side.subheader("Decision rule")
+    inputs = {"alpha": field_input(Design, "alpha", side, widget="select_slider"),
+              "target_power": field_input(Design, "target_power", side, widget="slider")}
+    side.subheader("Dependence")
+    inputs["correlation"] = field_input(Design, "correlation", top[0], widget="slider")
+    inputs["correction"] = field_input(Design, "correction", top[1], widget="selectbox",
+                                       format_func=CORRECTION_LABELS.get)
+    return inputs
+
+
 start("Many claims at once",
       "Gains claimed on several benchmarks: each claim's power, and the chance that all hold, once corrected for "
       "multiplicity (Holm 1979; Benjamini & Hochberg 1995).")
-side = st.sidebar
-top = key_inputs(2)  # the inputs the question turns on, above the first chart
-alpha, target = decision_controls(alpha_label="Family-wise α (two-sided)",
-                                  alpha_help="Holm and Bonferroni keep P(any false claim) ≤ α; Benjamini–Hochberg "
-                                  "keeps the expected share of false claims ≤ α.")
-side.subheader("Dependence")
-correlation = top[0].slider("Correlation between benchmarks' test statistics", min_value=0.0, max_value=0.9, value=0.0,
-                          step=0.05, key="rho", bind="query-params",
-                          help="0: independent benchmarks. Benchmarks scored on the same pair of models share some "
-                          "noise (e.g. related skills); equicorrelated z statistics.")
-correction = top[1].selectbox("Correction to report", list(CORRECTION_LABELS), index=2,
-                              format_func=CORRECTION_LABELS.get, key="correction", bind="query-params",
-                              help="Used for the headline numbers and the plan; the chart shows all four.")
+inputs = controls()
+correction, target = inputs["correction"], inputs["target_power"]
 # the metrics (filled once the table is read) above the table, and the family chart beside it, so the headline
 # numbers and the first chart are on the first screen
 metrics_box = st.container()
@@ -124,7 +85,7 @@ table_box, family_box = st.columns([3, 2])
 with table_box:
     st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
 if "claims_table" not in st.session_state:
-    st.session_state["claims_table"] = decode(st.query_params.get("claims"))
+    st.session_state["claims_table"] = pd.DataFrame(mt.decode_claims(st.query_params.get("claims")), columns=COLUMNS)
 edited = table_box.data_editor(
     st.session_state["claims_table"], key="claims_editor", num_rows="dynamic", hide_index=True, width="stretch",
     column_config={
@@ -138,32 +99,31 @@ edited = table_box.data_editor(
                                                        format="%.1f", required=True,
                                                        help="Items both models get right or both wrong."),
     })
-table = edited.dropna().head(MAX_ROWS)
+table = edited.dropna().head(mt.MAX_CLAIMS)
 table = table[table["benchmark"].astype(str).str.strip() != ""]
 if len(table) == 0:
     st.info("Add at least one benchmark to the table.")
     st.stop()
-encoded = encode(table)
+rows = tuple((str(r.benchmark), int(r.n), float(r.gain_pp), float(r.agreement_pct))
+             for r in table.itertuples(index=False))
+encoded = mt.encode_claims(rows)
 if st.query_params.get("claims") != encoded:
     st.query_params["claims"] = encoded
 
-rows = tuple((str(r.benchmark), int(r.n), float(r.gain_pp), float(r.agreement_pct))
-             for r in table.itertuples(index=False))
 with guard("Cannot compute these benchmarks"):
-    single = benchmark_powers(rows, alpha)
+    design = Design(claims=mt.encode_claims(rows, exact=True), **inputs)
+    single = benchmark_powers(design)
 problems = [(name, why) for name, _, why in single if why]
 if problems:
     st.error("**Impossible rows:** " + "; ".join(f"{md_escape(name)}: {why}" for name, why in problems)
              + ". Two models can only differ in accuracy on items where they disagree.")
     st.stop()
-names = [name for name, _, _ in single]
-powers = tuple(round(p, 12) for _, p, _ in single)
-m = len(powers)
 with guard("Cannot compute the family power"):
-    claims = mt.ClaimFamily(rows, powers, correction=correction, correlation=correlation, alpha=alpha)
-    results = {c: family(dataclasses.replace(claims, correction=c)) for c in CORRECTION_LABELS}
+    claims = design.family()
+    results = {c: family(design.with_(correction=c)) for c in CORRECTION_LABELS}
+names, powers, m, alpha = claims.names, claims.powers, len(claims.powers), design.alpha
 chosen = results[correction]
-factor = growth(m, target, alpha, correction) if correction != "none" else 1.0
+factor = growth(design)
 
 # ---------------------------------------------------------------------------
 # metrics, chart
@@ -225,7 +185,8 @@ download_csv({"per_benchmark": per, "family": summary}, "many_claims.csv", key="
 # ---------------------------------------------------------------------------
 # plan and explanation
 # ---------------------------------------------------------------------------
-snippet = claims_snippet(rows=rows, alpha=alpha, target_power=target, correction=correction, correlation=correlation,
+snippet = claims_snippet(rows=design.rows, alpha=alpha, target_power=target, correction=correction,
+                         correlation=design.correlation,
                          correction_label=CORRECTION_LABELS[correction], n_sims=N_SIMS)
 plan_actions(claims_plan.plan_item(
     claims, chosen,
