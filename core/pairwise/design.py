@@ -173,8 +173,8 @@ def encode_ratings(ratings, *, decimals: int | None = 1) -> str:
     return ";".join(f"{quote(str(k), safe='')}:{_number(float(v), decimals)}" for k, v in items)
 
 
-def decode_ratings(text: str, *, limit: int = _RATINGS_SHOWN) -> pd.Series:
-    """Inverse of :func:`encode_ratings` (at most ``limit`` systems, names cut at 60 characters).
+def decode_ratings(text: str, *, limit: int = _RATINGS_SHOWN, name_chars: int | None = 60) -> pd.Series:
+    """Inverse of :func:`encode_ratings` (at most ``limit`` systems, names cut at ``name_chars`` characters).
 
     Raises ``ValueError`` when a rating is not a number or no system is listed.
     """
@@ -185,7 +185,7 @@ def decode_ratings(text: str, *, limit: int = _RATINGS_SHOWN) -> pd.Series:
             rating = float(value)
         except ValueError:
             raise ValueError(f"The linked ratings have a value that is not a number: {value[:20]!r}.") from None
-        pairs.append((unquote(name)[:60] or f"S{len(pairs) + 1}", rating))
+        pairs.append((unquote(name)[:name_chars] or f"S{len(pairs) + 1}", rating))
     if not pairs:
         raise ValueError("The linked ratings list no systems: the link's `ratings` should read like "
                          "`A:1025;B:1000`. The table starts from the evenly spaced preset instead.")
@@ -198,7 +198,8 @@ class LeaderboardDesign(Design):
 
     The expected ratings come from a preset — ``k`` systems evenly spaced by ``gap`` Elo, or a crowded top of
     ``leaders`` systems ``leader_gap`` apart then ``gap`` apart (:func:`evenly_spaced`, :func:`crowded_top`) — or
-    from a table (``ratings``, the text of :func:`encode_ratings`). ``tie_pct`` and ``judge_pct`` are in percent,
+    from a table (``ratings``, the text of :func:`encode_ratings`); ``gap=None`` is the preset's gap
+    (:data:`PRESET_GAPS`: 25 Elo evenly spaced, 30 Elo below a crowded top). ``tie_pct`` and ``judge_pct`` are in percent,
     as the page's links carry them (``?ties_pct=10&judge=80``); :attr:`tie_rate` and :attr:`judge_accuracy` are the
     engines' proportions. The methods delegate to :class:`Leaderboard` (Bradley & Terry 1952 on the Elo scale;
     assurance after O'Hagan, Stevens & Campbell 2005).
@@ -219,8 +220,7 @@ class LeaderboardDesign(Design):
                   help="Systems on the leaderboard; votes are spread evenly over all pairs.")
     gap: float | None = spec(None, kind="float", low=0.0, high=_SPREAD_MAX, ui_low=5.0, ui_high=200.0, step=5.0,
                              unit="Elo", label="Gap between neighbours (Elo)", key="gap",
-                             help="25 Elo ≈ a 53.6% win rate between neighbours; 100 Elo ≈ 64%. None: the preset's "
-                             "gap (25 Elo evenly spaced, 30 Elo below a crowded top).")
+                             help="25 Elo ≈ a 53.6% win rate between neighbours; 100 Elo ≈ 64%.")
     leaders: int = spec(3, low=1, high=_K_MAX, ui_low=2, ui_high=20, step=1, unit="systems", label="Close leaders",
                         key="leaders", help="How many systems crowd at the top (at most the number of systems).")
     leader_gap: float = spec(5.0, low=0.0, high=_SPREAD_MAX, ui_low=1.0, ui_high=50.0, step=1.0, unit="Elo",
@@ -285,7 +285,8 @@ class LeaderboardDesign(Design):
         if self.preset == "custom":
             if self.ratings is None:
                 return pd.Series(evenly_spaced(6, PRESET_GAPS["even"]), index=system_names(6))
-            return decode_ratings(self.ratings, limit=_K_MAX)
+            # one more than the engine takes, so a longer table is refused rather than cut
+            return decode_ratings(self.ratings, limit=_K_MAX + 1, name_chars=None)
         names = system_names(self.k)
         if self.preset == "crowded":
             return pd.Series(crowded_top(self.k, leaders=min(self.leaders, self.k), leader_gap=self.leader_gap,
