@@ -34,7 +34,8 @@ from .accuracy import mcnemar_power
 from .design import Design, spec
 from .validation import check_choice, check_int, check_real
 
-__all__ = ["CORRECTIONS", "ClaimFamily", "ClaimsDesign", "decode_claims", "encode_claims", "FamilyPower", "family_power", "family_sample_size", "effect_from_power"]
+__all__ = ["CORRECTIONS", "ClaimFamily", "ClaimsDesign", "decode_claims", "encode_claims", "FamilyPower",
+           "family_power", "family_sample_size", "effect_from_power"]
 
 #: Multiplicity corrections.
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
@@ -601,8 +602,8 @@ class ClaimsDesign(Design):
     correction: str = spec("holm", choices=CORRECTION_ORDER, label="Correction to report", key="correction",
                            help="Used for the headline numbers and the plan; the chart shows all four.")
     alpha: float = spec(0.05, choices=ALPHAS, label="Family-wise α (two-sided)", key="alpha",
-                        help="Holm and Bonferroni keep P(any false claim) ≤ α; Benjamini–Hochberg keeps the expected "
-                        "share of false claims ≤ α.")
+                        help="Holm and Bonferroni keep P(any false claim) ≤ α; Benjamini–Hochberg keeps the "
+                        "expected share of false claims ≤ α.")
     target_power: float = spec(0.8, low=0.0, high=1.0, low_open=True, high_open=True, ui_low=0.5, ui_high=0.99,
                                step=0.01, label="Target power", key="target",
                                help="80% is the common minimum (Cohen 1962). Used for the MDE and the required size.")

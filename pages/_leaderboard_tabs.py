@@ -158,7 +158,8 @@ def tab_resolution(tab, design, result, plotted: dict) -> None:
         counts = {c: int((r.per_comparison >= target).sum()) for c, r in resolved.items()}
         metrics_row(
             Metric("Neighbours told apart, no correction", f"{counts['none']} of {m_pairs}",
-                   help=f"Neighbouring pairs whose power reaches {target:.0%} at {n_votes:,} votes, each tested at α."),
+                   help=f"Neighbouring pairs whose power reaches {target:.0%} at {n_votes:,} votes, each tested at "
+                   "α."),
             Metric("… with Holm across the pairs", f"{counts['holm']} of {m_pairs}",
                    help="The same after a family-wise (Holm) correction over the neighbouring pairs — what a claim "
                    "that 'the ranking is resolved' needs."),

@@ -199,9 +199,9 @@ class LeaderboardDesign(Design):
     The expected ratings come from a preset — ``k`` systems evenly spaced by ``gap`` Elo, or a crowded top of
     ``leaders`` systems ``leader_gap`` apart then ``gap`` apart (:func:`evenly_spaced`, :func:`crowded_top`) — or
     from a table (``ratings``, the text of :func:`encode_ratings`); ``gap=None`` is the preset's gap
-    (:data:`PRESET_GAPS`: 25 Elo evenly spaced, 30 Elo below a crowded top). ``tie_pct`` and ``judge_pct`` are in percent,
-    as the page's links carry them (``?ties_pct=10&judge=80``); :attr:`tie_rate` and :attr:`judge_accuracy` are the
-    engines' proportions. The methods delegate to :class:`Leaderboard` (Bradley & Terry 1952 on the Elo scale;
+    (:data:`PRESET_GAPS`: 25 Elo evenly spaced, 30 Elo below a crowded top). ``tie_pct`` and ``judge_pct`` are in
+    percent, as the page's links carry them (``?ties_pct=10&judge=80``); :attr:`tie_rate` and
+    :attr:`judge_accuracy` are the engines' proportions. The methods delegate to :class:`Leaderboard` (Bradley & Terry 1952 on the Elo scale;
     assurance after O'Hagan, Stevens & Campbell 2005).
 
     Examples
