@@ -94,6 +94,7 @@ def tab_fit(tab, ties: str, plotted: dict) -> None:
                                       title="Fitted leaderboard with 95% bootstrap intervals",
                                       x_title="Rating (Elo, mean 1000)", style=style()), "fit_chart")
         st.dataframe(shown, hide_index=True, width="stretch")
-        st.button("Use the fitted ratings in the table", key="use_fit", type="primary", on_click=use_fitted,
-                  args=(fitted.ratings,), help="Switches the expected ratings to your table, filled with these "
-                  "ratings, so you can plan the next round of votes.")
+        if st.button("Use the fitted ratings in the table", key="use_fit", type="primary", on_click=use_fitted,
+                     args=(fitted.ratings,), help="Switches the expected ratings to your table, filled with these "
+                     "ratings, so you can plan the next round of votes."):
+            st.rerun()  # the preset lives in the sidebar, outside the page's fragment: rerun the whole app

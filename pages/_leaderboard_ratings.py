@@ -21,7 +21,8 @@ PRESETS = {"even": "evenly spaced", "crowded": "crowded top", "custom": "my rati
 
 def put(name: str, box, **options):
     """A declared field's widget with the page's own label (the unit is in it, or the page never showed it)."""
-    return field_input(Design, name, box, label=Design.field(name).label, **options)
+    options.setdefault("label", Design.field(name).label)
+    return field_input(Design, name, box, **options)
 
 
 def use_fitted(ratings: pd.Series) -> None:
@@ -35,23 +36,43 @@ def on_preset_change() -> None:
         st.session_state["custom_ratings"] = st.session_state.get("_last_ratings", pw.evenly_spaced(6, 25.0))
 
 
-def ratings_controls(side, top) -> tuple[dict, pd.Series]:
-    """The expected ratings: returns the design's ratings fields (``preset``, ``k``, ``gap``, …) and the ratings."""
+def shown_k() -> int:
+    """The number of systems the ``k`` widget shows (its state, or the link's before the widget first runs)."""
+    if "k" in st.session_state:
+        return int(st.session_state["k"])
+    return Design.from_params({"k": st.query_params.get("k", "")} if "k" in st.query_params else {}).k
+
+
+def preset_controls(side) -> tuple[dict, int | None]:
+    """The sidebar's ratings inputs: the preset and, for a crowded top, its leaders and gaps (``leaders`` ranges up
+    to the number of systems, a key input: :func:`key_ratings` reruns the app when that number moves). Returns the
+    fields and the number of systems the sidebar assumed (None: it assumed none)."""
     side.subheader("Systems")
     link_values("preset", PRESETS)
-    preset = put("preset", side, format_func=PRESETS.get, on_change=on_preset_change)
+    fields = {"preset": put("preset", side, format_func=PRESETS.get, on_change=on_preset_change)}
+    k = None
+    if fields["preset"] == "crowded":
+        k = shown_k()
+        leaders = Design.field("leaders")
+        fields["leaders"] = field_input(dataclasses.replace(leaders, ui_high=max(2, k)), "leaders", side,
+                                        widget="slider", label=leaders.label, default=min(3, k)) if k > 2 else 2
+        fields["leader_gap"] = put("leader_gap", side, widget="slider")
+        fields["gap"] = put("gap", side, widget="slider", default=pw.design.PRESET_GAPS["crowded"],
+                            label="Gap among the rest (Elo)", help="The other neighbours differ by this much.")
+    return fields, k
+
+
+def key_ratings(top, fields: dict, k_shown: int | None) -> tuple[dict, pd.Series]:
+    """The ratings' key inputs (``k``, and ``gap`` when evenly spaced) or the editable table, in the main area;
+    returns the design's ratings fields and the ratings."""
+    fields = dict(fields)
+    preset = fields["preset"]
     if preset in ("even", "crowded"):
-        fields = {"preset": preset, "k": put("k", top[1], widget="slider")}
-        k = fields["k"]
+        fields["k"] = k = put("k", top[1], widget="slider")
+        if preset == "crowded" and k != k_shown:
+            st.rerun()  # the sidebar's leaders slider ranges up to k: rerun the app, not only the fragment
         if preset == "even":
             fields["gap"] = put("gap", top[2], widget="slider", default=pw.design.PRESET_GAPS["even"])
-        else:
-            leaders = Design.field("leaders")
-            fields["leaders"] = field_input(dataclasses.replace(leaders, ui_high=max(2, k)), "leaders", side,
-                                            widget="slider", label=leaders.label, default=min(3, k)) if k > 2 else 2
-            fields["leader_gap"] = put("leader_gap", side, widget="slider")
-            fields["gap"] = put("gap", side, widget="slider", default=pw.design.PRESET_GAPS["crowded"],
-                                label="Gap among the rest (Elo)", help="The other neighbours differ by this much.")
         with guard("Cannot build these ratings"):
             ratings = Design(**fields).expected_ratings()
         st.session_state["_last_ratings"] = ratings

@@ -21,7 +21,7 @@ from core.plan import leaderboard as leaderboard_plan
 from core.snippets import leaderboard_snippet
 from core.runnable import vote_allocation
 from pages._leaderboard_fit import tab_fit
-from pages._leaderboard_ratings import Design, put, ratings_controls
+from pages._leaderboard_ratings import Design, key_ratings, preset_controls, put
 from pages._leaderboard_tabs import tab_assurance, tab_board, tab_judge, tab_order, tab_pairs, tab_resolution
 from pages._sequential_section import sequential_section
 from pages._scaffold import (
@@ -93,16 +93,13 @@ def pinned(values, votes, target):
                      "votes_for_target": design.sample_sizes()}
 
 
-def controls():
-    """The sidebar and the key inputs; returns the design, its ratings, the cost and the simulation settings."""
+def sidebar_controls():
+    """The sidebar (the assumptions): returns the design's fields read there, the cost and the simulation settings.
+
+    Nothing here depends on a key input (the key inputs live in the fragment :func:`leaderboard_view`)."""
     side = st.sidebar
-    top = key_inputs(3)  # the inputs the question turns on, above the first chart
-    fields, ratings = ratings_controls(side, top)
-    if len(ratings) < 2:
-        st.error("**At least two systems are needed** to compare anything.")
-        st.stop()
+    fields, k_shown = preset_controls(side)
     side.subheader("Votes")
-    fields["n"] = put("n", top[0], widget="select_slider", options=VOTE_OPTIONS)
     fields["tie_pct"] = put("tie_pct", side, widget="slider")
     if st.query_params.get("ties") == "half":  # a link from before ties="half" became "split"
         st.query_params["ties"] = "split"
@@ -121,10 +118,21 @@ def controls():
     sim = simulation_controls(options=(200, 500, 1000, 2000), default=500, unit="Simulated leaderboards",
                               help="Draws the votes, fits every leaderboard by maximum likelihood and counts, with "
                               "Monte Carlo standard errors, next to the Fisher-information numbers.")
+    return fields, k_shown, cost, sim
+
+
+def key_controls(fields: dict, k_shown):
+    """The key inputs (votes, and the systems or the table) in the main area; returns the design and its ratings."""
+    top = key_inputs(3)  # the inputs the question turns on, above the first chart
+    fields, ratings = key_ratings(top, fields, k_shown)
+    if len(ratings) < 2:
+        st.error("**At least two systems are needed** to compare anything.")
+        st.stop()
+    fields["n"] = put("n", top[0], widget="select_slider", options=VOTE_OPTIONS)
     st.session_state["_ratings_text"] = pw.encode_ratings(ratings)  # so a pin keeps a custom table
     with guard("Cannot compute this leaderboard"):
         design = Design(**fields)
-    return design, ratings, cost, sim
+    return design, ratings
 
 
 def headline(design, ratings, result, needed, cost):
@@ -308,23 +316,30 @@ def views_of(design, ratings, result, needed, assured, plotted: dict, plan_figur
     return tab
 
 
+@st.fragment
+def leaderboard_view(fields: dict, k_shown, cost, sim) -> None:
+    """The key inputs and every output that depends on them: moving a key input reruns only this fragment (it
+    writes nothing to the sidebar)."""
+    design, ratings = key_controls(fields, k_shown)
+    with guard("Cannot compute this leaderboard"):
+        result = power(design)
+        needed = votes_needed(design)
+    assured = headline(design, ratings, result, needed, cost)
+    plotted: dict[str, pd.DataFrame] = {}
+    plan_figures: list = []  # the figures shown, for the plan document
+    tab = views_of(design, ratings, result, needed, assured, plotted, plan_figures)
+    if sim.run:
+        simulated(design, result, sim)
+    if result.weakest_pair:
+        sequential(design, ratings, result.weakest_pair, cost, plotted)
+    plan_and_allocation(design, result, needed, assured, cost, plan_figures)
+    if plotted:
+        download_csv(plotted, f"leaderboard_{tab.current}.csv", key="download_curves",
+                     label="Download the plotted data (CSV)")
+    explain(EXPLANATION)
+
+
 start("Leaderboards from pairwise votes",
       "How many votes until neighbours on a leaderboard are told apart, how wide each system's interval is, how "
       "likely the whole order is right, and what a noisy judge costs — Bradley–Terry on the Elo scale.")
-design, ratings, cost, sim = controls()
-with guard("Cannot compute this leaderboard"):
-    result = power(design)
-    needed = votes_needed(design)
-assured = headline(design, ratings, result, needed, cost)
-plotted: dict[str, pd.DataFrame] = {}
-plan_figures: list = []  # the figures shown, for the plan document
-tab = views_of(design, ratings, result, needed, assured, plotted, plan_figures)
-if sim.run:
-    simulated(design, result, sim)
-if result.weakest_pair:
-    sequential(design, ratings, result.weakest_pair, cost, plotted)
-plan_and_allocation(design, result, needed, assured, cost, plan_figures)
-if plotted:
-    download_csv(plotted, f"leaderboard_{tab.current}.csv", key="download_curves",
-                 label="Download the plotted data (CSV)")
-explain(EXPLANATION)
+leaderboard_view(*sidebar_controls())
