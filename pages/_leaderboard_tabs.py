@@ -10,7 +10,6 @@ import pandas as pd
 import streamlit as st
 
 from core import figures
-from core import multiplicity as mt
 from core import pairwise as pw
 from pages._scaffold import Metric, cached, chart, fmt_pct, guard, metrics_row, pinned_curve, style
 
@@ -46,11 +45,9 @@ def judge_curve(design: pw.LeaderboardDesign, accuracies):
 
 
 @cached
-def resolution(powers, alpha):
+def resolution(design: pw.LeaderboardDesign):
     """Each neighbouring pair's power with no correction, Holm and Bonferroni across the pairs."""
-    clipped = [min(max(float(p), alpha), 1.0) for p in powers]  # two-sided rejection is at least α
-    return {c: mt.family_power(clipped, alpha=alpha, correction=c, n_sims=20_000, seed=0)
-            for c in ("none", "holm", "bonferroni")}
+    return design.resolution()
 
 
 def tab_board(tab, design, plotted: dict, plan_figures: list) -> None:
@@ -152,7 +149,7 @@ def tab_order(tab, design, result, grid: tuple, plotted: dict) -> None:
 def tab_resolution(tab, design, result, plotted: dict) -> None:
     n_votes, target = design.n, design.target_power
     with tab["resolution"], guard("Cannot compute the rank resolution"):
-        resolved = resolution(tuple(float(p) for p in result.adjacent_power), design.alpha)
+        resolved = resolution(design)
         pair_names = [f"{a} vs {b}" for a, b in result.pairs]  # the chart builders escape labels from data
         m_pairs = len(pair_names)
         counts = {c: int((r.per_comparison >= target).sum()) for c, r in resolved.items()}

@@ -140,3 +140,18 @@ def test_methods_delegate_to_the_engines():
 def test_designs_are_cache_keys():
     assert hash(D()) == hash(D.from_params({})) and D() != D(n=5001)
     assert D().with_(n=20_000) == D(n=20_000)
+
+
+def test_rank_resolution_delegates_to_family_power():
+    from core import multiplicity as mt
+
+    d = D(k=5, gap=30.0, n=4000, alpha=0.01)
+    powers = [min(max(float(p), 0.01), 1.0) for p in pw.leaderboard_power(4000, d.expected_ratings(),
+                                                                           alpha=0.01).adjacent_power]
+    got = d.resolution()
+    assert set(got) == {"none", "holm", "bonferroni"}
+    for c, res in got.items():
+        ref = mt.family_power(powers, alpha=0.01, correction=c, n_sims=20_000, seed=0)
+        assert np.array_equal(res.per_comparison, ref.per_comparison) and res.all == ref.all
+    # with no correction each pair keeps its own power, never below alpha
+    assert np.allclose(got["none"].per_comparison, powers)

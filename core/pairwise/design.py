@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import special
 
 from ..design import Design, spec
+from ..multiplicity import FamilyPower, family_power
 from ..validation import check_int, check_probability, check_real
 from ._common import (  # noqa: F401  (the public constants are re-exported from here too)
     BOOT_WORK,
@@ -323,6 +324,20 @@ class LeaderboardDesign(Design):
     def order_curve(self, votes) -> pd.DataFrame:
         """:func:`order_correct_curve`: P(the whole order is right) over ``votes`` (tidy)."""
         return self.board().order_correct_curve(list(votes))
+
+    def resolution(self, n=None, *, corrections=("none", "holm", "bonferroni"), n_sims=20_000,
+                   seed=0) -> dict[str, FamilyPower]:
+        """Rank resolution: each pair of neighbours' power at ``n`` votes under each multiplicity correction
+        across the K − 1 pairs (:func:`core.multiplicity.family_power`; Holm 1979).
+
+        Each pair's two-sided power is at least ``alpha`` (a two-sided test rejects at least a share α of the time),
+        so powers below it (wrong-direction mass left out of the right-direction power) are raised to it. The pairs'
+        tests are treated as independent — adjacent pairs share a system, so this is an approximation.
+        """
+        powers = self.power(n).adjacent_power
+        clipped = [min(max(float(p), self.alpha), 1.0) for p in powers]
+        return {c: family_power(clipped, alpha=self.alpha, correction=c, n_sims=n_sims, seed=seed)
+                for c in corrections}
 
     def judge_curve(self, judge_accuracies, target_power=None) -> pd.DataFrame:
         """:func:`votes_vs_judge`: votes for ``target_power`` on every pair over the judge's accuracy (tidy)."""
