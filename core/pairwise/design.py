@@ -7,7 +7,6 @@ the other way round), so the package's imports form no cycle.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from functools import partial
 from urllib.parse import quote, unquote
