@@ -154,27 +154,29 @@ def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=
                   "Equivalent human-only items", float(plan.effective_n), f"{plan.effective_n:,.0f}")
 
 
-def leaderboard_teaser(*, systems=6, gap=25.0, n_votes=5000, alpha=0.05) -> Teaser:
+#: The Leaderboard page's default design (the teaser's defaults).
+_BOARD = pw.LeaderboardDesign()
+
+
+def leaderboard_teaser(*, systems=_BOARD.k, gap=_BOARD.gap_elo, n_votes=_BOARD.n, alpha=_BOARD.alpha) -> Teaser:
     """A leaderboard from pairwise votes: power for the closest neighbours (the Leaderboard page's defaults).
 
-    6 systems evenly spaced 25 Elo apart, 5,000 votes spread over the pairs, no ties, an exact judge
-    (:func:`core.pairwise.leaderboard_power`, Bradley–Terry Fisher information).
+    6 systems evenly spaced 25 Elo apart, 5,000 votes spread over the pairs, no ties, an exact judge — the default
+    :class:`core.pairwise.LeaderboardDesign` (:func:`core.pairwise.leaderboard_power`, Bradley–Terry Fisher
+    information).
 
     Examples
     --------
     >>> leaderboard_teaser().shown
     '60.8%'
     """
-    ratings = pd.Series(pw.evenly_spaced(systems, gap), index=pw.system_names(systems))
-    power = pw.leaderboard_power(n_votes, ratings, tie_rate=0.0, ties="drop", judge_accuracy=1.0,
-                                 alpha=alpha).weakest_power
+    power = _BOARD.with_(k=systems, gap=gap, n=n_votes, alpha=alpha).power().weakest_power
     return Teaser("leaderboard", f"{systems} systems {gap:g} Elo apart, {n_votes:,} votes: {_pct(power, 0)} power "
                   "to tell neighbours apart.", "Weakest neighbours' power", power, _pct(power))
 
 
 #: The "Many claims at once" page's default table: (benchmark, n, gain in points, agreement in %).
-CLAIMS_DEFAULT = (("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("MMLU", 14042, 1.0, 92.0),
-                  ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0))
+CLAIMS_DEFAULT = mu.DEFAULT_CLAIMS
 
 
 def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="holm") -> Teaser:
@@ -182,19 +184,19 @@ def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="holm") -
 
     Each benchmark's power is McNemar's normal-form power (:func:`core.accuracy.mcnemar_power`, ``test="normal"``,
     at least α as on the page); the family is :func:`core.multiplicity.family_power` with independent statistics,
-    the page's seeded simulation of 20,000 families (seed 0: the same number as the page, in about 10 ms).
+    the page's seeded simulation of 20,000 families (seed 0: the same number as the page, in about 10 ms) — the
+    default :class:`core.multiplicity.ClaimsDesign`.
 
     Examples
     --------
     >>> claims_teaser().shown
     '5.0%'
     """
-    powers = [max(acc.mcnemar_power(int(n), gain / 100, agree / 100, alpha=alpha, test="normal").rejection_rate,
-                  alpha) for _, n, gain, agree in benchmarks]
-    powers = [round(p, 12) for p in powers]
-    family = mu.family_power(powers, alpha=alpha, correction=correction, correlation=0.0, n_sims=20_000, seed=0)
-    return Teaser("claims", f"{len(powers)} benchmark gains in one paper: {_pct(family.all, 0)} chance that all "
-                  "hold after Holm's correction.", f"All {len(powers)} claims hold", family.all, _pct(family.all))
+    design = mu.ClaimsDesign(claims=mu.encode_claims(benchmarks, exact=True), alpha=alpha, correction=correction)
+    family = design.power(n_sims=20_000, seed=0)
+    m = len(design.rows)
+    return Teaser("claims", f"{m} benchmark gains in one paper: {_pct(family.all, 0)} chance that all "
+                  "hold after Holm's correction.", f"All {m} claims hold", family.all, _pct(family.all))
 
 
 def mt_teaser(*, n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05) -> Teaser:

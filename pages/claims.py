@@ -7,25 +7,21 @@ and metrics. The table lives in the URL (``?claims=…``), so a link reproduces 
 
 from __future__ import annotations
 
-import dataclasses
-import math
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core import accuracy as acc
 from core import figures
 from core import multiplicity as mt
 from core.plan import claims as claims_plan
 from core.snippets import claims_snippet
+from pages._fields import field_input
 from pages._scaffold import (
     key_inputs,
     Metric,
     cached,
     chart,
     current_link,
-    decision_controls,
     download_csv,
     explain,
     fmt_pct,
@@ -39,203 +35,179 @@ from pages._scaffold import (
 from pages._scaffold import code_view
 
 CORRECTION_LABELS = claims_plan.CORRECTION_LABELS
-#: Five common benchmarks with their test-set sizes (items), an expected gain and an agreement rate.
-DEFAULT = [("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("MMLU", 14042, 1.0, 92.0),
-           ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0)]
+DEFAULT = list(mt.DEFAULT_CLAIMS)  # the starting table (tests read it)
 COLUMNS = ["benchmark", "n", "gain_pp", "agreement_pct"]
-MAX_ROWS = 40
 N_SIMS = 20_000
+Design = mt.ClaimsDesign
 
 
-def encode(frame: pd.DataFrame) -> str:
-    """The table as URL text: ``name:n:gain:agreement`` rows joined by ``;`` (names lose ``:`` and ``;``)."""
-    rows = []
-    for r in frame.itertuples(index=False):
-        name = str(r.benchmark).replace(":", " ").replace(";", " ").strip()[:60]
-        rows.append(f"{name}:{int(r.n)}:{float(r.gain_pp):g}:{float(r.agreement_pct):g}")
-    return ";".join(rows)
-
-
-def decode(text: str | None) -> pd.DataFrame:
-    """The table from URL text; malformed rows are dropped, and the default table is used when none is left."""
-    rows = []
-    for part in (text or "").split(";")[:MAX_ROWS]:
-        bits = part.split(":")
-        if len(bits) != 4:
-            continue
-        try:
-            n, gain, agree = int(float(bits[1])), float(bits[2]), float(bits[3])
-        except (ValueError, OverflowError):
-            continue
-        if all(math.isfinite(v) for v in (gain, agree)) and 10 <= n <= 10_000_000 and -50 <= gain <= 50 \
-                and 0 <= agree < 100:
-            rows.append((bits[0][:60], n, gain, agree))
-    return pd.DataFrame(rows or DEFAULT, columns=COLUMNS)
-
-
+# Every cached call takes the page's one design (frozen, hashed by value).
 @cached
-def benchmark_powers(rows, alpha):
+def benchmark_powers(design: mt.ClaimsDesign):
     """Unadjusted two-sided power of each benchmark's comparison (McNemar, normal form), with any problem."""
-    out = []
-    for name, n, gain, agree in rows:
-        delta, agreement = gain / 100, agree / 100
-        if abs(delta) > 1 - agreement + 1e-12:
-            out.append((name, math.nan, f"gain {gain:g} pp exceeds 100 − agreement"))
-            continue
-        res = acc.mcnemar_power(int(n), delta, agreement, alpha=alpha, test="normal")
-        out.append((name, max(res.rejection_rate, alpha), ""))
-    return out
+    return design.benchmark_powers()
 
 
 @cached
-def family(claims: mt.ClaimFamily):
-    """The family's power under its own correction (each correction is its own cache entry)."""
-    return claims.power(n_sims=N_SIMS, seed=0)
+def family(design: mt.ClaimsDesign):
+    """The family's power under the design's correction (each correction is its own cache entry)."""
+    return design.power(n_sims=N_SIMS, seed=0)
 
 
 @cached
-def growth(m, target, alpha, correction):
-    return mt.family_sample_size(m, target_power=target, alpha=alpha, correction=correction)
+def growth(design: mt.ClaimsDesign):
+    return design.sample_sizes()
 
 
-# ---------------------------------------------------------------------------
-# controls
-# ---------------------------------------------------------------------------
-start("Many claims at once",
-      "Gains claimed on several benchmarks: each claim's power, and the chance that all hold, once corrected for "
-      "multiplicity (Holm 1979; Benjamini & Hochberg 1995).")
-side = st.sidebar
-top = key_inputs(2)  # the inputs the question turns on, above the first chart
-alpha, target = decision_controls(alpha_label="Family-wise α (two-sided)",
-                                  alpha_help="Holm and Bonferroni keep P(any false claim) ≤ α; Benjamini–Hochberg "
-                                  "keeps the expected share of false claims ≤ α.")
-side.subheader("Dependence")
-correlation = top[0].slider("Correlation between benchmarks' test statistics", min_value=0.0, max_value=0.9, value=0.0,
-                          step=0.05, key="rho", bind="query-params",
-                          help="0: independent benchmarks. Benchmarks scored on the same pair of models share some "
-                          "noise (e.g. related skills); equicorrelated z statistics.")
-correction = top[1].selectbox("Correction to report", list(CORRECTION_LABELS), index=2,
-                              format_func=CORRECTION_LABELS.get, key="correction", bind="query-params",
-                              help="Used for the headline numbers and the plan; the chart shows all four.")
-# the metrics (filled once the table is read) above the table, and the family chart beside it, so the headline
-# numbers and the first chart are on the first screen
-metrics_box = st.container()
-table_box, family_box = st.columns([3, 2])
-with table_box:
-    st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
-if "claims_table" not in st.session_state:
-    st.session_state["claims_table"] = decode(st.query_params.get("claims"))
-edited = table_box.data_editor(
-    st.session_state["claims_table"], key="claims_editor", num_rows="dynamic", hide_index=True, width="stretch",
-    column_config={
-        "benchmark": st.column_config.TextColumn("Benchmark", max_chars=60, required=True),
-        "n": st.column_config.NumberColumn("Test items n", min_value=10, max_value=10_000_000, step=1, format="%d",
-                                           required=True, help="Items both models answer (paired)."),
-        "gain_pp": st.column_config.NumberColumn("Expected gain (pp)", min_value=-50.0, max_value=50.0, step=0.1,
-                                                 format="%.1f", required=True,
-                                                 help="New minus old accuracy, in percentage points."),
-        "agreement_pct": st.column_config.NumberColumn("Agreement P_a (%)", min_value=0.0, max_value=99.9, step=0.1,
-                                                       format="%.1f", required=True,
-                                                       help="Items both models get right or both wrong."),
-    })
-table = edited.dropna().head(MAX_ROWS)
-table = table[table["benchmark"].astype(str).str.strip() != ""]
-if len(table) == 0:
-    st.info("Add at least one benchmark to the table.")
-    st.stop()
-encoded = encode(table)
-if st.query_params.get("claims") != encoded:
-    st.query_params["claims"] = encoded
+def decision_rule() -> dict:
+    """The sidebar: the decision rule (α, target power)."""
+    side = st.sidebar
+    side.subheader("Decision rule")
+    inputs = {"alpha": field_input(Design, "alpha", side, widget="select_slider"),
+              "target_power": field_input(Design, "target_power", side, widget="slider")}
+    side.subheader("Dependence")
+    return inputs
 
-rows = tuple((str(r.benchmark), int(r.n), float(r.gain_pp), float(r.agreement_pct))
-             for r in table.itertuples(index=False))
-with guard("Cannot compute these benchmarks"):
-    single = benchmark_powers(rows, alpha)
-problems = [(name, why) for name, _, why in single if why]
-if problems:
-    st.error("**Impossible rows:** " + "; ".join(f"{md_escape(name)}: {why}" for name, why in problems)
-             + ". Two models can only differ in accuracy on items where they disagree.")
-    st.stop()
-names = [name for name, _, _ in single]
-powers = tuple(round(p, 12) for _, p, _ in single)
-m = len(powers)
-with guard("Cannot compute the family power"):
-    claims = mt.ClaimFamily(rows, powers, correction=correction, correlation=correlation, alpha=alpha)
-    results = {c: family(dataclasses.replace(claims, correction=c)) for c in CORRECTION_LABELS}
-chosen = results[correction]
-factor = growth(m, target, alpha, correction) if correction != "none" else 1.0
 
-# ---------------------------------------------------------------------------
-# metrics, chart
-# ---------------------------------------------------------------------------
-se_text = (lambda r: f"{100 * r.mc_se:.1f}%" if r.mc_se > 0 else None)
-metrics_row(
-    Metric("Mean power per claim, unadjusted", fmt_pct(float(np.mean(powers))),
-           help="Each benchmark's two-sided power at α, averaged (McNemar's test, normal form)."),
-    Metric(f"Mean power per claim, {CORRECTION_LABELS[correction]}", fmt_pct(float(np.mean(chosen.per_comparison))),
-           se=se_text(chosen), help="P(a benchmark's claim survives the correction), averaged over benchmarks."),
-    Metric(f"All {m} claims hold ({CORRECTION_LABELS[correction]})", fmt_pct(chosen.all), se=se_text(chosen),
-           help="P(every benchmark's comparison is significant after the correction)."),
-    Metric("Expected claims that hold", f"{chosen.expected_rejections:.2f} of {m}",
-           help="Sum of the per-benchmark powers under the correction."),
-    Metric(f"Test-set growth to keep {target:.0%} each", f"{factor:.3f}×",
-           help=f"With {m} equal-effect comparisons, each test set must grow by this factor to keep {target:.0%} "
-           f"power per claim under {CORRECTION_LABELS[correction]} (independent comparisons)."),
-    container=metrics_box,
-)
-per = pd.DataFrame({"benchmark": names, "n": [r[1] for r in rows], "gain_pp": [r[2] for r in rows],
-                    "agreement_pct": [r[3] for r in rows], "power_unadjusted": powers,
-                    **{f"power_{c}": results[c].per_comparison for c in CORRECTION_LABELS}})
-summary = pd.DataFrame({"correction": list(CORRECTION_LABELS),
-                        "all_claims": [results[c].all for c in CORRECTION_LABELS],
-                        "any_claim": [results[c].any for c in CORRECTION_LABELS],
-                        "expected_claims": [results[c].expected_rejections for c in CORRECTION_LABELS],
-                        "mc_se": [results[c].mc_se for c in CORRECTION_LABELS],
-                        "method": [results[c].method for c in CORRECTION_LABELS]})
-with family_box:
-    chart(figures.bar_figure([CORRECTION_LABELS[c] for c in CORRECTION_LABELS],
-                             {"all claims hold": summary["all_claims"], "at least one holds": summary["any_claim"]},
-                             title=f"All {m} claims vs at least one", x_title="Correction", y_title="Probability",
-                             y_range=(0, 1.02), lines=[figures.Line(y=target, text=f"target {target:.0%}")],
-                             current=(CORRECTION_LABELS[correction], chosen.all), style=style(0.4)),
-          "family_chart")
-chart(figures.bar_figure(names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS},
-                         title="Power of each claim under each correction", x_title="Benchmark",
-                         y_title="Power", y_range=(0, 1.02), hover_format=".3f",
-                         lines=[figures.Line(y=target, text=f"target {target:.0%}")],
-                         current=(names[0], float(chosen.per_comparison[0])), style=style()),
-      "claims_chart")
-if any(r.method == "simulate" for r in results.values()):
-    st.caption(f"Holm and Benjamini–Hochberg with unequal powers are simulated ({N_SIMS:,} families, seed 0); the "
-               "metrics show their Monte Carlo standard errors. Equal powers, Bonferroni and no correction are exact.")
-st.dataframe(per, hide_index=True, width="stretch", column_config={
-    "benchmark": "Benchmark", "n": st.column_config.NumberColumn("n", format="%d"),
-    "gain_pp": st.column_config.NumberColumn("Gain (pp)", format="%.1f"),
-    "agreement_pct": st.column_config.NumberColumn("P_a (%)", format="%.1f"),
-    "power_unadjusted": st.column_config.NumberColumn("Unadjusted", format="percent"),
-    **{f"power_{c}": st.column_config.NumberColumn(CORRECTION_LABELS[c], format="percent") for c in CORRECTION_LABELS}})
-weak = [name for name, p in zip(names, chosen.per_comparison) if p < target]
-if weak:
-    st.warning(f"**{len(weak)} of {m} claims are under-powered** after the {CORRECTION_LABELS[correction]} correction "
-               f"(below {target:.0%}). Plan larger test sets, fewer claims, or report them as exploratory.")
+def benchmark_table(table_box) -> tuple:
+    """The editable table of benchmarks (kept in the URL as ``?claims=…``): (name, n, gain in pp, agreement in %)."""
+    if "claims_table" not in st.session_state:
+        linked = mt.decode_claims(st.query_params.get("claims"))
+        st.session_state["claims_table"] = pd.DataFrame(linked, columns=COLUMNS)
+    edited = table_box.data_editor(
+        st.session_state["claims_table"], key="claims_editor", num_rows="dynamic", hide_index=True, width="stretch",
+        column_config={
+            "benchmark": st.column_config.TextColumn("Benchmark", max_chars=60, required=True),
+            "n": st.column_config.NumberColumn("Test items n", min_value=10, max_value=10_000_000, step=1,
+                                               format="%d", required=True, help="Items both models answer (paired)."),
+            "gain_pp": st.column_config.NumberColumn("Expected gain (pp)", min_value=-50.0, max_value=50.0, step=0.1,
+                                                     format="%.1f", required=True,
+                                                     help="New minus old accuracy, in percentage points."),
+            "agreement_pct": st.column_config.NumberColumn("Agreement P_a (%)", min_value=0.0, max_value=99.9,
+                                                           step=0.1, format="%.1f", required=True,
+                                                           help="Items both models get right or both wrong."),
+        })
+    table = edited.dropna().head(mt.MAX_CLAIMS)
+    table = table[table["benchmark"].astype(str).str.strip() != ""]
+    if len(table) == 0:
+        st.info("Add at least one benchmark to the table.")
+        st.stop()
+    rows = tuple((str(r.benchmark), int(r.n), float(r.gain_pp), float(r.agreement_pct))
+                 for r in table.itertuples(index=False))
+    encoded = mt.encode_claims(rows)
+    if st.query_params.get("claims") != encoded:
+        st.query_params["claims"] = encoded
+    return rows
 
-download_csv({"per_benchmark": per, "family": summary}, "many_claims.csv", key="download_claims",
-             label="Download the table and the family results (CSV)")
 
-# ---------------------------------------------------------------------------
-# plan and explanation
-# ---------------------------------------------------------------------------
-snippet = claims_snippet(rows=rows, alpha=alpha, target_power=target, correction=correction, correlation=correlation,
-                         correction_label=CORRECTION_LABELS[correction], n_sims=N_SIMS)
-plan_actions(claims_plan.plan_item(
-    claims, chosen,
-    figures=(("Power of each claim", figures.bar_figure(
-        names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),
-        title="Power of each claim under each correction", x_title="Benchmark", y_title="Power")),),
-    link=current_link(), code=snippet), key="claims")
-code_view(snippet, key="claims_code")
-explain(
-    f"""
+@st.fragment
+def claims_view(**inputs) -> None:
+    """The key inputs (ρ, the correction) and every output that depends on them: moving a key input reruns only
+    this fragment. It writes nothing to the sidebar."""
+    top = key_inputs(2)  # the inputs the question turns on, above the first chart
+    inputs["correlation"] = field_input(Design, "correlation", top[0], widget="slider")
+    inputs["correction"] = field_input(Design, "correction", top[1], widget="selectbox",
+                                       format_func=CORRECTION_LABELS.get)
+    correction, target = inputs["correction"], inputs["target_power"]
+    # the metrics (filled once the table is read) above the table, and the family chart beside it, so the headline
+    # numbers and the first chart are on the first screen
+    metrics_box = st.container()
+    table_box, family_box = st.columns([3, 2])
+    with table_box:
+        st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
+    rows = benchmark_table(table_box)
+    with guard("Cannot compute these benchmarks"):
+        design = Design(claims=mt.encode_claims(rows, exact=True), **inputs)
+        single = benchmark_powers(design)
+    problems = [(name, why) for name, _, why in single if why]
+    if problems:
+        st.error("**Impossible rows:** " + "; ".join(f"{md_escape(name)}: {why}" for name, why in problems)
+                 + ". Two models can only differ in accuracy on items where they disagree.")
+        st.stop()
+    with guard("Cannot compute the family power"):
+        claims = design.family()
+        results = {c: family(design.with_(correction=c)) for c in CORRECTION_LABELS}
+    names, powers, m, alpha = claims.names, claims.powers, len(claims.powers), design.alpha
+    chosen = results[correction]
+    factor = growth(design)
+
+    # ---------------------------------------------------------------------------
+    # metrics, chart
+    # ---------------------------------------------------------------------------
+    se_text = (lambda r: f"{100 * r.mc_se:.1f}%" if r.mc_se > 0 else None)
+    metrics_row(
+        Metric("Mean power per claim, unadjusted", fmt_pct(float(np.mean(powers))),
+               help="Each benchmark's two-sided power at α, averaged (McNemar's test, normal form)."),
+        Metric(f"Mean power per claim, {CORRECTION_LABELS[correction]}", fmt_pct(float(np.mean(chosen.per_comparison))),
+               se=se_text(chosen), help="P(a benchmark's claim survives the correction), averaged over benchmarks."),
+        Metric(f"All {m} claims hold ({CORRECTION_LABELS[correction]})", fmt_pct(chosen.all), se=se_text(chosen),
+               help="P(every benchmark's comparison is significant after the correction)."),
+        Metric("Expected claims that hold", f"{chosen.expected_rejections:.2f} of {m}",
+               help="Sum of the per-benchmark powers under the correction."),
+        Metric(f"Test-set growth to keep {target:.0%} each", f"{factor:.3f}×",
+               help=f"With {m} equal-effect comparisons, each test set must grow by this factor to keep {target:.0%} "
+               f"power per claim under {CORRECTION_LABELS[correction]} (independent comparisons)."),
+        container=metrics_box,
+    )
+    per = pd.DataFrame({"benchmark": names, "n": [r[1] for r in rows], "gain_pp": [r[2] for r in rows],
+                        "agreement_pct": [r[3] for r in rows], "power_unadjusted": powers,
+                        **{f"power_{c}": results[c].per_comparison for c in CORRECTION_LABELS}})
+    summary = pd.DataFrame({"correction": list(CORRECTION_LABELS),
+                            "all_claims": [results[c].all for c in CORRECTION_LABELS],
+                            "any_claim": [results[c].any for c in CORRECTION_LABELS],
+                            "expected_claims": [results[c].expected_rejections for c in CORRECTION_LABELS],
+                            "mc_se": [results[c].mc_se for c in CORRECTION_LABELS],
+                            "method": [results[c].method for c in CORRECTION_LABELS]})
+    with family_box:
+        chart(figures.bar_figure([CORRECTION_LABELS[c] for c in CORRECTION_LABELS],
+                                 {"all claims hold": summary["all_claims"], "at least one holds": summary["any_claim"]},
+                                 title=f"All {m} claims vs at least one", x_title="Correction", y_title="Probability",
+                                 y_range=(0, 1.02), lines=[figures.Line(y=target, text=f"target {target:.0%}")],
+                                 current=(CORRECTION_LABELS[correction], chosen.all), style=style(0.4)),
+              "family_chart")
+    chart(figures.bar_figure(names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS},
+                             title="Power of each claim under each correction", x_title="Benchmark",
+                             y_title="Power", y_range=(0, 1.02), hover_format=".3f",
+                             lines=[figures.Line(y=target, text=f"target {target:.0%}")],
+                             current=(names[0], float(chosen.per_comparison[0])), style=style()),
+          "claims_chart")
+    if any(r.method == "simulate" for r in results.values()):
+        st.caption(f"Holm and Benjamini–Hochberg with unequal powers are simulated ({N_SIMS:,} families, seed 0); "
+                   "the metrics show their Monte Carlo standard errors. Equal powers, Bonferroni and no correction "
+                   "are exact.")
+    st.dataframe(per, hide_index=True, width="stretch", column_config={
+        "benchmark": "Benchmark", "n": st.column_config.NumberColumn("n", format="%d"),
+        "gain_pp": st.column_config.NumberColumn("Gain (pp)", format="%.1f"),
+        "agreement_pct": st.column_config.NumberColumn("P_a (%)", format="%.1f"),
+        "power_unadjusted": st.column_config.NumberColumn("Unadjusted", format="percent"),
+        **{f"power_{c}": st.column_config.NumberColumn(CORRECTION_LABELS[c], format="percent")
+           for c in CORRECTION_LABELS}})
+    weak = [name for name, p in zip(names, chosen.per_comparison) if p < target]
+    if weak:
+        st.warning(f"**{len(weak)} of {m} claims are under-powered** after the {CORRECTION_LABELS[correction]} "
+                   f"correction (below {target:.0%}). Plan larger test sets, fewer claims, or report them "
+                   "as exploratory.")
+
+    download_csv({"per_benchmark": per, "family": summary}, "many_claims.csv", key="download_claims",
+                 label="Download the table and the family results (CSV)")
+
+    # ---------------------------------------------------------------------------
+    # plan and explanation
+    # ---------------------------------------------------------------------------
+    snippet = claims_snippet(rows=design.rows, alpha=alpha, target_power=target, correction=correction,
+                             correlation=design.correlation,
+                             correction_label=CORRECTION_LABELS[correction], n_sims=N_SIMS)
+    plan_actions(claims_plan.plan_item(
+        claims, chosen,
+        figures=(("Power of each claim", figures.bar_figure(
+            names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),
+            title="Power of each claim under each correction", x_title="Benchmark", y_title="Power")),),
+        link=current_link(), code=snippet), key="claims")
+    code_view(snippet, key="claims_code")
+    explain(EXPLANATION.format(m=m))
+
+
+EXPLANATION = """
 **What is being planned?** A paper claims a gain on each of several benchmarks. Each claim is a separate test; with
 {m} of them, the chance that at least one "gain" is luck grows, so the tests are corrected for multiplicity.
 
@@ -254,4 +226,8 @@ with Monte Carlo standard errors.
 **What to do about it.** Plan test sets for the corrected power (the growth factor), claim fewer benchmarks, or
 declare one primary benchmark and report the rest as secondary.
 """
-)
+
+start("Many claims at once",
+      "Gains claimed on several benchmarks: each claim's power, and the chance that all hold, once corrected for "
+      "multiplicity (Holm 1979; Benjamini & Hochberg 1995).")
+claims_view(**decision_rule())

@@ -139,7 +139,9 @@ EMNLP (right-direction power).
 from __future__ import annotations
 
 # A package by job: the design, the Newton solver, the analytic engine, power, votes needed, the page's curves,
-# the readers of vote files and the Bradley–Terry fit.
+# the readers of vote files and the Bradley–Terry fit. Their shared constants and checks are in ``_common``; the
+# design imports the engines and no engine imports the design, so the imports form no cycle (tests/test_pairwise_design.py).
+from ._common import BOOT_WORK, MAX_VOTES, METHODS, SAMPLE_VOTES, SCALE, TIES, WINNERS  # noqa: F401
 from .design import *  # noqa: F401,F403
 from .solver import *  # noqa: F401,F403
 from .analytic import *  # noqa: F401,F403
@@ -153,6 +155,9 @@ from .solver import _fit_counts, _fit_replicates, _incidence, _laplacian  # noqa
 
 __all__ = [
     "Leaderboard",
+    "LeaderboardDesign",
+    "decode_ratings",
+    "encode_ratings",
     "MAX_VOTES",
     "METHODS",
     "SAMPLE_VOTES",

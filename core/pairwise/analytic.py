@@ -13,7 +13,7 @@ import numpy as np
 from scipy import special, stats
 from scipy.stats import qmc
 
-from .design import SCALE, _QMC_BLOCKS, _QMC_POINTS, _S, _Z95
+from ._common import SCALE, _QMC_BLOCKS, _QMC_POINTS, _S, _Z95
 from .solver import _center, _fit, _laplacian, _pairs
 
 __all__ = [

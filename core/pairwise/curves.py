@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..accuracy import preference_curves
 from ..validation import check_int
-from .design import _N_MAX, _check_judge, _validate
+from ._common import _N_MAX, _check_judge, _validate
 from .analytic import _analytic_order, _analytic_power, _design, _two_cells, _two_order_correct
 from .power import leaderboard_power
 from .votes import _votes_needed

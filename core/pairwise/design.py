@@ -1,30 +1,47 @@
-"""The planned leaderboard: constants, validation, small helpers and the :class:`Leaderboard` design.
+"""The planned leaderboard: the :class:`Leaderboard` design, the page's :class:`LeaderboardDesign` and small helpers.
 
-Part of :mod:`core.pairwise` (see its notes for the model); every name is importable from there.
+Part of :mod:`core.pairwise` (see its notes for the model); every name is importable from there. The constants and
+input checks shared with the engines live in :mod:`core.pairwise._common`; this module imports the engines (never
+the other way round), so the package's imports form no cycle.
 """
 
 from __future__ import annotations
 
-import math
-import warnings
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING
+from urllib.parse import quote, unquote
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import special
 
-from ..validation import check_alpha, check_choice, check_int, check_probability, check_real
-
-
-if TYPE_CHECKING:
-    from .power import LeaderboardPower
-    from .votes import LeaderboardAssurance
+from ..design import Design, spec
+from ..multiplicity import FamilyPower, family_power
+from ..validation import check_int, check_probability, check_real
+from ._common import (  # noqa: F401  (the public constants are re-exported from here too)
+    BOOT_WORK,
+    MAX_VOTES,
+    METHODS,
+    SAMPLE_VOTES,
+    SCALE,
+    TIES,
+    WINNERS,
+    _FIT_K_MAX,
+    _K_MAX,
+    _N_MAX,
+    _S,
+    _SPREAD_MAX,
+    _default_names,
+    _validate,
+    check_ties,
+)
+from .curves import adjacent_power_curve, leaderboard_table, order_correct_curve, votes_vs_judge
+from .power import LeaderboardPower, leaderboard_power
+from .votes import LeaderboardAssurance, leaderboard_assurance, leaderboard_votes
 
 __all__ = [
     "Leaderboard",
+    "LeaderboardDesign",
     "MAX_VOTES",
     "METHODS",
     "SAMPLE_VOTES",
@@ -32,6 +49,8 @@ __all__ = [
     "TIES",
     "WINNERS",
     "crowded_top",
+    "decode_ratings",
+    "encode_ratings",
     "evenly_spaced",
     "observed_win_rate",
     "system_names",
@@ -39,101 +58,6 @@ __all__ = [
     "win_probability",
     "BOOT_WORK",
 ]
-
-
-#: Elo points per logit, 400 / ln(10) ≈ 173.7.
-SCALE = 400.0 / math.log(10.0)
-_S = 1.0 / SCALE
-#: Tie handling: dropped from the fit, or split between the two systems — half a win each way (the word the
-#: Accuracy page's preference test uses too, where a fair coin splits each tie so the sign test stays exact).
-#: ``"half"``, this option's earlier name, is accepted for one release with a DeprecationWarning.
-TIES = ("drop", "split")
-
-
-def check_ties(ties) -> str:
-    """``ties`` checked against :data:`TIES` (the deprecated ``"half"`` read as ``"split"``)."""
-    if isinstance(ties, str) and ties == "half":
-        warnings.warn('`ties="half"` is now `ties="split"` (one vocabulary with core.accuracy); "half" will be '
-                      "removed in the next release.", DeprecationWarning, stacklevel=3)
-        return "split"
-    return check_choice("ties", ties, TIES)
-#: Engines.
-METHODS = ("analytic", "simulate")
-#: Accepted values of the ``winner`` column (public arena vote exports).
-WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
-#: Synthetic sample votes shipped with the app (8 systems; see its README.txt).
-SAMPLE_VOTES = Path(__file__).resolve().parents[1] / "data" / "pairwise_sample" / "votes.csv"
-
-_MEAN_RATING = 1000.0
-_Z95 = float(stats.norm.isf(0.025))
-_K_MAX = 100  # systems in a planned leaderboard
-_FIT_K_MAX = 1000  # models in an uploaded vote table
-_N_MAX = 10_000_000
-#: Most votes a design, a grid or a sample-size search considers.
-MAX_VOTES = _N_MAX
-_SPREAD_MAX = 2000.0  # Elo between the best and the worst system (p ≈ 1e-5)
-_RIDGE = 1e-3
-_TIE_TOL = 1e-7  # logits: estimated differences this small are ties (the fit converges to 1e-10)
-#: Most bootstrap work in :func:`fit_bradley_terry` (replicates × observed pairs): a few seconds.
-BOOT_WORK = 5_000_000
-_BOOT_MIN = 100  # fewer replicates give unstable 2.5% / 97.5% percentiles
-_QMC_BLOCKS, _QMC_POINTS = 8, 128
-
-
-# ---------------------------------------------------------------------------
-# validation
-# ---------------------------------------------------------------------------
-def _ratings(ratings) -> tuple[tuple[str, ...], np.ndarray]:
-    """System names and ratings (input order) from a Series, a dict or an array."""
-    if isinstance(ratings, pd.Series):
-        names, values = [str(i) for i in ratings.index], list(ratings.to_numpy())
-    elif isinstance(ratings, dict):
-        names, values = [str(k) for k in ratings], list(ratings.values())
-    elif isinstance(ratings, (str, bytes)) or not np.iterable(ratings):
-        raise ValueError(f"`ratings` must be a list of numbers (one per system), got {ratings!r}.")
-    else:
-        values = list(np.asarray(ratings, dtype=object).ravel())
-        names = list(system_names(len(values)))
-    k = len(values)
-    if k < 2 or k > _K_MAX:
-        raise ValueError(f"`ratings` must list between 2 and {_K_MAX} systems, got {k}.")
-    if len(set(names)) != k:
-        raise ValueError("`ratings`: system names must be distinct.")
-    checked = np.array([check_real(f"ratings[{i}]", float(v) if isinstance(v, (np.floating, np.integer)) else v,
-                                   low=-10_000.0, high=10_000.0) for i, v in enumerate(values)])
-    spread = float(checked.max() - checked.min())
-    if spread > _SPREAD_MAX:
-        raise ValueError(f"`ratings` must span at most {_SPREAD_MAX:g} Elo (best minus worst), got {spread:g}.")
-    return tuple(names), checked
-
-
-def _check_judge(judge) -> float:
-    """``judge_accuracy`` in (0.5, 1]."""
-    if isinstance(judge, bool) or not isinstance(judge, (int, float, np.integer, np.floating)) or not (
-            math.isfinite(float(judge)) and 0.5 < float(judge) <= 1.0):
-        raise ValueError(f"`judge_accuracy` must be in (0.5, 1] (0.5 carries no information and below 0.5 the "
-                         f"judge reverses the order), got {judge!r}.")
-    return float(judge)
-
-
-def _validate(ratings, *, n_votes=None, tie_rate=0.0, ties="drop", judge_accuracy=1.0, alpha=0.05,
-              method="analytic", n_sims=500, target_power=None, halfwidth=None):
-    """Check every argument of the public functions; returns them converted."""
-    names, values = _ratings(ratings)
-    if n_votes is not None:
-        n_votes = check_int("n_votes", n_votes, low=1, high=_N_MAX)
-    tie_rate = check_real("tie_rate", tie_rate, low=0.0, high=1.0, high_open=True)
-    ties = check_ties(ties)
-    judge = _check_judge(judge_accuracy)
-    alpha = check_alpha(alpha)
-    method = check_choice("method", method, METHODS)
-    if method == "simulate":
-        n_sims = check_int("n_sims", n_sims, low=100, high=100_000)
-    if target_power is not None:
-        target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
-    if halfwidth is not None:
-        halfwidth = check_real("halfwidth", halfwidth, low=0.0, high=10_000.0, low_open=True)
-    return names, values, n_votes, tie_rate, ties, judge, alpha, method, n_sims, target_power, halfwidth
 
 
 @dataclass(frozen=True)
@@ -187,46 +111,237 @@ class Leaderboard:
 
     def power(self, n_votes, *, method="analytic", n_sims=500, seed=None) -> LeaderboardPower:
         """:func:`leaderboard_power` at ``n_votes``."""
-        from .power import leaderboard_power
-
         return leaderboard_power(n_votes, self.series, **self._kw(), method=method, n_sims=n_sims, seed=seed)
 
     def votes(self, *, target_power=0.8, halfwidth=None, conservative=False, n_max=_N_MAX) -> int:
         """:func:`leaderboard_votes`: the fewest votes for ``target_power`` on every pair of neighbours."""
-        from .votes import leaderboard_votes
-
         return leaderboard_votes(self.series, **self._kw(), target_power=target_power, halfwidth=halfwidth,
                                  conservative=conservative, n_max=n_max)
 
     def assurance(self, n_votes, delta_sd) -> LeaderboardAssurance:
         """:func:`leaderboard_assurance` with a normal prior of SD ``delta_sd`` (Elo) on every adjacent gap."""
-        from .votes import leaderboard_assurance
-
         return leaderboard_assurance(n_votes, self.series, delta_sd, **self._kw())
 
     def table(self, n_votes) -> pd.DataFrame:
         """:func:`leaderboard_table` at ``n_votes``."""
-        from .curves import leaderboard_table
-
         return leaderboard_table(self.series, n_votes, **self._kw("alpha"))
 
     def adjacent_power_curve(self, votes) -> pd.DataFrame:
         """:func:`adjacent_power_curve` over ``votes``."""
-        from .curves import adjacent_power_curve
-
         return adjacent_power_curve(self.series, votes, **self._kw())
 
     def order_correct_curve(self, votes) -> pd.DataFrame:
         """:func:`order_correct_curve` over ``votes``."""
-        from .curves import order_correct_curve
-
         return order_correct_curve(self.series, votes, **self._kw("alpha"))
 
     def votes_vs_judge(self, judge_accuracies, *, target_power=0.8) -> pd.DataFrame:
         """:func:`votes_vs_judge` (the judge's accuracy varies; this design's plays no part)."""
-        from .curves import votes_vs_judge
-
         return votes_vs_judge(self.series, judge_accuracies, target_power=target_power, **self._kw("judge_accuracy"))
+
+
+#: The page's presets of expected ratings (``preset``): evenly spaced, a crowded top, or a table of ratings.
+PRESETS = ("even", "crowded", "custom")
+#: The gap between neighbours (Elo) each preset starts from: 25 Elo ≈ a 53.6% win rate, 30 Elo ≈ 54.3%.
+PRESET_GAPS = {"even": 25.0, "crowded": 30.0}
+#: The significance levels offered (two-sided).
+ALPHAS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1)
+_RATINGS_SHOWN = 50  # systems read from a link's ratings table (the page's table)
+
+
+def _number(value: float, decimals: int | None) -> str:
+    """``value`` with ``decimals`` decimals, or exactly (the shortest text that reads back the same float)."""
+    if decimals is not None:
+        return f"{value:.{decimals}f}"
+    text = f"{value:.1f}"
+    return text if float(text) == value else repr(float(value))
+
+
+def encode_ratings(ratings, *, decimals: int | None = 1) -> str:
+    """Names and ratings as link text: ``name:rating`` pairs joined by ``;`` (names percent-encoded).
+
+    ``decimals=None`` writes every rating exactly, so :func:`decode_ratings` gives back the same floats (the form a
+    :class:`LeaderboardDesign` keeps); the default, one decimal, is the page's link.
+
+    Examples
+    --------
+    >>> encode_ratings(pd.Series({"GPT:4": 1025.0, "B": 1000.25}))
+    'GPT%3A4:1025.0;B:1000.2'
+    >>> encode_ratings({"B": 1000.25}, decimals=None)
+    'B:1000.25'
+    """
+    items = ratings.items() if hasattr(ratings, "items") else enumerate(ratings)
+    return ";".join(f"{quote(str(k), safe='')}:{_number(float(v), decimals)}" for k, v in items)
+
+
+def decode_ratings(text: str, *, limit: int = _RATINGS_SHOWN, name_chars: int | None = 60) -> pd.Series:
+    """Inverse of :func:`encode_ratings` (at most ``limit`` systems, names cut at ``name_chars`` characters).
+
+    Raises ``ValueError`` when a rating is not a number or no system is listed.
+    """
+    pairs = []
+    for part in [p for p in str(text).split(";") if p.strip()][:limit]:
+        name, _, value = part.rpartition(":")
+        try:
+            rating = float(value)
+        except ValueError:
+            raise ValueError(f"The linked ratings have a value that is not a number: {value[:20]!r}.") from None
+        pairs.append((unquote(name)[:name_chars] or f"S{len(pairs) + 1}", rating))
+    if not pairs:
+        raise ValueError("The linked ratings list no systems: the link's `ratings` should read like "
+                         "`A:1025;B:1000`. The table starts from the evenly spaced preset instead.")
+    return pd.Series(dict(pairs), dtype=float)
+
+
+@dataclass(frozen=True)
+class LeaderboardDesign(Design):
+    """The Leaderboard page's design: every input it turns on, declared once with its URL key (:mod:`core.design`).
+
+    The expected ratings come from a preset — ``k`` systems evenly spaced by ``gap`` Elo, or a crowded top of
+    ``leaders`` systems ``leader_gap`` apart then ``gap`` apart (:func:`evenly_spaced`, :func:`crowded_top`) — or
+    from a table (``ratings``, the text of :func:`encode_ratings`); ``gap=None`` is the preset's gap
+    (:data:`PRESET_GAPS`: 25 Elo evenly spaced, 30 Elo below a crowded top). ``tie_pct`` and ``judge_pct`` are in
+    percent, as the page's links carry them (``?ties_pct=10&judge=80``); :attr:`tie_rate` and
+    :attr:`judge_accuracy` are the engines' proportions. The methods delegate to :class:`Leaderboard` (Bradley & Terry 1952 on the Elo scale;
+    assurance after O'Hagan, Stevens & Campbell 2005).
+
+    Examples
+    --------
+    >>> d = LeaderboardDesign(k=10, gap=25.0, n=20_000)
+    >>> d.sample_sizes() == Leaderboard(evenly_spaced(10, 25)).votes()
+    True
+    >>> LeaderboardDesign.from_params({"votes": "20000", "k": "10", "gap": "25"}) == d
+    True
+    """
+
+    preset: str = spec("even", choices=PRESETS, label="Expected ratings", key="preset",
+                       help="Evenly spaced by a gap; a crowded top (a few close leaders, the rest further apart); or "
+                       "your own table (from your guesses or a fit to past votes).")
+    k: int = spec(6, low=2, high=_K_MAX, ui_high=20, step=1, unit="systems", label="Number of systems", key="k",
+                  help="Systems on the leaderboard; votes are spread evenly over all pairs.")
+    gap: float | None = spec(None, kind="float", low=0.0, high=_SPREAD_MAX, ui_low=5.0, ui_high=200.0, step=5.0,
+                             unit="Elo", label="Gap between neighbours (Elo)", key="gap",
+                             help="25 Elo ≈ a 53.6% win rate between neighbours; 100 Elo ≈ 64%.")
+    leaders: int = spec(3, low=1, high=_K_MAX, ui_low=2, ui_high=20, step=1, unit="systems", label="Close leaders",
+                        key="leaders", help="How many systems crowd at the top (at most the number of systems).")
+    leader_gap: float = spec(5.0, low=0.0, high=_SPREAD_MAX, ui_low=1.0, ui_high=50.0, step=1.0, unit="Elo",
+                             label="Gap among the leaders (Elo)", key="lead_gap",
+                             help="The leaders' neighbours differ by this much.")
+    ratings: str | None = spec(None, kind="text", label="Expected ratings (Elo)", key="ratings",
+                               help="The table's systems and ratings, `name:rating` pairs joined by `;` (used with "
+                               "the table preset; none: 6 systems 25 Elo apart).")
+    n: int = spec(5000, low=1, high=_N_MAX, unit="votes", label="Total votes", key="votes",
+                  help="Votes over all pairs of systems, spread evenly over the pairs.")
+    tie_pct: float = spec(0.0, low=0.0, high=100.0, high_open=True, ui_high=60.0, step=1.0, unit="%",
+                          label="Ties (%)", key="ties_pct", help="Share of votes that are ties (or 'both bad').")
+    ties: str = spec("drop", choices=TIES, label="Ties in the fit", key="ties",
+                     help="Dropped: ties carry no information (default). Split: a tie counts half a win for each side, "
+                     "as some arena fits do; this pulls every rating toward the mean (by about the tie rate), so "
+                     "intervals no longer cover the true ratings.")
+    judge_pct: float = spec(100.0, low=50.0, low_open=True, high=100.0, ui_low=55.0, step=0.5, unit="%",
+                            label="Judge agrees with the true preference (%)", key="judge",
+                            help="An LLM judge (or a noisy rater) that picks the truly preferred system with "
+                            "probability q turns a win rate p into ½ + (2q − 1)(p − ½): every gap shrinks.")
+    alpha: float = spec(0.05, choices=ALPHAS, label="Significance level α (two-sided)", key="alpha",
+                        help="Reject 'no difference' when p ≤ α.")
+    target_power: float = spec(0.8, low=0.0, high=1.0, low_open=True, high_open=True, ui_low=0.5, ui_high=0.99,
+                               step=0.01, label="Target power", key="target",
+                               help="80% is the common minimum (Cohen 1962). Used for the MDE and the required size.")
+    assure: bool = spec(False, label="Average power over a prior on the gaps", key="assure",
+                        help="Assurance (O'Hagan, Stevens & Campbell 2005): the probability that a pair of neighbours "
+                        "ends significant in the assumed order, averaged over your uncertainty about their gap. No "
+                        "number of votes can push it past the ceiling — the prior probability that the order is as "
+                        "assumed.")
+    delta_sd: float = spec(15.0, low=0.0, high=_SPREAD_MAX, ui_high=200.0, step=1.0, unit="Elo",
+                           label="Prior SD of each gap (Elo)", key="gap_sd",
+                           help="How unsure you are about each adjacent gap in the table: about 95% of your belief "
+                           "lies within ±2 SD of it. 0 gives the ordinary power.")
+
+    def __post_init__(self):
+        self.check_fields()
+        try:  # the checks that span fields: the preset's ratings (gap × systems within the spread) and the table
+            self.board()
+        except ValueError as e:
+            text = str(e)
+            raise ValueError(text if text.startswith("`") else f"`ratings`: {text}") from None
+
+    # --- the engines' inputs --------------------------------------------------------------------------------
+    @property
+    def tie_rate(self) -> float:
+        """Share of votes that are ties, in [0, 1)."""
+        return self.tie_pct / 100
+
+    @property
+    def judge_accuracy(self) -> float:
+        """The judge's agreement with the true preference, q in (½, 1]."""
+        return self.judge_pct / 100
+
+    @property
+    def gap_elo(self) -> float:
+        """The gap between neighbours (below the leaders for a crowded top): ``gap`` or the preset's."""
+        return self.gap if self.gap is not None else PRESET_GAPS.get(self.preset, PRESET_GAPS["even"])
+
+    def expected_ratings(self) -> pd.Series:
+        """The expected ratings (Elo) by system, from the preset or the table."""
+        if self.preset == "custom":
+            if self.ratings is None:
+                return pd.Series(evenly_spaced(6, PRESET_GAPS["even"]), index=system_names(6))
+            # one more than the engine takes, so a longer table is refused rather than cut
+            return decode_ratings(self.ratings, limit=_K_MAX + 1, name_chars=None)
+        names = system_names(self.k)
+        if self.preset == "crowded":
+            return pd.Series(crowded_top(self.k, leaders=min(self.leaders, self.k), leader_gap=self.leader_gap,
+                                         gap=self.gap_elo), index=names)
+        return pd.Series(evenly_spaced(self.k, self.gap_elo), index=names)
+
+    def board(self) -> Leaderboard:
+        """The :class:`Leaderboard` (everything but the votes) every method uses."""
+        return Leaderboard(self.expected_ratings(), tie_rate=self.tie_rate, ties=self.ties,
+                           judge_accuracy=self.judge_accuracy, alpha=self.alpha)
+
+    # --- the scenario's methods (thin delegations to the engines) ---------------------------------------------
+    def power(self, n=None, *, method="analytic", n_sims=500, seed=None) -> LeaderboardPower:
+        """:func:`leaderboard_power` at ``n`` votes (default: the design's ``n``)."""
+        return self.board().power(self.n if n is None else n, method=method, n_sims=n_sims, seed=seed)
+
+    def sample_sizes(self, target_power=None) -> int:
+        """:func:`leaderboard_votes`: the fewest votes with ``target_power`` (default: the design's) on every pair
+        of neighbours (``-1``: not reachable)."""
+        return self.board().votes(target_power=self.target_power if target_power is None else target_power)
+
+    def assurance(self, n=None, delta_sd=None) -> LeaderboardAssurance:
+        """:func:`leaderboard_assurance` at ``n`` votes with a normal prior of SD ``delta_sd`` (Elo) on each gap."""
+        return self.board().assurance(self.n if n is None else n, self.delta_sd if delta_sd is None else delta_sd)
+
+    def table(self, n=None) -> pd.DataFrame:
+        """:func:`leaderboard_table`: the expected leaderboard with intervals after ``n`` votes."""
+        return self.board().table(self.n if n is None else n)
+
+    def curves(self, votes) -> pd.DataFrame:
+        """:func:`adjacent_power_curve`: each pair of neighbours' power over ``votes`` (tidy)."""
+        return self.board().adjacent_power_curve(list(votes))
+
+    def order_curve(self, votes) -> pd.DataFrame:
+        """:func:`order_correct_curve`: P(the whole order is right) over ``votes`` (tidy)."""
+        return self.board().order_correct_curve(list(votes))
+
+    def resolution(self, n=None, *, corrections=("none", "holm", "bonferroni"), n_sims=20_000,
+                   seed=0) -> dict[str, FamilyPower]:
+        """Rank resolution: each pair of neighbours' power at ``n`` votes under each multiplicity correction
+        across the K − 1 pairs (:func:`core.multiplicity.family_power`; Holm 1979).
+
+        Each pair's two-sided power is at least ``alpha`` (a two-sided test rejects at least a share α of the time),
+        so powers below it (wrong-direction mass left out of the right-direction power) are raised to it. The pairs'
+        tests are treated as independent — adjacent pairs share a system, so this is an approximation.
+        """
+        powers = self.power(n).adjacent_power
+        clipped = [min(max(float(p), self.alpha), 1.0) for p in powers]
+        return {c: family_power(clipped, alpha=self.alpha, correction=c, n_sims=n_sims, seed=seed)
+                for c in corrections}
+
+    def judge_curve(self, judge_accuracies, target_power=None) -> pd.DataFrame:
+        """:func:`votes_vs_judge`: votes for ``target_power`` on every pair over the judge's accuracy (tidy)."""
+        return self.board().votes_vs_judge(list(judge_accuracies), target_power=self.target_power
+                                           if target_power is None else target_power)
 
 
 # ---------------------------------------------------------------------------
@@ -293,8 +408,7 @@ def system_names(k: int) -> tuple[str, ...]:
     >>> system_names(3)
     ('S1', 'S2', 'S3')
     """
-    k = check_int("k", k, low=1, high=_FIT_K_MAX)
-    return tuple(f"S{i + 1}" for i in range(k))
+    return _default_names(check_int("k", k, low=1, high=_FIT_K_MAX))
 
 
 def evenly_spaced(k, gap=25.0, *, top=1200.0) -> np.ndarray:

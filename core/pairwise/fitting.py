@@ -14,7 +14,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from ..validation import check_int
-from .design import BOOT_WORK, SCALE, WINNERS, _BOOT_MIN, _FIT_K_MAX, _MEAN_RATING, check_ties
+from ._common import BOOT_WORK, SCALE, WINNERS, _BOOT_MIN, _FIT_K_MAX, _MEAN_RATING, check_ties
 from .solver import _fit_counts, _fit_replicates, _incidence, _laplacian, _reported_covariance
 from .readers import _clean_votes
 

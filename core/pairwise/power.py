@@ -15,7 +15,7 @@ from scipy import stats
 from ..accuracy import preference_power
 from ..results import PowerResult
 from ..validation import check_choice
-from .design import SCALE, _S, _TIE_TOL, _Z95, _validate
+from ._common import SCALE, _S, _TIE_TOL, _Z95, _validate
 from .solver import _fit_counts, _pairs, _reported_covariance
 from .analytic import (
     _Design,

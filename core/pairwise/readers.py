@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..uploads import MAX_BYTES, guess_columns, looks_like_json, map_columns, read_jsonl, read_table
 from ..validation import check_probability
-from .design import WINNERS, _validate
+from ._common import WINNERS, _validate
 from .solver import _pairs
 from .analytic import _design
 from .power import _draw_counts

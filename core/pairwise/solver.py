@@ -12,7 +12,7 @@ from scipy import linalg, special
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .design import _RIDGE
+from ._common import _RIDGE
 
 __all__ = [
 ]

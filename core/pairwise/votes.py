@@ -6,14 +6,16 @@ Part of :mod:`core.pairwise` (see its notes for the model); every name is import
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
 from ..accuracy import preference_sample_sizes
+from ..assurance import assurance
 from ..validation import check_int, check_real, renamed
-from .design import SCALE, _N_MAX, _S, _Z95, _validate
+from ._common import SCALE, _N_MAX, _S, _Z95, _validate
 from .analytic import _Design, _analytic_power, _design, _two_cells
 
 __all__ = [
@@ -78,8 +80,6 @@ class LeaderboardAssurance:
     @property
     def gap_sd(self) -> float:
         """Deprecated name of :attr:`delta_sd`."""
-        import warnings
-
         warnings.warn("`gap_sd` is now called `delta_sd`; the old name will be removed in the next release.",
                       DeprecationWarning, stacklevel=2)
         return self.delta_sd
@@ -143,8 +143,6 @@ def leaderboard_assurance(n_votes, ratings, delta_sd=None, *, tie_rate=0.0, ties
     >>> [round(float(c), 3) for c in r.ceiling]  # Φ(25/25) for every pair
     [0.841, 0.841, 0.841]
     """
-    from ..assurance import assurance
-
     names, values, n_votes, tie_rate, ties, judge, alpha, *_ = _validate(
         ratings, n_votes=n_votes, tie_rate=tie_rate, ties=ties, judge_accuracy=judge_accuracy, alpha=alpha)
     tau = check_real("delta_sd", renamed(delta_sd, gap_sd, new="delta_sd", old="gap_sd"), low=0.0, high=2000.0)

@@ -34,11 +34,11 @@ def test_more_votes_resolve_more_pairs_and_page_links_to_claims():
     assert any("claims" in str(link.proto.page) for link in at.get("page_link"))
 
 
-def test_rank_resolution_shows_names_as_typed(monkeypatch):
+def test_rank_resolution_shows_names_as_typed():
     """System names reach the chart escaped once (the builders escape labels from data; escaping on the page too
     showed '&amp;')."""
-    monkeypatch.setattr(pw, "system_names", lambda k: tuple(f"S{i + 1}&x" for i in range(k)))
-    at = open_page("leaderboard", {"view": "Rank resolution"})
+    ratings = ";".join(f"S{i + 1}%26x:{1200 - 25 * i}" for i in range(6))  # names S1&x … in a linked table
+    at = open_page("leaderboard", {"view": "Rank resolution", "preset": "custom", "ratings": ratings})
     assert not at.exception
     spec = chart(at, "resolution_chart")
     assert "S1&amp;x vs S2&amp;x" in {str(c) for t in spec["data"] for c in t.get("x", [])}

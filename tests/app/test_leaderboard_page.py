@@ -196,3 +196,15 @@ def test_alpaca_eval_annotations_and_a_mapping_step():
     page.run()
     assert not page.exception and not page.error
     assert any("**4** votes" in m.value for m in page.markdown)
+
+
+def test_crowded_top_follows_the_number_of_systems():
+    """The sidebar's "Close leaders" slider ranges up to the number of systems, a key input in the page's fragment:
+    moving it reruns the whole app, so the sidebar and the numbers agree (oracle: core's crowded-top preset)."""
+    page = open_page("leaderboard", {"preset": "crowded"})
+    assert page.slider(key="leaders").max == 6
+    page.slider(key="k").set_value(10).run()
+    assert not page.exception
+    assert page.slider(key="leaders").max == 10 and page.slider(key="leaders").value == 3
+    ratings = pd.Series(pw.crowded_top(10), index=pw.system_names(10))
+    assert metrics(page)["Weakest neighbours' power"] == f"{100 * pw.leaderboard_power(5000, ratings).weakest_power:.1f}%"
