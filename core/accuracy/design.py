@@ -303,14 +303,19 @@ class AccuracyPageDesign(Design):
         return NonInferiorityDesign(self.claim, self.delta_fraction, self.paired().agreement, self.margin_fraction,
                                     alpha=self.ni_alpha, test=test or self.ni_test)
 
+    def only(self, *names: str, **values) -> AccuracyPageDesign:
+        """The default design with this design's ``names`` (and the given ``values``): the cache key of an output
+        that reads only those fields. The names must include every field the scenario's checks read together."""
+        return type(self)(**{name: getattr(self, name) for name in names}, **values)
+
     def for_scenario(self) -> AccuracyPageDesign:
         """The same design with the inputs the scenario's headline does not read set to their defaults: the cache
         key of the headline outputs (moving a tab's own setting, or another scenario's, recomputes nothing)."""
-        keep = {"scenario", "n", "alpha", "target_power"} | {
-            "paired": {"delta", "baseline", "source", "test"} | ({"agreement"} if self.source == "manual" else set()),
-            "unpaired": {"delta", "baseline"},
-            "preference": {"p_new", "tie_rate", "ties", "test"}}[self.scenario]
-        return type(self)(**{f.name: getattr(self, f.name) if f.name in keep else f.default for f in self.fields()})
+        keep = ("scenario", "n", "alpha", "target_power") + {
+            "paired": ("delta", "baseline", "source", "test") + (("agreement",) if self.source == "manual" else ()),
+            "unpaired": ("delta", "baseline"),
+            "preference": ("p_new", "tie_rate", "ties", "test")}[self.scenario]
+        return self.only(*keep)
 
     # --- the headline: power, MDE, sample sizes, curves, assurance ------------------------------------------
     def _n(self, n):
