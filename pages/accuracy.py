@@ -255,16 +255,25 @@ design_label = {"paired": f"n = {n:,}, Δ = {design.delta:+.1f} pp",
                 "unpaired": f"n = {n:,}, Δ = {design.delta:+.1f} pp, unpaired",
                 "preference": f"n = {n:,}, {design.p_new:.0f}% prefer new"}[scenario]
 pins = pin_controls("accuracy", PIN_KEYS, label=design_label)
-pin_names = {pin.values: pin.name for pin in pins}
 
 
 def pin_design(pin_values) -> AccuracyPageDesign:
-    """A pin's design, read from its link text: a bad value falls back to its default, with a message."""
+    """A pin's design, read from its link text with ``from_params``. A pin is a saved design, so a value that does
+    not parse is reported (and the pin skipped) rather than replaced by its default."""
     notes: list[str] = []
-    pinned_design = D.from_params(dict(pin_values), messages=notes).with_(target_power=target)
-    for note in notes:
-        st.warning(f"Pinned design “{pin_names.get(pin_values, 'pin')}”: {note}")
-    return pinned_design.for_scenario()
+    pinned_design = D.from_params(dict(pin_values), messages=notes)
+    if notes:
+        if any(_too_large(value) for _, value in pin_values):
+            raise OverflowError(notes[0])  # n=1e308: the scaffold's "out of range" message
+        raise ValueError(notes[0].rsplit("; the default", 1)[0] + ".")
+    return pinned_design.with_(target_power=target).for_scenario()
+
+
+def _too_large(text) -> bool:
+    try:
+        return not abs(float(text)) <= 1e12
+    except ValueError:
+        return False
 
 
 pinned_curves, pinned_rows = pinned_designs(pins, lambda pin_values: pinned(pin_design(pin_values)), name="design")
