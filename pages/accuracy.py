@@ -132,29 +132,22 @@ def _input(name, box, **options):
 # ---------------------------------------------------------------------------
 # controls: the widgets of the declared fields, read into one design
 # ---------------------------------------------------------------------------
-def controls():
-    """The key inputs (main area) and the assumptions (sidebar) → the values of the design's fields."""
+def controls() -> dict:
+    """The assumptions (sidebar): the scenario, its other inputs and the decision rule."""
     side = st.sidebar
-    top = key_inputs(3)  # the inputs the question turns on, above the first chart
     link_values("scenario", SCENARIO_LABELS)
     scenario = _input("scenario", side, format_func=SCENARIO_LABELS.get, captions=[
         "two models, one test set", "each model on its own sample", "raters choose A, B or neither"])
     side.subheader("Design")
-    values = {"scenario": scenario, "n": _input(
-        "n", top[0], widget="select_slider", options=size_options(), label=N_LABELS[scenario],
-        default=PREFERENCE_N if scenario == "preference" else None)}
+    values = {"scenario": scenario}
     if scenario in ("paired", "unpaired"):
-        values["delta"] = _input("delta", top[1], widget="slider")
         values["baseline"] = _input("baseline", side, widget="slider")
     if scenario == "paired":
         link_values("pa_source", SOURCE_LABELS)
         values["source"] = _input("source", side, widget="selectbox", format_func=SOURCE_LABELS.get)
-        values["agreement"] = _input("agreement", top[2], widget="slider", disabled=values["source"] != "manual")
         link_values("test", TEST_LABELS)
         values["test"] = _input("test", side, widget="selectbox", format_func=TEST_LABELS.get)
     elif scenario == "preference":
-        values["p_new"] = _input("p_new", top[1], widget="slider")
-        values["tie_rate"] = _input("tie_rate", top[2], widget="slider")
         link_values("ties", TIE_LABELS)
         values["ties"] = _input("ties", side, horizontal=True, format_func=TIE_LABELS.get)
         link_values("test", TEST_LABELS)
@@ -165,14 +158,47 @@ def controls():
     side.subheader("Decision rule")
     values["alpha"] = _input("alpha", side, widget="select_slider")
     values["target_power"] = _input("target_power", side, widget="slider")
+    values.setdefault("test", D.field("test").default)
     return values
 
 
-def assumptions(values):
-    """The prior on the effect, the costs and the simulation check (sidebar)."""
+def key_controls(values: dict) -> dict:
+    """The inputs the question turns on, in the main area above the first chart."""
     scenario = values["scenario"]
-    effect_pp = values["delta"] if scenario != "preference" else \
-        round(values["p_new"] - (100.0 - values["p_new"] - values["tie_rate"]), 6)
+    top = key_inputs(3)
+    keyed = {"n": _input("n", top[0], widget="select_slider", options=size_options(), label=N_LABELS[scenario],
+                         default=PREFERENCE_N if scenario == "preference" else None)}
+    if scenario in ("paired", "unpaired"):
+        keyed["delta"] = _input("delta", top[1], widget="slider")
+    if scenario == "paired":
+        keyed["agreement"] = _input("agreement", top[2], widget="slider", disabled=values["source"] != "manual")
+        if values["source"] != "manual":
+            with guard("Impossible design"):
+                prior_design = D(**values, **keyed)
+            top[2].caption(f"P_a from the {SOURCE_LABELS[prior_design.source]}: "
+                           f"**{prior_design.paired().agreement:.2%}** at Δ = {prior_design.delta:+.1f} pp, "
+                           f"baseline {prior_design.baseline:.1f}%.")
+    elif scenario == "preference":
+        keyed["p_new"] = _input("p_new", top[1], widget="slider")
+        keyed["tie_rate"] = _input("tie_rate", top[2], widget="slider")
+    return keyed
+
+
+def current(name: str):
+    """A key input's current value before its widget is drawn (session, else the link, else the default)."""
+    f = D.field(name)
+    if f.key in st.session_state:
+        return st.session_state[f.key]
+    try:
+        return f.parse(st.query_params[f.key])
+    except (KeyError, ValueError):
+        return f.default
+
+
+def assumptions(scenario: str):
+    """The prior on the effect, the costs and the simulation check (sidebar)."""
+    effect_pp = current("delta") if scenario != "preference" else \
+        round(current("p_new") - (100.0 - current("p_new") - current("tie_rate")), 6)
     prior = prior_controls(default_mean=effect_pp, unit="pp", low=-20.0, high=20.0, step=0.1, sd_default=1.0,
                            sd_high=10.0, help_unit=" (new minus old, percentage points)",
                            measured_scale=100.0 if scenario == "paired" else None)
@@ -180,84 +206,65 @@ def assumptions(values):
         unit={"paired": "test item", "unpaired": "item (per model)", "preference": "judgment"}[scenario], default=0.0,
         help="What labelling one test item (or collecting one judgment) costs; the plan reports n × this. 0 leaves "
         "costs out.")
-    sim = simulation_controls() if scenario in ("paired", "preference") and values["test"] != "normal" else None
-    return prior, cost_unit, currency, sim
+    return prior, cost_unit, currency
 
 
 # ---------------------------------------------------------------------------
-# the page
+# outputs
 # ---------------------------------------------------------------------------
-start("Comparing models on accuracy",
-      "Card et al. (2020), §2–3 and appendices B, C, E, H.4. Power counts a result only when it is significant "
-      "**and** points the right way (their Figure 2).")
-values = controls()
-values.setdefault("test", D.field("test").default)
-prior, cost_unit, currency, sim = assumptions(values)
-with guard("Impossible design"):
-    design = D(**values)
-scenario, n, target, alpha, effect = design.scenario, design.n, design.target_power, design.alpha, design.effect
-key = design.for_scenario()
-if scenario == "paired" and design.source != "manual":
-    st.sidebar.info(f"P_a from the {SOURCE_LABELS[design.source]}: **{design.paired().agreement:.2%}** at "
-                    f"Δ = {design.delta:+.1f} pp, baseline {design.baseline:.1f}%.")
-with guard():
-    result, mde_now, sizes = power(key), mde(key), sample_sizes(key)
-
-# the prior on the effect (assurance) and the costs
-assured = None
-if prior.on:
-    with guard("Cannot average over this prior"):
-        assured = curves_tabs.assurance_point(key, n, prior.mean / 100, prior.sd / 100)
-        guess = sizes.first if sizes is not None and sizes.first > 0 and \
-            math.isclose(prior.mean / 100, effect, abs_tol=1e-9) else n
-        n_assured = curves_tabs.assurance_n(key, prior.mean / 100, prior.sd / 100, target, assured.ceiling, guess)
-units_needed = UNITS_PER_N[scenario]
-cost_now = n * units_needed * cost_unit if cost_unit > 0 else None
-
-# ---------------------------------------------------------------------------
-# metrics row, verdict and pins
-# ---------------------------------------------------------------------------
-size_unit = SIZE_UNITS[scenario]
-extra_metrics = []
-if assured is not None:
-    extra_metrics.append(Metric(
-        "Assurance", fmt_pct(assured.assurance),
-        help="P(significant in the hoped-for direction), averaged over the prior on the effect.",
-        caption=f"ceiling {fmt_pct(assured.ceiling)}; "
-                + (f"{size_unit} for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
-                   f"{target:.0%} assurance is out of reach (ceiling)")))
-if cost_now is not None:
-    need = sizes.first if sizes is not None and sizes.first > 0 else None
-    extra_metrics.append(Metric(
-        "Cost", fmt_money(cost_now, currency), help="n × the cost per unit (both models' samples when unpaired).",
-        caption=f"at the {size_unit} for {target:.0%} power: {fmt_money(need * units_needed * cost_unit, currency)}"
-        if need else None))
-metrics_row(
-    Metric("Power" if effect != 0 else "False-positive rate", fmt_pct(result.power),
-           help="P(significant and in the right direction). At Δ = 0 this is the rate of false positives, which "
-           "should not exceed α."),
-    Metric("Type-M (exaggeration)", fmt_ratio(result.type_m),
-           help="Average |observed difference| / |true difference| among significant results (appendix B)."),
-    Metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2),
-           help="Share of significant results whose sign is wrong (appendix B)."),
-    Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_now) else fmt_points(mde_now),
-           help=f"Smallest {'preference gap' if scenario == 'preference' else 'accuracy gain'} this design detects "
-           "with the target power" + (" (the agreement prior is re-evaluated at each candidate Δ)."
-                                      if scenario == "paired" and design.source != "manual" else ".")),
-    sample_size_metric(sizes, target, unit=size_unit, help={
-        "paired": "Smallest test set reaching the target power at this Δ and P_a.",
-        "unpaired": "Items per model (each model on its own sample).",
-        "preference": "Raters reaching the target power."}[scenario], limit=10_000_000),
-    *extra_metrics,
-)
-verdict(result.power, target, effect=effect, type_m=result.type_m)
-design_label = {"paired": f"n = {n:,}, Δ = {design.delta:+.1f} pp",
-                "unpaired": f"n = {n:,}, Δ = {design.delta:+.1f} pp, unpaired",
-                "preference": f"n = {n:,}, {design.p_new:.0f}% prefer new"}[scenario]
-pins = pin_controls("accuracy", PIN_KEYS, label=design_label)
+def headline(design, prior, cost_unit, currency):
+    """Power, Type-M, Type-S, MDE, the sizes (and assurance, cost) of the design; the verdict."""
+    scenario, n, target, effect, key = design.scenario, design.n, design.target_power, design.effect, \
+        design.for_scenario()
+    with guard():
+        result, mde_now, sizes = power(key), mde(key), sample_sizes(key)
+    assured = None
+    if prior.on:
+        with guard("Cannot average over this prior"):
+            assured = curves_tabs.assurance_point(key, n, prior.mean / 100, prior.sd / 100)
+            guess = sizes.first if sizes is not None and sizes.first > 0 and \
+                math.isclose(prior.mean / 100, effect, abs_tol=1e-9) else n
+            n_assured = curves_tabs.assurance_n(key, prior.mean / 100, prior.sd / 100, target, assured.ceiling, guess)
+    units_needed = UNITS_PER_N[scenario]
+    cost_now = n * units_needed * cost_unit if cost_unit > 0 else None
+    size_unit = SIZE_UNITS[scenario]
+    extra_metrics = []
+    if assured is not None:
+        extra_metrics.append(Metric(
+            "Assurance", fmt_pct(assured.assurance),
+            help="P(significant in the hoped-for direction), averaged over the prior on the effect.",
+            caption=f"ceiling {fmt_pct(assured.ceiling)}; "
+                    + (f"{size_unit} for {target:.0%} assurance: {n_assured:,}" if n_assured > 0 else
+                       f"{target:.0%} assurance is out of reach (ceiling)")))
+    if cost_now is not None:
+        need = sizes.first if sizes is not None and sizes.first > 0 else None
+        extra_metrics.append(Metric(
+            "Cost", fmt_money(cost_now, currency), help="n × the cost per unit (both models' samples when unpaired).",
+            caption=f"at the {size_unit} for {target:.0%} power: "
+            f"{fmt_money(need * units_needed * cost_unit, currency)}" if need else None))
+    metrics_row(
+        Metric("Power" if effect != 0 else "False-positive rate", fmt_pct(result.power),
+               help="P(significant and in the right direction). At Δ = 0 this is the rate of false positives, which "
+               "should not exceed α."),
+        Metric("Type-M (exaggeration)", fmt_ratio(result.type_m),
+               help="Average |observed difference| / |true difference| among significant results (appendix B)."),
+        Metric("Type-S (wrong sign)", fmt_pct(result.type_s, 2),
+               help="Share of significant results whose sign is wrong (appendix B)."),
+        Metric(f"MDE at {target:.0%} power", "not reachable" if not math.isfinite(mde_now) else fmt_points(mde_now),
+               help=f"Smallest {'preference gap' if scenario == 'preference' else 'accuracy gain'} this design "
+               "detects with the target power" + (" (the agreement prior is re-evaluated at each candidate Δ)."
+                                                  if scenario == "paired" and design.source != "manual" else ".")),
+        sample_size_metric(sizes, target, unit=size_unit, help={
+            "paired": "Smallest test set reaching the target power at this Δ and P_a.",
+            "unpaired": "Items per model (each model on its own sample).",
+            "preference": "Raters reaching the target power."}[scenario], limit=10_000_000),
+        *extra_metrics,
+    )
+    verdict(result.power, target, effect=effect, type_m=result.type_m)
+    return result, mde_now, sizes, assured, cost_now
 
 
-def pin_design(pin_values) -> AccuracyPageDesign:
+def pin_design(pin_values, target: float) -> AccuracyPageDesign:
     """A pin's design, read from its link text with ``from_params``. A pin is a saved design, so a value that does
     not parse is reported (and the pin skipped) rather than replaced by its default."""
     notes: list[str] = []
@@ -276,51 +283,25 @@ def _too_large(text) -> bool:
         return False
 
 
-pinned_curves, pinned_rows = pinned_designs(pins, lambda pin_values: pinned(pin_design(pin_values)), name="design")
-pins_table({"design": f"current ({design_label})", "n": n, "effect": "", "power": result.power,
-            "type_m": result.type_m, "type_s": result.type_s,
-            "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, pin_columns(
-               target, type_s=st.column_config.NumberColumn("Type-S", format="percent")))
+def pins_panel(design, result, sizes) -> list:
+    """'Pin this design' and the pinned designs' table; returns the pins' curve frames."""
+    n, target = design.n, design.target_power
+    label = {"paired": f"n = {n:,}, Δ = {design.delta:+.1f} pp",
+             "unpaired": f"n = {n:,}, Δ = {design.delta:+.1f} pp, unpaired",
+             "preference": f"n = {n:,}, {design.p_new:.0f}% prefer new"}[design.scenario]
+    pins = pin_controls("accuracy", PIN_KEYS, label=label)
+    frames, rows = pinned_designs(pins, lambda values: pinned(pin_design(values, target)), name="design")
+    pins_table({"design": f"current ({label})", "n": n, "effect": "", "power": result.power,
+                "type_m": result.type_m, "type_s": result.type_s,
+                "n_for_target": sizes.first if sizes is not None else -1}, rows, pin_columns(
+                   target, type_s=st.column_config.NumberColumn("Type-S", format="percent")))
+    return frames
 
-# ---------------------------------------------------------------------------
-# views (only the open one is computed)
-# ---------------------------------------------------------------------------
-plotted: dict[str, pd.DataFrame] = {}
-tab = views(VIEWS)
-if tab.open("power") or tab.open("exaggeration"):
-    with guard():
-        frame, dash = curves_tabs.labelled_curves(key)
-    plotted["curves"] = frame
-if tab.open("power"):
-    with tab["power"]:
-        curves_tabs.tab_power(design, frame, dash, result, sizes, pinned_curve(pinned_curves, "n", "power"))
-if tab.open("assurance"):
-    with tab["assurance"]:
-        curves_tabs.tab_assurance(design, prior, assured, plotted)
-if tab.open("exaggeration"):
-    with tab["exaggeration"]:
-        curves_tabs.tab_exaggeration(design, frame, dash, result, sizes, pinned_curve(pinned_curves, "n", "type_m"))
-if tab.open("filter"):
-    with tab["filter"]:
-        curves_tabs.tab_filter(design, result, plotted)
-if tab.open("benchmarks"):
-    with tab["benchmarks"]:
-        tabs.tab_benchmarks(design, plotted)
-if tab.open("squad"):
-    with tab["squad"]:
-        tabs.tab_squad(design, plotted)
-if tab.open("noworse"):
-    with tab["noworse"]:
-        tabs.tab_noworse(design, plotted)
-if tab.open("intervals"):
-    with tab["intervals"]:
-        tabs.tab_intervals(design, plotted)
 
-# ---------------------------------------------------------------------------
-# simulation check (on demand, after the charts)
-# ---------------------------------------------------------------------------
-if sim is not None and sim.run:
+def simulation_check(design, result, sim) -> None:
+    """The paper's simulation of the current design, on demand, next to the exact numbers."""
     st.subheader("Simulation check")
+    key = design.for_scenario()
 
     def run(progress):
         out = key.simulate(n_sims=sim.n_sims, seed=sim.seed)
@@ -330,7 +311,7 @@ if sim is not None and sim.run:
     with guard("Cannot simulate this design"):
         mc = simulation(("accuracy", key, sim.n_sims, sim.seed), run, text=f"Simulating {sim.n_sims:,} experiments…")
     metrics_row(
-        Metric("Simulated power" if effect != 0 else "Simulated false-positive rate", fmt_pct(mc.power),
+        Metric("Simulated power" if design.effect != 0 else "Simulated false-positive rate", fmt_pct(mc.power),
                se=f"{100 * mc.mc_se:.1f}%", help=f"{mc.n_sims:,} simulated experiments (Card et al. Figure 2)."),
         Metric("Simulated Type-M", fmt_ratio(mc.type_m),
                se=f"{mc.type_m_se:.2f}×" if math.isfinite(mc.type_m_se) else None),
@@ -344,26 +325,73 @@ if sim is not None and sim.run:
         st.warning(f"The simulated power differs from the exact {fmt_pct(result.power)} by more than 3 Monte Carlo "
                    "standard errors; with a fixed seed this happens in about 3 runs in 1,000.")
 
+
+@st.fragment
+def planner(values: dict, prior, cost_unit: float, currency: str, sim) -> None:
+    """Everything the key inputs drive: moving one reruns only this (the sidebar's values come in as arguments)."""
+    values = {**values, **key_controls(values)}
+    with guard("Impossible design"):
+        design = D(**values)
+    scenario, n, target = design.scenario, design.n, design.target_power
+    result, mde_now, sizes, assured, cost_now = headline(design, prior, cost_unit, currency)
+    pinned_frames = pins_panel(design, result, sizes)
+    plotted: dict[str, pd.DataFrame] = {}
+    tab = views(VIEWS)
+    if tab.open("power") or tab.open("exaggeration"):
+        with guard():
+            frame, dash = curves_tabs.labelled_curves(design.for_scenario())
+        plotted["curves"] = frame
+    if tab.open("power"):
+        with tab["power"]:
+            curves_tabs.tab_power(design, frame, dash, result, sizes, pinned_curve(pinned_frames, "n", "power"))
+    if tab.open("assurance"):
+        with tab["assurance"]:
+            curves_tabs.tab_assurance(design, prior, assured, plotted)
+    if tab.open("exaggeration"):
+        with tab["exaggeration"]:
+            curves_tabs.tab_exaggeration(design, frame, dash, result, sizes,
+                                         pinned_curve(pinned_frames, "n", "type_m"))
+    for name, draw in (("filter", lambda: curves_tabs.tab_filter(design, result, plotted)),
+                       ("benchmarks", lambda: tabs.tab_benchmarks(design, plotted)),
+                       ("squad", lambda: tabs.tab_squad(design, plotted)),
+                       ("noworse", lambda: tabs.tab_noworse(design, plotted)),
+                       ("intervals", lambda: tabs.tab_intervals(design, plotted))):
+        if tab.open(name):
+            with tab[name]:
+                draw()
+    if sim is not None and sim.run:
+        simulation_check(design, result, sim)
+    # the plan, the code, the download and the explanation
+    plan_figures = []
+    if tab.open("power"):
+        plan_figures.append(("Power vs sample size", figures.curve_figure(
+            frame, x="n", y="power", color="series", dash=dash, current=(n, result.power), target=target,
+            x_title=curves_tabs.X_TITLES[scenario], y_title="Power", y_range=(0, 1.02))))
+    snippet = accuracy_design_snippet(design, prior=(prior.mean, prior.sd) if assured is not None else None)
+    plan_actions(accuracy_plan.plan_item(
+        {"paired": design.paired, "unpaired": design.unpaired, "preference": design.preference}[scenario](),
+        result, n=n, alpha=design.alpha, target_power=target,
+        test=design.test if scenario != "unpaired" else "exact", mde=mde_now, sizes=sizes, assurance=assured,
+        prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
+        cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
+        sources={k: source_of(k, value, "slider") for k, value in (
+            ("n", n), ("delta", design.delta), ("baseline", design.baseline))} if scenario == "paired" else None),
+        key=f"accuracy_{scenario}")
+    code_view(snippet, key="accuracy_code")
+    if plotted:
+        download_csv(plotted, f"accuracy_{scenario}_{tab.current}.csv", key="download_curves",
+                     label="Download the plotted data (CSV)")
+    explain(curves_tabs.EXPLANATION.format(target=target))
+
+
 # ---------------------------------------------------------------------------
-# the plan, the code, the download and the explanation
+# the page
 # ---------------------------------------------------------------------------
-plan_figures = []
-if tab.open("power"):
-    plan_figures.append(("Power vs sample size", figures.curve_figure(
-        frame, x="n", y="power", color="series", dash=dash, current=(n, result.power), target=target,
-        x_title=curves_tabs.X_TITLES[scenario], y_title="Power", y_range=(0, 1.02))))
-snippet = accuracy_design_snippet(design, prior=(prior.mean, prior.sd) if assured is not None else None)
-scenario_design = {"paired": design.paired, "unpaired": design.unpaired, "preference": design.preference}[scenario]()
-plan_actions(accuracy_plan.plan_item(
-    scenario_design, result, n=n, alpha=alpha, target_power=target,
-    test=design.test if scenario != "unpaired" else "exact", mde=mde_now, sizes=sizes, assurance=assured,
-    prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
-    cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
-    sources={k: source_of(k, value, "slider") for k, value in (
-        ("n", n), ("delta", design.delta), ("baseline", design.baseline))} if scenario == "paired" else None),
-    key=f"accuracy_{scenario}")
-code_view(snippet, key="accuracy_code")
-if plotted:
-    download_csv(plotted, f"accuracy_{scenario}_{tab.current}.csv", key="download_curves",
-                 label="Download the plotted data (CSV)")
-explain(curves_tabs.EXPLANATION.format(target=target))
+start("Comparing models on accuracy",
+      "Card et al. (2020), §2–3 and appendices B, C, E, H.4. Power counts a result only when it is significant "
+      "**and** points the right way (their Figure 2).")
+sidebar_values = controls()
+prior_settings, unit_cost, currency_label = assumptions(sidebar_values["scenario"])
+simulation_settings = simulation_controls() \
+    if sidebar_values["scenario"] in ("paired", "preference") and sidebar_values["test"] != "normal" else None
+planner(sidebar_values, prior_settings, unit_cost, currency_label, simulation_settings)
