@@ -40,10 +40,11 @@ _NI = ("scenario", "n", "delta", "baseline", "source", "agreement", "target_powe
 _INTERVALS = ("n", "confidence", "expected_accuracy", "half_width")
 
 
-def _input(name, box, **options):
-    """A declared field's widget, with the page's own label and help text."""
+def design_input(name, box, **options):
+    """The widget of a declared field of :class:`AccuracyPageDesign`, with the page's own label (unless given) and
+    help text (the field's help, as the page has always shown it)."""
     f = D.field(name)
-    return field_input(D, name, box, label=f.label, help=f.help, **options)
+    return field_input(D, name, box, label=options.pop("label", f.label), help=f.help, **options)
 
 
 # ---------------------------------------------------------------------------
@@ -151,7 +152,7 @@ def tab_squad(design, plotted) -> None:
                        help="What the leaderboard reported on the hidden test set."),
             )
     st.markdown("**Which leaderboard submissions were well powered?** (Figure 10)")
-    size = _input("squad_size", st, horizontal=True, format_func=SQUAD_SIZE_LABELS.get)
+    size = design_input("squad_size", st, horizontal=True, format_func=SQUAD_SIZE_LABELS.get)
     board = squad_board(design.only("alpha", "target_power", squad_size=size))
     plotted["squad2"] = board
     chart(figures.leaderboard_figure(board, target=target, style=style()), "leaderboard_chart")
@@ -174,10 +175,10 @@ def tab_noworse(design, plotted) -> None:
         return
     c1, c2, c3, c4 = st.columns(4)
     design = design.with_(
-        claim=_input("claim", c1, format_func=CLAIM_LABELS.get),
-        margin=_input("margin", c2, widget="slider"),
-        ni_test=_input("ni_test", c3, widget="selectbox", format_func=NI_TEST_LABELS.get),
-        ni_alpha=_input("ni_alpha", c4, widget="select_slider"))
+        claim=design_input("claim", c1, format_func=CLAIM_LABELS.get),
+        margin=design_input("margin", c2, widget="slider"),
+        ni_test=design_input("ni_test", c3, widget="selectbox", format_func=NI_TEST_LABELS.get),
+        ni_alpha=design_input("ni_alpha", c4, widget="select_slider"))
     n, target, agreement, kind = design.n, design.target_power, design.paired().agreement, design.claim
     margin, margin_pp, alpha = design.margin_fraction, design.margin, design.ni_alpha
     if design.ni_test == "wald":
@@ -238,9 +239,9 @@ def tab_noworse(design, plotted) -> None:
 
 def tab_intervals(design, plotted) -> None:
     c1, c2, c3 = st.columns(3)
-    design = design.with_(confidence=_input("confidence", c1, widget="select_slider"),
-                          expected_accuracy=_input("expected_accuracy", c2, widget="slider"),
-                          half_width=_input("half_width", c3, widget="slider"))
+    design = design.with_(confidence=design_input("confidence", c1, widget="select_slider"),
+                          expected_accuracy=design_input("expected_accuracy", c2, widget="slider"),
+                          half_width=design_input("half_width", c3, widget="slider"))
     n, n_cov, level = design.n, design.interval_n(), design.confidence
     ci_p, ci_half = design.expected_accuracy, design.half_width
     key = design.only(*_INTERVALS)

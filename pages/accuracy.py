@@ -21,7 +21,7 @@ from core.plan import accuracy as accuracy_plan
 from core.snippets import accuracy_design_snippet
 from pages import _accuracy_curves as curves_tabs
 from pages import _accuracy_tabs as tabs
-from pages._fields import field_input
+from pages._accuracy_tabs import design_input
 from pages._scaffold import (
     Metric,
     cached,
@@ -123,12 +123,6 @@ def size_options() -> list[int]:
     return N_OPTIONS
 
 
-def _input(name, box, **options):
-    """A declared field's widget, with the page's own label and help text."""
-    f = D.field(name)
-    return field_input(D, name, box, label=options.pop("label", f.label), help=f.help, **options)
-
-
 # ---------------------------------------------------------------------------
 # controls: the widgets of the declared fields, read into one design
 # ---------------------------------------------------------------------------
@@ -136,28 +130,28 @@ def controls() -> dict:
     """The assumptions (sidebar): the scenario, its other inputs and the decision rule."""
     side = st.sidebar
     link_values("scenario", SCENARIO_LABELS)
-    scenario = _input("scenario", side, format_func=SCENARIO_LABELS.get, captions=[
+    scenario = design_input("scenario", side, format_func=SCENARIO_LABELS.get, captions=[
         "two models, one test set", "each model on its own sample", "raters choose A, B or neither"])
     side.subheader("Design")
     values = {"scenario": scenario}
     if scenario in ("paired", "unpaired"):
-        values["baseline"] = _input("baseline", side, widget="slider")
+        values["baseline"] = design_input("baseline", side, widget="slider")
     if scenario == "paired":
         link_values("pa_source", SOURCE_LABELS)
-        values["source"] = _input("source", side, widget="selectbox", format_func=SOURCE_LABELS.get)
+        values["source"] = design_input("source", side, widget="selectbox", format_func=SOURCE_LABELS.get)
         link_values("test", TEST_LABELS)
-        values["test"] = _input("test", side, widget="selectbox", format_func=TEST_LABELS.get)
+        values["test"] = design_input("test", side, widget="selectbox", format_func=TEST_LABELS.get)
     elif scenario == "preference":
         link_values("ties", TIE_LABELS)
-        values["ties"] = _input("ties", side, horizontal=True, format_func=TIE_LABELS.get)
+        values["ties"] = design_input("ties", side, horizontal=True, format_func=TIE_LABELS.get)
         link_values("test", TEST_LABELS)
         f = D.field("test")  # the sign test's forms only (no normal approximation)
         values["test"] = f.check(side.selectbox(
             f.label, list(PREFERENCE_TESTS), format_func=TEST_LABELS.get, key=f.key, bind="query-params",
             help="Exact binomial (sign) test by default; its mid-p and asymptotic versions."))
     side.subheader("Decision rule")
-    values["alpha"] = _input("alpha", side, widget="select_slider")
-    values["target_power"] = _input("target_power", side, widget="slider")
+    values["alpha"] = design_input("alpha", side, widget="select_slider")
+    values["target_power"] = design_input("target_power", side, widget="slider")
     values.setdefault("test", D.field("test").default)
     return values
 
@@ -166,12 +160,13 @@ def key_controls(values: dict) -> dict:
     """The inputs the question turns on, in the main area above the first chart."""
     scenario = values["scenario"]
     top = key_inputs(3)
-    keyed = {"n": _input("n", top[0], widget="select_slider", options=size_options(), label=N_LABELS[scenario],
-                         default=PREFERENCE_N if scenario == "preference" else None)}
+    keyed = {"n": design_input("n", top[0], widget="select_slider", options=size_options(),
+                               label=N_LABELS[scenario], default=PREFERENCE_N if scenario == "preference" else None)}
     if scenario in ("paired", "unpaired"):
-        keyed["delta"] = _input("delta", top[1], widget="slider")
+        keyed["delta"] = design_input("delta", top[1], widget="slider")
     if scenario == "paired":
-        keyed["agreement"] = _input("agreement", top[2], widget="slider", disabled=values["source"] != "manual")
+        keyed["agreement"] = design_input("agreement", top[2], widget="slider",
+                                          disabled=values["source"] != "manual")
         if values["source"] != "manual":
             with guard("Impossible design"):
                 prior_design = D(**values, **keyed)
@@ -179,8 +174,8 @@ def key_controls(values: dict) -> dict:
                            f"**{prior_design.paired().agreement:.2%}** at Δ = {prior_design.delta:+.1f} pp, "
                            f"baseline {prior_design.baseline:.1f}%.")
     elif scenario == "preference":
-        keyed["p_new"] = _input("p_new", top[1], widget="slider")
-        keyed["tie_rate"] = _input("tie_rate", top[2], widget="slider")
+        keyed["p_new"] = design_input("p_new", top[1], widget="slider")
+        keyed["tie_rate"] = design_input("tie_rate", top[2], widget="slider")
     return keyed
 
 

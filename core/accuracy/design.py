@@ -62,7 +62,6 @@ from .preferences import (
     preference_mde,
     preference_power,
     preference_sample_size,
-    preference_sample_sizes,
 )
 from .unpaired import UnpairedDesign, unpaired_assurance, unpaired_distribution, unpaired_sample_size
 
@@ -90,7 +89,8 @@ TEST_LABELS = {"exact": "exact (default)", "midp": "mid-p", "chi2": "chi-square"
                "normal": "normal approximation"}
 TIE_LABELS = {"drop": "dropped", "split": "split by coin flip"}
 CLAIM_LABELS = {"ni": "no worse than (non-inferiority)", "eq": "equivalent (TOST)"}
-NI_TEST_LABELS = {"score": "score (Nam 1997 / Tango 1998)", "wald": "Wald", "exact": "exact unconditional (n ≤ 2,000)"}
+NI_TEST_LABELS = {"score": "score (Nam 1997 / Tango 1998)", "wald": "Wald",
+                  "exact": "exact unconditional (n ≤ 2,000)"}
 SQUAD_SIZE_LABELS = {"test": f"SQuAD 2.0 test set ({SQUAD_TEST_SIZE:,})",
                      "dev": f"dev-set size ({SQUAD_DEV_SIZE:,}), as the paper's counts"}
 #: The widgets' labels of each choice field (by URL key): a bound choice widget writes its label into the link.

@@ -244,3 +244,21 @@ def test_page_reads_its_design_from_a_link_and_pins_read_it_with_from_params():
     assert table.loc["pref", "power"] == pytest.approx(oracle.power)
     assert "bad" not in table.index
     assert any("“bad”" in e.value and "`delta` must be a number" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("query, keys", [
+    ({}, {"scenario", "n", "delta", "baseline", "pa_source", "agreement", "test", "alpha", "target"}),
+    ({"scenario": "preference"}, {"scenario", "n", "p_new", "ties_pct", "ties", "test", "alpha", "target"}),
+    ({"view": "No worse than (non-inferiority)"}, {"ni_kind", "ni_margin", "ni_test", "ni_alpha"}),
+    ({"view": "Small test sets (intervals)"}, {"ci_level", "ci_p", "ci_half"}),
+    ({"view": "SQuAD 2.0 leaderboard"}, {"squad_base", "squad_new", "squad_size"}),
+])
+def test_widgets_use_the_designs_url_keys(query, keys):
+    """Every declared field's URL key is the key of the page's widget for it (links and pins use these keys)."""
+    from core.accuracy import AccuracyPageDesign
+
+    assert keys <= {f.key for f in AccuracyPageDesign.fields()}
+    at = open_page("accuracy", query)
+    assert not at.exception
+    shown = {w.key for kind in ("slider", "select_slider", "selectbox", "radio") for w in getattr(at, kind)}
+    assert keys <= shown, keys - shown
