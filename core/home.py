@@ -95,20 +95,22 @@ def _pct(x: float, digits: int = 1) -> str:
     return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
 
 
-def accuracy_teaser(*, n=500, delta=0.02, agreement=0.9, alpha=0.05, test="exact") -> Teaser:
+def accuracy_teaser(design: acc.AccuracyPageDesign | None = None) -> Teaser:
     """Two classifiers on one test set: exact McNemar power (the Accuracy page's paired scenario).
 
-    Defaults are the page's: n = 500 items, Δ = +2 points, agreement P_a = 90%, α = 0.05, exact conditional test
-    (:func:`core.accuracy.mcnemar_power`; Card et al. 2020, §3 and appendix E).
+    ``design`` defaults to the page's (:class:`core.accuracy.AccuracyPageDesign`): n = 500 items, Δ = +2 points,
+    agreement P_a = 90%, α = 0.05, exact conditional test (:func:`core.accuracy.mcnemar_power`; Card et al. 2020,
+    §3 and appendix E).
 
     Examples
     --------
     >>> accuracy_teaser().shown
     '24.9%'
     """
-    power = acc.mcnemar_power(n, delta, agreement, alpha=alpha, test=test).power
-    return Teaser("accuracy", f"Two classifiers on a {n:,}-item test set: {_pct(power, 0)} power for a "
-                  f"{100 * delta:g}-point accuracy gain.", "Power", power, _pct(power))
+    design = acc.AccuracyPageDesign() if design is None else design
+    power = design.power().power
+    return Teaser("accuracy", f"Two classifiers on a {design.n:,}-item test set: {_pct(power, 0)} power for a "
+                  f"{design.delta:g}-point accuracy gain.", "Power", power, _pct(power))
 
 
 def llm_teaser(*, n=1000, accuracy_a=0.70, gain=0.03, difficulty_sd=0.25, correlation=0.6, alpha=0.05) -> Teaser:

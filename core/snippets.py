@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["llm_snippet", "llm_facets_snippet", "accuracy_snippet", "mt_snippet", "ratings_snippet", "sequential_snippet",
+__all__ = ["llm_snippet", "llm_facets_snippet", "accuracy_snippet", "accuracy_design_snippet", "mt_snippet", "ratings_snippet", "sequential_snippet",
            "leaderboard_snippet", "claims_snippet", "monitor_snippet", "judge_snippet", "active_snippet",
            "labels_snippet", "subset_snippet"]
 
@@ -208,6 +208,23 @@ def accuracy_snippet(*, scenario: str, n: int, alpha: float, target_power: float
                   f"assured = {assure_call}", "print('Assurance:', pct(assured.assurance))"]
     return "\n".join(lines) + "\n"
 
+
+
+def accuracy_design_snippet(design, *, prior: tuple[float, float] | None = None) -> str:
+    """:func:`accuracy_snippet` for the Accuracy page's design (:class:`core.accuracy.AccuracyPageDesign`).
+
+    ``prior`` is (mean, sd) in percentage points of the effect.
+    """
+    if design.scenario == "paired":
+        args = dict(delta=design.delta_fraction, test=design.test, source=design.source,
+                    baseline=design.baseline_fraction, agreement=design.agreement_fraction)
+    elif design.scenario == "unpaired":
+        args = dict(delta=design.delta_fraction, baseline=design.baseline_fraction)
+    else:
+        args = dict(p_new=design.p_new_fraction, p_old=design.p_old_fraction, tie_rate=design.tie_fraction,
+                    ties=design.ties, test=design.test)
+    return accuracy_snippet(scenario=design.scenario, n=design.n, alpha=design.alpha,
+                            target_power=design.target_power, prior=prior, **args)
 
 def mt_snippet(*, n: int, delta: float, p0: float, b0: float, alpha: float, target_power: float,
                prior: tuple[float, float] | None = None) -> str:

@@ -32,6 +32,7 @@ stays at or above it (exact tests zigzag; :mod:`core.sizing`); the
 ``*_sample_sizes`` variants return both.
 """
 
+from .design import AccuracyPageDesign
 from .curves import paired_curves, power_curves, preference_curves, unpaired_curves
 from .engine import METHODS, TESTS, pvalue_from_counts
 from .intervals import INTERVAL_METHODS, coverage_curves, interval, interval_coverage, interval_sample_size
@@ -86,6 +87,7 @@ from .unpaired import (
 )
 
 __all__ = [
+    "AccuracyPageDesign",
     "TESTS",
     "METHODS",
     "PRIORS",

@@ -10,18 +10,13 @@ import math
 from collections.abc import Mapping
 
 from ..accuracy import NonInferiorityDesign, PairedDesign, PreferenceDesign, UnpairedDesign
+from ..accuracy.design import SCENARIO_LABELS, SOURCE_LABELS  # the page's names, declared with its design
 from ..sizing import SampleSize
 from .document import Assumption, PlanItem
 from .text import fmt_money, fmt_pct, fmt_ratio
 
 __all__ = ["SCENARIO_LABELS", "SOURCE_LABELS", "TEST_WORDS", "noninferiority_plan_item", "plan_item"]
 
-#: The page's names of the three designs.
-SCENARIO_LABELS = {"paired": "paired (McNemar)", "unpaired": "unpaired", "preference": "preferences"}
-#: Where the agreement rate P_a of a paired design comes from (Card et al. 2020, appendix E).
-SOURCE_LABELS = {"manual": "my estimate", "glue": "GLUE regression", "squad": "SQuAD 2.0 regression",
-                 "lachenbruch_mid": "no prior: midpoint", "lachenbruch_low": "no prior: least agreement",
-                 "lachenbruch_high": "no prior: most agreement"}
 #: The McNemar variants in words.
 TEST_WORDS = {"exact": "an exact McNemar test", "midp": "a mid-p McNemar test", "chi2": "a chi-square McNemar test",
               "chi2_cc": "a continuity-corrected McNemar test", "normal": "McNemar's test (normal approximation)"}

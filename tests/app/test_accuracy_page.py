@@ -221,3 +221,44 @@ def test_pin_compare_remove_and_restore_from_url(page):
     page.button(key="accuracy_pin_remove_0").click()
     page.run()
     assert "pinned: small test set" not in [t["name"] for t in chart(page, "power_chart")["data"]]
+
+
+def test_page_reads_its_design_from_a_link_and_pins_read_it_with_from_params():
+    """A link written by AccuracyPageDesign.to_params() shows that design's numbers; the same link as a pin gives
+    its row; a pin value that does not parse is reported naming the parameter."""
+    from urllib.parse import quote
+
+    from core.accuracy import AccuracyPageDesign
+
+    d = AccuracyPageDesign(scenario="preference", n=300, p_new=55.5, tie_rate=12.0, ties="split", test="midp")
+    at = open_page("accuracy", d.to_params())
+    assert not at.exception and not at.error
+    assert metrics(at)["Power"] == f"{100 * d.power().power:.1f}%"
+    oracle = acc.preference_power(300, 0.555, round(1 - 0.555 - 0.12, 6), ties="split", test="midp")
+    assert metrics(at)["Power"] == f"{100 * oracle.power:.1f}%"
+    keys = ("scenario", "n", "p_new", "ties_pct", "ties", "test")
+    pin = "pref~" + ",".join(f"{k}={quote(d.to_params()[k], safe='')}" for k in keys) + "|bad~scenario=unpaired,delta=x"
+    at = open_page("accuracy", {"pins": pin})
+    assert not at.exception
+    table = [t.value for t in at.dataframe if "design" in t.value.columns][0].set_index("design")
+    assert table.loc["pref", "power"] == pytest.approx(oracle.power)
+    assert "bad" not in table.index
+    assert any("“bad”" in e.value and "`delta` must be a number" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("query, keys", [
+    ({}, {"scenario", "n", "delta", "baseline", "pa_source", "agreement", "test", "alpha", "target"}),
+    ({"scenario": "preference"}, {"scenario", "n", "p_new", "ties_pct", "ties", "test", "alpha", "target"}),
+    ({"view": "No worse than (non-inferiority)"}, {"ni_kind", "ni_margin", "ni_test", "ni_alpha"}),
+    ({"view": "Small test sets (intervals)"}, {"ci_level", "ci_p", "ci_half"}),
+    ({"view": "SQuAD 2.0 leaderboard"}, {"squad_base", "squad_new", "squad_size"}),
+])
+def test_widgets_use_the_designs_url_keys(query, keys):
+    """Every declared field's URL key is the key of the page's widget for it (links and pins use these keys)."""
+    from core.accuracy import AccuracyPageDesign
+
+    assert keys <= {f.key for f in AccuracyPageDesign.fields()}
+    at = open_page("accuracy", query)
+    assert not at.exception
+    shown = {w.key for kind in ("slider", "select_slider", "selectbox", "radio") for w in getattr(at, kind)}
+    assert keys <= shown, keys - shown

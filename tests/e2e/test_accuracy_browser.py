@@ -67,3 +67,25 @@ def test_chart_module_is_preloaded_once(page, server_url):
                             ".filter(n => n.includes('/static/js/PlotlyChart.'))")
     assert len(fetched) == 1, fetched
     assert page.errors == []
+
+
+def test_key_input_then_sidebar_input_both_update_the_outputs(page, server_url):
+    """The key inputs and their outputs are one fragment: a key input reruns it (chart, metric, URL); a sidebar input
+    afterwards still reaches it (the fragment takes the sidebar's values)."""
+    from playwright.sync_api import expect
+
+    from core import accuracy as acc
+
+    slide_and_check(page, server_url, "/accuracy", "Expected accuracy difference Δ (percentage points)",
+                    presses=5, url_fragment="delta=2.5", artifact="accuracy-fragment-key.png")
+    values = page.locator('[data-testid="stMetricValue"]')
+    expect(values.first).to_have_text("37.6%", timeout=30_000)
+    page.get_by_role("slider", name="Target power").focus()
+    page.keyboard.press("ArrowRight")  # 0.80 → 0.81 (the target is a line on the chart, not its data)
+    expect(page.get_by_text("MDE at 81% power")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    assert "target=0.81" in page.url and "delta=2.5" in page.url
+    # the size for 81% power at the moved Δ = 2.5 pts (the fragment's Δ, the sidebar's target)
+    need = acc.mcnemar_sample_size(0.025, 0.9, target_power=0.81)
+    expect(page.get_by_text(f"{need:,}", exact=True).first).to_be_visible(timeout=30_000)
+    assert not page.errors, page.errors
