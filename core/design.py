@@ -8,7 +8,8 @@ step, unit, label, help and URL key in one place. :class:`Design` (a mixin) read
 * describe the fields to a page (:meth:`Design.fields`), which builds its widgets from them;
 * write and read links and pins (:meth:`Design.to_params` / :meth:`Design.from_params`): ``from_params({})`` is the
   default design, unknown keys are ignored, a bad value falls back to the default with a message, and
-  ``from_params(d.to_params()) == d``.
+  ``from_params(d.to_params()) == d`` (exactly; for a field shown scaled, for the values with at most 12 decimals
+  that widgets produce).
 
 Frozen and compared by value, a design is a cache key: a page passes it, and nothing else, to one cached call per
 output.
@@ -74,7 +75,8 @@ class Field:
     optional : bool
         Whether ``None`` is allowed (written as ``"none"`` in links).
     scale : float
-        Widget value = field value × ``scale`` (e.g. 100 for a proportion shown in points).
+        Widget value = field value × ``scale`` (e.g. 100 for a proportion shown in points). Links carry the widget's
+        value (a bound widget writes what it shows into the URL), so :meth:`format` and :meth:`parse` scale too.
     ui_low, ui_high : float or None
         The widget's range when narrower than the valid range (a slider's ends); ``None``: ``low`` / ``high``.
     fmt : str or None
@@ -109,8 +111,8 @@ class Field:
             return "true or false"
         if self.kind == "text":
             return "text"
-        lo = "−∞" if self.low is None else f"{self.low:g}"
-        hi = "∞" if self.high is None else f"{self.high:g}"
+        lo = "−∞" if self.low is None else _number(self.low)
+        hi = "∞" if self.high is None else _number(self.high)
         return f"{'(' if self.low_open else '['}{lo}, {hi}{')' if self.high_open else ']'}"
 
     def check(self, value):
@@ -150,6 +152,8 @@ class Field:
                 value = float(raw)
             except ValueError:
                 raise ValueError(f"`{self.name}` must be a number, got {raw!r}.") from None
+            if self.scale != 1.0 and math.isfinite(value):
+                value = round(value / self.scale, 12)  # links carry what the widget shows
         elif self.kind == "int":
             try:
                 value = float(raw)
@@ -175,6 +179,7 @@ class Field:
         if self.kind == "bool":
             return "true" if value else "false"
         if self.kind == "float":
+            value = self._to_widget(value)  # links carry what the widget shows (× scale)
             text = f"{float(value):.15g}"
             return text if float(text) == float(value) else repr(float(value))
         return str(value)
@@ -211,6 +216,11 @@ class Field:
         if self.kind == "int":
             return int(value)
         return round(float(value) * self.scale, 12) if self.scale != 1.0 else float(value)
+
+
+def _number(x: float) -> str:
+    """A bound for people: 2,000,000 rather than 2e+06."""
+    return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
 
 
 def _same_number(choice, raw: str) -> bool:
@@ -300,6 +310,7 @@ class Design:
         together with the values before it, falls back to its default and a message is appended to ``messages``.
         """
         params = params or {}
+        notes: list[str] = []
         values: dict[str, Any] = {}
         for f in cls.fields():
             if f.key not in params:
@@ -308,14 +319,26 @@ class Design:
             if isinstance(raw, (list, tuple)):  # st.query_params.to_dict() gives the last; parse_qs gives lists
                 raw = raw[-1] if raw else ""
             try:
-                value = f.parse(raw)
-                cls(**{**values, f.name: value})  # checks spanning fields, with the values accepted so far
+                values[f.name] = f.parse(raw)
             except (ValueError, TypeError) as e:
-                if messages is not None:
-                    messages.append(f"{str(e).rstrip('.')}; the default {f.format(f.default)} is used.")
-                continue
-            values[f.name] = value
-        return cls(**values)
+                notes.append(f"{str(e).rstrip('.')}; the default {f.format(f.default)} is used.")
+        # checks spanning fields: drop the value the refusal names (else the last one read) until the design holds
+        by_name = {f.name: f for f in cls.fields()}
+        while True:
+            try:
+                design = cls(**values)
+                break
+            except (ValueError, TypeError) as e:
+                if not values:
+                    raise
+                named = [n for n in values if f"`{n}`" in str(e)]
+                drop = named[-1] if named else list(values)[-1]
+                values.pop(drop)
+                notes.append(f"{str(e).rstrip('.')}; the default {by_name[drop].format(by_name[drop].default)} of "
+                             f"`{drop}` is used.")
+        if messages is not None:
+            messages.extend(notes)
+        return design
 
     def with_(self, **changes):
         """The same design with some fields changed (validated again)."""

@@ -65,7 +65,7 @@ PAGES: tuple[PageInfo, ...] = (
         "accuracy", "Accuracy (McNemar)", ":material/target:",
         "Two classifiers on one test set, unpaired accuracy, or head-to-head preferences: power, exaggeration, "
         "the smallest detectable gain, \"no worse than\" gates, intervals for small test sets, and the SQuAD 2.0 "
-        "leaderboard.", core=("accuracy",),
+        "leaderboard.", core=("accuracy",), designs=("core.accuracy:AccuracyPageDesign",),
         question="Are two classifiers different on my test set?"),
     PageInfo(
         "llm", "LLM benchmarks", ":material/smart_toy:",
@@ -82,12 +82,12 @@ PAGES: tuple[PageInfo, ...] = (
         "leaderboard", "Leaderboards (pairwise votes)", ":material/leaderboard:",
         "Many systems ranked from pairwise votes by people or an LLM judge (Bradley–Terry, Elo scale): votes until "
         "neighbours are told apart, interval widths, P(the whole order is right), the cost of a noisy judge.",
-        core=("pairwise",),
+        core=("pairwise",), designs=("core.pairwise:LeaderboardDesign",),
         question="Can votes rank my systems on a leaderboard?"),
     PageInfo(
         "claims", "Many claims at once", ":material/checklist:",
         "Gains claimed on several benchmarks: each claim's power and the chance that all hold under Holm, "
-        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("multiplicity",),
+        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("multiplicity",), designs=("core.multiplicity:ClaimsDesign",),
         bench_slider="Correlation between benchmarks' test statistics",
         question="Do all the gains in my paper hold at once?"),
     PageInfo(
@@ -99,6 +99,7 @@ PAGES: tuple[PageInfo, ...] = (
         "ratings", "Human ratings (Likert)", ":material/groups:",
         "Likert evaluations with crossed worker × item variance: power and false positives of the paper's and the "
         "Satterthwaite rule, Figure 6, and an annotation-budget planner.", core=("ratings",),
+        designs=("core.ratings:RatingsDesign",),
         question="How many workers and items for a human rating study?"),
     PageInfo(
         "sequential", "DA campaigns: fixed vs interim", ":material/timer:",

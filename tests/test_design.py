@@ -40,12 +40,12 @@ def test_default_design_and_round_trip():
     d = Toy(n=1234, delta=-0.0375, alpha=0.01, test="asymptotic", paired=False, sd=0.3)
     p = d.to_params()
     assert all(isinstance(v, str) for v in p.values())
-    assert p == {"n": "1234", "d": "-0.0375", "alpha": "0.01", "test": "asymptotic", "paired": "false", "sd": "0.3"}
+    assert p == {"n": "1234", "d": "-3.75", "alpha": "0.01", "test": "asymptotic", "paired": "false", "sd": "0.3"}
     assert Toy.from_params(p) == d
     assert Toy.from_params(Toy().to_params()) == Toy()
-    # a float that %g would round is written exactly
-    e = Toy(delta=1 / 3)
-    assert Toy.from_params(e.to_params()).delta == 1 / 3
+    # a float that %g would round is written exactly; a scaled one to the 12 decimals widgets produce
+    assert Toy.from_params(Toy(sd=1 / 3).to_params()).sd == 1 / 3
+    assert Toy.from_params(Toy(delta=0.0123456789).to_params()).delta == 0.0123456789
 
 
 def test_checks_name_the_parameter_and_its_range():
@@ -71,12 +71,19 @@ def test_bad_and_unknown_values_fall_back_with_a_message():
     assert notes[0].startswith("`n` must be a whole number") and notes[0].endswith("the default 100 is used.")
     assert "`delta` must be a finite number" in notes[1]
     assert "`paired` must be true or false" in notes[2]
-    # a value the design refuses together with the ones before it falls back too
+    # values the design refuses together: the one its message names falls back (whatever the fields' order)
     notes = []
-    assert Toy.from_params({"n": "5", "test": "asymptotic"}, messages=notes) == Toy(n=5)
-    assert "at least 10 for the asymptotic test" in notes[0]
+    assert Toy.from_params({"n": "5", "test": "asymptotic"}, messages=notes) == Toy(test="asymptotic")
+    assert "at least 10 for the asymptotic test" in notes[0] and notes[0].endswith("the default 100 of `n` is used.")
     # lists (parse_qs) take the last value; numeric choices match by value
     assert Toy.from_params({"n": ["3", "30"], "alpha": "0.10"}) == Toy(n=30, alpha=0.1)
+
+
+def test_links_carry_what_the_widget_shows():
+    # a bound widget writes its shown value (points) into the URL: the link's d=2.5 is a 0.025 difference
+    assert Toy.from_params({"d": "2.5"}).delta == 0.025
+    assert Toy(delta=0.025).to_params()["d"] == "2.5"
+    assert Toy.field("n").range_text() == "[2, 10,000]"
 
 
 def test_widget_units():
