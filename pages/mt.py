@@ -103,7 +103,8 @@ def pinned(values, target):
     notes: list[str] = []
     d = Design.from_params(dict(values), messages=notes)
     if notes:  # a pin is what it was pinned as, or reported: never silently the default
-        raise ValueError(notes[0])
+        raise ValueError("A value in the pin is out of range or not a number: "
+                         + notes[0].rsplit("; the default", 1)[0] + ".")
     frame = d.curves(list(CURVE_NS))[["n", "power", "type_m"]]
     point_p = d.power()
     need = d.sample_size(target_power=target) if d.delta_bleu else -1
