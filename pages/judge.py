@@ -262,10 +262,10 @@ def main() -> None:
         cal, origin = fit_tab(tab, plotted)
     if tab.open("active"):
         with tab["active"], guard():
-            judge_labels.active_view(cal, origin, plotted)
+            judge_labels.active_view(design, cal, origin, plotted)
     if tab.open("labels"):
         with tab["labels"], guard():
-            judge_labels.labels_view(design.alpha, design.target_power, currency, plotted)
+            judge_labels.labels_view(design, currency, plotted)
     if tab.current not in ("active", "labels"):  # those tabs plan their own designs (pages/_judge_labels.py)
         plan(design, res, currency)
     if plotted:

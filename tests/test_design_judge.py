@@ -19,7 +19,13 @@ KEYS = {"estimand": "estimand", "judge_spec": "judge_spec", "prevalence_pct": "p
         "specificity_pct": "sp", "correlation": "rho", "sd": "sd", "cost_human": "c_h", "cost_judge": "c_j",
         "plan_by": "plan_by", "budget": "budget", "target_se": "target_se", "delta": "delta", "alpha": "alpha",
         "target_power": "target", "statistic": "ag_stat", "ag_prevalence_pct": "ag_prev", "kappa": "ag_kappa",
-        "halfwidth": "ag_hw", "agreement": "ag_po"}
+        "halfwidth": "ag_hw", "agreement": "ag_po", "active_source": "al_source", "min_share": "al_share",
+        "beta_a": "al_a", "beta_b": "al_b", "n_items": "al_items", "n_human": "al_n", "active_target_se": "al_target",
+        "item_seed": "al_seed", "p10_pct": "lp_p10", "p01_pct": "lp_p01", "labels_kappa": "lp_kappa",
+        "labels_prevalence": "lp_prev", "cost_item": "lp_c_item", "cost_label": "lp_c_label", "max_labels": "lp_max"}
+LABELS_PAGE = (Path(__file__).resolve().parents[1] / "pages" / "_judge_labels.py").read_text()
+TAB_FIELDS = ("active_source", "min_share", "beta_a", "beta_b", "n_items", "n_human", "active_target_se", "item_seed",
+              "p10_pct", "p01_pct", "labels_kappa", "labels_prevalence", "cost_item", "cost_label", "max_labels")
 
 
 def test_default_design():
@@ -36,6 +42,9 @@ def test_default_design():
     D(judge_spec="correlation", plan_by="target_se", target_se=0.0065, statistic="gwet_ac1", ag_prevalence_pct=7.0,
       kappa=0.35, halfwidth=0.05, agreement=0.97),
     D(prevalence_pct=12.5, sensitivity_pct=99.5, specificity_pct=60.0, budget=50000, statistic="krippendorff"),
+    D(active_source="calibration", min_share=0.25, beta_a=2.5, beta_b=0.3, n_items=50_000, n_human=2_000,
+      active_target_se=0.0125, item_seed=77, p10_pct=12.5, p01_pct=3.0, labels_kappa=0.35, labels_prevalence=0.2,
+      cost_item=2.5, cost_label=0.05, max_labels=11),
 ])
 def test_round_trip(design):
     params = design.to_params()
@@ -66,8 +75,10 @@ def test_every_field_has_a_unit_and_the_pages_url_key():
     assert D.field("prevalence_pct").unit == "%" and D.field("target_se").unit == "label units"
     # the target SE keeps the label's scale: a link's ?target_se=0.011 is 0.011 (1.1 points), as before
     assert D.field("target_se").scale == 1.0 and D.from_params({"target_se": "0.011"}).target_se == 0.011
+    for name in TAB_FIELDS:  # the two label tabs' widgets (pages/_judge_labels.py)
+        assert f'"{name}"' in LABELS_PAGE, name
     for name in KEYS:  # every field but α and the target power (the shared decision controls) has its widget here
-        if name not in ("alpha", "target_power", "budget", "target_se", "delta"):
+        if name not in ("alpha", "target_power", "budget", "target_se", "delta") + TAB_FIELDS:
             assert re.search(rf'inp\("{name}"|"{name}"[,)]', PAGE), name
     assert 'inp(mode, top[0]' in PAGE and 'inp("budget", top[0]' in PAGE
     assert D.field("budget").default in BUDGETS
@@ -78,11 +89,15 @@ def test_every_field_has_a_unit_and_the_pages_url_key():
     ("correlation", 1.0), ("correlation", -1.0), ("sd", 0.0), ("cost_human", 0.0), ("cost_judge", -1e-9),
     ("budget", 0), ("target_se", 0.0), ("alpha", 0.51), ("alpha", 0.0), ("target_power", 1.0),
     ("ag_prevalence_pct", 0.0), ("kappa", 1.0), ("halfwidth", 0.0), ("agreement", 0.5), ("agreement", 1.0),
-    ("delta", 0.0),
+    ("delta", 0.0), ("min_share", 1.01), ("beta_a", 0.0), ("beta_b", 10_000.5), ("n_items", 1),
+    ("n_items", 2_000_001), ("n_human", 0), ("n_human", 1001), ("active_target_se", 0.0), ("item_seed", -1),
+    ("p10_pct", 100.5), ("p01_pct", -0.5), ("labels_kappa", 1.01), ("labels_prevalence", 1.0), ("cost_item", -0.01),
+    ("cost_label", 0.0), ("max_labels", 0), ("max_labels", 100),
 ])
 def test_a_value_just_outside_the_range_is_refused_by_name(name, outside):
     base = D(judge_spec="correlation") if name in ("sensitivity_pct", "specificity_pct") else D()
-    with pytest.raises(ValueError, match=f"`{name.removesuffix('_pct')}"):
+    names = {"p10_pct": "p10", "p01_pct": "p01"}
+    with pytest.raises(ValueError, match=f"`{names.get(name, name.removesuffix('_pct'))}"):
         base.with_(**{name: outside})
 
 
@@ -144,3 +159,29 @@ def test_methods_agree_with_the_engines():
     b = D(judge_spec="correlation", budget=500)
     assert b.plan().cost <= 500 and b.plan() == jg.ppi_plan(sd=0.5, correlation=0.8, cost_human=1.0,
                                                             cost_judge=0.01, budget=500)
+
+
+def test_the_label_tabs_delegate_to_their_engines():
+    d = D(min_share=0.1, beta_a=2.0, beta_b=3.0, n_items=500, n_human=50, p10_pct=10.0, p01_pct=5.0,
+          labels_kappa=0.5, labels_prevalence=0.3, cost_item=1.5, cost_label=0.5, max_labels=5, alpha=0.01,
+          target_power=0.9)
+    conf = tuple(jg.beta_confidences(2.0, 3.0, 500).tolist())
+    assert d.active_design() == jg.ActiveDesign(conf, 50, 0.1)
+    assert d.with_(n_human=2).active_design((0.2, 0.5, 0.9)) == jg.ActiveDesign((0.2, 0.5, 0.9), 2, 0.1)
+    assert d.active_design().se() == jg.active_se(conf, 50, min_share=0.1)
+    got = d.labels_plan()
+    want = jg.labels_per_item(0.1, 0.05, kappa=0.5, prevalence=0.3, cost_item=1.5, cost_label=0.5, alpha=0.01,
+                              target_power=0.9, max_labels=5)
+    assert got.best == want.best
+    pd.testing.assert_frame_equal(got.table, want.table)
+    # Dorner & Hardt (2024)'s docstring example: at κ = 0.6 one label per item is cheapest for p10 = 8%, p01 = 4%
+    assert D().labels_plan().best == 1
+    # the engines refuse the ends the design refuses
+    with pytest.raises(ValueError):
+        jg.beta_confidences(0.0, 1.0, 100)
+    with pytest.raises(ValueError):
+        jg.labels_per_item(0.08, 0.04, kappa=0.6, max_labels=100)
+    # and accept the extremes inside
+    e = D(beta_a=1e4, beta_b=1e-3, n_items=2, n_human=2, min_share=1.0, p10_pct=100.0, p01_pct=0.0,
+          labels_kappa=1.0, labels_prevalence=0.999, cost_item=0.0, cost_label=1e-9, max_labels=99)
+    assert 0 <= e.active_design().se() and e.labels_plan().best >= 1

@@ -27,9 +27,12 @@ from .agreement import (
     agreement_value,
     prevalence_paradox_curve,
 )
+from .active import _MAX_ITEMS as MAX_ACTIVE_ITEMS
+from .active import ActiveDesign, beta_confidences
+from .labels import MAX_LABELS, LabelsPlan, labels_per_item
 from .ppi import JudgeDesign, PPIPlan, judge_correlation, ppi_curve, split_curve
 
-__all__ = ["JudgePageDesign", "ESTIMANDS", "JUDGE_SPECS", "PLAN_BY", "BUDGETS"]
+__all__ = ["JudgePageDesign", "ACTIVE_SOURCES", "ESTIMANDS", "JUDGE_SPECS", "PLAN_BY", "BUDGETS"]
 
 #: What is estimated: one model's score, or the difference of two models on the same items.
 ESTIMANDS = ("one", "paired")
@@ -37,6 +40,8 @@ ESTIMANDS = ("one", "paired")
 JUDGE_SPECS = ("accuracy", "correlation")
 #: What the plan aims at: a budget (most precise), a target SE or an effect (cheapest).
 PLAN_BY = ("budget", "target_se", "delta")
+#: Where the active-labelling tab takes the judge's confidences from.
+ACTIVE_SOURCES = ("beta", "calibration")
 #: The budget widget's values.
 BUDGETS = (100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10000, 20000, 50000, 100000)
 #: The agreement study's confidence level (the page sizes 95% intervals).
@@ -131,6 +136,54 @@ class JudgePageDesign(Design):
         key="ag_po", label="Raw agreement (paradox chart)",
         help="Share of items on which the two raters agree, fixed across prevalence in the paradox chart.")
 
+    # --- the "Which items to label" tab (Zrnic & Candès 2024) -----------------------------------------------------
+    active_source: str = spec(
+        "beta", choices=ACTIVE_SOURCES, key="al_source", label="Judge confidences from",
+        help="A Beta(a, b) spread of the judge's calibrated probabilities, or the items of the file in the tab "
+        "'Calibrate from your labels' (each item's P(human = 1 | the judge's output), binned).")
+    min_share: float = spec(
+        0.0, low=0.0, high=1.0, step=0.05, unit="", key="al_share", label="Uniform share",
+        help="Share of the labels spread uniformly (Li, Zrnic & Candès 2025): a floor on every item's probability, in "
+        "case the judge's uncertainties are wrong. 1 = uniform.")
+    beta_a: float = spec(0.5, low=0.0, low_open=True, high=1e4, ui_low=0.1, ui_high=10.0, step=0.1, unit="",
+                         key="al_a", label="Beta a",
+                         help="Judge confidences f ~ Beta(a, b): a = b = 0.5 is a confident judge (most f near 0 or "
+                         "1), a = b = 5 an unsure one.")
+    beta_b: float = spec(0.5, low=0.0, low_open=True, high=1e4, ui_low=0.1, ui_high=10.0, step=0.1, unit="",
+                         key="al_b", label="Beta b", help="See a; mean a/(a + b).")
+    n_items: int = spec(1000, low=2, high=MAX_ACTIVE_ITEMS, ui_low=10, ui_high=200_000, step=100, unit="items",
+                        key="al_items", label="Items scored by the judge N",
+                        help="The pool the human labels are drawn from.")
+    n_human: int = spec(100, low=1, high=MAX_ACTIVE_ITEMS, step=10, unit="labels", key="al_n",
+                        label="Human labels n (expected)",
+                        help="Σπ_i: each item is labelled with probability π_i.")
+    active_target_se: float = spec(
+        0.03, low=0.0, low_open=True, ui_low=0.002, ui_high=0.1, step=0.001, fmt="%.3f", unit="label units",
+        key="al_target", label="Target SE",
+        help="The SE of the estimated mean label to reach (the chart's line).")
+    item_seed: int = spec(0, low=0, high=2**31 - 1, step=1, unit="", key="al_seed", label="Seed of the item list",
+                          help="The same seed gives the same list; keep it in your plan.")
+    # --- the "Labels per item" tab (Dorner & Hardt 2024) ------------------------------------------------------------
+    p10_pct: float = spec(8.0, low=0.0, high=100.0, ui_low=0.5, ui_high=40.0, step=0.5, unit="%", key="lp_p10",
+                          label="Only A right (%)", help="P(A right and B wrong) under the true labels.")
+    p01_pct: float = spec(4.0, low=0.0, high=100.0, ui_low=0.5, ui_high=40.0, step=0.5, unit="%", key="lp_p01",
+                          label="Only B right (%)", help="P(B right and A wrong) under the true labels.")
+    labels_kappa: float = spec(0.6, low=0.0, high=1.0, ui_low=0.05, ui_high=1.0, step=0.05, unit="", key="lp_kappa",
+                               label="Pilot Cohen's κ",
+                               help="Agreement of two annotators in a pilot; it fixes each annotator's error ε.")
+    labels_prevalence: float = spec(
+        0.5, low=0.0, high=1.0, low_open=True, high_open=True, ui_low=0.05, ui_high=0.95, step=0.05, unit="",
+        key="lp_prev", label="Observed prevalence",
+        help="Share of positive labels in the pilot (π′); chance agreement is π′² + (1 − π′)².")
+    cost_item: float = spec(0.0, low=0.0, ui_high=10_000.0, step=0.5, unit="currency per item", key="lp_c_item",
+                            label="Cost per item",
+                            help="What an item costs apart from its labels (collecting it, running the models).")
+    cost_label: float = spec(1.0, low=0.0, low_open=True, ui_low=0.001, ui_high=10_000.0, step=0.1,
+                             unit="currency per label", key="lp_c_label", label="Cost per label",
+                             help="What one human label costs.")
+    max_labels: int = spec(7, low=1, high=MAX_LABELS, unit="labels", key="lp_max", label="Most labels per item",
+                           help="Odd k = 1, 3, … up to this (a majority without ties).")
+
     def __post_init__(self):
         self.check_fields()
         if self.delta == 0:
@@ -140,6 +193,8 @@ class JudgePageDesign(Design):
         if self.judged_by_accuracy and self.sensitivity_pct + self.specificity_pct <= 100.0:
             raise ValueError("`sensitivity` + `specificity` must exceed 100% (a judge better than chance).")
         _check_agreement(self.ag_prevalence_pct / 100, self.kappa, self.statistic)  # κ's lower end depends on p
+        if self.active_source == "beta" and self.n_human > self.n_items:
+            raise ValueError(f"`n_human` must be at most `n_items` ({self.n_items:,}), got {self.n_human:,}.")
 
     # --- what the page derives from its inputs ------------------------------------------------------------------
     @property
@@ -215,3 +270,18 @@ class JudgePageDesign(Design):
     def paradox_curve(self, prevalences=None) -> pd.DataFrame:
         """:func:`~core.judge.prevalence_paradox_curve` at the raw agreement ``agreement``."""
         return prevalence_paradox_curve(agreement=self.agreement, prevalences=prevalences)
+
+    def active_design(self, confidence=None) -> ActiveDesign:
+        """The "Which items to label" tab's :class:`~core.judge.ActiveDesign`: ``n_human`` labels over the judge's
+        ``confidence`` (default: ``n_items`` Beta(``beta_a``, ``beta_b``) quantiles), a uniform share ``min_share``."""
+        if confidence is None:
+            confidence = tuple(beta_confidences(self.beta_a, self.beta_b, self.n_items).tolist())
+        return ActiveDesign(tuple(confidence), self.n_human, self.min_share)
+
+    def labels_plan(self) -> LabelsPlan:
+        """:func:`~core.judge.labels_per_item`: one label on more items or a majority of k (Dorner & Hardt 2024),
+        at the design's α and target power."""
+        return labels_per_item(self.p10_pct / 100, self.p01_pct / 100, kappa=self.labels_kappa,
+                               prevalence=self.labels_prevalence, cost_item=self.cost_item,
+                               cost_label=self.cost_label, alpha=self.alpha, target_power=self.target_power,
+                               max_labels=self.max_labels)
