@@ -45,7 +45,6 @@ from pages._scaffold import (
     plan_actions,
     prior_controls,
     sample_size_metric,
-    simulation,
     simulation_controls,
     source_of,
     start,

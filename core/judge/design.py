@@ -189,7 +189,8 @@ class JudgePageDesign(Design):
         if self.delta == 0:
             raise ValueError("`delta` must not be 0: no design has power against no effect.")
         if self.plan_by == "delta" and self.target_power <= self.alpha:
-            raise ValueError(f"`target_power` must be in ({self.alpha:g}, 1) (above `alpha`), got {self.target_power:g}.")
+            raise ValueError(f"`target_power` must be in ({self.alpha:g}, 1) (above `alpha`), got "
+                             f"{self.target_power:g}.")
         if self.judged_by_accuracy and self.sensitivity_pct + self.specificity_pct <= 100.0:
             raise ValueError("`sensitivity` + `specificity` must exceed 100% (a judge better than chance).")
         _check_agreement(self.ag_prevalence_pct / 100, self.kappa, self.statistic)  # κ's lower end depends on p
