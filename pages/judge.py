@@ -81,30 +81,24 @@ def inp(name: str, box, **options):
     return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
 
 
-def controls() -> tuple[D, str]:
-    """The widgets: key inputs above the first chart, the rest in the sidebar; returns the design and currency."""
+def controls() -> tuple[dict, str]:
+    """The sidebar's widgets (the assumptions); returns their values by field and the currency. The key inputs
+    are read in :func:`body`, which they alone rerun."""
     start("LLM judges and human labels",
           "How many human labels to pair with an LLM judge's labels (PPI++: Angelopoulos, Duchi & Zrnic 2023), what a "
           "Rogan–Gladen corrected judge gives at the same cost, and how many items to double-annotate for an agreement "
           "study (Fleiss, Cohen & Everitt 1969; Gwet 2008).")
     side = st.sidebar
-    top = key_inputs(2)  # the inputs the question turns on, above the first chart
     side.subheader("What you estimate")
     values = {"estimand": inp("estimand", side, horizontal=True,
                               format_func={"one": "one model's score", "paired": "difference of two models"}.get)}
     paired = values["estimand"] == "paired"
     values["judge_spec"] = inp("judge_spec", side, horizontal=True, disabled=paired,
                                format_func={"accuracy": "sensitivity / specificity", "correlation": "correlation"}.get)
-    accuracy = values["judge_spec"] == "accuracy" and not paired
-    if accuracy:
-        values["prevalence_pct"] = inp("prevalence_pct", top[1], widget="slider")
+    if values["judge_spec"] == "accuracy" and not paired:
         values["sensitivity_pct"] = inp("sensitivity_pct", side, widget="slider")
         values["specificity_pct"] = inp("specificity_pct", side, widget="slider")
-        with guard("Impossible judge"):
-            sd, rho, p_obs = D(**values).judge_correlation()  # the design refuses Se + Sp <= 100%
-        side.caption(f"σ = {sd:.3f}, judge–human correlation ρ = {min(rho, 0.999):.3f}, apparent rate {p_obs:.1%}.")
     else:
-        values["correlation"] = inp("correlation", top[1], widget="slider")
         values["sd"] = inp("sd", side, widget="slider", label="SD of a human label σ" if not paired else
                            "SD of the per-item human difference σ")
     side.subheader("Costs")
@@ -114,19 +108,34 @@ def controls() -> tuple[D, str]:
     currency = currency_label(side.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
                                              help="A label for the amounts, e.g. USD, EUR, GBP."))
     side.subheader("Plan by")
-    values["plan_by"] = mode = inp("plan_by", side, format_func=MODES.get)
-    if mode == "budget":
-        values["budget"] = inp("budget", top[0], widget="select_slider", options=list(BUDGETS))
-    else:
-        values[mode] = inp(mode, top[0], widget="slider")
+    values["plan_by"] = inp("plan_by", side, format_func=MODES.get)
     values["alpha"], values["target_power"] = decision_controls(target_help=D.field("target_power").help)
     side.subheader("Agreement study")
     values["statistic"] = inp("statistic", side, format_func=jg.STATISTICS.get)
     for name in ("ag_prevalence_pct", "kappa", "halfwidth", "agreement"):
         values[name] = inp(name, side, widget="slider")
+    return values, currency
+
+
+def key_design(assumptions: dict) -> D:
+    """The key inputs above the first chart (the model's accuracy or the judge's correlation; the budget, target
+    SE or effect the plan aims at) completing the sidebar's assumptions into the one design."""
+    top = key_inputs(2)  # the inputs the question turns on, above the first chart
+    values = dict(assumptions)
+    if values["judge_spec"] == "accuracy" and values["estimand"] != "paired":
+        values["prevalence_pct"] = inp("prevalence_pct", top[1], widget="slider")
+        with guard("Impossible judge"):
+            sd, rho, p_obs = D(**values).judge_correlation()  # the design refuses Se + Sp <= 100%
+        top[1].caption(f"σ = {sd:.3f}, judge–human correlation ρ = {min(rho, 0.999):.3f}, apparent rate {p_obs:.1%}.")
+    else:
+        values["correlation"] = inp("correlation", top[1], widget="slider")
+    mode = values["plan_by"]
+    if mode == "budget":
+        values["budget"] = inp("budget", top[0], widget="select_slider", options=list(BUDGETS))
+    else:
+        values[mode] = inp(mode, top[0], widget="slider")
     with guard("Cannot plan this design"):
-        design = D(**values)
-    return design, currency
+        return D(**values)
 
 
 def headline(design: D, currency: str):
@@ -246,8 +255,11 @@ def plan(design: D, res, currency: str) -> None:
     code_view(snippet, key="judge_code")
 
 
-def main() -> None:
-    design, currency = controls()
+@st.fragment
+def body(assumptions: dict, currency: str) -> None:
+    """The key inputs and everything they change (metrics, tabs, plan): moving a key input reruns only this; the
+    sidebar's assumptions come in as values (a change there reruns the page)."""
+    design = key_design(assumptions)
     res = headline(design, currency)
     plotted: dict[str, pd.DataFrame] = {}
     tab = views(VIEWS)
@@ -297,4 +309,4 @@ budget one label on three times as many items usually detects a difference soone
     )
 
 
-main()
+body(*controls())
