@@ -137,7 +137,9 @@ def fit_tab(tab, plotted: dict):
                        key["specificity_pct"]: float(np.clip(round(200 * fitted.specificity) / 2, 50.0, 100.0))})
     else:
         values.update({key["judge_spec"]: "correlation", key["estimand"]: "paired" if fitted.paired else "one"})
-    st.button("Use these values in the sliders", on_click=apply_values,
-              args=(values, f"fitted from {origin}"), key="use_fit", type="primary",
-              help="Sets the judge sliders (rounded to their steps).")
+    if st.button("Use these values in the sliders", on_click=apply_values,
+                 args=(values, f"fitted from {origin}"), key="use_fit", type="primary",
+                 help="Sets the judge sliders (rounded to their steps)."):
+        # the sliders it sets are in the sidebar too, outside the page's fragment: rerun the whole page
+        st.rerun(scope="app")
     return cal, origin
