@@ -83,9 +83,11 @@ def fit_tab(tab, plotted: dict) -> None:
     new_values = {keys["p0"]: float(min(max(round(fitted.p0, 2), 0.0), 0.9)),
                   keys["b0"]: float(min(max(round(fitted.b0, 1), 5.0), 100.0)),
                   keys["delta_bleu"]: _clipped("delta_bleu", fitted.delta_bleu, 0.05)}
-    st.button("Use these values in the sliders", on_click=apply_values, key="use_fit",
-              args=(new_values, "fitted to the uploaded outputs with sacrebleu (Card et al. 2020, app. G.1)"),
-              type="primary", help="Sets P0, b0 and Δ_B (clipped to the sliders' ranges).")
+    if st.button("Use these values in the sliders", on_click=apply_values, key="use_fit",
+                 args=(new_values, "fitted to the uploaded outputs with sacrebleu (Card et al. 2020, app. G.1)"),
+                 type="primary", help="Sets P0, b0 and Δ_B (clipped to the sliders' ranges)."):
+        # P0 and b0 are sidebar sliders, outside the page's key-input fragment: rerun the whole page
+        st.rerun(scope="app")
     if fitted.n < 100:
         st.info("With fewer than ~100 segments the fitted P0 and b0 are rough; use a full test set.")
     effects = fitted.effects

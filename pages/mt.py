@@ -130,24 +130,31 @@ class Settings:
     sim: object
 
 
-def controls() -> tuple[Design, Settings]:
-    """The widgets: key inputs above the first chart, the rest in the sidebar; returns the one design."""
+def current_delta() -> float:
+    """Δ_B as the key input holds it (its widget state, else the link's value, else the default): the prior's
+    starting mean, read in the sidebar, outside the key inputs' fragment."""
+    key = Design.field("delta_bleu").key
+    if key in st.session_state:
+        return float(st.session_state[key])
+    return Design.from_params({key: st.query_params[key]} if key in st.query_params else {}).delta_bleu
+
+
+def controls() -> tuple[dict, Settings]:
+    """The sidebar's widgets (the assumptions); returns their values by field and the other settings. The key
+    inputs are read in :func:`key_design`, inside the fragment they alone rerun."""
     start("Machine translation: BLEU and the randomization test",
           "Card et al. (2020), §4 and appendix G. Power counts a result only when it is significant **and** in the "
           "right direction.")
     side = st.sidebar
-    top = key_inputs(3)  # the inputs the question turns on, above the first chart
     side.selectbox("Preset", list(mt.PRESETS), key="preset", bind="query-params", on_change=apply_preset,
                    help="P0 and b0 fitted by Card et al. to four WMT En–De comparisons (Table 3), or their average "
                    "(the paper's default for Figure 4). Choosing a preset sets the sliders.")
     side.subheader("Design")
-    n = field_input(Design, "n", top[0], widget="select_slider", options=N_OPTIONS)
-    delta = field_input(Design, "delta_bleu", top[1], widget="slider")
-    p0 = field_input(Design, "p0", side, widget="slider")
-    b0 = field_input(Design, "b0", side, widget="slider")
-    alpha, target = decision_controls()
-    prior = prior_controls(default_mean=delta, unit="BLEU", low=-10.0, high=10.0, step=0.05, sd_default=0.5,
-                           sd_high=5.0, help_unit=" (new minus baseline, BLEU points)")
+    values = {"p0": field_input(Design, "p0", side, widget="slider"),
+              "b0": field_input(Design, "b0", side, widget="slider")}
+    values["alpha"], target = decision_controls()
+    prior = prior_controls(default_mean=current_delta(), unit="BLEU", low=-10.0, high=10.0, step=0.05,
+                           sd_default=0.5, sd_high=5.0, help_unit=" (new minus baseline, BLEU points)")
     cost_unit, currency = cost_controls(
         unit="test sentence", default=0.0,
         help="What one test sentence costs: sourcing it and a professional reference translation. The plan reports "
@@ -157,12 +164,18 @@ def controls() -> tuple[Design, Settings]:
         help="The paper's full simulation for the current design: simulated test sets, each tested with the paired "
         "randomization test. It runs after the charts, with a progress bar, and its estimates carry Monte Carlo "
         "standard errors. The instant numbers come from the test's normal approximation.")
-    n_trials = Design.field("n_trials").default
     if sim.run:
-        n_trials = field_input(Design, "n_trials", st.sidebar, widget="select_slider", options=TRIAL_OPTIONS)
+        values["n_trials"] = field_input(Design, "n_trials", st.sidebar, widget="select_slider", options=TRIAL_OPTIONS)
+    return values, Settings(target, prior, cost_unit, currency, sim)
+
+
+def key_design(assumptions: dict) -> Design:
+    """The key inputs above the first chart (test-set size n and Δ_B) completing the sidebar's assumptions."""
+    top = key_inputs(3)  # the inputs the question turns on, above the first chart
+    n = field_input(Design, "n", top[0], widget="select_slider", options=N_OPTIONS)
+    delta = field_input(Design, "delta_bleu", top[1], widget="slider")
     with guard():
-        design = Design(delta, p0, b0, alpha, n=n, n_trials=n_trials)
-    return design, Settings(target, prior, cost_unit, currency, sim)
+        return Design(delta_bleu=delta, n=n, **assumptions)
 
 
 def headline(design: Design, s: Settings) -> dict:
@@ -305,8 +318,11 @@ def plan(design: Design, s: Settings, h: dict, fig4, tab) -> None:
     code_view(snippet, key="mt_code")
 
 
-def main() -> None:
-    design, s = controls()
+@st.fragment
+def body(assumptions: dict, s: Settings) -> None:
+    """The key inputs and everything they change (metrics, pins, tabs, simulation, plan): moving a key input reruns
+    only this; the sidebar's assumptions come in as values (a change there reruns the page)."""
+    design = key_design(assumptions)
     h = headline(design, s)
     n, delta, target, sizes = design.n, design.delta_bleu, s.target, h["sizes"]
     plotted: dict[str, pd.DataFrame] = {}
@@ -363,4 +379,4 @@ fits (Figure 16) and checks the additivity assumption (Figure 15) on your data.
     )
 
 
-main()
+body(*controls())
