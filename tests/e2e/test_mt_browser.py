@@ -49,6 +49,8 @@ def test_fitted_values_reach_the_sidebar_and_the_metrics(page, server_url):
     p0, b0 = min(max(round(fitted.p0, 2), 0.0), 0.9), min(max(round(fitted.b0, 1), 5.0), 100.0)
     delta = min(max(round(fitted.delta_bleu / 0.05) * 0.05, -10.0), 10.0)
     res = mt.bleu_power(2000, delta, p0, b0)
-    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(f"{100 * res.power:.1f}%",
-                                                                            timeout=30_000)
+    shown = page.locator('[data-testid="stMetricValue"]')
+    expect(shown.first).to_have_text(f"{100 * res.power:.1f}%", timeout=30_000)
+    # the MDE turns on P0 and b0 only (the sidebar's sliders): 2.05 BLEU at the default P0 = 0.13, b0 = 25.8
+    expect(shown.nth(3)).to_have_text(f"{mt.bleu_mde(2000, p0, b0):.2f} BLEU", timeout=30_000)
     assert not page.errors, page.errors
