@@ -70,7 +70,8 @@ def agreement_tab(design: D, plotted: dict) -> None:
                    "unreliable there, so the curve starts at that n and no smaller item count is suggested.")
     st.page_link("pages/judge.py", label="With this κ, one label on more items or a majority of several per "
                  "item? (tab Labels per item)", icon=":material/arrow_forward:",
-                 query_params={"view": judge_labels.LABELS_VIEW, "lp_kappa": f"{min(max(ag_kappa, 0.05), 1.0):g}"})
+                 query_params={"view": judge_labels.LABELS_VIEW,
+                               D.field("labels_kappa").key: f"{min(max(ag_kappa, 0.05), 1.0):g}"})
 
 
 def paradox_tab(design: D, plotted: dict) -> None:
