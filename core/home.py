@@ -131,9 +131,9 @@ def llm_teaser(*, n=1000, accuracy_a=0.70, gain=0.03, difficulty_sd=0.25, correl
                   f"{100 * gain:g}-point gain.", "Power", power, _pct(power))
 
 
-def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=0.85, cost_human=1.0,
-                 cost_judge=0.01, alpha=0.05) -> Teaser:
-    """An LLM judge with human labels: the precision a budget buys with PPI++ (the judge page's defaults).
+def judge_teaser(design=None) -> Teaser:
+    """An LLM judge with human labels: the precision a budget buys with PPI++ at ``design`` (default: the judge
+    page's default design, :class:`core.judge.JudgePageDesign`).
 
     One model's accuracy of 70%, a judge with sensitivity 90% and specificity 85%, a human label at 1 and a judge
     call at 0.01, a budget of 1,000 (:func:`core.judge.ppi_plan`; Angelopoulos, Duchi & Zrnic 2023). The card
@@ -145,13 +145,11 @@ def judge_teaser(*, budget=1000.0, accuracy=0.70, sensitivity=0.90, specificity=
     >>> t.metric, t.shown == f"{t.value:,.0f}"
     ('Equivalent human-only items', True)
     """
-    from . import judge as jg
+    from .judge import JudgePageDesign
 
-    sd, rho, p_obs = jg.judge_correlation(accuracy, sensitivity, specificity)
-    plan = jg.ppi_plan(sd=sd, correlation=min(rho, 0.999), cost_human=cost_human, cost_judge=cost_judge,
-                       budget=budget, alpha=alpha, prevalence=accuracy, sensitivity=sensitivity,
-                       specificity=specificity, sd_judge=math.sqrt(p_obs * (1 - p_obs)))
-    return Teaser("judge", f"An LLM judge with human labels and {budget:,.0f} to spend: {plan.n_human:,} human and "
+    d = JudgePageDesign() if design is None else design
+    plan = d.plan()
+    return Teaser("judge", f"An LLM judge with human labels and {d.budget:,.0f} to spend: {plan.n_human:,} human and "
                   f"{plan.n_judge_only:,} judge labels are worth {plan.effective_n:,.0f} human ones.",
                   "Equivalent human-only items", float(plan.effective_n), f"{plan.effective_n:,.0f}")
 
@@ -201,8 +199,9 @@ def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="holm") -
                   "hold after Holm's correction.", f"All {m} claims hold", family.all, _pct(family.all))
 
 
-def mt_teaser(*, n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05) -> Teaser:
-    """MT with BLEU: power of the paired randomization test's normal form (the MT page's defaults).
+def mt_teaser(design: mt.BleuDesign | None = None) -> Teaser:
+    """MT with BLEU: power of the paired randomization test's normal form at ``design`` (default: the MT page's
+    default design, :class:`core.mt.BleuDesign`).
 
     n = 2,000 sentences, Δ_B = 1 BLEU, P0 = 0.13, b0 = 25.8 (the average of Card et al. 2020, Table 3)
     (:func:`core.mt.bleu_power`).
@@ -212,8 +211,9 @@ def mt_teaser(*, n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05) -> Teaser:
     >>> mt_teaser().shown
     '74.7%'
     """
-    power = mt.bleu_power(n, delta, p0, b0, alpha=alpha).power
-    return Teaser("mt", f"MT on a {n:,}-sentence test set: {_pct(power, 0)} power for a {delta:g}-BLEU gain.",
+    d = mt.BleuDesign() if design is None else design
+    power = d.power().power
+    return Teaser("mt", f"MT on a {d.n:,}-sentence test set: {_pct(power, 0)} power for a {d.delta_bleu:g}-BLEU gain.",
                   "Power", power, _pct(power))
 
 

@@ -35,7 +35,9 @@ import pandas as pd
 from scipy import optimize, stats
 
 from . import uploads
+from .design import Design, spec
 from .results import PowerResult, nan_if_zero
+from .sizing import SampleSize
 from .validation import check_alpha, check_choice, check_int, check_real
 
 __all__ = [
@@ -463,22 +465,27 @@ def bleu_assurance(n, delta_mean, delta_sd, p0, b0, *, alpha=0.05):
 
 
 @dataclass(frozen=True)
-class BleuDesign:
-    """A BLEU comparison on one test set, everything but its size n (Card et al. 2020, §4).
+class BleuDesign(Design):
+    """A BLEU comparison on one test set (Card et al. 2020, §4): the MT page's one design.
 
-    The MT page builds it once; the methods are this module's functions for the design. Frozen and compared by
-    value, so it is a cache key.
+    Every input of the page is a declared field (:mod:`core.design`) with the page's URL key, its default, the
+    engine's valid range (the widgets show a narrower ``ui_low``/``ui_high``), step, unit, label and help; the
+    methods are this module's functions for the design. Frozen and compared by value, so it is a cache key.
 
     Attributes
     ----------
     delta_bleu : float
-        Expected corpus-BLEU gain Δ_B of the new system.
+        Expected corpus-BLEU gain Δ_B of the new system (URL key ``delta``), in [−100, 100] BLEU points.
     p0 : float
         Share of sentences whose swap leaves the BLEU difference unchanged, in [0, 1).
     b0 : float
-        Laplace scale of the non-zero swap effects times n (> 0).
+        Laplace scale of the non-zero swap effects times n, in (0, 10,000].
     alpha : float
-        Two-sided level.
+        Two-sided level, in (0, 0.5].
+    n : int
+        Test-set size in sentences (2 … 1,000,000); the methods use it when no ``n`` is given.
+    n_trials : int
+        Randomization trials per simulated test (URL key ``trials``), for ``method="randomization"``.
 
     Examples
     --------
@@ -487,33 +494,64 @@ class BleuDesign:
     True
     >>> round(d.power(2000).power, 2)  # §4 / Figure 4: ≈ 75%
     0.75
+    >>> BleuDesign.from_params({"delta": "2", "n": "3000"}).to_params()["n"]
+    '3000'
     """
 
-    delta_bleu: float
-    p0: float
-    b0: float
-    alpha: float = 0.05
+    delta_bleu: float = spec(
+        1.0, low=-100.0, high=100.0, ui_low=-10.0, ui_high=10.0, step=0.05, unit="BLEU", key="delta",
+        label="Expected BLEU difference Δ_B",
+        help="New system minus baseline, in BLEU points. Typical claimed gains are 0.5–2 points.")
+    p0: float = spec(
+        0.13, low=0.0, high=1.0, high_open=True, ui_high=0.9, step=0.01, unit="", key="p0",
+        label="P0: share of sentences whose swap changes nothing",
+        help="Sentences where both systems' outputs contribute identically (often identical outputs). "
+        "Table 3: 0.09–0.19.")
+    b0: float = spec(
+        25.8, low=0.0, low_open=True, high=10_000.0, ui_low=5.0, ui_high=100.0, step=0.1, unit="", key="b0",
+        label="b0: spread of the swap effects",
+        help="Laplace scale of the non-zero swap effects times n (b = b0/n). Larger means noisier sentence-level "
+        "differences. Table 3: 22.5–29.4.")
+    alpha: float = spec(0.05, low=0.0, low_open=True, high=0.5, unit="", key="alpha",
+                        label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
+    n: int = spec(2000, low=2, high=_N_MAX, step=10, unit="sentences", key="n", label="Test-set size n (sentences)",
+                  help="Log-spaced steps from 100 to 20,000 sentences. WMT test sets have 2,000–3,000.")
+    n_trials: int = spec(999, low=99, high=100_000, unit="trials", key="trials",
+                         label="Randomization trials per test",
+                         help="Swapped subsets per test; p = (1 + #as extreme)/(trials + 1).")
 
-    def __post_init__(self):
-        _, delta_bleu, p0, b0, alpha = _validate(2, self.delta_bleu, self.p0, self.b0, self.alpha)
-        for name, value in (("delta_bleu", delta_bleu), ("p0", p0), ("b0", b0), ("alpha", alpha)):
-            object.__setattr__(self, name, value)
+    def power(self, n=None, *, method="normal", **options) -> PowerResult:
+        """:func:`bleu_power` at ``n`` sentences (default: the design's ``n``; ``options``: ``n_sims``, ``seed``,
+        ``progress``, ``n_trials`` — default the design's — for ``method="randomization"``)."""
+        if method == "randomization":
+            options.setdefault("n_trials", self.n_trials)
+        return bleu_power(self.n if n is None else n, self.delta_bleu, self.p0, self.b0, alpha=self.alpha,
+                          method=method, **options)
 
-    def power(self, n, *, method="normal", **options) -> PowerResult:
-        """:func:`bleu_power` at ``n`` sentences (``options``: ``n_sims``, ``n_trials``, ``seed``, ``progress``)."""
-        return bleu_power(n, self.delta_bleu, self.p0, self.b0, alpha=self.alpha, method=method, **options)
-
-    def mde(self, n, *, target_power=0.8) -> float:
-        """:func:`bleu_mde` at ``n`` sentences."""
-        return bleu_mde(n, self.p0, self.b0, target_power=target_power, alpha=self.alpha)
+    def mde(self, n=None, *, target_power=0.8) -> float:
+        """:func:`bleu_mde` at ``n`` sentences (default: the design's ``n``)."""
+        return bleu_mde(self.n if n is None else n, self.p0, self.b0, target_power=target_power, alpha=self.alpha)
 
     def sample_size(self, *, target_power=0.8) -> int:
-        """:func:`bleu_sample_size` for this design."""
+        """:func:`bleu_sample_size` for this design (``-1`` beyond 1,000,000 sentences)."""
         return bleu_sample_size(self.delta_bleu, self.p0, self.b0, target_power=target_power, alpha=self.alpha)
 
-    def assurance(self, n, delta_sd):
-        """:func:`bleu_assurance` at ``n`` with a normal prior N(delta_bleu, delta_sd²) on Δ_B."""
-        return bleu_assurance(n, self.delta_bleu, delta_sd, self.p0, self.b0, alpha=self.alpha)
+    def sample_sizes(self, target_power=0.8) -> SampleSize:
+        """:meth:`sample_size` as a :class:`~core.sizing.SampleSize`: the normal engine's power is monotone in n,
+        so the first size reaching ``target_power`` is the size."""
+        first = self.sample_size(target_power=target_power)
+        return SampleSize(first, first)
+
+    def assurance(self, n=None, delta_sd=0.0, *, delta_mean=None):
+        """:func:`bleu_assurance` at ``n`` with a normal prior N(``delta_mean``, ``delta_sd``²) on Δ_B
+        (``delta_mean`` defaults to the design's Δ_B, ``n`` to its size)."""
+        mean = self.delta_bleu if delta_mean is None else delta_mean
+        return bleu_assurance(self.n if n is None else n, mean, delta_sd, self.p0, self.b0, alpha=self.alpha)
+
+    def curves(self, ns: Sequence[int], deltas: Sequence[float] | None = None, *, p0s=None, b0s=None) -> pd.DataFrame:
+        """:func:`power_grid` over ``ns`` (and Δ_B, P0, b0 values; each defaults to the design's)."""
+        return power_grid(ns, [self.delta_bleu] if deltas is None else deltas,
+                          [self.p0] if p0s is None else p0s, [self.b0] if b0s is None else b0s, alpha=self.alpha)
 
 
 def power_grid(ns: Sequence[int], deltas: Sequence[float], p0s: Sequence[float], b0s: Sequence[float], *,

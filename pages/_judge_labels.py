@@ -16,8 +16,11 @@ from core import figures
 from core import judge as jg
 from core.plan import judge as judge_plan
 from core.snippets import active_snippet, labels_snippet
+from core.judge.design import JudgePageDesign
+from pages._fields import field_input
 from pages._scaffold import (
     Metric,
+    guard,
     cached,
     chart,
     code_view,
@@ -33,11 +36,13 @@ from pages._scaffold import (
 ACTIVE_VIEW = "Which items to label"
 LABELS_VIEW = "Labels per item"
 SOURCES = {"beta": "Beta(a, b)", "calibration": "calibration file"}
+LABEL_OPTIONS = [1, 3, 5, 7, 9, 11]
+D = JudgePageDesign
 
 
 @cached
-def beta_design(a, b, n_items, n_human, share):
-    return jg.ActiveDesign(tuple(jg.beta_confidences(a, b, n_items).tolist()), n_human, share)
+def active_design(design: JudgePageDesign, confidence=None):
+    return design.active_design(confidence)
 
 
 @cached
@@ -58,9 +63,13 @@ def active_items(design: jg.ActiveDesign, seed):
 
 
 @cached
-def labels_plan(p10, p01, kappa, prevalence, cost_item, cost_label, alpha, target, max_labels):
-    return jg.labels_per_item(p10, p01, kappa=kappa, prevalence=prevalence, cost_item=cost_item,
-                              cost_label=cost_label, alpha=alpha, target_power=target, max_labels=max_labels)
+def labels_plan(design: JudgePageDesign):
+    return design.labels_plan()
+
+
+def _inp(name: str, box, **options):
+    """A declared field's widget with the tab's own label (the unit is in the help, not added to the label)."""
+    return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
 
 
 def _se(x) -> str:
@@ -72,23 +81,17 @@ def _need(k) -> str:
     return "not reachable" if k is None or k < 0 else f"{k:,}"
 
 
-def active_view(cal: pd.DataFrame | None, origin: str | None, plotted: dict) -> None:
+def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str | None, plotted: dict) -> None:
     """The "Which items to label" tab: human-only vs uniform vs active SE against human labels, and the item list."""
     c1, c2, c3 = st.columns(3)
-    source = c1.radio("Judge confidences from", list(SOURCES), key="al_source", bind="query-params",
-                      format_func=SOURCES.get,
-                      help="A Beta(a, b) spread of the judge's calibrated probabilities, or the items of the file in "
-                      "the tab 'Calibrate from your labels' (each item's P(human = 1 | the judge's output), binned).")
-    share = c1.slider("Uniform share", 0.0, 1.0, 0.0, 0.05, key="al_share", bind="query-params",
-                      help="Share of the labels spread uniformly (Li, Zrnic & Candès 2025): a floor on every item's "
-                      "probability, in case the judge's uncertainties are wrong. 1 = uniform.")
+    values = {"active_source": _inp("active_source", c1, format_func=SOURCES.get)}
+    source = values["active_source"]
+    share = values["min_share"] = _inp("min_share", c1, widget="slider")
+    conf = None
     if source == "beta":
-        a = c2.slider("Beta a", 0.1, 10.0, 0.5, 0.1, key="al_a", bind="query-params",
-                      help="Judge confidences f ~ Beta(a, b): a = b = 0.5 is a confident judge (most f near 0 or 1), "
-                      "a = b = 5 an unsure one.")
-        b = c2.slider("Beta b", 0.1, 10.0, 0.5, 0.1, key="al_b", bind="query-params", help="See a; mean a/(a + b).")
-        n_items = int(c3.number_input("Items scored by the judge N", 10, 200_000, 1000, 100, key="al_items",
-                                      bind="query-params", help="The pool the human labels are drawn from."))
+        a = values["beta_a"] = _inp("beta_a", c2, widget="slider")
+        b = values["beta_b"] = _inp("beta_b", c2, widget="slider")
+        n_items = values["n_items"] = _inp("n_items", c3)
         src_text = f"Beta({a:g}, {b:g}) quantiles over {n_items:,} items"
     else:
         if cal is None:
@@ -99,12 +102,14 @@ def active_view(cal: pd.DataFrame | None, origin: str | None, plotted: dict) -> 
         n_items = len(conf)
         src_text = f"calibrated judge outputs of {origin}"
         st.caption(f"{n_items:,} items from {safe_message(origin)}; f = share of human 1-labels per judge output.")
-    n_human = int(c3.number_input("Human labels n (expected)", 1, n_items, min(100, n_items), 10, key="al_n",
-                                  bind="query-params", help="Σπ_i: each item is labelled with probability π_i."))
-    target_se = c2.slider("Target SE", 0.002, 0.1, 0.03, 0.001, format="%.3f", key="al_target",
-                          bind="query-params", help="The SE of the estimated mean label to reach (the chart's line).")
-    design = (beta_design(a, b, n_items, n_human, share) if source == "beta"
-              else jg.ActiveDesign(conf, n_human, share))
+    f = D.field("n_human")  # its upper end is the pool's size, known only here
+    n_human = values["n_human"] = f.check(int(c3.number_input(
+        f.label, f.widget_low, n_items, min(f.default, n_items), f.widget_step, key=f.key, bind="query-params",
+        help=f.help)))
+    target_se = values["active_target_se"] = _inp("active_target_se", c2, widget="slider")
+    with guard("Cannot plan these labels"):
+        page_design = design.with_(**values)
+    design = active_design(page_design, conf)
     ns = tuple(sorted(set(np.unique(np.geomspace(1, n_items, 50).astype(int)).tolist()) | {n_human}))
     se, need, curves = active_numbers(design, target_se, ns)
     metrics_row(Metric("SE, human labels only", _se(se["human"]), help="√(p̄(1 − p̄)/n), p̄ the mean confidence."),
@@ -124,8 +129,7 @@ def active_view(cal: pd.DataFrame | None, origin: str | None, plotted: dict) -> 
     st.caption("Assumes a calibrated judge (E[Y | f] = f); the estimate itself is unbiased whatever the judge. The SE "
                "is for the population's mean label (adds p̄(1 − p̄)/N): labelling all N items gives the human-only SE "
                "at n = N.")
-    seed = int(st.number_input("Seed of the item list", 0, 2**31 - 1, 0, key="al_seed", bind="query-params",
-                               help="The same seed gives the same list; keep it in your plan."))
+    seed = _inp("item_seed", st)
     items = active_items(design, seed)
     download_csv(items, "active_item_list.csv", key="al_items_csv", label="Download the item list (CSV)",
                  help="One row per item: its confidence f, probability π, weight 1/π and whether to label it "
@@ -139,27 +143,23 @@ def active_view(cal: pd.DataFrame | None, origin: str | None, plotted: dict) -> 
     code_view(snippet, key="judge_active_code")
 
 
-def labels_view(alpha: float, target: float, currency: str, plotted: dict) -> None:
+def labels_view(design: JudgePageDesign, currency: str, plotted: dict) -> None:
     """The "Labels per item" tab: one label on more items, or a majority of k per item (Dorner & Hardt 2024)."""
     c1, c2, c3 = st.columns(3)
-    p10 = c1.slider("Only A right (%)", 0.5, 40.0, 8.0, 0.5, key="lp_p10", bind="query-params",
-                    help="P(A right and B wrong) under the true labels.") / 100
-    p01 = c1.slider("Only B right (%)", 0.5, 40.0, 4.0, 0.5, key="lp_p01", bind="query-params",
-                    help="P(B right and A wrong) under the true labels.") / 100
-    kappa = c2.slider("Pilot Cohen's κ", 0.05, 1.0, 0.6, 0.05, key="lp_kappa", bind="query-params",
-                      help="Agreement of two annotators in a pilot; it fixes each annotator's error ε.")
-    prev = c2.slider("Observed prevalence", 0.05, 0.95, 0.5, 0.05, key="lp_prev", bind="query-params",
-                     help="Share of positive labels in the pilot (π′); chance agreement is π′² + (1 − π′)².")
-    cost_item = c3.number_input("Cost per item", 0.0, 10_000.0, 0.0, 0.5, key="lp_c_item", bind="query-params",
-                                help="What an item costs apart from its labels (collecting it, running the models).")
-    cost_label = c3.number_input("Cost per label", 0.001, 10_000.0, 1.0, 0.1, key="lp_c_label", bind="query-params",
-                                 help="What one human label costs.")
-    max_labels = c3.select_slider("Most labels per item", [1, 3, 5, 7, 9, 11], 7, key="lp_max",
-                                  bind="query-params", help="Odd k = 1, 3, … up to this (a majority without ties).")
+    values = {name: _inp(name, box, widget="slider") for name, box in (
+        ("p10_pct", c1), ("p01_pct", c1), ("labels_kappa", c2), ("labels_prevalence", c2))}
+    values["cost_item"] = _inp("cost_item", c3)
+    values["cost_label"] = _inp("cost_label", c3)
+    values["max_labels"] = _inp("max_labels", c3, widget="select_slider", options=LABEL_OPTIONS)
+    with guard("Cannot plan these labels"):
+        design = design.with_(**values)
+    p10, p01, kappa, prev = design.p10_pct / 100, design.p01_pct / 100, design.labels_kappa, design.labels_prevalence
+    cost_item, cost_label, max_labels = design.cost_item, design.cost_label, design.max_labels
+    alpha, target = design.alpha, design.target_power
     if p10 + p01 > 1 or p10 == p01:
         st.warning("Only-A and only-B shares must differ and sum to at most 100%.")
         return
-    plan = labels_plan(p10, p01, kappa, prev, cost_item, cost_label, alpha, target, max_labels)
+    plan = labels_plan(design)
     table = plan.table
     row = table.set_index("labels").loc[plan.best]
     even = plan.break_even_cost_item

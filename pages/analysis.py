@@ -1,114 +1,49 @@
 """Analyze-your-results page: tests, effect sizes, Bayesian assessment, many systems.
 
 NLPStatTest (Zhu et al. 2020, §3) and HyBayes (Azer et al. 2020, §2.3–2.4).
-UI only: widgets → cached calls into ``core.analysis`` / ``core.bayes``.
+Layout only: widgets built from :class:`core.analysis.design.AnalysisDesign`'s declared fields → one design →
+cached calls into ``core.analysis`` / ``core.bayes``. The data step is in :mod:`pages._analysis_data`, the Bayesian
+and many-systems sections in :mod:`pages._analysis_more`.
 Uploaded names are shown escaped (code spans in Markdown, escaped HTML in charts).
 """
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from core import analysis as an
-from core import bayes, figures
+from core import figures
+from core.analysis.design import ALPHAS, HDI_MASSES, AnalysisDesign
 from core.plan import analysis as analysis_plan
+from pages._analysis_data import KIND_LABELS, load
+from pages._analysis_more import bayes_section, fmt_p, plot_text, systems_section
+from pages._fields import field_input
 from pages._scaffold import (
-    link_values,
     Metric,
     cached,
-    cached_upload,
     chart,
     current_link,
     download_csv,
     explain,
     guard,
-    list_of,
+    link_values,
     metrics_row,
     plan_actions,
-    safe_message,
     start,
     style,
 )
 
-SAMPLES = Path(an.__file__).resolve().parents[1] / "data" / "analysis_sample"
-SAMPLE_FILES = {"scores": "scores.csv", "binary": "correctness.csv", "systems": "systems.csv"}
-KIND_LABELS = {"scores": "paired scores", "binary": "0/1 correctness", "predictions": "predictions + gold",
-               "systems": "one column per system"}
+D = AnalysisDesign
 
 
-@cached_upload
-def parse(data: bytes, kind: str, columns=None, header="auto"):
-    mapping = None
-    if columns is not None:
-        mapping = {role: (list(value) if isinstance(value, tuple) else value) for role, value in columns}
-    return an.parse_results(data, kind, columns=mapping, header=header)
-
-
-@cached_upload
-def table_shape(data: bytes, header: str):
-    """Column names, guessed roles of a long table, and each column's first distinct values (for the pickers)."""
-    from core import uploads
-
-    table = uploads.read_table(data, name="The file", min_columns=2, max_rows=an.MAX_ROWS, header=header)
-    guessed = uploads.guess_columns(table.columns, ["item", "system", "score"])
-    values = {c: [str(x) for x in pd.unique(table[c].to_numpy())[:an.MAX_SYSTEMS + 1]] for c in table.columns[:50]}
-    return list(table.columns), guessed, values
-
-
-def column_mapping(raw: bytes, kind: str):
-    """The mapping step: which columns hold what, wide or long shape, first row is data (None, "auto": defaults)."""
-    with st.expander("Columns: which hold what", expanded=False):
-        header = "no" if st.checkbox("First row is data (the file has no header)", key="no_header",
-                                     help="For headerless files (e.g. WMT Appraise SegLvl CSVs) whose first row "
-                                     "holds text.") else "auto"
-        names, guessed, values = table_shape(raw, header)
-        long_guess = len(guessed) == 3 and len(names) >= 3
-        shape = st.radio("Shape", ["wide", "long"], index=1 if long_guess else 0, horizontal=True, key="shape",
-                         format_func={"wide": "one column per system", "long": "one row per item × system"}.get,
-                         help="Long tables (WMT DA ad-seg-scores, MQM avg_seg_scores) hold a system column, an item "
-                         "column and a score column; they are pivoted to one column per system.")
-        if shape == "long":
-            c1, c2, c3 = st.columns(3)
-            pick = {}
-            for col, role, label in ((c1, "item", "Item (segment) column"), (c2, "system", "System column"),
-                                     (c3, "score", "Score column")):
-                default = names.index(guessed[role]) if role in guessed else min(len(names) - 1,
-                                                                                  ["item", "system", "score"].index(role))
-                pick[role] = col.selectbox(label, names, index=default, key=f"col_{role}",
-                                           help="Guessed from the usual names (SID, seg_id, SYS, Z.SCR, …).")
-            options = values.get(pick["system"], [])
-            wanted = 2 if kind != "systems" else min(len(options), an.MAX_SYSTEMS)
-            chosen = st.multiselect("Systems to compare", options, default=options[:wanted], key="long_systems",
-                                    max_selections=None if kind == "systems" else 2,
-                                    help="Two systems (A, B) for paired layouts; any number for 'one column per "
-                                    "system'.")
-            return tuple(pick.items()) + (("systems", tuple(chosen)),), header
-        roles = ("a", "b", "gold") if kind == "predictions" else ("a", "b") if kind != "systems" else ()
-        if not roles:
-            return None, header
-        cols = st.columns(len(roles))
-        labels = {"a": "System A column", "b": "System B column", "gold": "Gold label column"}
-        pick = {role: cols[k].selectbox(labels[role], names, index=min(k, len(names) - 1), key=f"col_{role}_wide")
-                for k, role in enumerate(roles)}
-        if [pick[r] for r in roles] == names[:len(roles)]:
-            return None, header  # the default: the first columns, as without a mapping
-        return tuple(pick.items()), header
-
-
-@cached_upload
-def units(a, b, m, how, seed):
-    return an.evaluation_units(np.array(a), np.array(b), m, how=how, seed=seed)
-
-
+# One cached call per output, each taking the page's design (frozen, hashed by value).
 @cached
-def run_tests(a, b, alpha, alternative, seed, tests, statistic):
-    return an.paired_tests(np.array(a), np.array(b), alpha=alpha, alternative=alternative, seed=seed,
-                           tests=list(tests), statistic=statistic, n_resamples=5000)
+def run_tests(design: D, a, b, tests, statistic):
+    return design.tests(np.array(a), np.array(b), tests, statistic=statistic)
 
 
 @cached
@@ -117,132 +52,53 @@ def effect_sizes(a, b):
 
 
 @cached
-def recommend(d, alpha, binary):
-    return an.recommend_tests(np.array(d), alpha=alpha, binary=binary)
+def recommend(design: D, d, binary):
+    return design.recommend(np.array(d), binary=binary)
 
 
 @cached
-def power_curve(d, alpha, test, seed):
-    return an.bootstrap_power_curve(np.array(d), alpha=alpha, test=test, n_iter=400, seed=seed)
+def power_curve(design: D, d, test):
+    return design.power_curve(np.array(d), test=test)
 
 
-@cached
-def pairwise(systems: pd.DataFrame, test, alpha, seed):
-    return an.pairwise_comparisons(systems, test=test, alpha=alpha, seed=seed)
+def inp(name: str, box, **options):
+    """A declared field's widget with the page's own label (the unit is in the help, not added to the label)."""
+    return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
 
 
-@cached
-def bayes_accuracy(ca, na, cb, nb, prior, rope, hdi):
-    return bayes.compare_accuracies(ca, na, cb, nb, prior=prior, rope=rope, hdi=hdi)
+def controls() -> D:
+    """The sidebar: data, evaluation units, tests and the Bayesian assessment; the target power is set in the
+    sensitivity panel (section 5), so the design starts with its default there."""
+    start("Analyze your results",
+          "Upload per-item results of two (or more) systems: data checks, the right significance test, effect sizes "
+          "with intervals, a Bayesian HDI/ROPE assessment, and what to write in the paper. NLPStatTest (Zhu et al. "
+          "2020) and HyBayes (Azer et al. 2020).")
+    side = st.sidebar
+    values = {"source": inp("source", side, horizontal=True)}
+    link_values(D.field("kind").key, KIND_LABELS)
+    values["kind"] = inp("kind", side, widget="selectbox", format_func=KIND_LABELS.get)
+    side.subheader("Evaluation units (§3.1.1)")
+    values["m"] = inp("m", side)
+    values["how"] = inp("how", side, horizontal=True)
+    values["shuffle"] = inp("shuffle", side)
+    side.subheader("Tests")
+    values["alpha"] = inp("alpha", side, widget="select_slider", options=list(ALPHAS))
+    values["alternative"] = inp("alternative", side, horizontal=True,
+                                format_func={"two-sided": "A ≠ B", "greater": "A > B", "less": "A < B"}.get)
+    values["seed"] = inp("seed", side)
+    side.subheader("Bayesian assessment")
+    values["rope"] = inp("rope", side)
+    values["hdi"] = inp("hdi", side, widget="select_slider", options=list(HDI_MASSES))
+    values["prior_alpha"] = inp("prior_alpha", side)
+    values["prior_beta"] = inp("prior_beta", side)
+    with guard("Cannot use these settings"):
+        return D(**values)
 
 
-@cached
-def bayes_means(d, rope, hdi):
-    return bayes.compare_means(np.array(d), rope=rope, hdi=hdi)
-
-
-def fmt_p(p):
-    return "—" if p is None or not math.isfinite(p) else (f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}")
-
-
-def plot_text(name: str) -> str:
-    """A user-supplied name inside a chart, cut to 60 characters (the figure builders escape it)."""
-    return str(name)[:60]
-
-
-# ---------------------------------------------------------------------------
-# controls
-# ---------------------------------------------------------------------------
-start("Analyze your results",
-      "Upload per-item results of two (or more) systems: data checks, the right significance test, effect sizes with "
-      "intervals, a Bayesian HDI/ROPE assessment, and what to write in the paper. NLPStatTest (Zhu et al. 2020) and "
-      "HyBayes (Azer et al. 2020).")
-side = st.sidebar
-source = side.radio("Data", ["sample", "upload", "paste"], key="data", bind="query-params", horizontal=True,
-                    help="Try the bundled sample data, upload a CSV/TSV file, or paste the rows.")
-link_values("kind", KIND_LABELS)
-kind = side.selectbox("Layout", list(an.KINDS), format_func=KIND_LABELS.get, key="kind", bind="query-params",
-                      help="Paired scores: two numeric columns (A, B). 0/1 correctness: two columns of 0/1. Predictions "
-                      "+ gold: three columns (A's prediction, B's prediction, gold label). One column per system: "
-                      "compare many systems pairwise.")
-side.subheader("Evaluation units (§3.1.1)")
-m = int(side.number_input("Items per evaluation unit m", min_value=1, max_value=1000, value=1, step=1, key="m",
-                          bind="query-params",
-                          help="Aggregate m adjacent items into one unit (e.g. documents of m sentences)."))
-how = side.radio("Aggregate", ["mean", "median"], key="how", horizontal=True, bind="query-params",
-                 help="How the items of a unit are combined.")
-shuffle = int(side.number_input("Shuffle seed (0 = keep file order)", min_value=0, max_value=2**31 - 1, value=0,
-                                key="shuffle", bind="query-params", help="Shuffle items before grouping them."))
-side.subheader("Tests")
-alpha = side.select_slider("Significance level α", options=[0.001, 0.005, 0.01, 0.05, 0.1], value=0.05, key="alpha",
-                           bind="query-params", help="Reject 'no difference' when p ≤ α; CIs are 1 − α.")
-alternative = side.radio("Alternative", list(an.ALTERNATIVES), key="alternative", bind="query-params",
-                         format_func={"two-sided": "A ≠ B", "greater": "A > B", "less": "A < B"}.get,
-                         horizontal=True, help="One-sided only if the direction was fixed before seeing the data.")
-seed = int(side.number_input("Seed (permutation / bootstrap)", min_value=0, max_value=2**31 - 1, value=12345,
-                             key="seed", bind="query-params", help="Fixes the resampling tests."))
-side.subheader("Bayesian assessment")
-rope = side.number_input("ROPE radius", min_value=0.0, max_value=10.0, value=0.01, step=0.005, format="%.3f",
-                         key="rope", bind="query-params",
-                         help="Differences smaller than this are practically equivalent (0.01 = one accuracy point; "
-                         "use the scores' own unit).")
-hdi_mass = side.select_slider("HDI mass", options=[0.8, 0.89, 0.9, 0.95, 0.99], value=0.95, key="hdi",
-                              bind="query-params", help="Credibility of the highest-density interval.")
-prior_a = side.number_input("Beta prior α (accuracies)", min_value=0.1, max_value=1000.0, value=1.0, step=0.5,
-                            key="prior_a", bind="query-params", help="Beta(1, 1) is uniform (HyBayes' default).")
-prior_b = side.number_input("Beta prior β (accuracies)", min_value=0.1, max_value=1000.0, value=1.0, step=0.5,
-                            key="prior_b", bind="query-params", help="Beta(1, 1) is uniform.")
-
-# ---------------------------------------------------------------------------
-# data
-# ---------------------------------------------------------------------------
-raw = None
-if source == "sample":
-    if kind not in SAMPLE_FILES:
-        st.info("The sample has no predictions file; showing the paired-scores sample.")
-        kind = "scores"
-    raw = (SAMPLES / SAMPLE_FILES[kind]).read_bytes()
-    st.caption(f"Sample data: `{SAMPLE_FILES[kind]}` (synthetic, shipped with the app).")
-elif source == "upload":
-    uploaded = st.file_uploader("Results file (CSV or TSV)", type=["csv", "tsv", "txt"], key="file",
-                                help="One row per test item; a header row is optional. At most 20 MB. Nothing in the "
-                                "file is executed.")
-    raw = uploaded.getvalue() if uploaded is not None else None
-else:
-    pasted = st.text_area("Paste rows (comma- or tab-separated)", key="pasted", height=150,
-                          placeholder="system_a,system_b\n0.61,0.58\n0.72,0.70\n…", help="The same format as a file.")
-    raw = pasted.encode("utf-8") if pasted.strip() else None
-if raw is None:
-    st.info("Upload a file or paste rows to start (or choose the sample data).")
-    st.stop()
-mapping, header = (None, "auto")
-if source != "sample":
-    with guard("Cannot read this file"):
-        mapping, header = column_mapping(raw, kind)
-with guard("Cannot use this data"):
-    data = parse(raw, kind, mapping, header)
-for note in data.notes:
-    st.warning(safe_message(note))
-st.success(f"Using **{data.rows_used:,}** of {data.rows_total:,} rows · layout: {KIND_LABELS[kind]} · systems: "
-           + list_of(data.names))
-
-with guard("Cannot form evaluation units"):
-    if m > 1 or shuffle:
-        u, v = units(data.a, data.b, m, how, shuffle or None)
-        if data.a.size % m:
-            st.caption(f"{data.a.size % m} items that do not fill a last unit of {m} were left out.")
-    else:
-        u, v = data.a, data.b
-    if u.size < 5:
-        raise ValueError(f"Only {u.size} evaluation units; at least 5 are needed for the tests, effect sizes and "
-                         "power curve. Use a smaller m (items per unit) or more rows.")
-binary = kind in ("binary", "predictions") and m == 1
-names = (str(data.names[0]), str(data.names[1]))
-d = u - v
-if not np.all(np.isfinite(d)):
-    st.error("**Cannot compare these scores:** some differences are too large to represent (the scores overflow). "
-             "Rescale the scores (e.g. divide by 1,000) and upload again.")
-    st.stop()
+design = controls()
+alpha, alternative, seed, rope, hdi_mass = design.alpha, design.alternative, design.seed, design.rope, design.hdi
+m, how = design.m, design.how
+kind, data, u, v, binary, names, d = load(design)
 
 # ---------------------------------------------------------------------------
 # 1. description and recommendation
@@ -263,7 +119,7 @@ if np.all(d == d[0]):
     st.error("All differences are identical: there is nothing to test.")
     st.stop()
 with guard("Cannot check these differences"):
-    rec = recommend(d, alpha, binary)
+    rec = recommend(design, d, binary)
 st.markdown(
     f"Skewness of the differences γ = **{rec.skewness:.2f}** → {rec.symmetry}, so the test statistic is the "
     f"**{rec.statistic}** (NLPStatTest §3.1.3). " + (
@@ -288,7 +144,7 @@ chosen = st.multiselect("Tests to run", available, default=recommended,
 results = None
 if chosen:
     with guard("Cannot run these tests"):
-        results = run_tests(u, v, alpha, alternative, seed, tuple(chosen), rec.statistic)
+        results = run_tests(design, u, v, tuple(chosen), rec.statistic)
 if results is not None:
     shown = results.assign(p_value=results["p_value"].map(fmt_p))
     number = st.column_config.NumberColumn
@@ -326,26 +182,26 @@ next_plan = next_sources = None  # the next evaluation's plan, once sized
 c1, c2 = st.columns(2)
 with c1:
     st.markdown("**Sensitivity of this evaluation** (what a reviewer should see instead of post-hoc power)")
-    target = st.slider("Target power", 0.5, 0.99, 0.8, 0.01, key="target", bind="query-params",
-                       help="Used for the MDE and the planner.")
+    design = design.with_(target_power=inp("target_power", st, widget="slider"))
+    target = design.target_power
     if binary:
-        design = an.accuracy_design(u, v)
-        st.markdown(f"Agreement P_a = **{design.agreement:.1%}**, accuracy difference Δ = **{100 * design.delta:+.2f} "
-                    f"pp** on n = {design.n:,} items.")
-        if design.n >= 10:
-            delta_pp = float(np.clip(round(100 * design.delta, 1), -20.0, 20.0))
-            base_pct = float(np.clip(round(100 * design.accuracy_b, 1), 50.0, 99.9))
-            agree_pct = float(np.clip(round(100 * design.agreement, 1), 10.0, 99.9))
+        measured = an.accuracy_design(u, v)
+        st.markdown(f"Agreement P_a = **{measured.agreement:.1%}**, accuracy difference Δ = **{100 * measured.delta:+.2f} "
+                    f"pp** on n = {measured.n:,} items.")
+        if measured.n >= 10:
+            delta_pp = float(np.clip(round(100 * measured.delta, 1), -20.0, 20.0))
+            base_pct = float(np.clip(round(100 * measured.accuracy_b, 1), 50.0, 99.9))
+            agree_pct = float(np.clip(round(100 * measured.agreement, 1), 10.0, 99.9))
             st.page_link("pages/accuracy.py", label="Open the Accuracy page with this design",
                          icon=":material/arrow_forward:",
-                         query_params={"scenario": "paired (McNemar)", "n": str(min(design.n, 2_000_000)),
+                         query_params={"scenario": "paired (McNemar)", "n": str(min(measured.n, 2_000_000)),
                                        "pa_source": "my estimate", "agreement": f"{agree_pct:.1f}",
                                        "delta": f"{delta_pp:.1f}", "baseline": f"{base_pct:.1f}"},
                          help="Power, Type-M and the MDE of McNemar's test for a test set like this one (A is the new "
                          "system, B the baseline; values outside the sliders' ranges are clipped).")
     elif sd_d > 0:
         with guard("Cannot compute the MDE"):
-            mde = an.paired_t_mde(u.size, sd_d, target_power=target, alpha=alpha, alternative=alternative)
+            mde = design.mde(u.size, sd_d)
         metrics_row(Metric(f"MDE of the paired t test at {target:.0%} power", f"{mde:.4f} score units",
                            help=f"Smallest true mean difference {u.size:,} units detect with the target power, given "
                            f"the observed SD of the differences ({sd_d:.4f})."))
@@ -362,9 +218,7 @@ with c1:
     exp_sd = st.number_input("Standard deviation of differences", min_value=1e-6, value=plan_defaults["exp_sd"],
                              format="%.4f", key="exp_sd", help="From this data (pilot) by default.")
     with guard("Cannot size the next evaluation", stop=False):
-        next_plan = an.NextEvaluation(exp_mean, exp_sd, alpha=alpha, target_power=target,
-                                      alternative="two-sided" if alternative == "two-sided" else
-                                      ("greater" if exp_mean > 0 else "less"))
+        next_plan = design.next_evaluation(exp_mean, exp_sd)
         metrics_row(Metric(f"Pairs needed for {target:.0%} power (paired t)", f"{next_plan.pairs_needed():,}"))
         next_sources = {"mean": "this data (pilot)" if exp_mean == plan_defaults["exp_mean"] else "set on the page",
                         "sd": "this data (pilot)" if exp_sd == plan_defaults["exp_sd"] else "set on the page"}
@@ -372,7 +226,7 @@ with c2:
     st.markdown("**Bootstrap power curve of this sample** (retrospective, §3.4.2)")
     curve_test = "t" if rec.statistic == "mean" and not binary else "sign"
     with guard("Cannot resample this sample", stop=False):
-        curve = power_curve(d, alpha, curve_test, seed)
+        curve = power_curve(design, d, curve_test)
         chart(figures.curve_figure(curve.assign(series=f"{curve_test} test"), x="n", y="power", color="series",
                                    current=(int(u.size), float(curve["power"].iloc[-1])), target=target,
                                    title="Resampled power vs number of units", x_title="Evaluation units",
@@ -383,66 +237,10 @@ with c2:
                "the planner instead.")
 
 # ---------------------------------------------------------------------------
-# 6. Bayesian assessment
+# 6. Bayesian assessment and 7. many systems
 # ---------------------------------------------------------------------------
-st.header("6 · Bayesian assessment (HyBayes)")
-post = None
-with guard("Bayesian assessment not possible", stop=False):
-    if binary:
-        post = bayes_accuracy(int(u.sum()), int(u.size), int(v.sum()), int(v.size), (prior_a, prior_b), rope,
-                              hdi_mass)
-        model = f"Beta({prior_a:g}, {prior_b:g}) priors on each accuracy, binomial likelihood (HyBayes appendix A.3)"
-    else:
-        post = bayes_means(d, rope, hdi_mass)
-        model = "mean difference, reference prior p(μ, σ²) ∝ 1/σ² (Student-t posterior)"
-if post is not None:
-    # 0/1 correctness: A − B is an accuracy difference, in points (×100) like every page's; other scores keep theirs
-    hdi_text = (f"[{100 * post.hdi[0]:.2f}, {100 * post.hdi[1]:.2f}] pts" if binary else
-                f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}] score units")
-    rope_text = f"{100 * rope:g} pts" if binary else f"{rope:g}"
-    metrics_row(
-        Metric(f"{hdi_mass:.0%} HDI of A − B", hdi_text,
-               help="Highest-density interval: the most credible differences, holding this share of the posterior."),
-        Metric("P(A > B)", f"{post.p_superior:.3f}"),
-        Metric("P(inside ROPE)", f"{post.p_rope:.3f}", help=f"P(|A − B| < {rope_text}): the region of practical "
-               "equivalence set in the sidebar."),
-        Metric(f"P(A − B > {rope_text})", f"{post.p_above_margin:.3f}"),
-        Metric("BF01 (ROPE vs not)", "—" if not math.isfinite(post.bf01) else f"{post.bf01:.3f}",
-               help="Bayes factor for 'practically equivalent' against 'different' (HyBayes §2.4). Sensitive to the "
-               "prior; not defined for the improper prior of continuous scores."),
-    )
-    chart(figures.density_figure(post.grid, post.density, interval=post.hdi, interval_name=f"{hdi_mass:.0%} HDI",
-                                 band=(-rope, rope), band_name="ROPE", lines=[figures.Line(x=0.0, color="#333333")],
-                                 title=f"Posterior of the difference — decision: {post.decision}", x_title="A − B",
-                                 style=style()), "posterior_chart")
-    st.caption(f"Model: {model}. Decision rule (Kruschke 2018): HDI inside the ROPE → practically equivalent; HDI "
-               "entirely outside → a practical difference; otherwise undecided.")
-
-# ---------------------------------------------------------------------------
-# 7. many systems
-# ---------------------------------------------------------------------------
-table = None
-if kind == "systems":
-    st.header("7 · Many systems: all pairs")
-    multi_test = st.selectbox("Test for every pair", ["t", "wilcoxon", "sign", "permutation", "bootstrap"],
-                              key="multi_test", help="Applied to each pair of columns; p-values corrected below.")
-    correction = st.radio("Correction", ["holm", "bonferroni"], horizontal=True, key="correction",
-                          help="Holm is uniformly more powerful than Bonferroni and controls the same error rate.")
-    with guard("Cannot compare every pair", stop=False):
-        table = pairwise(data.systems, multi_test, alpha, seed)
-    if table is not None:
-        systems = list(data.systems.columns)
-        matrix = pd.DataFrame(np.nan, index=systems, columns=systems)
-        for row in table.itertuples():
-            value = getattr(row, f"p_{correction}")
-            matrix.loc[row.system_a, row.system_b] = matrix.loc[row.system_b, row.system_a] = value
-        values = matrix.to_numpy()
-        chart(figures.heatmap_figure(values, [plot_text(s) for s in systems],
-                                     text=[[fmt_p(x) if math.isfinite(x) else "" for x in r] for r in values],
-                                     colorbar_title="adj. p", hover="%{y} vs %{x}<br>adjusted p %{text}<extra></extra>",
-                                     title=f"{correction.capitalize()}-adjusted p-values ({multi_test} test)",
-                                     style=style()), "pairwise_chart")
-        st.dataframe(table, hide_index=True, width="stretch")
+post = bayes_section(design, u, v, d, binary)
+table = systems_section(design, data, kind) if kind == "systems" else None
 
 # ---------------------------------------------------------------------------
 # report and downloads

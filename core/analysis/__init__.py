@@ -96,9 +96,11 @@ from .power import (  # noqa: F401
 from .systems import (  # noqa: F401
     pairwise_comparisons,
 )
+from .design import AnalysisDesign  # noqa: F401
 from . import _common, walsh  # noqa: F401  (the tunable limits; the Walsh search's constants)
 
 __all__ = [
+    "AnalysisDesign",
     "NextEvaluation",
     "MAX_BYTES",
     "MAX_ROWS",

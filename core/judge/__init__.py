@@ -108,6 +108,7 @@ from core.judge.agreement import (
     prevalence_paradox_curve,
 )
 from core.judge.calibration import SAMPLE_FILE, JudgeFit, fit_judge, read_calibration, sample_calibration
+from core.judge.design import JudgePageDesign
 from core.judge.labels import (
     LabelsPlan,
     annotator_error,
@@ -132,6 +133,7 @@ from core.judge.ppi import (
 )
 
 __all__ = [
+    "JudgePageDesign",
     "Strategy",
     "JudgeDesign",
     "PPIPlan",

@@ -1,0 +1,146 @@
+"""The LLM-judges page's agreement-study, prevalence-paradox and calibration tabs.
+
+Layout only: the numbers come from :class:`core.judge.design.JudgePageDesign` and :mod:`core.judge` through
+cached calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core import figures
+from core import judge as jg
+from core.judge.design import JudgePageDesign
+from pages import _judge_labels as judge_labels
+from pages._scaffold import Metric, apply_values, cached, chart, guard, metrics_row, safe_message, style
+
+D = JudgePageDesign
+
+
+@cached
+def agreement(design: D, ns):
+    return design.agreement_curve(ns)
+
+
+@cached
+def agreement_n(design: D):
+    return design.agreement_sample_size()
+
+
+@cached
+def paradox(design: D):
+    return design.paradox_curve()
+
+
+@cached
+def read_calibration(data: bytes, name: str):
+    return jg.read_calibration(data, name=name)
+
+
+@cached
+def fit(df: pd.DataFrame):
+    return jg.fit_judge(df, seed=0)
+
+
+def agreement_tab(design: D, plotted: dict) -> None:
+    ag_prev, ag_kappa, ag_hw, ag_stat = design.ag_prevalence_pct, design.kappa, design.halfwidth, design.statistic
+    need = agreement_n(design)
+    ns_a = tuple(sorted(set(np.unique(np.geomspace(20, max(5000, 4 * need), 60).astype(int)).tolist()) | {need}))
+    ac = agreement(design, ns_a)
+    unreliable = ac[~ac.reliable]
+    ac = ac[ac.reliable]
+    ac = ac.assign(name=ac["statistic"].map(jg.STATISTICS))
+    plotted["agreement_precision"] = ac
+    cur = ac[(ac.statistic == ag_stat) & (ac.n == need)].halfwidth.iloc[0]
+    chart(figures.curve_figure(ac, x="n", y="halfwidth", color="name", current=(need, cur), target=None,
+                               lines=[figures.Line(y=ag_hw, text="wanted half-width")], log_y=True,
+                               hover_format=".3f", title="Agreement precision vs double-annotated items",
+                               x_title="Items rated by both raters", y_title="95% half-width", style=style()),
+          "agreement_chart")
+    metrics_row(Metric(f"Items for ± {ag_hw:g}", f"{need:,}",
+                       help="Smallest n with 1.96·SE ≤ the half-width (large-sample SE), and with the rarer "
+                       "label expected at least 5 times (below that the SE is unreliable)."),
+                Metric("Value", f"{design.agreement_value():.3f}",
+                       help="The statistic at the raters' table (prevalence, κ)."))
+    if len(unreliable):
+        st.caption(f"Below n = {int(ac.n.min()):,} the rarer label is expected fewer than "
+                   f"{jg.agreement.MIN_EXPECTED} times at {ag_prev:g}% prevalence: the large-sample SE is "
+                   "unreliable there, so the curve starts at that n and no smaller item count is suggested.")
+    st.page_link("pages/judge.py", label="With this κ, one label on more items or a majority of several per "
+                 "item? (tab Labels per item)", icon=":material/arrow_forward:",
+                 query_params={"view": judge_labels.LABELS_VIEW,
+                               D.field("labels_kappa").key: f"{min(max(ag_kappa, 0.05), 1.0):g}"})
+
+
+def paradox_tab(design: D, plotted: dict) -> None:
+    ag_po = design.agreement
+    pc = paradox(design)
+    pc = pc.assign(name=pc["statistic"].map(jg.STATISTICS))
+    plotted["prevalence_paradox"] = pc
+    d = (1 - ag_po) / 2
+    th = min(max(design.ag_prevalence_pct / 100, d), 1 - d)
+    k_now = float(design.paradox_curve([th]).value.iloc[0])
+    chart(figures.curve_figure(pc, x="prevalence", y="value", color="name", current=(th, k_now), target=None,
+                               log_x=False, lines=[figures.Line(y=ag_po, text="raw agreement")],
+                               x_hover_format=".2f", title=f"Same raw agreement ({ag_po:.0%}), different verdicts",
+                               x_title="Prevalence", y_title="Coefficient", y_range=(-0.2, 1.02), style=style()),
+          "paradox_chart")
+    st.caption("Feinstein & Cicchetti (1990): at skewed prevalence κ (and α) fall although the raters agree as "
+               "often; Gwet's AC1 stays near the raw agreement (Gwet 2008).")
+
+
+def fit_tab(tab, plotted: dict):
+    """The calibration uploader (always rendered, so an upload survives a tab switch) and, when the tab is open,
+    the judge estimated from it; returns the calibration frame and where it came from."""
+    src = st.radio("Calibration labels", ["upload", "sample"], horizontal=True, key="cal_source",
+                   format_func={"upload": "upload a file", "sample": "built-in sample (synthetic)"}.get,
+                   help="Columns item, human, judge (and optionally model, for two models); 0/1 labels or scores.")
+    cal, origin = None, None
+    with guard("Cannot read the calibration file", stop=False):
+        if src == "upload":
+            up = st.file_uploader("Calibration file (CSV/TSV)", type=["csv", "tsv", "txt"], key="cal_file",
+                                  help="Nothing in the file is executed. Also accepted: id, gold, label, prediction, "
+                                  "llm, system …")
+            if up is not None:
+                cal, origin = read_calibration(up.getvalue(), up.name), up.name
+        else:
+            cal, origin = jg.sample_calibration(), "the built-in synthetic sample (core/data/judge_sample)"
+    if cal is None or not tab.open("fit"):
+        return cal, origin
+    fitted = None
+    with guard("Cannot estimate the judge", stop=False):
+        fitted = fit(cal)
+    if fitted is None:
+        return cal, origin
+    st.markdown(f"Estimated from {safe_message(origin)}: **{fitted.n_items:,}** items"
+                + (" (paired: two models)" if fitted.paired else "") + ".")
+    rows = [("correlation ρ", fitted.correlation, fitted.correlation_se), ("SD σ", fitted.sd, fitted.sd_se),
+            ("mean bias (judge − human)", fitted.mean_bias, fitted.mean_bias_se)]
+    if fitted.binary:
+        rows += [("sensitivity", fitted.sensitivity, fitted.sensitivity_se),
+                 ("specificity", fitted.specificity, fitted.specificity_se),
+                 ("prevalence", fitted.prevalence, fitted.prevalence_se)]
+    ft = pd.DataFrame(rows, columns=["parameter", "estimate", "standard error"])
+    plotted["fitted_judge"] = ft
+    st.dataframe(ft, hide_index=True, width="stretch",
+                 column_config={"estimate": st.column_config.NumberColumn(format="%.4f"),
+                                "standard error": st.column_config.NumberColumn(format="%.4f")})
+    st.caption(f"Bootstrap standard errors ({fitted.n_boot} resamples of items).")
+    key = {f.name: f.key for f in D.fields()}
+    values = {key["correlation"]: float(np.clip(round(fitted.correlation, 2), 0.0, 0.99)),
+              key["sd"]: float(np.clip(round(fitted.sd, 2), 0.05, 2.0))}
+    if fitted.binary and not fitted.paired:
+        values.update({key["judge_spec"]: "accuracy", key["estimand"]: "one",
+                       key["prevalence_pct"]: float(np.clip(round(200 * fitted.prevalence) / 2, 5.0, 95.0)),
+                       key["sensitivity_pct"]: float(np.clip(round(200 * fitted.sensitivity) / 2, 50.0, 100.0)),
+                       key["specificity_pct"]: float(np.clip(round(200 * fitted.specificity) / 2, 50.0, 100.0))})
+    else:
+        values.update({key["judge_spec"]: "correlation", key["estimand"]: "paired" if fitted.paired else "one"})
+    if st.button("Use these values in the sliders", on_click=apply_values,
+                 args=(values, f"fitted from {origin}"), key="use_fit", type="primary",
+                 help="Sets the judge sliders (rounded to their steps)."):
+        # the sliders it sets are in the sidebar too, outside the page's fragment: rerun the whole page
+        st.rerun(scope="app")
+    return cal, origin
