@@ -77,6 +77,7 @@ PAGES: tuple[PageInfo, ...] = (
         "judge", "LLM judges and human labels", ":material/gavel:",
         "How many human labels to pair with an LLM judge (PPI++), a Rogan–Gladen corrected judge at the same cost, "
         "and how many items to double-annotate for an agreement study (κ, AC1, α).", core=("judge",),
+        designs=("core.judge:JudgePageDesign",),
         question="How many human labels do I need next to an LLM judge?"),
     PageInfo(
         "leaderboard", "Leaderboards (pairwise votes)", ":material/leaderboard:",
@@ -93,7 +94,7 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo(
         "mt", "Machine translation (BLEU)", ":material/translate:",
         "BLEU differences with the paired randomization test: power vs test-set size, sensitivity to the "
-        "swap-effect distribution, and P0/b0 fitted from your own system outputs.", core=("mt",),
+        "swap-effect distribution, and P0/b0 fitted from your own system outputs.", core=("mt",), designs=("core.mt:BleuDesign",),
         question="Will BLEU show my MT system is better?"),
     PageInfo(
         "ratings", "Human ratings (Likert)", ":material/groups:",
@@ -117,6 +118,7 @@ PAGES: tuple[PageInfo, ...] = (
         "analysis", "Analyze your results", ":material/analytics:",
         "Upload per-item results: the right significance test, effect sizes, a Bayesian HDI/ROPE assessment, "
         "many-system comparisons, and what to write in the paper.", core=("analysis", "bayes"), bench=False,
+        designs=("core.analysis:AnalysisDesign",),
         question="I already have results: which test, and what do I write?"),
     PageInfo(
         "demo", "Lab-meeting demo", ":material/slideshow:",
