@@ -371,7 +371,8 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
     """Script for the monitor page (:func:`core.sequential.monitor`).
 
     With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
-    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`) or, with ``votes=True``,
+    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`, a per-answer log with
+    :func:`core.llm.read_benchmark_log`) or, with ``votes=True``,
     pairwise votes (:func:`core.pairwise.read_votes`). ``harness_files`` — (model, file name) pairs — reads
     lm-evaluation-harness samples files instead (:func:`core.llm.read_harness_samples`).
     """
@@ -386,7 +387,8 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
         read = (f"from core import pairwise as pw\n\nwith open({data_file!r}, 'rb') as fh:\n"
                 f"    data = sq.differences_from_votes(pw.read_votes(fh.read(), name={data_file!r}))")
     else:
-        read = f"with open({data_file!r}, 'rb') as fh:\n    data = sq.read_paired_scores(fh.read(), name={data_file!r})"
+        read = (f"from core import llm\n\nwith open({data_file!r}, 'rb') as fh:\n"
+                f"    data = sq.read_paired_scores(fh.read(), name={data_file!r}, read_log=llm.read_benchmark_log)")
     lines = [_HEADER, "from core import sequential as sq", "", read,
              "diffs = data['difference'].to_numpy(dtype=float)",
              "# points (x100) for accuracies and votes, as on the page; other scores keep their own units",

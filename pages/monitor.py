@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures
+from core import llm
 from core import pairwise as pw
 from core import sequential as sq
 from core.plan import monitor as monitor_plan
@@ -34,12 +35,16 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._fields import field_input
 from pages._scaffold import code_view
 
 SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
            "votes": "pairwise votes"}
 VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}
 CS_METHODS = {"bounded": "betting", "mixture": "normal mixture"}
+Design = sq.MonitorDesign
+BOUNDARY_LABELS = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
+                   "lan_demets": "Lan–DeMets (O'Brien–Fleming type)", "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
 
 
 @cached
@@ -49,13 +54,11 @@ def sample():
 
 @cached
 def read_scores(data: bytes, name: str):
-    return sq.read_paired_scores(data, name=f"`{name}`")
+    return sq.read_paired_scores(data, name=f"`{name}`", read_log=llm.read_benchmark_log)
 
 
 @cached
 def read_harness(entries):
-    from core import llm
-
     return sq.differences_from_log(llm.read_harness_samples(list(entries)))
 
 
@@ -136,38 +139,27 @@ else:
                        bind="query-params", help="Show the run as it stood after this many items: the sequence is "
                        "valid at every n, so any stopping point is honest.")
 side.subheader("Plan")
-target = top[0].number_input("Smallest difference that matters (X)", min_value=0.001, max_value=100.0, value=0.05,
-                           step=0.01, format="%.3f", key="target", bind="query-params",
-                           help="In the items' units: 0.05 = 5 accuracy points; for votes coded ±1, 0.1 = a 55/45 "
-                           "split. The run stops for 'no difference' when the sequence lies inside ±X.")
+
+
+def _input(name, box, **options):
+    """The widget of a declared field, with the page's label."""
+    return field_input(Design, name, box, label=Design.field(name).label, **options)
+
+
+target = _input("target", top[0])
 with guard("Cannot read the planned items"):  # a link with ?n_max=inf overflows Streamlit's integer input
-    n_max = int(side.number_input("Planned items", min_value=2, max_value=1_000_000, value=max(1000, total), step=100,
-                                  key="n_max", bind="query-params",
-                                  help="The most items the run may use; the confidence sequence is tuned for it."))
-alpha = side.select_slider("α (two-sided)", options=[0.01, 0.025, 0.05, 0.1], value=0.05, key="alpha",
-                           bind="query-params", help="The sequence misses the true difference at any n with "
-                           "probability at most α, however often you look.")
-cs_method = side.radio("Confidence sequence", list(CS_METHODS), format_func=CS_METHODS.get, key="cs",
-                       bind="query-params", help="Betting (Waudby-Smith & Ramdas 2024) needs no variance guess and is valid "
-                       "for any distribution of differences in [−1, 1] (accuracies, votes). The normal mixture (Howard et al. 2021) treats "
-                       "the sample SD as known: narrower early, an approximation.")
-looks = side.slider("Planned group looks K", 1, 10, 3, key="looks", bind="query-params",
-                    help="The group-sequential plan drawn for comparison: K equally spaced analyses.")
-boundary = side.selectbox("Group boundary", list(sq.BOUNDARIES), index=1, key="boundary", bind="query-params",
-                          format_func={"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
-                                       "lan_demets": "Lan–DeMets (O'Brien–Fleming type)",
-                                       "lan_demets_pocock": "Lan–DeMets (Pocock type)"}.get,
-                          help="How α is shared among the planned looks.")
+    n_max = _input("n_max", side, default=max(Design.field("n_max").default, total))
+alpha = _input("alpha", side, widget="select_slider", options=[0.01, 0.025, 0.05, 0.1])
+cs_method = _input("sequence", side, format_func=CS_METHODS.get)
+looks = _input("looks", side, widget="slider")
+boundary = _input("boundary", side, widget="selectbox", format_func=BOUNDARY_LABELS.get)
 with guard("Cannot read the seed"):
-    seed = int(side.number_input("Simulation seed", 0, 2**31 - 1, 1, key="seed", bind="query-params",
-                                 help="Seed of the simulated continuations (forecast and animation)."))
+    seed = _input("seed", side)
 
 with guard("Cannot monitor this run"):
     if n_max < upto:
         raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
-    design = sq.MonitorDesign(float(target), n_max, alpha=float(alpha),
-                              bounds=(-1.0, 1.0) if cs_method == "bounded" else None, looks=looks, boundary=boundary,
-                              seed=seed)
+    design = Design(target, n_max, alpha=alpha, looks=looks, boundary=boundary, seed=seed, sequence=cs_method)
     res = watch(np.ascontiguousarray(diffs[:upto]), design)
 
 last = res.sequence.iloc[-1]
