@@ -91,7 +91,7 @@ def pinned(values):
     notes = []
     pin = Design.from_params(dict(values), messages=notes)
     if notes:  # a bad value in the link: reported and skipped, not silently replaced by a default
-        raise ValueError(" ".join(notes))
+        raise ValueError("A value in the pin is out of range: " + " ".join(notes))
     frame = pin.curves(list(tabs.CURVE_DELTAS), procedures=(pin.procedure,))
     res = pin.power()
     summary = {"budget": pin.budget, "design": f"{DESIGN_LABELS[pin.procedure]}, Δ = {pin.delta:g}",
