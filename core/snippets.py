@@ -269,15 +269,22 @@ def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | No
     return "\n".join(lines) + "\n"
 
 
-def sequential_snippet(*, design: str, budget: int, delta: float, options: Mapping, target_power: float,
-                       prior: tuple[float, float] | None = None, sizes: bool = False,
-                       fitted: tuple[str, str, str, str] | None = None) -> str:
-    """Script for the DA-campaign page (:mod:`core.sequential`): ``options`` are the campaign keyword arguments
-    (peeks, boundary, futility_p, mean, sd, alpha, test); ``sizes`` also prints the judgments each procedure needs
+def sequential_snippet(*, design, budget: int | None = None, delta: float | None = None,
+                       options: Mapping | None = None, target_power: float, prior: tuple[float, float] | None = None,
+                       sizes: bool = False, fitted: tuple[str, str, str, str] | None = None) -> str:
+    """Script for the DA-campaign page (:mod:`core.sequential`): ``design`` is the page's
+    :class:`core.sequential.CampaignDesign` (its procedure, budget, difference and options), or the procedure's name
+    with ``budget``, ``delta`` and ``options`` — the campaign keyword arguments (peeks, boundary, futility_p, mean,
+    sd, alpha, test); given with a design they override its values. ``sizes`` also prints the judgments each procedure needs
     for ``target_power`` (:func:`core.sequential.campaign_sample_size`); ``fitted`` = (file name, system A, system B,
     protocol) reads last year's judgments from that file (next to the notebook) and prints the fit of the two
     systems (:func:`core.humaneval.fit_campaign`) as the page's metrics show it, and computes the resampled power at
     the page's budget (:func:`core.humaneval.resampled_power`)."""
+    if not isinstance(design, str):  # the page's CampaignDesign
+        budget = design.budget if budget is None else budget
+        delta = design.delta if delta is None else delta
+        options = design.options() if options is None else options
+        design = design.procedure
     lines = [_HEADER, "from core import sequential as sq", "",
              f"design, budget, delta = {design!r}, {int(budget)!r}, {_r(float(delta))}",
              f"options = {_kwargs(dict(options))}", f"target_power = {_r(float(target_power))}",

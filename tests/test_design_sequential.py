@@ -175,3 +175,14 @@ def test_monitor_and_section_methods_delegate_to_the_engine():
     s = sq.SequentialDesign(0.05, 0.8, looks=5, boundary="pocock")
     assert s.power(900).power == sq.sequential_power(900, 0.05, 0.8, looks=5, boundary="pocock").power
     assert math.isfinite(s.power(900).type_m)
+
+
+def test_the_snippet_reads_the_design():
+    from core.snippets import sequential_snippet
+
+    d = sq.CampaignDesign("interim", 2.5, looks=4, budget=1800, test="t")
+    by_design = sequential_snippet(design=d, target_power=0.8, sizes=True)
+    by_parts = sequential_snippet(design="interim", budget=1800, delta=2.5, options=d.options(), target_power=0.8,
+                                  sizes=True)
+    assert by_design == by_parts and "peeks=4" in by_design
+    assert sequential_snippet(design=d, budget=1200, target_power=0.8) != by_design
