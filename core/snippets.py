@@ -372,10 +372,14 @@ def claims_snippet(*, rows: Sequence, alpha: float, target_power: float, correct
     return "\n".join(lines) + "\n"
 
 
-def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: float, bounded: bool, looks: int,
-                    boundary: str, seed: int, data_file: str | None = None, votes: bool = False,
-                    harness_files: Sequence[tuple[str, str]] = ()) -> str:
+def monitor_snippet(*, upto: int, swap: bool, design=None, target: float | None = None, n_max: int | None = None,
+                    alpha: float | None = None, bounded: bool | None = None, looks: int | None = None,
+                    boundary: str | None = None, seed: int | None = None, data_file: str | None = None,
+                    votes: bool = False, harness_files: Sequence[tuple[str, str]] = ()) -> str:
     """Script for the monitor page (:func:`core.sequential.monitor`).
+
+    ``design`` is the page's :class:`core.sequential.MonitorDesign` (target, planned items, α, sequence, looks,
+    boundary, seed); without it those are given one by one (given with it, they override its values).
 
     With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
     reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`, a per-answer log with
@@ -383,6 +387,10 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
     pairwise votes (:func:`core.pairwise.read_votes`). ``harness_files`` — (model, file name) pairs — reads
     lm-evaluation-harness samples files instead (:func:`core.llm.read_harness_samples`).
     """
+    if design is not None:
+        given = dict(target=target, n_max=n_max, alpha=alpha, looks=looks, boundary=boundary, seed=seed)
+        target, n_max, alpha, looks, boundary, seed = (getattr(design, k) if v is None else v for k, v in given.items())
+        bounded = design.sequence == "bounded" if bounded is None else bounded
     if harness_files:
         pairs = [(str(m), str(f)) for m, f in harness_files]
         read = ("from core import llm\n\n"

@@ -258,8 +258,7 @@ def plan(r, d, plotted):
     res, name_a, name_b = r.res, r.name_a, r.name_b
     download_csv(plotted, "monitor.csv", key="download_monitor", label="Download the running estimate (CSV)")
 
-    snippet = monitor_snippet(upto=upto, swap=swap, target=float(target), n_max=n_max, alpha=float(alpha),
-                              bounded=cs_method == "bounded", looks=looks, boundary=boundary, seed=seed,
+    snippet = monitor_snippet(upto=upto, swap=swap, design=r.design,
                               data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
                               harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
                               if source == "harness" else ())

@@ -186,3 +186,14 @@ def test_the_snippet_reads_the_design():
                                   sizes=True)
     assert by_design == by_parts and "peeks=4" in by_design
     assert sequential_snippet(design=d, budget=1200, target_power=0.8) != by_design
+
+
+def test_the_monitor_snippet_reads_the_design():
+    from core.snippets import monitor_snippet
+
+    d = sq.MonitorDesign(0.1, 5000, alpha=0.01, looks=5, boundary="pocock", seed=7, sequence="mixture")
+    by_design = monitor_snippet(upto=80, swap=True, design=d)
+    by_parts = monitor_snippet(upto=80, swap=True, target=0.1, n_max=5000, alpha=0.01, bounded=False, looks=5,
+                               boundary="pocock", seed=7)
+    assert by_design == by_parts and "bounds=None" in by_design and "seed=7" in by_design
+    assert "bounds=(-1.0, 1.0)" in monitor_snippet(upto=80, swap=False, design=sq.MonitorDesign())
