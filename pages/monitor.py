@@ -141,7 +141,8 @@ def controls(top, side, d):
     if total == 2:  # a slider needs two different ends
         upto = 2
     else:
-        # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at their end
+        # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at
+        # their end
         upto = top[1].slider("Items so far (replay the run)", min_value=2, max_value=total,
                            value=min(60, total) if source == "sample" else total, key="upto",
                            bind="query-params", help="Show the run as it stood after this many items: the sequence is "
