@@ -234,44 +234,48 @@ def ratings_teaser(*, workers=3, items=100, effect=0.1, alpha=0.05) -> Teaser:
                   f"{2 * effect:g} difference in mean rating.", "Power", power, _pct(power))
 
 
-def sequential_teaser(*, budget=1200, delta=2.0, mean=75.0, sd=27.0, alpha=0.05) -> Teaser:
+def sequential_teaser(*, budget=None, delta=None, mean=None, sd=None, alpha=None) -> Teaser:
     """A Direct Assessment campaign: fixed-design Mann–Whitney power (the DA campaigns page's defaults).
 
-    1,200 judgments for the pair, a 2-point true difference, mean 75, SD 27 (:func:`core.sequential.campaign_power`
-    with the page's K = 3 Pocock settings, which a fixed design ignores).
+    The page's default design (:class:`core.sequential.CampaignDesign`: 1,200 judgments for the pair, a 2-point true
+    difference, mean 75, SD 27, the fixed procedure — its K = 3 Pocock settings are ignored by a fixed design);
+    keyword arguments other than ``None`` override its fields.
 
     Examples
     --------
     >>> sequential_teaser().shown
     '55.0%'
     """
-    power = sq.campaign_power("fixed", budget, delta, peeks=3, boundary="pocock", futility_p=0.5, mean=mean, sd=sd,
-                              alpha=alpha, test="mwu").power
-    return Teaser("sequential", f"A DA campaign of {budget:,} judgments: {_pct(power, 0)} power for a {delta:g}-point "
-                  "difference.", "Power", power, _pct(power))
+    given = dict(budget=budget, delta=delta, mean=mean, sd=sd, alpha=alpha)
+    design = sq.CampaignDesign(**{k: v for k, v in given.items() if v is not None})
+    power = design.power().power
+    return Teaser("sequential", f"A DA campaign of {design.budget:,} judgments: {_pct(power, 0)} power for a "
+                  f"{design.delta:g}-point difference.", "Power", power, _pct(power))
 
 
-def monitor_teaser(*, upto=60, target=0.05, n_max=1000, alpha=0.05) -> Teaser:
+def monitor_teaser(*, upto=60, target=None, n_max=None, alpha=None) -> Teaser:
     """A running evaluation: the confidence sequence after ``upto`` items of the built-in run (the Monitor page).
 
     The page's example (two models on 300 questions, :func:`core.sequential.sample_differences`) at 60 items,
-    with the betting confidence sequence, X = 0.05 and 1,000 planned items (:func:`core.sequential.monitor`; its
-    forecast is simulated with the page's seed, its interval and verdict are not).
+    watched by the page's default :class:`core.sequential.MonitorDesign` — the betting confidence sequence, X = 0.05,
+    1,000 planned items, the page's seed for the simulated forecast (its interval and verdict are not simulated);
+    ``target``, ``n_max`` and ``alpha`` other than ``None`` override them.
 
     Examples
     --------
     >>> monitor_teaser().metric
     'Running difference'
     """
+    given = dict(target=target, n_max=n_max, alpha=alpha)
+    design = sq.MonitorDesign(**{k: v for k, v in given.items() if v is not None})
     diffs = sq.sample_differences()["difference"].to_numpy(dtype=float)
-    res = sq.monitor(diffs[:upto], target=target, n_max=n_max, alpha=alpha, bounds=(-1.0, 1.0), looks=3,
-                     boundary="obrien_fleming", seed=1)
+    res = design.run(diffs[:upto])
     last = res.sequence.iloc[-1]
     verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
     # the example's items are per-question accuracies: the page shows their difference in points (×100)
     return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {100 * last['estimate']:+.1f} "
-                  f"points, {1 - alpha:.0%} confidence sequence [{100 * last['lower']:+.0f}, {100 * last['upper']:+.0f}] "
-                  f"points — {verdict}.", "Running difference", float(last["estimate"]),
+                  f"points, {1 - design.alpha:.0%} confidence sequence [{100 * last['lower']:+.0f}, "
+                  f"{100 * last['upper']:+.0f}] points — {verdict}.", "Running difference", float(last["estimate"]),
                   f"{100 * last['estimate']:+.2f} pts")
 
 

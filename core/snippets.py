@@ -286,15 +286,22 @@ def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | No
     return "\n".join(lines) + "\n"
 
 
-def sequential_snippet(*, design: str, budget: int, delta: float, options: Mapping, target_power: float,
-                       prior: tuple[float, float] | None = None, sizes: bool = False,
-                       fitted: tuple[str, str, str, str] | None = None) -> str:
-    """Script for the DA-campaign page (:mod:`core.sequential`): ``options`` are the campaign keyword arguments
-    (peeks, boundary, futility_p, mean, sd, alpha, test); ``sizes`` also prints the judgments each procedure needs
+def sequential_snippet(*, design, budget: int | None = None, delta: float | None = None,
+                       options: Mapping | None = None, target_power: float, prior: tuple[float, float] | None = None,
+                       sizes: bool = False, fitted: tuple[str, str, str, str] | None = None) -> str:
+    """Script for the DA-campaign page (:mod:`core.sequential`): ``design`` is the page's
+    :class:`core.sequential.CampaignDesign` (its procedure, budget, difference and options), or the procedure's name
+    with ``budget``, ``delta`` and ``options`` — the campaign keyword arguments (peeks, boundary, futility_p, mean,
+    sd, alpha, test); given with a design they override its values. ``sizes`` also prints the judgments each procedure needs
     for ``target_power`` (:func:`core.sequential.campaign_sample_size`); ``fitted`` = (file name, system A, system B,
     protocol) reads last year's judgments from that file (next to the notebook) and prints the fit of the two
     systems (:func:`core.humaneval.fit_campaign`) as the page's metrics show it, and computes the resampled power at
     the page's budget (:func:`core.humaneval.resampled_power`)."""
+    if not isinstance(design, str):  # the page's CampaignDesign
+        budget = design.budget if budget is None else budget
+        delta = design.delta if delta is None else delta
+        options = design.options() if options is None else options
+        design = design.procedure
     lines = [_HEADER, "from core import sequential as sq", "",
              f"design, budget, delta = {design!r}, {int(budget)!r}, {_r(float(delta))}",
              f"options = {_kwargs(dict(options))}", f"target_power = {_r(float(target_power))}",
@@ -382,16 +389,25 @@ def claims_snippet(*, rows: Sequence, alpha: float, target_power: float, correct
     return "\n".join(lines) + "\n"
 
 
-def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: float, bounded: bool, looks: int,
-                    boundary: str, seed: int, data_file: str | None = None, votes: bool = False,
-                    harness_files: Sequence[tuple[str, str]] = ()) -> str:
+def monitor_snippet(*, upto: int, swap: bool, design=None, target: float | None = None, n_max: int | None = None,
+                    alpha: float | None = None, bounded: bool | None = None, looks: int | None = None,
+                    boundary: str | None = None, seed: int | None = None, data_file: str | None = None,
+                    votes: bool = False, harness_files: Sequence[tuple[str, str]] = ()) -> str:
     """Script for the monitor page (:func:`core.sequential.monitor`).
 
+    ``design`` is the page's :class:`core.sequential.MonitorDesign` (target, planned items, α, sequence, looks,
+    boundary, seed); without it those are given one by one (given with it, they override its values).
+
     With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
-    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`) or, with ``votes=True``,
+    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`, a per-answer log with
+    :func:`core.llm.read_benchmark_log`) or, with ``votes=True``,
     pairwise votes (:func:`core.pairwise.read_votes`). ``harness_files`` — (model, file name) pairs — reads
     lm-evaluation-harness samples files instead (:func:`core.llm.read_harness_samples`).
     """
+    if design is not None:
+        given = dict(target=target, n_max=n_max, alpha=alpha, looks=looks, boundary=boundary, seed=seed)
+        target, n_max, alpha, looks, boundary, seed = (getattr(design, k) if v is None else v for k, v in given.items())
+        bounded = design.sequence == "bounded" if bounded is None else bounded
     if harness_files:
         pairs = [(str(m), str(f)) for m, f in harness_files]
         read = ("from core import llm\n\n"
@@ -403,7 +419,8 @@ def monitor_snippet(*, upto: int, swap: bool, target: float, n_max: int, alpha: 
         read = (f"from core import pairwise as pw\n\nwith open({data_file!r}, 'rb') as fh:\n"
                 f"    data = sq.differences_from_votes(pw.read_votes(fh.read(), name={data_file!r}))")
     else:
-        read = f"with open({data_file!r}, 'rb') as fh:\n    data = sq.read_paired_scores(fh.read(), name={data_file!r})"
+        read = (f"from core import llm\n\nwith open({data_file!r}, 'rb') as fh:\n"
+                f"    data = sq.read_paired_scores(fh.read(), name={data_file!r}, read_log=llm.read_benchmark_log)")
     lines = [_HEADER, "from core import sequential as sq", "", read,
              "diffs = data['difference'].to_numpy(dtype=float)",
              "# points (x100) for accuracies and votes, as on the page; other scores keep their own units",

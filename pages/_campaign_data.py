@@ -152,18 +152,23 @@ SCORE_UNITS = {"da": "pts", "da-sqm": "pts", "esa": "pts", "sqm": "(0–6 scale)
 # judgments for the target power
 # ---------------------------------------------------------------------------
 @cached
-def sizes(campaign: sq.CampaignDesign, target: float):
-    """Each procedure's first budget reaching ``target`` and its expected judgments there (None at Δ = 0)."""
-    if campaign.delta == 0:
-        return None
-    kw = {k: v for k, v in campaign.options().items()}
+def _sizes(campaign: sq.CampaignDesign, target: float):
     out = {}
     for procedure in PROCEDURES:
-        size = sq.campaign_sample_size(procedure, campaign.delta, target_power=target, **kw)
-        spent = sq.campaign_power(procedure, size.first, campaign.delta, **kw).expected_judgments \
-            if size.first > 0 else math.nan
+        design = campaign.with_(procedure=procedure)
+        size = design.sample_sizes(target)
+        spent = design.power(size.first).expected_judgments if size.first > 0 else math.nan
         out[procedure] = (size, spent)
     return out
+
+
+def sizes(campaign: sq.CampaignDesign, target: float):
+    """Each procedure's first budget reaching ``target`` and its expected judgments there (None at Δ = 0).
+
+    Cached on the design without its procedure and budget (neither changes the sizes)."""
+    if campaign.delta == 0:
+        return None
+    return _sizes(campaign.with_(procedure="fixed", budget=sq.CampaignDesign.field("budget").default), target)
 
 
 def headline(campaign: sq.CampaignDesign, target: float, container=None):
@@ -282,7 +287,7 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
     run = st.toggle("Resample last year's judgments (power from the real scores)", key="resample",
                     bind="query-params", help=f"{RESAMPLE_SIMS:,} campaigns per point: each draws the two systems' "
                     "segments with replacement, with all their ratings (core.humaneval.resampled_power).")
-    design = fit.design(campaign.procedure, peeks=campaign.peeks, boundary=campaign.boundary,
+    design = fit.design(campaign.procedure, looks=campaign.looks, boundary=campaign.boundary,
                         futility_p=campaign.futility_p, alpha=campaign.alpha, test=campaign.test)
     procedures = tuple(dict.fromkeys(("fixed", campaign.procedure)))
     model = model_curve(design, RESAMPLE_BUDGETS, procedures).assign(source="model (Gamma)")
@@ -297,7 +302,7 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
             for i, procedure in enumerate(procedures):
                 parts.append(he.resampled_curves(scores, (loaded.a, loaded.b), RESAMPLE_BUDGETS,
                                                  procedures=(procedure,),
-                                                 peeks=campaign.peeks, boundary=campaign.boundary,
+                                                 peeks=campaign.looks, boundary=campaign.boundary,
                                                  futility_p=campaign.futility_p, alpha=campaign.alpha,
                                                  test=campaign.test, n_sims=RESAMPLE_SIMS, seed=2022))
                 progress((i + 1) / len(procedures))

@@ -55,9 +55,13 @@ def sequential_section(*, n: int, model: sq.ItemModel, alpha: float, target: flo
         return {}
     with box:
         c1, c2 = st.columns(2)
-        looks = c1.slider("Planned looks K (group design)", 2, 10, 3, key=f"{key}_looks", bind="query-params",
+        # ranges and defaults from the design's declarations (the engine's: at most 10 looks); keys per page
+        f_looks, f_boundary = sq.SequentialDesign.field("looks"), sq.SequentialDesign.field("boundary")
+        looks = c1.slider(f_looks.label, f_looks.widget_low, f_looks.widget_high, f_looks.default,
+                          key=f"{key}_looks", bind="query-params",
                           help=f"Analyses after every n/K {units}. The anytime design looks after every one.")
-        boundary = c2.selectbox("Group boundary", list(sq.BOUNDARIES), index=1, key=f"{key}_boundary",
+        boundary = c2.selectbox(f_boundary.label, list(f_boundary.choices),
+                                index=f_boundary.choices.index(f_boundary.default), key=f"{key}_boundary",
                                 bind="query-params",
                                 format_func={"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
                                              "lan_demets": "Lan–DeMets (OF type)",

@@ -7,12 +7,14 @@ metrics. The confidence sequence is valid at every n, so the page may be reloade
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from core import figures
+from core import llm
 from core import pairwise as pw
 from core import sequential as sq
 from core.plan import monitor as monitor_plan
@@ -34,12 +36,16 @@ from pages._scaffold import (
     style,
     views,
 )
+from pages._fields import field_input
 from pages._scaffold import code_view
 
 SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
            "votes": "pairwise votes"}
 VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}
 CS_METHODS = {"bounded": "betting", "mixture": "normal mixture"}
+Design = sq.MonitorDesign
+BOUNDARY_LABELS = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
+                   "lan_demets": "Lan–DeMets (O'Brien–Fleming type)", "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
 
 
 @cached
@@ -49,13 +55,11 @@ def sample():
 
 @cached
 def read_scores(data: bytes, name: str):
-    return sq.read_paired_scores(data, name=f"`{name}`")
+    return sq.read_paired_scores(data, name=f"`{name}`", read_log=llm.read_benchmark_log)
 
 
 @cached
 def read_harness(entries):
-    from core import llm
-
     return sq.differences_from_log(llm.read_harness_samples(list(entries)))
 
 
@@ -70,201 +74,206 @@ def watch(values: np.ndarray, design: sq.MonitorDesign):
     return design.run(values)
 
 
-start("Monitor a running evaluation",
-      "Look after every item without inflating false positives: a confidence sequence (Howard et al. 2021; "
-      "Waudby-Smith & Ramdas 2024) around the running difference, the planned group-sequential boundaries "
-      "(Jennison & Turnbull 2000), and what to do next.")
-side = st.sidebar
-top = key_inputs(2)  # the inputs the question turns on, above the first chart
-side.subheader("Results so far")
-source = side.radio("Data", list(SOURCES), format_func=SOURCES.get, key="source", bind="query-params",
-                    help="Per-item results in the order they came in: scores of two systems (a CSV with one column "
-                    "per system, or the LLM page's per-answer log), or pairwise votes (the Leaderboard page's format). "
-                    "The example is the LLM page's synthetic benchmark log (two models, 300 questions).")
-with guard("Cannot read the results", stop=True):
-    if source == "sample":
-        data = sample()
-        origin = "the built-in synthetic LLM benchmark log"
-    elif source == "harness":
-        files = {}
-        for role, default in (("a", "baseline"), ("b", "new")):
-            name = side.text_input(f"Model {role.upper()} name", default, key=f"harness_name_{role}", max_chars=80)
-            ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=["jsonl"],
-                                     accept_multiple_files=True, key=f"harness_{role}",
-                                     help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
-                                     "(first metric and filter). Nothing in the file is executed.")
-            files[name.strip() or default] = ups
-        if not all(files.values()):
-            st.info("Upload the samples files of both models in the sidebar, or switch to the built-in example.")
-            st.stop()
-        if len(files) < 2:
-            raise ValueError("The two models need different names.")
-        data = read_harness(tuple((name, f.name, f.getvalue()) for name, ups in files.items() for f in ups))
-        origin = f"{sum(len(v) for v in files.values())} harness files"
+def _input(name, box, **options):
+    """The widget of a declared field, with the page's label."""
+    return field_input(Design, name, box, label=Design.field(name).label, **options)
+
+
+def load(side):
+    """The results so far: the data source's widgets and the per-item differences they give."""
+    up, files = None, {}
+    source = side.radio("Data", list(SOURCES), format_func=SOURCES.get, key="source", bind="query-params",
+                        help="Per-item results in the order they came in: scores of two systems (a CSV with one column "
+                        "per system, or the LLM page's per-answer log), or pairwise votes (the Leaderboard page's format). "
+                        "The example is the LLM page's synthetic benchmark log (two models, 300 questions).")
+    with guard("Cannot read the results", stop=True):
+        if source == "sample":
+            data = sample()
+            origin = "the built-in synthetic LLM benchmark log"
+        elif source == "harness":
+            files = {}
+            for role, default in (("a", "baseline"), ("b", "new")):
+                name = side.text_input(f"Model {role.upper()} name", default, key=f"harness_name_{role}", max_chars=80)
+                ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=["jsonl"],
+                                         accept_multiple_files=True, key=f"harness_{role}",
+                                         help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
+                                         "(first metric and filter). Nothing in the file is executed.")
+                files[name.strip() or default] = ups
+            if not all(files.values()):
+                st.info("Upload the samples files of both models in the sidebar, or switch to the built-in example.")
+                st.stop()
+            if len(files) < 2:
+                raise ValueError("The two models need different names.")
+            data = read_harness(tuple((name, f.name, f.getvalue()) for name, ups in files.items() for f in ups))
+            origin = f"{sum(len(v) for v in files.values())} harness files"
+        else:
+            up = side.file_uploader("Upload the results", type=["csv", "tsv", "txt", "json", "jsonl"],
+                                    key=f"{source}_file",
+                                    help="Scores: a CSV with one column per system (one row per item), or the LLM page's "
+                                    "per-answer log (question, model, score). Votes: model_a, model_b, winner (Leaderboard "
+                                    "format). Nothing in the file is executed." if source == "scores" else
+                                    "model_a, model_b, winner per vote, in the order they came in; the pair of systems "
+                                    "with the most battles is monitored. Nothing in the file is executed.")
+            if up is None:
+                st.info("Upload a file in the sidebar, or switch to the built-in example.")
+                st.stop()
+            data = read_scores(up.getvalue(), up.name) if source == "scores" else read_votes(up.getvalue(), up.name)
+            origin = f"`{md_escape(up.name)}`"
+    return SimpleNamespace(source=source, data=data, origin=origin, up=up, files=files)
+
+
+def controls(top, side, d):
+    """Swap, replay and the plan's widgets (built from MonitorDesign's fields); returns the run as watched."""
+    data, source = d.data, d.source
+    swap = side.toggle("Swap A and B", key="swap", bind="query-params",
+                       help="The difference is B − A; swap to monitor the other direction.")
+    name_a, name_b = data.attrs.get("models", ("A", "B"))
+    diffs = data["difference"].to_numpy(dtype=float)
+    if swap:
+        diffs, name_a, name_b = -diffs, name_b, name_a
+    total = int(diffs.size)
+    if total < 2:
+        st.error("**Cannot monitor this run.** At least 2 items are needed.")
+        st.stop()
+    # the replay slider's range depends on the data: keep a value from the URL or an earlier file inside it
+    if "upto" in st.session_state and not 2 <= int(st.session_state["upto"]) <= total:
+        st.session_state["upto"] = total
+    if total == 2:  # a slider needs two different ends
+        upto = 2
     else:
-        up = side.file_uploader("Upload the results", type=["csv", "tsv", "txt", "json", "jsonl"],
-                                key=f"{source}_file",
-                                help="Scores: a CSV with one column per system (one row per item), or the LLM page's "
-                                "per-answer log (question, model, score). Votes: model_a, model_b, winner (Leaderboard "
-                                "format). Nothing in the file is executed." if source == "scores" else
-                                "model_a, model_b, winner per vote, in the order they came in; the pair of systems "
-                                "with the most battles is monitored. Nothing in the file is executed.")
-        if up is None:
-            st.info("Upload a file in the sidebar, or switch to the built-in example.")
-            st.stop()
-        data = read_scores(up.getvalue(), up.name) if source == "scores" else read_votes(up.getvalue(), up.name)
-        origin = f"`{md_escape(up.name)}`"
-swap = side.toggle("Swap A and B", key="swap", bind="query-params",
-                   help="The difference is B − A; swap to monitor the other direction.")
-name_a, name_b = data.attrs.get("models", ("A", "B"))
-diffs = data["difference"].to_numpy(dtype=float)
-if swap:
-    diffs, name_a, name_b = -diffs, name_b, name_a
-total = int(diffs.size)
-if total < 2:
-    st.error("**Cannot monitor this run.** At least 2 items are needed.")
-    st.stop()
-# the replay slider's range depends on the data: keep a value from the URL or an earlier file inside it
-if "upto" in st.session_state and not 2 <= int(st.session_state["upto"]) <= total:
-    st.session_state["upto"] = total
-if total == 2:  # a slider needs two different ends
-    upto = 2
-else:
-    # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at their end
-    upto = top[1].slider("Items so far (replay the run)", min_value=2, max_value=total,
-                       value=min(60, total) if source == "sample" else total, key="upto",
-                       bind="query-params", help="Show the run as it stood after this many items: the sequence is "
-                       "valid at every n, so any stopping point is honest.")
-side.subheader("Plan")
-target = top[0].number_input("Smallest difference that matters (X)", min_value=0.001, max_value=100.0, value=0.05,
-                           step=0.01, format="%.3f", key="target", bind="query-params",
-                           help="In the items' units: 0.05 = 5 accuracy points; for votes coded ±1, 0.1 = a 55/45 "
-                           "split. The run stops for 'no difference' when the sequence lies inside ±X.")
-with guard("Cannot read the planned items"):  # a link with ?n_max=inf overflows Streamlit's integer input
-    n_max = int(side.number_input("Planned items", min_value=2, max_value=1_000_000, value=max(1000, total), step=100,
-                                  key="n_max", bind="query-params",
-                                  help="The most items the run may use; the confidence sequence is tuned for it."))
-alpha = side.select_slider("α (two-sided)", options=[0.01, 0.025, 0.05, 0.1], value=0.05, key="alpha",
-                           bind="query-params", help="The sequence misses the true difference at any n with "
-                           "probability at most α, however often you look.")
-cs_method = side.radio("Confidence sequence", list(CS_METHODS), format_func=CS_METHODS.get, key="cs",
-                       bind="query-params", help="Betting (Waudby-Smith & Ramdas 2024) needs no variance guess and is valid "
-                       "for any distribution of differences in [−1, 1] (accuracies, votes). The normal mixture (Howard et al. 2021) treats "
-                       "the sample SD as known: narrower early, an approximation.")
-looks = side.slider("Planned group looks K", 1, 10, 3, key="looks", bind="query-params",
-                    help="The group-sequential plan drawn for comparison: K equally spaced analyses.")
-boundary = side.selectbox("Group boundary", list(sq.BOUNDARIES), index=1, key="boundary", bind="query-params",
-                          format_func={"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
-                                       "lan_demets": "Lan–DeMets (O'Brien–Fleming type)",
-                                       "lan_demets_pocock": "Lan–DeMets (Pocock type)"}.get,
-                          help="How α is shared among the planned looks.")
-with guard("Cannot read the seed"):
-    seed = int(side.number_input("Simulation seed", 0, 2**31 - 1, 1, key="seed", bind="query-params",
-                                 help="Seed of the simulated continuations (forecast and animation)."))
+        # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at
+        # their end
+        upto = top[1].slider("Items so far (replay the run)", min_value=2, max_value=total,
+                           value=min(60, total) if source == "sample" else total, key="upto",
+                           bind="query-params", help="Show the run as it stood after this many items: the sequence is "
+                           "valid at every n, so any stopping point is honest.")
+    side.subheader("Plan")
+    target = _input("target", top[0])
+    with guard("Cannot read the planned items"):  # a link with ?n_max=inf overflows Streamlit's integer input
+        n_max = _input("n_max", side, default=max(Design.field("n_max").default, total))
+    alpha = _input("alpha", side, widget="select_slider", options=[0.01, 0.025, 0.05, 0.1])
+    cs_method = _input("sequence", side, format_func=CS_METHODS.get)
+    looks = _input("looks", side, widget="slider")
+    boundary = _input("boundary", side, widget="selectbox", format_func=BOUNDARY_LABELS.get)
+    with guard("Cannot read the seed"):
+        seed = _input("seed", side)
 
-with guard("Cannot monitor this run"):
-    if n_max < upto:
-        raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
-    design = sq.MonitorDesign(float(target), n_max, alpha=float(alpha),
-                              bounds=(-1.0, 1.0) if cs_method == "bounded" else None, looks=looks, boundary=boundary,
-                              seed=seed)
-    res = watch(np.ascontiguousarray(diffs[:upto]), design)
-
-last = res.sequence.iloc[-1]
-# Units of the difference, decided from the data source: the example's items are per-question accuracies (the mean of
-# right/wrong answers), votes are coded ±1 (the mean is a win-rate difference), and uploaded scores whose every
-# per-item difference is −1, 0 or +1 are right/wrong accuracies: those read in points (×100) like every page's
-# accuracy differences. Any other scores keep their own units ("score units").
-points = source in ("sample", "votes") or bool(np.isin(diffs, (-1.0, 0.0, 1.0)).all())
-scale = 100.0 if points else 1.0
+    with guard("Cannot monitor this run"):
+        if n_max < upto:
+            raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
+        design = Design(target, n_max, alpha=alpha, looks=looks, boundary=boundary, seed=seed, sequence=cs_method)
+        res = watch(np.ascontiguousarray(diffs[:upto]), design)
+    return SimpleNamespace(swap=swap, name_a=name_a, name_b=name_b, diffs=diffs, total=total, upto=upto,
+                           target=target, n_max=n_max, alpha=alpha, cs_method=cs_method, looks=looks,
+                           boundary=boundary, seed=seed, design=design, res=res)
 
 
-def fmt_diff(x: float) -> str:
-    return f"{scale * x:+.2f} pts" if points else f"{x:+.4f} score units"
+def units(r, d):
+    """Points (×100) for accuracies and votes, the scores' own units otherwise."""
+    points = d.source in ("sample", "votes") or bool(np.isin(r.diffs, (-1.0, 0.0, 1.0)).all())
+    return points, (100.0 if points else 1.0)
 
 
-x_text = f"{scale * target:g} {'points' if points else 'score units'}"
-x_signed = f"{'+' if last['estimate'] >= 0 else '−'}{x_text}"
-text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "
-                    f"{res.first_n:,}." if res.first_n else "",
-        "a_better": f"**{res.message.replace('A', md_escape(name_a), 1)}** — 0 left the confidence sequence at item "
-                    f"{res.first_n:,}." if res.first_n else "",
-        "no_difference": f"**{res.message}** — the whole sequence lies inside ± {x_text} (the smallest difference "
-                         "that matters, X).",
-        "budget": f"**{res.message}.**",
-        "continue": f"**{res.message}** if the true difference is the smallest difference that matters "
-                    f"(X = {x_signed}, set in the sidebar; ± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
-{"b_better": st.success, "a_better": st.success, "no_difference": st.info, "budget": st.warning,
- "continue": st.info}[res.verdict](text)
+def report(r, d, points, scale):
+    """The verdict, the metrics row and the open view; returns the plotted frames."""
+    res, name_a, name_b, target, n_max, alpha = r.res, r.name_a, r.name_b, r.target, r.n_max, r.alpha
+    looks, boundary = r.looks, r.boundary
+    last = res.sequence.iloc[-1]
 
-metrics_row(
-    Metric("Items so far", f"{res.n:,}", help=f"Of {n_max:,} planned."),
-    Metric("Running difference", fmt_diff(last["estimate"]),
-           help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} over the items so far"
-           + (", in points (×100: the items are accuracies or votes)." if points else
-              ", in the scores' own units (the items are neither right/wrong accuracies nor votes).")),
-    Metric(f"{1 - alpha:.0%} confidence sequence",
-           f"[{scale * last['lower']:+.1f}, {scale * last['upper']:+.1f}] pts" if points else
-           f"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units",
-           help="Valid at every n simultaneously: looking after every item keeps the false-positive rate ≤ α."),
-    Metric("Expected further items", f"{math.ceil(res.expected_more):,}" if res.verdict == "continue" else "0",
-           se=f"{res.expected_more_se:.0f}" if res.verdict == "continue" else None,
-           help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations whose true difference "
-           f"is X = {x_signed}, the smallest difference that matters (capped at the planned items), each checked with the normal-mixture sequence and the SD of the "
-           "data — a forecast, whichever sequence is shown."),
-    Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
-           help=f"Share of simulated continuations with true difference X = {x_signed} that stop with 0 outside the "
-           "sequence."),
-)
+    def fmt_diff(x: float) -> str:
+        return f"{scale * x:+.2f} pts" if points else f"{x:+.4f} score units"
 
-plotted: dict[str, pd.DataFrame] = {"sequence": res.sequence}
-tab = views(VIEWS)
-title = f"{md_escape(name_b)} − {md_escape(name_a)}: running difference with its confidence sequence"
-if tab.open("monitor"):
-    with tab["monitor"]:
-        chart(figures.monitor_figure(res.sequence, looks=res.looks, look_bounds=res.look_bounds, target=target,
-                                     n_max=n_max, title=title, style=style()), "monitor_chart")
-        planned = ", ".join(f"n = {n:,}: |estimate| ≥ {b:.4f}" for n, b in zip(res.looks, res.look_bounds))
-        group = (f"The planned group design would have stopped at its look at n = {res.group_stop:,}."
-                 if res.group_stop else "No planned group look passed so far has crossed its boundary.")
-        if res.method == "betting":
-            how = "Waudby-Smith & Ramdas 2024, hedged capital with predictable plug-in bets"
-        else:
-            how = f"Howard et al. 2021, eq. 14, tuned for the planned items, SD {res.sd:.4f} from the data"
-        family = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming", "lan_demets": "Lan–DeMets (OF type)",
-                  "lan_demets_pocock": "Lan–DeMets (Pocock type)"}[boundary]
-        st.caption(f"Confidence sequence: {res.method} ({how}). Planned {looks}-look {family} "
-                   f"boundaries on the estimate (SD {res.sd:.4f}): {planned}. {group}")
-if tab.open("paths"):
-    with tab["paths"]:
-        if res.verdict != "continue":
-            st.info("The run has stopped: there is nothing left to simulate. Move **Items so far** back to replay an "
-                    "earlier moment.")
-        else:
-            plotted["paths"] = res.paths
-            chart(figures.paths_figure(res.sequence, res.paths, n_max=n_max, target=target,
-                                       title=f"{len(res.paths['path'].unique())} simulated continuations if the "
-                                       f"true difference is X = {x_signed}",
-                                       style=style()), "paths_chart")
-            st.caption("Press ▶ Play: each grey line is one way the rest of the run may go if the true difference is "
-                       "X, the smallest difference that matters; × marks where it would stop (0 or ±X settled by the confidence sequence).")
+    x_text = f"{scale * target:g} {'points' if points else 'score units'}"
+    x_signed = f"{'+' if last['estimate'] >= 0 else '−'}{x_text}"
+    text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "
+                        f"{res.first_n:,}." if res.first_n else "",
+            "a_better": f"**{res.message.replace('A', md_escape(name_a), 1)}** — 0 left the confidence sequence at item "
+                        f"{res.first_n:,}." if res.first_n else "",
+            "no_difference": f"**{res.message}** — the whole sequence lies inside ± {x_text} (the smallest difference "
+                             "that matters, X).",
+            "budget": f"**{res.message}.**",
+            "continue": f"**{res.message}** if the true difference is the smallest difference that matters "
+                        f"(X = {x_signed}, set in the sidebar; ± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
+    {"b_better": st.success, "a_better": st.success, "no_difference": st.info, "budget": st.warning,
+     "continue": st.info}[res.verdict](text)
 
-download_csv(plotted, "monitor.csv", key="download_monitor", label="Download the running estimate (CSV)")
+    metrics_row(
+        Metric("Items so far", f"{res.n:,}", help=f"Of {n_max:,} planned."),
+        Metric("Running difference", fmt_diff(last["estimate"]),
+               help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} over the items so far"
+               + (", in points (×100: the items are accuracies or votes)." if points else
+                  ", in the scores' own units (the items are neither right/wrong accuracies nor votes).")),
+        Metric(f"{1 - alpha:.0%} confidence sequence",
+               f"[{scale * last['lower']:+.1f}, {scale * last['upper']:+.1f}] pts" if points else
+               f"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units",
+               help="Valid at every n simultaneously: looking after every item keeps the false-positive rate ≤ α."),
+        Metric("Expected further items", f"{math.ceil(res.expected_more):,}" if res.verdict == "continue" else "0",
+               se=f"{res.expected_more_se:.0f}" if res.verdict == "continue" else None,
+               help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations whose true difference "
+               f"is X = {x_signed}, the smallest difference that matters (capped at the planned items), each checked with the normal-mixture sequence and the SD of the "
+               "data — a forecast, whichever sequence is shown."),
+        Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
+               help=f"Share of simulated continuations with true difference X = {x_signed} that stop with 0 outside the "
+               "sequence."),
+    )
 
-snippet = monitor_snippet(upto=upto, swap=swap, target=float(target), n_max=n_max, alpha=float(alpha),
-                          bounded=cs_method == "bounded", looks=looks, boundary=boundary, seed=seed,
-                          data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
-                          harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
-                          if source == "harness" else ())
-plan_actions(monitor_plan.plan_item(
-    res, name_a=name_a, name_b=name_b, target=target, n_max=n_max, alpha=alpha,
-    confidence_sequence=CS_METHODS[cs_method], data=origin.strip("`"),
-    data_source="upload" if source != "sample" else "built-in example", link=current_link(), code=snippet),
-    key="monitor")
-code_view(snippet, key="monitor_code")
+    plotted: dict[str, pd.DataFrame] = {"sequence": res.sequence}
+    tab = views(VIEWS)
+    title = f"{md_escape(name_b)} − {md_escape(name_a)}: running difference with its confidence sequence"
+    if tab.open("monitor"):
+        with tab["monitor"]:
+            chart(figures.monitor_figure(res.sequence, looks=res.looks, look_bounds=res.look_bounds, target=target,
+                                         n_max=n_max, title=title, style=style()), "monitor_chart")
+            planned = ", ".join(f"n = {n:,}: |estimate| ≥ {b:.4f}" for n, b in zip(res.looks, res.look_bounds))
+            group = (f"The planned group design would have stopped at its look at n = {res.group_stop:,}."
+                     if res.group_stop else "No planned group look passed so far has crossed its boundary.")
+            if res.method == "betting":
+                how = "Waudby-Smith & Ramdas 2024, hedged capital with predictable plug-in bets"
+            else:
+                how = f"Howard et al. 2021, eq. 14, tuned for the planned items, SD {res.sd:.4f} from the data"
+            family = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming", "lan_demets": "Lan–DeMets (OF type)",
+                      "lan_demets_pocock": "Lan–DeMets (Pocock type)"}[boundary]
+            st.caption(f"Confidence sequence: {res.method} ({how}). Planned {looks}-look {family} "
+                       f"boundaries on the estimate (SD {res.sd:.4f}): {planned}. {group}")
+    if tab.open("paths"):
+        with tab["paths"]:
+            if res.verdict != "continue":
+                st.info("The run has stopped: there is nothing left to simulate. Move **Items so far** back to replay an "
+                        "earlier moment.")
+            else:
+                plotted["paths"] = res.paths
+                chart(figures.paths_figure(res.sequence, res.paths, n_max=n_max, target=target,
+                                           title=f"{len(res.paths['path'].unique())} simulated continuations if the "
+                                           f"true difference is X = {x_signed}",
+                                           style=style()), "paths_chart")
+                st.caption("Press ▶ Play: each grey line is one way the rest of the run may go if the true difference is "
+                           "X, the smallest difference that matters; × marks where it would stop (0 or ±X settled by the confidence sequence).")
+    return plotted, x_text
 
-explain(
-    f"""
+
+def plan(r, d, plotted):
+    """The download, the plan and the code view."""
+    upto, swap, target, n_max, alpha, looks, boundary, seed = (r.upto, r.swap, r.target, r.n_max, r.alpha, r.looks,
+                                                              r.boundary, r.seed)
+    cs_method, source, up, files, origin = r.cs_method, d.source, d.up, d.files, d.origin
+    res, name_a, name_b = r.res, r.name_a, r.name_b
+    download_csv(plotted, "monitor.csv", key="download_monitor", label="Download the running estimate (CSV)")
+
+    snippet = monitor_snippet(upto=upto, swap=swap, design=r.design,
+                              data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
+                              harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
+                              if source == "harness" else ())
+    plan_actions(monitor_plan.plan_item(
+        res, name_a=name_a, name_b=name_b, target=target, n_max=n_max, alpha=alpha,
+        confidence_sequence=CS_METHODS[cs_method], data=origin.strip("`"),
+        data_source="upload" if source != "sample" else "built-in example", link=current_link(), code=snippet),
+        key="monitor")
+    code_view(snippet, key="monitor_code")
+
+
+def explanation(alpha, x_text, points) -> str:
+    """The page's "explain" text."""
+    return f"""
 **The question.** Results of two systems come in item by item — benchmark questions, judge labels, arena votes. When
 can you stop? Checking a fixed-n 95% interval after every batch and stopping when it excludes 0 declares false winners
 far more often than 5% (every 50 items up to 4,000: about 36%).
@@ -288,4 +297,22 @@ looks.
 **Exaggeration.** A run that stops early because the difference looks large tends to overstate it (Type-M); report the
 confidence sequence, not just the point estimate.
 """
-)
+
+
+def main():
+    start("Monitor a running evaluation",
+          "Look after every item without inflating false positives: a confidence sequence (Howard et al. 2021; "
+          "Waudby-Smith & Ramdas 2024) around the running difference, the planned group-sequential boundaries "
+          "(Jennison & Turnbull 2000), and what to do next.")
+    side = st.sidebar
+    top = key_inputs(2)  # the inputs the question turns on, above the first chart
+    side.subheader("Results so far")
+    d = load(side)
+    r = controls(top, side, d)
+    points, scale = units(r, d)
+    plotted, x_text = report(r, d, points, scale)
+    plan(r, d, plotted)
+    explain(explanation(r.alpha, x_text, points))
+
+
+main()

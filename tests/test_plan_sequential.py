@@ -60,9 +60,10 @@ def test_fixed_design_keeps_alpha_and_unreachable_mde():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="`design`"):
+    # the design names its fields (procedure, looks); the engine's keywords stay design=, peeks=
+    with pytest.raises(ValueError, match="`procedure`"):
         sq.CampaignDesign("sometimes", 1.0)
-    with pytest.raises(ValueError, match="`peeks`"):
+    with pytest.raises(ValueError, match="`looks`"):
         sq.CampaignDesign("interim", 1.0, peeks=11)
     with pytest.raises(ValueError, match="`delta`"):
         sq.CampaignDesign("interim", 60.0)

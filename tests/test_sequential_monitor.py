@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from core import llm
 from core import pairwise as pw
 from core import sequential as sq
 
@@ -59,10 +61,16 @@ def test_group_boundaries_on_the_estimate_scale():
 def test_readers():
     wide = sq.read_paired_scores(b"item,base,new\nq1,0.5,1\nq2,1,1\nq3,0,1\n")
     assert wide["difference"].tolist() == [0.5, 0.0, 1.0] and wide.attrs["models"] == ("base", "new")
-    log = sq.read_paired_scores(b"question,model,score\n1,a,1\n1,b,0\n2,a,0\n2,b,1\n2,b,0\n")
+    text = b"question,model,score\n1,a,1\n1,b,0\n2,a,0\n2,b,1\n2,b,0\n"
+    log = sq.read_paired_scores(text, read_log=llm.read_benchmark_log)
     assert log["difference"].tolist() == [-1.0, 0.5] and log.attrs["models"] == ("a", "b")
+    # the engine reads no scenario's log format itself: a log without its reader is refused, saying which to pass
+    with pytest.raises(ValueError, match="read_log"):
+        sq.read_paired_scores(text, name="run.csv")
     sample = sq.sample_differences()
     assert len(sample) == 300 and sample.attrs["models"] == ("synthetic-baseline", "synthetic-candidate")
+    # read directly from the shipped CSV: the same frame as through the LLM page's reader
+    pd.testing.assert_frame_equal(sample, sq.differences_from_log(llm.sample_log()))
     votes = pw.read_votes(b"model_a,model_b,winner\nx,y,model_a\ny,x,model_a\nx,y,tie\nx,z,model_b\n")
     d = sq.differences_from_votes(votes)
     assert d.attrs["models"] == ("x", "y") and d["difference"].tolist() == [-1.0, 1.0, 0.0]

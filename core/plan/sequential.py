@@ -67,7 +67,7 @@ def plan_item(design: CampaignDesign, result, *, budget: int, target_power: floa
     """
     if not isinstance(design, CampaignDesign):
         raise ValueError(f"`design` must be a core.sequential.CampaignDesign; got {type(design).__name__}.")
-    procedure, delta, peeks, kind, futility_p = (design.procedure, design.delta, design.peeks, design.boundary,
+    procedure, delta, peeks, kind, futility_p = (design.procedure, design.delta, design.looks, design.boundary,
                                                  design.futility_p)
     mean, sd, alpha, test = design.mean, design.sd, design.alpha, design.test
     design_text = {"fixed": "a single Mann–Whitney test after all judgments" if test == "mwu" else

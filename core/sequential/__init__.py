@@ -19,7 +19,9 @@ Modules
 :mod:`~core.sequential.monitor`
     A running evaluation: :func:`monitor` (verdict and forecast), readers.
 :mod:`~core.sequential.adapters`
-    Per-item difference models of the LLM benchmark and vote scenarios, :func:`compare_designs`.
+    The per-item difference model of votes, :class:`SequentialDesign`, :func:`compare_designs`. The LLM
+    benchmark's model is :func:`core.llm.sequential.benchmark_item_model`: this engine package imports no
+    scenario package (``tests/test_sequential_imports.py``).
 :mod:`~core.sequential.sizing`
     :func:`campaign_sample_size`: the judgments a DA campaign needs for a target power.
 
@@ -39,14 +41,29 @@ from .general import (  # noqa: F401
     MAX_RECURSION_LOOKS, MAX_SIMULATED_ITEMS, SEQUENTIAL_DESIGNS, SequentialResult, look_schedule,
     sequential_curves, sequential_power, sequential_sample_size)
 from .sizing import campaign_sample_size  # noqa: F401
-from .adapters import ItemModel, SequentialDesign, benchmark_item_model, compare_designs, vote_item_model  # noqa: F401
+from .adapters import ItemModel, SequentialDesign, compare_designs, vote_item_model  # noqa: F401
 from .monitor import (  # noqa: F401
-    VERDICTS, MonitorDesign, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
+    SEQUENCES, VERDICTS, MonitorDesign, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
     sample_differences)
 
 __all__ = list(_campaign_all) + [
     "SEQUENTIAL_DESIGNS", "SequentialResult", "sequential_power", "sequential_sample_size", "sequential_curves",
     "look_schedule", "cs_halfwidth", "confidence_sequence", "mixture_rho", "MAX_RECURSION_LOOKS",
     "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
-    "differences_from_votes", "sample_differences", "ItemModel", "SequentialDesign", "benchmark_item_model", "vote_item_model",
+    "differences_from_votes", "sample_differences", "SEQUENCES", "ItemModel", "SequentialDesign", "vote_item_model",
     "compare_designs", "campaign_sample_size"]
+
+
+def __getattr__(name):
+    # ``core.sequential.benchmark_item_model`` moved to ``core.llm.sequential`` (the engine must not import a
+    # scenario package). The former name still answers, with a DeprecationWarning, until the LLM page imports
+    # it from its new home; this forwarding is the one reference to a scenario package in this engine, and the
+    # import-scan test names it.
+    if name == "benchmark_item_model":
+        import importlib
+        import warnings
+
+        warnings.warn("core.sequential.benchmark_item_model moved to core.llm.sequential.benchmark_item_model.",
+                      DeprecationWarning, stacklevel=2)
+        return importlib.import_module("core.llm.sequential").benchmark_item_model
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,13 +1,11 @@
 """Per-item difference models of the other scenarios, for running them sequentially.
 
 The general engine (:func:`core.sequential.sequential_power`) needs the mean
-and SD of one item's difference. Two scenarios supply them:
+and SD of one item's difference (an :class:`ItemModel`). Two scenarios supply them:
 
-* an LLM benchmark (the variance model of :mod:`core.llm`, Miller 2024): a
-  question's observed score difference has mean ``J (μ_B - μ_A)`` and
-  variance ``2J²σ²(1 - ρ)·DE + noise/K`` (J the judge's Youden index);
-  clusters enter through the design effect ``DE = 1 + (m - 1) ICC``, which
-  assumes questions arrive cluster by cluster and looks fall between clusters;
+* an LLM benchmark: :func:`core.llm.sequential.benchmark_item_model` (the
+  variance model of :mod:`core.llm`, Miller 2024), which lives with that model
+  so that this engine package imports no scenario package;
 * a pairwise vote between two systems (:mod:`core.pairwise`): +1 when B wins,
   -1 when A wins, 0 for a tie; with tie rate t and observed win rate p of B
   among decisive votes the mean is ``(1 - t)(2p - 1)`` and the variance
@@ -21,11 +19,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..validation import check_alpha, check_choice, check_int, check_probability, check_real
+from ..design import Design, spec
+from ..validation import check_int, check_probability, check_real
 from .boundaries import BOUNDARIES
 from .general import sequential_curves, sequential_power, sequential_sample_size
 
-__all__ = ["ItemModel", "SequentialDesign", "benchmark_item_model", "vote_item_model", "compare_designs"]
+__all__ = ["ItemModel", "SequentialDesign", "vote_item_model", "compare_designs"]
 
 
 @dataclass(frozen=True)
@@ -38,25 +37,6 @@ class ItemModel:
     delta: float
     sd: float
     scale: float = 1.0
-
-
-def benchmark_item_model(*, accuracy_a, accuracy_b, difficulty_sd=0.0, correlation=0.0, samples=1, cluster_size=1,
-                         icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0) -> ItemModel:
-    """One question's observed score difference under the LLM page's variance model.
-
-    Examples
-    --------
-    >>> m = benchmark_item_model(accuracy_a=0.7, accuracy_b=0.73)
-    >>> round(m.delta, 4), round(m.sd, 4)
-    (0.03, 0.638)
-    """
-    from .. import llm
-
-    d = llm._validate(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
-                      judge_sensitivity, judge_specificity, 0.05)
-    tau2, noise = llm._variance_parts(d)
-    design_effect = 1.0 + (d.m - 1) * d.icc  # whole clusters between looks
-    return ItemModel(delta=d.j * (d.mu_b - d.mu_a), sd=math.sqrt(tau2 * design_effect + noise), scale=d.j)
 
 
 def vote_item_model(win_rate, *, tie_rate=0.0) -> ItemModel:
@@ -98,13 +78,16 @@ def compare_designs(n_max, delta, sd, *, looks=3, boundary="obrien_fleming", fut
 
 
 @dataclass(frozen=True)
-class SequentialDesign:
+class SequentialDesign(Design):
     """A sequentially monitored comparison of per-item differences, everything but the items planned.
 
     ``delta`` and ``sd`` are the per-item difference's mean and SD (an :class:`ItemModel`'s); ``looks``,
     ``boundary``, ``futility_p`` and ``alpha`` configure the group-sequential design (Jennison & Turnbull 2000)
-    that :func:`compare_designs` sets beside the fixed and the anytime runs. The "Run it sequentially" section
-    builds it once from its page's model. Frozen and compared by value, so it is a cache key.
+    that :func:`compare_designs` sets beside the fixed and the anytime runs. Each field is declared once
+    (:func:`core.design.spec`) with the engine's range — :func:`sequential_power` refuses more than 10 looks, and
+    so does the design — and the URL key of the "Run it sequentially" section's widget (``seq_looks``,
+    ``seq_boundary``). The section builds it once from its page's model. Frozen and compared by value, so it is
+    a cache key.
 
     Examples
     --------
@@ -113,19 +96,19 @@ class SequentialDesign:
     True
     """
 
-    delta: float
-    sd: float
-    looks: int = 3
-    boundary: str = "obrien_fleming"
-    futility_p: float | None = None
-    alpha: float = 0.05
-
-    def __post_init__(self):
-        object.__setattr__(self, "delta", check_real("delta", self.delta, low=-1e6, high=1e6))
-        object.__setattr__(self, "sd", check_real("sd", self.sd, low=0.0, high=1e6, low_open=True))
-        object.__setattr__(self, "looks", check_int("looks", self.looks, low=1, high=50))
-        object.__setattr__(self, "boundary", check_choice("boundary", self.boundary, BOUNDARIES))
-        object.__setattr__(self, "alpha", check_alpha(self.alpha))
+    delta: float = spec(0.0, low=-1e6, high=1e6, key="seq_delta", unit="score units",
+                        label="Per-item mean difference", help="Mean of one item's difference (B − A).")
+    sd: float = spec(1.0, low=0.0, high=1e6, low_open=True, key="seq_sd", unit="score units",
+                     label="Per-item SD", help="SD of one item's difference.")
+    looks: int = spec(3, low=1, high=10, ui_low=2, step=1, key="seq_looks", label="Planned looks K (group design)",
+                      help="Analyses after every n/K items. The anytime design looks after every one.")
+    boundary: str = spec("obrien_fleming", choices=BOUNDARIES, key="seq_boundary", label="Group boundary",
+                         help="How α is shared among the looks.")
+    futility_p: float | None = spec(None, kind="float", low=0.0, high=1.0, low_open=True, high_open=True,
+                                    key="seq_futility", label="Futility threshold (stop if p >)",
+                                    help="Binding futility stop at p above this (none: no futility stop).")
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha", label="α (two-sided)",
+                        help="False-positive rate of the whole run.")
 
     @classmethod
     def from_model(cls, model: ItemModel, **options) -> SequentialDesign:

@@ -44,14 +44,16 @@ Two engines:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
+from ..design import Design, spec
 from ..validation import check_alpha, check_choice, check_int, check_real
 from .boundaries import BOUNDARIES, _boundary_z, boundary, boundary_z, equal_information
 from .differences import parse_differences, read_differences
@@ -67,6 +69,7 @@ __all__ = [
     "METHODS",
     "REDUCIBLE_SHARE",
     "CampaignDesign",
+    "BUDGETS",
     "CampaignResult",
     "EstimateModel",
     "estimate_model",
@@ -934,72 +937,139 @@ def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundar
                      low=-limit, high=limit, extra=lambda d: parts(d)[2])
 
 
-@dataclass(frozen=True)
-class CampaignDesign:
-    """A DA campaign comparing two systems, everything but its budget of judgments (Wei et al. 2022, §7).
+#: The DA page's planned budgets (its select slider's stops, judgments for the pair).
+BUDGETS = (200, 300, 400, 600, 800, 1000, 1200, 1500, 1800, 2400, 3000, 3600, 4800, 6000, 8000, 10000)
 
-    The DA page builds it once; the methods are this module's functions for the design. Frozen and compared by
-    value, so it is a cache key.
+
+@dataclass(frozen=True, init=False)
+class CampaignDesign(Design):
+    """A DA campaign comparing two systems (Wei et al. 2022, §7): the DA page's inputs, each declared once.
+
+    Every field is declared with :func:`core.design.spec` — default, the engine's valid range (what
+    :func:`campaign_power` accepts), the page's slider range, step, unit, label, help and the DA page's URL
+    key (``design`` for the procedure, ``peeks`` for the looks, ``futility`` for the futility threshold). The
+    page builds it once from its widgets and passes it, and nothing else, to its cached calls; pins and links
+    read it back with :meth:`from_params`. Frozen and compared by value, so it is a cache key.
 
     Attributes
     ----------
     procedure : {"fixed", "interim", "interim_futility", "naive"}
-        The testing procedure (the ``design`` argument of :func:`campaign_power`).
+        The testing procedure (the ``design`` argument of :func:`campaign_power`; URL key ``design``).
     delta : float
         True difference in mean DA points.
-    peeks, boundary, futility_p, mean, sd, alpha, test :
-        As in :func:`campaign_power`.
+    looks : int
+        Equally spaced analyses K (``peeks`` of :func:`campaign_power`; URL key ``peeks``). The keyword
+        ``peeks=`` and the attribute ``.peeks`` remain as its former name.
+    boundary, futility_p, mean, sd, alpha, test :
+        As in :func:`campaign_power` (``futility_p``: URL key ``futility``).
+    budget : int
+        Planned judgments for the pair (the default of the methods' ``budget``).
 
     Examples
     --------
     >>> d = CampaignDesign("interim", 3.0)
     >>> d.power(1200) == campaign_power("interim", 1200, 3.0)
     True
+    >>> CampaignDesign.from_params({"design": "interim", "peeks": "4"}) == CampaignDesign("interim", looks=4)
+    True
     """
 
-    procedure: str
-    delta: float
-    peeks: int = 3
-    boundary: str = "pocock"
-    futility_p: float = 0.5
-    mean: float = 75.0
-    sd: float = 27.0
-    alpha: float = 0.05
-    test: str = "mwu"
+    procedure: str = spec(
+        "fixed", choices=DESIGNS, key="design", label="Design",
+        help="Fixed: one test at the end. Interim: K equally spaced analyses, stop at the first significant one "
+        "(corrected). Interim-futility: also stop when p > the futility threshold. Naive: peek K times at α without "
+        "correction (shown to warn).")
+    delta: float = spec(
+        2.0, low=-50.0, high=50.0, ui_low=0.0, ui_high=10.0, step=0.1, unit="pts", key="delta",
+        label="True difference (DA points)",
+        help="Difference in mean score between the two systems. Most WMT pairs differ by 1–2 points (Table 1 "
+        "medians 0.5–3.2).")
+    looks: int = spec(3, low=1, high=10, step=1, key="peeks", label="Number of analyses K",
+                      help="Equally spaced looks at the data (the paper uses 3).")
+    boundary: str = spec(
+        "pocock", choices=BOUNDARIES, key="boundary", label="Boundary",
+        help="How the overall α is shared among the looks. Pocock: same nominal level every time (K = 3 → p < "
+        "0.0221). O'Brien–Fleming: very strict early, nearly α at the end.")
+    futility_p: float = spec(
+        0.5, low=0.0, high=1.0, low_open=True, high_open=True, ui_low=0.1, ui_high=0.9, step=0.05, key="futility",
+        label="Futility threshold (stop if p >)",
+        help="Interim-futility stops a pair whose interim p-value exceeds this (0.5 in the paper). Non-binding: it "
+        "never raises the false-positive rate.")
+    mean: float = spec(75.0, low=1.0, high=99.0, ui_low=50.0, ui_high=95.0, step=0.5, unit="pts", key="mean",
+                       label="Mean DA score", help="Average 0–100 Direct Assessment score of the pair's systems.")
+    sd: float = spec(27.0, low=1.0, high=60.0, ui_low=10.0, ui_high=40.0, step=0.5, unit="pts", key="sd",
+                     label="Judgment standard deviation",
+                     help="Spread of individual judgments. WMT21 crowd DA: 29.4 (Table 2).")
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha", label="Overall α (two-sided)",
+                        help="False-positive rate of the whole campaign.")
+    test: str = spec("mwu", choices=TESTS, key="test", label="Test",
+                     help="Mann–Whitney U is the MT standard (Akhbardeh et al. 2021).")
+    budget: int = spec(1200, low=20, high=_MAX_BUDGET, step=2, unit="judgments", key="budget",
+                       label="Planned judgments for the pair",
+                       help="Split evenly between the two systems. ~1,200 is a typical WMT-style pair.")
+
+    def __init__(self, *args, peeks=None, **values):
+        # the dataclass's own __init__, plus ``peeks=`` (the former name of ``looks``, still campaign_power's)
+        names = [f.name for f in dataclasses.fields(self)]
+        if len(args) > len(names):
+            raise TypeError(f"CampaignDesign takes at most {len(names)} positional arguments, got {len(args)}.")
+        for name, value in zip(names, args):
+            if name in values:
+                raise TypeError(f"CampaignDesign got multiple values for argument {name!r}.")
+            values[name] = value
+        if peeks is not None:
+            if "looks" in values and values["looks"] != peeks:
+                raise TypeError("CampaignDesign got both `looks` and `peeks` (its former name).")
+            values["looks"] = peeks
+        unknown = sorted(set(values) - set(names))
+        if unknown:
+            raise TypeError(f"CampaignDesign got an unexpected keyword argument {unknown[0]!r}.")
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, values.get(f.name, f.default))
+        self.__post_init__()
 
     def __post_init__(self):
-        set_ = partial(object.__setattr__, self)
-        peeks = check_int("peeks", self.peeks, low=1, high=10)
-        procedure, _, _, boundary, futility_p, alpha = _validate_design(  # any budget that fits the looks
-            self.procedure, max(20, 4 * peeks), peeks, self.boundary, self.futility_p, self.alpha)
-        mean, sd, delta = _validate_model(self.mean, self.sd, self.delta)
-        set_("procedure", procedure)
-        set_("peeks", peeks)
-        set_("boundary", boundary)
-        set_("futility_p", futility_p)
-        set_("alpha", alpha)
-        set_("mean", mean)
-        set_("sd", sd)
-        set_("delta", delta)
-        set_("test", check_choice("test", self.test, TESTS))
+        self.check_fields()
+        # the checks that span fields: the budget must fit the looks, and both means must stay inside the scale
+        _validate_design(self.procedure, self.budget, self.looks, self.boundary, self.futility_p, self.alpha)
+        _validate_model(self.mean, self.sd, self.delta)
+
+    @property
+    def peeks(self) -> int:
+        """The former name of :attr:`looks` (the keyword of :func:`campaign_power`)."""
+        return self.looks
 
     def options(self) -> dict:
         """The keyword options of this module's functions (everything but the procedure, budget and delta)."""
-        return {"peeks": self.peeks, "boundary": self.boundary, "futility_p": self.futility_p, "mean": self.mean,
+        return {"peeks": self.looks, "boundary": self.boundary, "futility_p": self.futility_p, "mean": self.mean,
                 "sd": self.sd, "alpha": self.alpha, "test": self.test}
 
-    def power(self, budget, *, method="analytic", n_sims=2000, seed=None) -> CampaignResult:
-        """:func:`campaign_power` with ``budget`` judgments."""
-        return campaign_power(self.procedure, budget, self.delta, **self.options(), method=method, n_sims=n_sims,
-                              seed=seed)
+    def power(self, budget=None, *, method="analytic", n_sims=2000, seed=None) -> CampaignResult:
+        """:func:`campaign_power` with ``budget`` judgments (default: :attr:`budget`)."""
+        return campaign_power(self.procedure, self.budget if budget is None else budget, self.delta,
+                              **self.options(), method=method, n_sims=n_sims, seed=seed)
 
-    def mde(self, budget, *, target_power=0.8) -> float:
-        """:func:`campaign_mde` with ``budget`` judgments."""
-        return campaign_mde(self.procedure, budget, target_power=target_power, **self.options())
+    def mde(self, budget=None, *, target_power=0.8) -> float:
+        """:func:`campaign_mde` with ``budget`` judgments (default: :attr:`budget`)."""
+        return campaign_mde(self.procedure, self.budget if budget is None else budget, target_power=target_power,
+                            **self.options())
 
-    def assurance(self, budget, delta_sd):
-        """:func:`campaign_assurance` with a normal prior N(delta, delta_sd²) on the difference."""
-        return campaign_assurance(self.procedure, budget, self.delta, delta_sd, **self.options())
+    def sample_sizes(self, target_power=0.8):
+        """:func:`core.sequential.campaign_sample_size`: the first and conservative budgets reaching the target."""
+        from .sizing import campaign_sample_size  # sizing builds on this module
+
+        return campaign_sample_size(self.procedure, self.delta, target_power=target_power, **self.options())
+
+    def curves(self, deltas, *, procedures=("fixed", "interim", "interim_futility"), budget=None) -> pd.DataFrame:
+        """:func:`campaign_curves` of ``procedures`` over true differences ``deltas`` at :attr:`budget`."""
+        return campaign_curves(self.budget if budget is None else budget, list(deltas), designs=tuple(procedures),
+                               **self.options())
+
+    def assurance(self, budget=None, delta_sd=1.0, *, delta_mean=None):
+        """:func:`campaign_assurance` with a normal prior N(delta_mean, delta_sd²) on the difference (mean:
+        :attr:`delta`; budget: :attr:`budget`)."""
+        return campaign_assurance(self.procedure, self.budget if budget is None else budget,
+                                  self.delta if delta_mean is None else delta_mean, delta_sd, **self.options())
 
 
 def control_variates_efficiency(rho, reducible_share) -> float:

@@ -20,16 +20,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .. import uploads
+from ..design import Design, spec
 from ..validation import check_alpha, check_choice, check_int, check_real
 from .boundaries import BOUNDARIES, boundary_z
 from .confidence import confidence_sequence, cs_boundary, mixture_rho
 
-__all__ = ["VERDICTS", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
+__all__ = ["VERDICTS", "SEQUENCES", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
            "differences_from_votes", "sample_differences"]
 
 VERDICTS = ("b_better", "a_better", "no_difference", "budget", "continue")
@@ -147,14 +149,22 @@ def _forecast(start_sum, n, n_max, delta, sd, target, alpha, rho, n_sims, n_path
     return float(used.mean()), se, float(effect.mean()), paths
 
 
+#: The confidence sequences of the Monitor page (URL key ``cs``): betting on differences in [−1, 1], or the normal
+#: mixture with the sample SD.
+SEQUENCES = ("bounded", "mixture")
+
+
 @dataclass(frozen=True)
-class MonitorDesign:
+class MonitorDesign(Design):
     """How a running comparison is watched: everything :func:`monitor` needs but the data.
 
     The fields are :func:`monitor`'s keyword arguments (the smallest difference that matters, the most items
     planned, α, a known per-item SD or score bounds for the betting sequence, the planned group looks and
-    their boundary, the forecast's simulations and seed). The Monitor page builds it once; ``.run(x)`` watches
-    the items so far. Frozen and compared by value, so it is a cache key.
+    their boundary, the forecast's simulations and seed), declared once with :func:`core.design.spec`: the
+    Monitor page's defaults, the engine's valid ranges and the page's URL keys. ``sequence`` (URL key ``cs``)
+    chooses the confidence sequence: ``"bounded"`` — betting, with ``bounds`` (default (−1, 1): accuracies and
+    votes) — or ``"mixture"`` — the normal mixture (no ``bounds``). The Monitor page builds it once; ``.run(x)``
+    watches the items so far. Frozen and compared by value, so it is a cache key.
 
     Examples
     --------
@@ -162,27 +172,51 @@ class MonitorDesign:
     >>> x = np.r_[np.ones(60), -np.ones(20)]
     >>> d.run(x).verdict == monitor(x, target=0.2, n_max=400, bounds=(-1, 1)).verdict
     True
+    >>> MonitorDesign.from_params({"cs": "mixture", "looks": "5"}).bounds is None
+    True
     """
 
-    target: float
-    n_max: int
-    alpha: float = 0.05
-    sd: float | None = None
+    target: float = spec(
+        0.05, low=0.0, high=1e6, low_open=True, ui_low=0.001, ui_high=100.0, step=0.01, fmt="%.3f", key="target",
+        unit="score units", label="Smallest difference that matters (X)",
+        help="In the items' units: 0.05 = 5 accuracy points; for votes coded ±1, 0.1 = a 55/45 split. The run stops "
+        "for 'no difference' when the sequence lies inside ±X.")
+    n_max: int = spec(1000, low=2, high=10_000_000, ui_high=1_000_000, step=100, key="n_max", unit="items",
+                      label="Planned items",
+                      help="The most items the run may use; the confidence sequence is tuned for it.")
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha", label="α (two-sided)",
+                        help="The sequence misses the true difference at any n with probability at most α, however "
+                        "often you look.")
+    sd: float | None = spec(None, kind="float", low=0.0, high=1e6, low_open=True, key="sd", unit="score units",
+                            label="Per-item SD", help="A known per-item SD (default: the sample SD of the data).")
     bounds: tuple | None = None
-    looks: int = 3
-    boundary: str = "obrien_fleming"
-    n_sims: int = 2000
-    n_paths: int = 30
-    seed: int = 0
+    looks: int = spec(3, low=1, high=10, step=1, key="looks", label="Planned group looks K",
+                      help="The group-sequential plan drawn for comparison: K equally spaced analyses.")
+    boundary: str = spec("obrien_fleming", choices=BOUNDARIES, key="boundary", label="Group boundary",
+                         help="How α is shared among the planned looks.")
+    n_sims: int = spec(2000, low=100, high=100_000, step=100, key="n_sims", unit="runs",
+                       label="Simulated continuations", help="Simulated continuations of the forecast.")
+    n_paths: int = spec(30, low=0, high=200, step=1, key="n_paths", unit="runs", label="Continuations drawn",
+                        help="How many simulated continuations the animation draws.")
+    seed: int = spec(1, low=0, high=2**31 - 1, step=1, key="seed", label="Simulation seed",
+                     help="Seed of the simulated continuations (forecast and animation).")
+    sequence: str = spec(
+        "bounded", choices=SEQUENCES, key="cs", label="Confidence sequence",
+        help="Betting (Waudby-Smith & Ramdas 2024) needs no variance guess and is valid for any distribution of "
+        "differences in [−1, 1] (accuracies, votes). The normal mixture (Howard et al. 2021) treats the sample SD "
+        "as known: narrower early, an approximation.")
 
     def __post_init__(self):
-        object.__setattr__(self, "target", check_real("target", self.target, low=0.0, high=1e6, low_open=True))
-        object.__setattr__(self, "n_max", check_int("n_max", self.n_max, low=2, high=10_000_000))
-        object.__setattr__(self, "alpha", check_alpha(self.alpha))
-        object.__setattr__(self, "looks", check_int("looks", self.looks, low=1, high=10))
-        object.__setattr__(self, "boundary", check_choice("boundary", self.boundary, BOUNDARIES))
-        if self.bounds is not None:
-            object.__setattr__(self, "bounds", tuple(float(b) for b in self.bounds))
+        self.check_fields()
+        if self.sequence == "mixture":
+            if self.bounds is not None:
+                raise ValueError("`bounds` must be None for the normal-mixture sequence (`sequence` = 'mixture'); "
+                                 f"got {self.bounds!r}.")
+            return
+        bounds = (-1.0, 1.0) if self.bounds is None else tuple(float(b) for b in self.bounds)
+        if len(bounds) != 2 or not bounds[0] < bounds[1]:
+            raise ValueError(f"`bounds` must be (low, high) with low < high, got {self.bounds!r}.")
+        object.__setattr__(self, "bounds", bounds)
 
     def run(self, x) -> MonitorResult:
         """:func:`monitor` on the per-item differences so far."""
@@ -336,7 +370,7 @@ def differences_from_votes(votes: pd.DataFrame, *, model_a=None, model_b=None) -
     return out
 
 
-def read_paired_scores(data, *, name="The file") -> pd.DataFrame:
+def read_paired_scores(data, *, name="The file", read_log=None) -> pd.DataFrame:
     """Per-item scores of two systems from an upload.
 
     Two layouts are read:
@@ -345,7 +379,13 @@ def read_paired_scores(data, *, name="The file") -> pd.DataFrame:
       ``item``/``question``/``id`` column names the items), one row per item
       in arrival order;
     * long: the LLM page's per-answer log (``question, model, score``, CSV or
-      JSON Lines; :func:`core.llm.read_benchmark_log`), averaged per question.
+      JSON Lines), averaged per question: read by ``read_log`` (pass
+      :func:`core.llm.read_benchmark_log`; this engine package reads no
+      scenario's format itself).
+
+    ``read_log(data, name=name)`` returns the per-answer log for
+    :func:`differences_from_log`; without it a log is refused with a message
+    saying so.
 
     Returns
     -------
@@ -358,14 +398,12 @@ def read_paired_scores(data, *, name="The file") -> pd.DataFrame:
         Unreadable files (limits and messages of :mod:`core.uploads`), missing
         or non-numeric columns (the message names the row), fewer than 2 items.
     """
-    from .. import llm
-
     if uploads.looks_like_json(data):
-        return differences_from_log(llm.read_benchmark_log(data, name=name))
+        return _read_log(data, name, read_log)
     table = uploads.read_table(data, name=name, min_columns=2, header="yes")
     lower = [str(c).strip().lower() for c in table.columns]
     if "model" in lower or "model_name" in lower or "system" in lower:
-        return differences_from_log(llm.read_benchmark_log(data, name=name))
+        return _read_log(data, name, read_log)
     id_names = {"item", "question", "id", "question_id", "doc_id"}
     ids = [c for c, low in zip(table.columns, lower) if low in id_names]
     systems = [c for c, low in zip(table.columns, lower) if low not in id_names]
@@ -396,8 +434,23 @@ def read_paired_scores(data, *, name="The file") -> pd.DataFrame:
     return out
 
 
-def sample_differences() -> pd.DataFrame:
-    """The built-in example: the LLM page's synthetic log (300 questions, 5 samples each), per-question differences."""
-    from .. import llm
+def _read_log(data, name, read_log) -> pd.DataFrame:
+    if read_log is None:
+        raise ValueError(f"{name} is a per-answer log (question, model, score): read it with `read_log` = "
+                         "core.llm.read_benchmark_log.")
+    return differences_from_log(read_log(data, name=name))
 
-    return differences_from_log(llm.sample_log())
+
+#: The built-in example: the LLM page's synthetic per-answer log (``question, cluster, model, sample, score``).
+SAMPLE_LOG = Path(__file__).resolve().parents[1] / "data" / "llm_sample" / "benchmark_log.csv"
+
+
+def sample_differences() -> pd.DataFrame:
+    """The built-in example: the LLM page's synthetic log (300 questions, 5 samples each), per-question differences.
+
+    The shipped file (:data:`SAMPLE_LOG`) is a plain CSV of 0/1 scores, read directly (the same per-question means as
+    :func:`core.llm.sample_log` gives, which the tests check).
+    """
+    log = pd.read_csv(SAMPLE_LOG, dtype={"question": str, "cluster": str, "model": str})
+    log["score"] = log["score"].astype(float)
+    return differences_from_log(log)

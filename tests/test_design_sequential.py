@@ -1,0 +1,199 @@
+"""The sequential scenarios' designs (:mod:`core.design`): the DA page's CampaignDesign, the Monitor page's
+MonitorDesign and the "Run it sequentially" section's SequentialDesign — links, fall-backs, ranges against the
+engines, and each method against the engine function it delegates to."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core import sequential as sq
+from core.design import Design
+
+# the URL keys of the pages' widgets (links in the tests and the README use them)
+CAMPAIGN_KEYS = {"procedure": "design", "delta": "delta", "looks": "peeks", "boundary": "boundary",
+                 "futility_p": "futility", "mean": "mean", "sd": "sd", "alpha": "alpha", "test": "test",
+                 "budget": "budget"}
+MONITOR_KEYS = {"target": "target", "n_max": "n_max", "alpha": "alpha", "sd": "sd", "looks": "looks",
+                "boundary": "boundary", "n_sims": "n_sims", "n_paths": "n_paths", "seed": "seed", "sequence": "cs"}
+SECTION_KEYS = {"delta": "seq_delta", "sd": "seq_sd", "looks": "seq_looks", "boundary": "seq_boundary",
+                "futility_p": "seq_futility", "alpha": "alpha"}
+
+
+@pytest.mark.parametrize("cls, keys", [(sq.CampaignDesign, CAMPAIGN_KEYS), (sq.MonitorDesign, MONITOR_KEYS),
+                                       (sq.SequentialDesign, SECTION_KEYS)])
+def test_fields_carry_the_pages_keys_and_units(cls, keys):
+    assert issubclass(cls, Design)
+    assert {f.name: f.key for f in cls.fields()} == keys
+    assert all(isinstance(f.unit, str) and f.label and f.help for f in cls.fields())
+    assert cls.from_params({}) == cls()
+
+
+def test_page_defaults_and_units():
+    d = sq.CampaignDesign()
+    assert (d.procedure, d.delta, d.looks, d.boundary, d.futility_p, d.mean, d.sd, d.alpha, d.test, d.budget) == (
+        "fixed", 2.0, 3, "pocock", 0.5, 75.0, 27.0, 0.05, "mwu", 1200)
+    assert sq.CampaignDesign.field("delta").unit == "pts" and sq.CampaignDesign.field("budget").unit == "judgments"
+    m = sq.MonitorDesign()
+    assert (m.target, m.n_max, m.alpha, m.looks, m.boundary, m.seed, m.sequence, m.bounds) == (
+        0.05, 1000, 0.05, 3, "obrien_fleming", 1, "bounded", (-1.0, 1.0))
+    assert sq.MonitorDesign.field("n_max").unit == "items"
+    # the page's sliders are narrower than the engine's range
+    f = sq.CampaignDesign.field("mean")
+    assert (f.low, f.high, f.widget_low, f.widget_high, f.widget_step) == (1.0, 99.0, 50.0, 95.0, 0.5)
+
+
+@pytest.mark.parametrize("design", [
+    sq.CampaignDesign("interim_futility", 3.5, looks=5, boundary="obrien_fleming", futility_p=0.35, mean=80.0,
+                      sd=20.5, alpha=0.01, test="t", budget=2400),
+    sq.CampaignDesign("naive", 0.0, looks=10, budget=40),
+    sq.CampaignDesign("fixed", -1.7, mean=60.0, alpha=0.1),
+])
+def test_campaign_round_trip(design):
+    params = design.to_params()
+    assert all(isinstance(v, str) for v in params.values())
+    assert sq.CampaignDesign.from_params(params) == design
+
+
+@pytest.mark.parametrize("design", [
+    sq.MonitorDesign(0.1, 5000, alpha=0.01, looks=5, boundary="pocock", seed=7, sequence="mixture"),
+    sq.MonitorDesign(2.5, 300, sd=1.5, n_sims=500, n_paths=0, seed=0),
+])
+def test_monitor_round_trip(design):
+    assert sq.MonitorDesign.from_params(design.to_params()) == design
+
+
+def test_section_round_trip():
+    d = sq.SequentialDesign(-0.02, 0.7, looks=6, boundary="lan_demets", futility_p=0.4, alpha=0.025)
+    assert sq.SequentialDesign.from_params(d.to_params()) == d
+
+
+def test_bad_values_fall_back_with_a_message_naming_the_parameter():
+    notes = []
+    d = sq.CampaignDesign.from_params({"design": "sometimes", "peeks": "11", "delta": "x", "budget": "1e308",
+                                       "futility": "1", "mean": "75", "zzz": "1"}, messages=notes)
+    assert d == sq.CampaignDesign()
+    assert [n.split("`")[1] for n in notes] == ["procedure", "delta", "looks", "futility_p", "budget"]
+    assert all(n.endswith("is used.") for n in notes)
+    # a value refused together with the ones before it: 10 looks need 40 judgments
+    notes = []
+    assert sq.CampaignDesign.from_params({"design": "interim", "peeks": "10", "budget": "20"},
+                                         messages=notes) == sq.CampaignDesign("interim", looks=10)
+    assert "`budget`" in notes[0]
+    notes = []
+    assert sq.MonitorDesign.from_params({"cs": "betting", "seed": "-1", "target": "0"}, messages=notes) == \
+        sq.MonitorDesign()
+    assert [n.split("`")[1] for n in notes] == ["target", "seed", "sequence"]
+
+
+def test_campaign_ranges_are_the_engines():
+    # just outside: refused by the design, naming the field; the extremes inside: accepted by the engine
+    for changes, name in ((dict(looks=11), "looks"), (dict(looks=0), "looks"), (dict(budget=19), "budget"),
+                          (dict(futility_p=1.0), "futility_p"), (dict(futility_p=0.0), "futility_p"),
+                          (dict(mean=99.5), "mean"), (dict(mean=0.5), "mean"), (dict(sd=60.5), "sd"),
+                          (dict(sd=0.5), "sd"), (dict(alpha=0.51), "alpha"), (dict(alpha=0.0), "alpha"),
+                          (dict(delta=50.1), "delta"), (dict(test="z"), "test"), (dict(boundary="x"), "boundary"),
+                          (dict(procedure="x"), "procedure"), (dict(procedure="interim", looks=10, budget=39),
+                                                               "budget")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            sq.CampaignDesign(**changes)
+        field = name if name != "procedure" else "design"
+        with pytest.raises(ValueError, match=f"`{'peeks' if name == 'looks' else field}`"):
+            kw = {**dict(procedure="interim", budget=1200, delta=2.0), **changes}
+            design, budget, delta = kw.pop("procedure"), kw.pop("budget"), kw.pop("delta")
+            kw = {("peeks" if k == "looks" else k): v for k, v in kw.items()}
+            sq.campaign_power(design, budget, delta, **kw)
+    for changes in (dict(looks=10, budget=40), dict(looks=1, budget=20), dict(mean=1.0, delta=0.0, sd=1.0),
+                    dict(mean=99.0, sd=60.0, delta=0.0, test="t"), dict(alpha=0.5, futility_p=0.01),
+                    dict(futility_p=0.99, delta=49.0, mean=50.0)):
+        d = sq.CampaignDesign("interim_futility", **{**dict(delta=2.0), **changes})
+        r = d.power()
+        assert 0.0 <= r.power <= 1.0 and 0.0 <= r.false_positive_rate <= 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="engine: the Mann–Whitney effect of the Gamma score model overflows at mean 99, "
+                   "SD 60 (shape μ²/σ² ≈ 3e-4), a corner of the accepted range the page's sliders do not reach")
+def test_mann_whitney_at_the_corner_of_the_range():
+    r = sq.CampaignDesign("interim_futility", 0.0, mean=99.0, sd=60.0).power()
+    assert 0.0 <= r.power <= 1.0
+
+
+def test_section_and_monitor_ranges_are_the_engines():
+    # the engine refuses more than 10 looks; so does the design (it accepted 50 before)
+    with pytest.raises(ValueError, match="`looks`"):
+        sq.SequentialDesign(0.1, 1.0, looks=11)
+    with pytest.raises(ValueError, match="`looks`"):
+        sq.sequential_power(400, 0.1, 1.0, looks=11)
+    assert 0 <= sq.SequentialDesign(0.1, 1.0, looks=10).power(400).power <= 1
+    assert sq.SequentialDesign.field("looks").widget_low == 2  # the section's slider starts at 2
+    with pytest.raises(ValueError, match="`futility_p`"):
+        sq.SequentialDesign(0.1, 1.0, futility_p=1.0)
+    x = np.r_[np.ones(40), -np.ones(20)]
+    for changes, name in ((dict(looks=11), "looks"), (dict(n_sims=99), "n_sims"), (dict(n_paths=201), "n_paths"),
+                          (dict(n_max=1), "n_max"), (dict(target=0.0), "target"), (dict(alpha=0.6), "alpha")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            sq.MonitorDesign(**changes)
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            sq.monitor(x, **{**dict(target=0.05, n_max=1000), **changes})
+    for changes in (dict(looks=10), dict(looks=1), dict(n_sims=100, n_paths=0), dict(n_paths=200),
+                    dict(n_max=60), dict(seed=2**31 - 1)):
+        assert sq.MonitorDesign(**changes).run(x).n == 60
+    with pytest.raises(ValueError, match="`bounds`"):
+        sq.MonitorDesign(sequence="mixture", bounds=(-1.0, 1.0))
+
+
+def test_campaign_methods_delegate_to_the_engine():
+    d = sq.CampaignDesign("interim_futility", 3.0, looks=4, boundary="obrien_fleming", futility_p=0.4, budget=1800)
+    kw = dict(peeks=4, boundary="obrien_fleming", futility_p=0.4, mean=75.0, sd=27.0, alpha=0.05, test="mwu")
+    assert d.options() == kw and d.peeks == d.looks == 4
+    assert d.power() == sq.campaign_power("interim_futility", 1800, 3.0, **kw)
+    assert d.power(1200) == sq.campaign_power("interim_futility", 1200, 3.0, **kw)
+    assert d.mde(target_power=0.9) == sq.campaign_mde("interim_futility", 1800, target_power=0.9, **kw)
+    assert d.sample_sizes(0.8) == sq.campaign_sample_size("interim_futility", 3.0, target_power=0.8, **kw)
+    assert d.curves([0.0, 2.0], procedures=("fixed",)).equals(
+        sq.campaign_curves(1800, [0.0, 2.0], designs=("fixed",), **kw))
+    a = d.assurance(delta_sd=1.5, delta_mean=2.0)
+    b = sq.campaign_assurance("interim_futility", 1800, 2.0, 1.5, **kw)
+    assert (a.assurance, a.ceiling, a.expected_judgments) == (b.assurance, b.ceiling, b.expected_judgments)
+    # the former keyword and positional calls still build the same design
+    assert sq.CampaignDesign("interim_futility", 3.0, peeks=4, boundary="obrien_fleming", futility_p=0.4,
+                             budget=1800) == d
+    assert d.with_(looks=5).looks == 5
+    with pytest.raises(TypeError, match="peeks"):
+        sq.CampaignDesign(looks=3, peeks=4)
+
+
+def test_monitor_and_section_methods_delegate_to_the_engine():
+    x = np.r_[np.ones(30), np.zeros(10), -np.ones(5)] * 0.5
+    d = sq.MonitorDesign(0.1, 2000, looks=4, boundary="pocock", seed=3)
+    r, e = d.run(x), sq.monitor(x, target=0.1, n_max=2000, bounds=(-1.0, 1.0), looks=4, boundary="pocock", seed=3)
+    assert (r.verdict, r.expected_more, r.look_bounds) == (e.verdict, e.expected_more, e.look_bounds)
+    m = sq.MonitorDesign(0.1, 2000, seed=3, sequence="mixture").run(x)
+    assert m.method == sq.monitor(x, target=0.1, n_max=2000, seed=3).method != r.method
+    s = sq.SequentialDesign(0.05, 0.8, looks=5, boundary="pocock")
+    assert s.power(900).power == sq.sequential_power(900, 0.05, 0.8, looks=5, boundary="pocock").power
+    assert math.isfinite(s.power(900).type_m)
+
+
+def test_the_snippet_reads_the_design():
+    from core.snippets import sequential_snippet
+
+    d = sq.CampaignDesign("interim", 2.5, looks=4, budget=1800, test="t")
+    by_design = sequential_snippet(design=d, target_power=0.8, sizes=True)
+    by_parts = sequential_snippet(design="interim", budget=1800, delta=2.5, options=d.options(), target_power=0.8,
+                                  sizes=True)
+    assert by_design == by_parts and "peeks=4" in by_design
+    assert sequential_snippet(design=d, budget=1200, target_power=0.8) != by_design
+
+
+def test_the_monitor_snippet_reads_the_design():
+    from core.snippets import monitor_snippet
+
+    d = sq.MonitorDesign(0.1, 5000, alpha=0.01, looks=5, boundary="pocock", seed=7, sequence="mixture")
+    by_design = monitor_snippet(upto=80, swap=True, design=d)
+    by_parts = monitor_snippet(upto=80, swap=True, target=0.1, n_max=5000, alpha=0.01, bounded=False, looks=5,
+                               boundary="pocock", seed=7)
+    assert by_design == by_parts and "bounds=None" in by_design and "seed=7" in by_design
+    assert "bounds=(-1.0, 1.0)" in monitor_snippet(upto=80, swap=False, design=sq.MonitorDesign())
