@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from core.uploads import read_table
 from core.validation import check_choice, check_int, check_real
 
 __all__ = ["SUBSET_METHODS", "SubsetBound", "SubsetPrediction", "subset_se", "subset_size", "subset_agreement",
@@ -277,7 +278,6 @@ def read_correctness(data, *, name="correctness.csv") -> pd.DataFrame:
     table with columns ``model``, ``item``, ``score`` (aliases as for logs: ``question``, ``correct``, ``acc`` …).
     Values must be numbers in [0, 1]; a malformed file gets a message naming the file and line.
     """
-    from core.uploads import read_table
 
     table = read_table(data, name=name)
     cols = {str(c).strip().lower(): c for c in table.columns}
