@@ -123,7 +123,7 @@ def read_logs():
     return log, origin, task
 
 
-def show_fit(log, design, target, plotted):
+def show_fit(log, origin, design, target, plotted):
     """The fitted parameters, the button that puts them in the sliders, and the per-task table."""
     fitted = None
     with guard("Cannot estimate the parameters", stop=False):

@@ -387,7 +387,7 @@ def page() -> None:
     with tab["fit"]:
         log, origin, task = logs.read_logs()
         if log is not None and tab.open("fit"):
-            logs.show_fit(log, design, s.target, plotted)
+            logs.show_fit(log, origin, design, s.target, plotted)
     if tab.open("noworse"):
         with tab["noworse"]:
             tabs.tab_noworse(design, s.target, plotted)
