@@ -110,9 +110,9 @@ class BenchmarkDesign(Design):
                                     label="Judge sensitivity (%)", help="P(the judge grades a right answer right).")
     judge_specificity: float = spec(0.9, low=0.0, high=1.0, ui_low=0.5, step=0.005, scale=100.0, unit="%", key="sp",
                                     label="Judge specificity (%)", help="P(the judge grades a wrong answer wrong).")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha",
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.001, key="alpha",
                         label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
-    n: int = spec(1000, low=2, high=_N_MAX, unit="questions", key="n", label="Questions n",
+    n: int = spec(1000, low=2, high=_N_MAX, step=1, unit="questions", key="n", label="Questions n",
                   help="Questions both models answer (log-spaced steps; a link may carry any number). With clusters, "
                   "the last cluster may be partial.")
     cost_question: float = spec(0.50, low=0.0, high=10_000.0, step=0.05, key="cost_q", label="Cost per question",
@@ -145,7 +145,8 @@ class BenchmarkDesign(Design):
         self.check_fields()
         if engines_way:
             mu_b = _Design(self.accuracy_a, accuracy_b).accuracy_b  # `accuracy_b` checked with its own name
-            object.__setattr__(self, "delta", mu_b - self.accuracy_a)
+            # to 12 decimals, as the widgets and links carry it (the engines get accuracy_b as given)
+            object.__setattr__(self, "delta", round(mu_b - self.accuracy_a, 12))
         else:
             mu_b = round(self.accuracy_a + self.delta, 12)
             if not 0.0 <= mu_b <= 1.0:
@@ -164,19 +165,27 @@ class BenchmarkDesign(Design):
     @classmethod
     def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
         """The design a link or pin describes (widget units, as :meth:`to_params` writes them); see
-        :meth:`core.design.Design.from_params`."""
+        :meth:`core.design.Design.from_params`.
+
+        The values are first taken together, so that a link of a valid design is read whole whatever the order of
+        its fields (``acc_a=50&gain=50&sd=0`` is valid, though ``gain=50`` with the default σ is not); only when
+        they do not make a design does each fall back in turn, with a message.
+        """
         params = dict(params or {})
         for f in cls.fields():
             raw = params.get(f.key)
+            if isinstance(raw, (list, tuple)):
+                params[f.key] = raw = raw[-1] if raw else ""
             if f.scale == 1.0 or raw is None:
                 continue
-            if isinstance(raw, (list, tuple)):
-                raw = raw[-1] if raw else ""
             try:
                 params[f.key] = f.format(round(float(raw) / f.scale, 12))
             except (TypeError, ValueError):
-                params[f.key] = raw  # the field's parser says what is wrong
-        return super().from_params(params, messages=messages)
+                pass  # the field's parser says what is wrong
+        try:
+            return cls(**{f.name: f.parse(params[f.key]) for f in cls.fields() if f.key in params})
+        except (TypeError, ValueError):
+            return super().from_params(params, messages=messages)
 
     def with_(self, **changes) -> BenchmarkDesign:
         """The same design with some fields changed (validated again); ``accuracy_b`` may be changed too."""
