@@ -1,5 +1,6 @@
 """The LLM page's chart tabs (UI only; numbers from ``core.llm.BenchmarkDesign``): power and assurance vs questions,
-the variance budget, cost vs samples, judge error and "no worse than". Each takes the page's one design."""
+the variance budget, cost vs samples, judge error and "no worse than"; the simulation check and the sequential
+section below the tabs. Each takes the page's one design."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, llm
-from pages._scaffold import Metric, cached, chart, fmt_pct, guard, metrics_row, style
+from core import sequential as sq
+from pages._scaffold import Metric, cached, chart, fmt_pct, fmt_ratio, guard, metrics_row, simulation, style
+from pages._sequential_section import sequential_section
 
 CURVE_KS = (1, 2, 5, 10)
 
@@ -195,3 +198,48 @@ def tab_noworse(design, target, plotted):
                 "the new model is as good — the benchmark may simply be too small. To claim “no worse than”, the "
                 "null hypothesis is that B is worse by the margin or more; only enough questions can reject it. "
                 "Left of the margin line the curve is the rate of false claims (at most α).")
+
+
+def simulation_check(design: llm.BenchmarkDesign, result, sim) -> None:
+    """The closed form against a simulation of the whole model, on demand."""
+    if not sim.run:
+        return
+    st.subheader("Simulation check")
+    key = ("llm", design.n, design, sim.n_sims, sim.seed)
+    mc = None
+    with guard("Cannot simulate this design", stop=False):  # the rest of the page does not need it
+        mc = simulation(key, lambda progress: design.power(method="simulate", n_sims=sim.n_sims, seed=sim.seed,
+                                                           progress=progress),
+                        text=f"Simulating {sim.n_sims:,} benchmark runs…")
+    if mc is None:
+        return
+    metrics_row(
+        Metric("Simulated power" if design.delta else "Simulated false-positive rate", fmt_pct(mc.power),
+               se=f"{100 * mc.mc_se:.1f}%", help=f"{mc.n_sims:,} simulated benchmark runs."),
+        Metric("Simulated Type-M", fmt_ratio(mc.type_m),
+               se=f"{mc.type_m_se:.2f}×" if mc.type_m_se and math.isfinite(mc.type_m_se) else None),
+        Metric("Simulated Type-S", fmt_pct(mc.type_s, 2),
+               se=f"{100 * mc.type_s_se:.2f}%" if mc.type_s_se and math.isfinite(mc.type_s_se) else None),
+    )
+    if abs(mc.power - result.power) <= 3 * max(mc.mc_se, 1e-12):
+        st.caption("The closed form agrees with the simulation within 3 Monte Carlo standard errors.")
+    else:
+        st.warning("The closed form and the simulation differ by more than 3 Monte Carlo standard errors; with few "
+                   "questions or clusters the closed form's normal theory is rough — trust the simulation.")
+
+
+def sequentially(design: llm.BenchmarkDesign, target: float, currency: str) -> dict:
+    """Run it sequentially: core.sequential's engine on this page's variance model."""
+    m, icc, gain = design.cluster_size, design.kwargs()["icc"], round(100 * design.delta, 12)
+    with guard("Cannot run this design sequentially", stop=False):
+        item = sq.benchmark_item_model(**design.kwargs("alpha", "accuracy_b"),
+                                       accuracy_b=min(max(design.accuracy_a + design.delta, 0.0), 1.0))
+        cluster_note = (f"(clusters of {m} questions with ICC {icc:.2f} enter as the design effect "
+                        f"{1 + (m - 1) * icc:.2f}: questions are assumed to arrive cluster by cluster, so every look "
+                        "falls between clusters)." if m > 1 else "(independent questions).")
+        return sequential_section(
+            n=design.n, model=item, alpha=design.alpha, target=target, unit="question", units="questions",
+            x_title="True gain (points)", to_x=lambda d: 100 * d / item.scale, x_max=max(2 * abs(gain), 5.0),
+            current_x=abs(gain), cost_per_item=design.cost_question + 2 * design.samples * design.cost_sample,
+            currency=currency, assumption="from the variance model above " + cluster_note, key="seq")
+    return {}

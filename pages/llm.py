@@ -17,7 +17,6 @@ import pandas as pd
 import streamlit as st
 
 from core import llm
-from core import sequential as sq
 from core.plan import llm as llm_plan
 from core.snippets import llm_snippet
 from pages import _llm_logs as logs
@@ -50,14 +49,12 @@ from pages._scaffold import (
     plan_actions,
     prior_controls,
     sample_size_metric,
-    simulation,
     simulation_controls,
     source_of,
     start,
     verdict,
     views,
 )
-from pages._sequential_section import sequential_section
 
 Design = llm.BenchmarkDesign
 N_OPTIONS = sorted({int(m * 10**e) for e in range(1, 6) for m in (1, 1.5, 2, 3, 5, 7.5) if 50 <= m * 10**e <= 100_000}
@@ -268,51 +265,6 @@ def headline(design: llm.BenchmarkDesign, s: Settings) -> Headline:
     return Headline(result, mde_value, n_sizes, best, assured, pinned_curve(pinned_frames, "n_questions", "power"))
 
 
-def simulation_check(design: llm.BenchmarkDesign, result, sim: SimulationSettings) -> None:
-    """The closed form against a simulation of the whole model, on demand."""
-    if not sim.run:
-        return
-    st.subheader("Simulation check")
-    key = ("llm", design.n, design, sim.n_sims, sim.seed)
-    mc = None
-    with guard("Cannot simulate this design", stop=False):  # the rest of the page does not need it
-        mc = simulation(key, lambda progress: design.power(method="simulate", n_sims=sim.n_sims, seed=sim.seed,
-                                                           progress=progress),
-                        text=f"Simulating {sim.n_sims:,} benchmark runs…")
-    if mc is None:
-        return
-    metrics_row(
-        Metric("Simulated power" if design.delta else "Simulated false-positive rate", fmt_pct(mc.power),
-               se=f"{100 * mc.mc_se:.1f}%", help=f"{mc.n_sims:,} simulated benchmark runs."),
-        Metric("Simulated Type-M", fmt_ratio(mc.type_m),
-               se=f"{mc.type_m_se:.2f}×" if mc.type_m_se and math.isfinite(mc.type_m_se) else None),
-        Metric("Simulated Type-S", fmt_pct(mc.type_s, 2),
-               se=f"{100 * mc.type_s_se:.2f}%" if mc.type_s_se and math.isfinite(mc.type_s_se) else None),
-    )
-    if abs(mc.power - result.power) <= 3 * max(mc.mc_se, 1e-12):
-        st.caption("The closed form agrees with the simulation within 3 Monte Carlo standard errors.")
-    else:
-        st.warning("The closed form and the simulation differ by more than 3 Monte Carlo standard errors; with few "
-                   "questions or clusters the closed form's normal theory is rough — trust the simulation.")
-
-
-def sequentially(design: llm.BenchmarkDesign, s: Settings) -> dict:
-    """Run it sequentially: core.sequential's engine on this page's variance model."""
-    m, icc, gain = design.cluster_size, design.kwargs()["icc"], shown(design, "delta")
-    with guard("Cannot run this design sequentially", stop=False):
-        item = sq.benchmark_item_model(**design.kwargs("alpha", "accuracy_b"),
-                                       accuracy_b=min(max(design.accuracy_a + design.delta, 0.0), 1.0))
-        cluster_note = (f"(clusters of {m} questions with ICC {icc:.2f} enter as the design effect "
-                        f"{1 + (m - 1) * icc:.2f}: questions are assumed to arrive cluster by cluster, so every look "
-                        "falls between clusters)." if m > 1 else "(independent questions).")
-        return sequential_section(
-            n=design.n, model=item, alpha=design.alpha, target=s.target, unit="question", units="questions",
-            x_title="True gain (points)", to_x=lambda d: 100 * d / item.scale, x_max=max(2 * abs(gain), 5.0),
-            current_x=abs(gain), cost_per_item=design.cost_question + 2 * design.samples * design.cost_sample,
-            currency=s.currency, assumption="from the variance model above " + cluster_note, key="seq")
-    return {}
-
-
 def plan_section(design: llm.BenchmarkDesign, s: Settings, h: Headline, plan_figures: list) -> None:
     """The plan document and the code that reproduces the numbers."""
     n, k = design.n, design.samples
@@ -391,8 +343,8 @@ def page() -> None:
     if tab.open("noworse"):
         with tab["noworse"]:
             tabs.tab_noworse(design, s.target, plotted)
-    simulation_check(design, h.result, s.sim)
-    plotted.update(sequentially(design, s))
+    tabs.simulation_check(design, h.result, s.sim)
+    plotted.update(tabs.sequentially(design, s.target, s.currency))
     if tab.open("subset"):
         with tab["subset"], guard():
             llm_subset.subset_view(plotted)
