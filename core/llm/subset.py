@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from core.teaser import Teaser
 from core.uploads import read_table
 from core.validation import check_choice, check_int, check_real
 
@@ -355,8 +356,6 @@ def subset_teaser(*, m=500, n_total=5000, accuracy=0.7):
     >>> subset_teaser().shown
     '±3.8 pts'
     """
-    from core.home import Teaser  # lazy: core.home imports core.llm
-
     se = subset_se(m, n_total, accuracy)
     hw = 1.959963984540054 * se
     return Teaser("llm", f"A random {m:,} of {n_total:,} benchmark items: within ±{100 * hw:.1f} points of the full "
