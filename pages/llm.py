@@ -123,8 +123,9 @@ def pinned(values, target):
     """A pinned design's power curve over questions (its own K) and its summary."""
     notes: list[str] = []
     d = Design.from_params(dict(values), messages=notes)
-    if notes:
-        raise ValueError(" ".join(notes))
+    if notes:  # a pin is drawn as it was kept, or not at all
+        raise ValueError("A value in the pin is out of range or not a number: "
+                         + " ".join(note.split("; the default")[0] + "." for note in notes))
     lo_p, hi_p = max(20, d.n // 30), min(10_000_000, max(d.n * 30, 2000))
     grid = np.unique(np.concatenate([np.geomspace(lo_p, hi_p, 40).astype(int), [d.n]]))
     point_p = d.power()
