@@ -297,3 +297,16 @@ def test_public_names_unchanged():
         assert hasattr(llm, name), name
     from core.llm.design import FILES_PER_MODEL, MAX_SIMULATED_QUESTIONS, METHODS, SAMPLE_DIR  # noqa: F401
     assert math.isfinite(llm.BenchmarkDesign().power().power)
+
+
+def test_the_plan_reads_the_grading_in_effect():
+    """The page's default design keeps Se = Sp = 90% for when the judge is switched on; without it the plan
+    mentions no judge."""
+    from core.plan.llm import plan_item
+
+    d = D()
+    text = plan_item(d, d.power(), n=d.n, target_power=0.8).paragraph
+    assert "judge" not in text
+    j = d.with_(judged=True)
+    text = plan_item(j, j.power(), n=j.n, target_power=0.8).paragraph
+    assert "sensitivity 90% and specificity 90%" in text
