@@ -66,6 +66,31 @@ class BenchmarkDesign(Design):
       fields take the engines' defaults (σ = ρ = ICC = 0, perfect grading), and ``judged`` is true when a
       sensitivity or specificity is given.
 
+    Parameters
+    ----------
+    accuracy_a : float
+        Baseline accuracy μ_A in [0, 1] (link ``acc_a``, in %).
+    accuracy_b : float, optional
+        The new model's accuracy μ_B (the engines' way); otherwise μ_B = μ_A + ``delta``.
+    difficulty_sd, correlation, samples, cluster_size, icc, judge_sensitivity, judge_specificity, alpha :
+        As in :func:`benchmark_power` (σ, ρ, K, m, ICC, Se, Sp, two-sided α).
+    delta : float
+        The expected gain Δ = μ_B − μ_A (link ``gain``, in points).
+    judged : bool
+        Whether an LLM judge grades the answers (with ``judge_sensitivity`` and ``judge_specificity``).
+    n : int
+        Questions (``power()``, ``mde()`` and ``assurance(None, …)`` use it when no size is given).
+    cost_question, cost_sample : float
+        Unit costs of :meth:`plan` (a new question; one sampled answer, graded).
+
+    Links and pins (:meth:`to_params`, :meth:`from_params`) carry the widgets' values — percent for accuracies and
+    the judge, points for the gain — to 12 decimals, as the widgets do.
+
+    References
+    ----------
+    Miller (2024), "Adding Error Bars to Evals", arXiv 2411.00640 (the variance model); Card et al. (2020),
+    "With Little Power Comes Great Responsibility", EMNLP (power, Type-M, Type-S); Rogan & Gladen (1978) (the judge).
+
     Examples
     --------
     >>> d = BenchmarkDesign(0.70, 0.73, difficulty_sd=0.25, correlation=0.6)
