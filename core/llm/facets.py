@@ -792,7 +792,6 @@ def read_harness_templates(files, *, metric=None, filter=None) -> pd.DataFrame:
     k-th file of each model is template k (the same prompt variant for both models). Returns the long log of
     :func:`fit_facets`: ``question, model, template, sample, score``.
     """
-
     log = read_harness_samples(files, metric=metric, filter=filter, files_per_model="runs")
     out = pd.DataFrame({"question": log["question"], "model": log["model"],
                         "template": (log["sample"].astype(int) + 1).map(lambda v: f"template {v}"),

@@ -279,7 +279,6 @@ def read_correctness(data, *, name="correctness.csv") -> pd.DataFrame:
     table with columns ``model``, ``item``, ``score`` (aliases as for logs: ``question``, ``correct``, ``acc`` …).
     Values must be numbers in [0, 1]; a malformed file gets a message naming the file and line.
     """
-
     table = read_table(data, name=name)
     cols = {str(c).strip().lower(): c for c in table.columns}
     long_roles = {"model": ("model", "system", "name"), "item": ("item", "question", "doc_id", "id"),
