@@ -169,9 +169,11 @@ def show_fit(log, origin, design, target, plotted):
                        f"{values['sd']:.2f} and ρ = {values['rho']:.2f} (ρσ² = "
                        f"{values['rho'] * values['sd'] ** 2:.4f}), which plans the same K = 1 evaluation; for "
                        "K > 1 log several answers per question so that σ itself can be estimated.")
-        st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_fit",
-                  type="primary", help="Sets the baseline accuracy, σ, ρ, K, m and ICC (rounded to the sliders' "
-                  "steps); the expected gain stays yours.")
+        # most of these sliders are in the sidebar, outside the page's fragment: the whole page reruns with them
+        if st.button("Use these values in the sliders", on_click=apply_values, args=(values,), key="use_fit",
+                     type="primary", help="Sets the baseline accuracy, σ, ρ, K, m and ICC (rounded to the sliders' "
+                     "steps); the expected gain stays yours."):
+            st.rerun()
     with guard("Cannot summarise the tasks", stop=False):
         grouped = False
         if "cluster" in log.columns:

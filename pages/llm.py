@@ -140,23 +140,22 @@ def _field(name: str, box, **options):
     return field_input(Design, name, box, label=Design.field(name).label, **options)
 
 
-def controls() -> tuple[dict, Settings]:
-    """The page's widgets: key inputs above the charts, assumptions in the sidebar. Returns the design's values."""
-    start("LLM benchmarks: questions, samples and judges",
-          "Two language models on one benchmark: paired differences, K sampled answers per question, clustered "
-          "questions and an LLM judge's errors (Miller 2024, arXiv 2411.00640; Card et al. 2020 for power, Type-M and "
-          "Type-S).")
+def gain_shown() -> float:
+    """The gain the key input shows — its value in this session, else the link's — where the sidebar needs it
+    (the prior's starting mean) before the key inputs are drawn."""
+    f = Design.field("delta")
+    if f.key in st.session_state:
+        return float(st.session_state[f.key])
+    return f.to_widget(Design.from_params({f.key: st.query_params[f.key]} if f.key in st.query_params else {}).delta)
+
+
+def assumptions() -> tuple[dict, Settings]:
+    """The sidebar: every field but the key inputs, the costs, the decision rule, the prior and the simulation."""
     side = st.sidebar
-    top = key_inputs(3)  # the inputs the question turns on, above the first chart
     side.subheader("Benchmark")
-    f_n = Design.field("n")
-    v = dict(n=_field("n", top[0], widget="select_slider",
-                      options=linked_options(f_n.key, N_OPTIONS, int(f_n.low), int(f_n.high))))
-    v["accuracy_a"] = _field("accuracy_a", side, widget="slider")
-    v["delta"] = _field("delta", top[1], widget="slider")
+    v = dict(accuracy_a=_field("accuracy_a", side, widget="slider"))
     v["difficulty_sd"] = _field("difficulty_sd", side, widget="slider")
     v["correlation"] = _field("correlation", side, widget="slider")
-    v["samples"] = _field("samples", top[2], widget="select_slider", options=K_OPTIONS)
     v["cluster_size"] = _field("cluster_size", side, widget="select_slider", options=M_OPTIONS)
     v["icc"] = _field("icc", side, widget="slider", disabled=v["cluster_size"] == 1)
     v["judged"] = _field("judged", side)
@@ -171,14 +170,23 @@ def controls() -> tuple[dict, Settings]:
     currency = currency_label(side.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
                                               help="A label for the amounts, e.g. USD, EUR, GBP."))
     v["alpha"], target = decision_controls()
-    prior = prior_controls(default_mean=Design.field("delta").to_widget(v["delta"]), unit="points",
-                           low=-30.0, high=30.0, step=0.5, sd_default=2.0, sd_high=15.0,
-                           help_unit=" (accuracy of B minus A, in points)", measured_scale=100.0)
+    prior = prior_controls(default_mean=gain_shown(), unit="points", low=-30.0, high=30.0, step=0.5, sd_default=2.0,
+                           sd_high=15.0, help_unit=" (accuracy of B minus A, in points)", measured_scale=100.0)
     sim = simulation_controls(options=(500, 1000, 2000, 5000), default=2000,
                               help="Simulates the whole model — Beta-distributed question difficulties, binomial "
                               "answers, clustered standard errors — and shows its estimates with Monte Carlo standard "
                               "errors next to the closed form.")
     return v, Settings(target, currency, prior, sim)
+
+
+def key_values() -> dict:
+    """The inputs the question turns on, above the first chart: questions n, the gain and samples K."""
+    top = key_inputs(3)
+    f_n = Design.field("n")
+    return dict(n=_field("n", top[0], widget="select_slider",
+                         options=linked_options(f_n.key, N_OPTIONS, int(f_n.low), int(f_n.high))),
+                delta=_field("delta", top[1], widget="slider"),
+                samples=_field("samples", top[2], widget="select_slider", options=K_OPTIONS))
 
 
 def build(values: dict) -> llm.BenchmarkDesign:
@@ -312,9 +320,10 @@ The tab "Run a subset instead" says how far such a subset lands from the full ru
 """
 
 
-def page() -> None:
-    values, s = controls()
-    design = build(values)
+@st.fragment
+def main(sidebar: dict, s: Settings) -> None:
+    """The key inputs and everything that depends on them: moving a key input reruns only this."""
+    design = build({**sidebar, **key_values()})
     h = headline(design, s)
     plotted: dict[str, pd.DataFrame] = {}
     plan_figures: list = []  # the figures shown, for the plan document
@@ -357,4 +366,7 @@ def page() -> None:
     explain(EXPLAIN.format(n=design.n, gain=shown(design, "delta"), acc_a=shown(design, "accuracy_a")))
 
 
-page()
+start("LLM benchmarks: questions, samples and judges",
+      "Two language models on one benchmark: paired differences, K sampled answers per question, clustered questions "
+      "and an LLM judge's errors (Miller 2024, arXiv 2411.00640; Card et al. 2020 for power, Type-M and Type-S).")
+main(*assumptions())

@@ -306,3 +306,13 @@ def test_every_design_field_is_a_widget_of_the_page_under_its_url_key():
     res = llm.benchmark_power(3000, 0.625, 0.67, difficulty_sd=0.2, correlation=0.4, samples=4, cluster_size=5,
                               icc=0.1, judge_sensitivity=0.88, judge_specificity=0.935, alpha=0.01)
     assert metrics(at)["Power"] == f"{100 * res.power:.1f}%"
+
+
+def test_the_prior_starts_at_the_linked_gain():
+    """The sidebar draws before the key inputs (a fragment): the prior's starting mean is the link's gain."""
+    at = open_page("llm", {"gain": "5.0", "assure": "true"})
+    assert not at.exception
+    assert at.slider(key="prior_mean").value == 5.0
+    kw = {k: v for k, v in DEFAULT.items() if k != "accuracy_b"}
+    res = llm.benchmark_assurance(1000, delta_mean=0.05, delta_sd=0.02, **kw)
+    assert metrics(at)["Assurance"] == f"{100 * res.assurance:.1f}%"
