@@ -126,6 +126,7 @@ __all__ = [
     "task_table",
     "difficulty_from_covariance",
     # prompts, samples and seeds (generalizability theory): core.llm.facets
+    "FacetDesign",
     "FACET_DEFAULTS",
     "FACET_COMPONENTS",
     "TEMPLATE_ALIASES",

@@ -7,10 +7,12 @@ their shared pieces from :mod:`core.llm._common`; this module imports the engine
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
+from scipy import stats
 
 from ..design import Design, spec
 from ..results import PowerResult
@@ -26,6 +28,16 @@ from ._common import (
     _Design,
 )
 from .curves import judge_curve, power_curve, variance_budget
+from .facets import (
+    FACET_DEFAULTS,
+    facet_budget,
+    facet_ceiling,
+    facet_plan,
+    facet_power,
+    facet_power_curve,
+    facet_sample_size,
+    facet_se,
+)
 from .power import (
     benchmark_assurance,
     benchmark_noninferiority_power,
@@ -36,6 +48,7 @@ from .sizing import BenchmarkPlan, benchmark_mde, benchmark_plan, benchmark_samp
 
 __all__ = [
     "BenchmarkDesign",
+    "FacetDesign",
     "METHODS",
     "MAX_SIMULATED_QUESTIONS",
     "FILES_PER_MODEL",
@@ -47,8 +60,41 @@ _MISSING: Any = object()
 _ENGINE_DEFAULTS = dict(difficulty_sd=0.0, correlation=0.0, icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0)
 
 
+class _WidgetUnitLinks(Design):
+    """Links and pins in the widgets' units: the page's URL carries what its sliders show (percent, points)."""
+
+    def to_params(self) -> dict[str, str]:
+        """Every declared field as link text, by URL key, in the widget's units (``acc_a=70``, ``gain=3``)."""
+        return {f.key: f.format(f.to_widget(getattr(self, f.name))) for f in self.fields()}
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
+        """The design a link or pin describes (widget units, as :meth:`to_params` writes them); see
+        :meth:`core.design.Design.from_params`.
+
+        The values are first taken together, so that a link of a valid design is read whole whatever the order of
+        its fields (``acc_a=50&gain=50&sd=0`` is valid, though ``gain=50`` with the default σ is not); only when
+        they do not make a design does each fall back in turn, with a message.
+        """
+        params = dict(params or {})
+        for f in cls.fields():
+            raw = params.get(f.key)
+            if isinstance(raw, (list, tuple)):
+                params[f.key] = raw = raw[-1] if raw else ""
+            if f.scale == 1.0 or raw is None:
+                continue
+            try:
+                params[f.key] = f.format(round(float(raw) / f.scale, 12))
+            except (TypeError, ValueError):
+                pass  # the field's parser says what is wrong
+        try:
+            return cls(**{f.name: f.parse(params[f.key]) for f in cls.fields() if f.key in params})
+        except (TypeError, ValueError):
+            return super().from_params(params, messages=messages)
+
+
 @dataclasses.dataclass(frozen=True, init=False)
-class BenchmarkDesign(Design):
+class BenchmarkDesign(_WidgetUnitLinks):
     """A two-model benchmark comparison as the LLM page sets it up: every input declared once.
 
     Each field is declared with :func:`core.design.spec` (default, valid range, step, unit, label, help and the
@@ -182,36 +228,6 @@ class BenchmarkDesign(Design):
         self.model  # the engines' checks spanning fields: σ² <= μ(1 − μ) for both models, Se + Sp > 1
         _check_n(self.n, self.cluster_size, "n")
 
-    # --- links: the page's URL carries the widgets' values (percent, points) --------------------------------
-    def to_params(self) -> dict[str, str]:
-        """Every declared field as link text, by URL key, in the widget's units (``acc_a=70``, ``gain=3``)."""
-        return {f.key: f.format(f.to_widget(getattr(self, f.name))) for f in self.fields()}
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
-        """The design a link or pin describes (widget units, as :meth:`to_params` writes them); see
-        :meth:`core.design.Design.from_params`.
-
-        The values are first taken together, so that a link of a valid design is read whole whatever the order of
-        its fields (``acc_a=50&gain=50&sd=0`` is valid, though ``gain=50`` with the default σ is not); only when
-        they do not make a design does each fall back in turn, with a message.
-        """
-        params = dict(params or {})
-        for f in cls.fields():
-            raw = params.get(f.key)
-            if isinstance(raw, (list, tuple)):
-                params[f.key] = raw = raw[-1] if raw else ""
-            if f.scale == 1.0 or raw is None:
-                continue
-            try:
-                params[f.key] = f.format(round(float(raw) / f.scale, 12))
-            except (TypeError, ValueError):
-                pass  # the field's parser says what is wrong
-        try:
-            return cls(**{f.name: f.parse(params[f.key]) for f in cls.fields() if f.key in params})
-        except (TypeError, ValueError):
-            return super().from_params(params, messages=messages)
-
     def with_(self, **changes) -> BenchmarkDesign:
         """The same design with some fields changed (validated again); ``accuracy_b`` may be changed too."""
         values = {f.name: getattr(self, f.name) for f in self.fields()}
@@ -313,3 +329,153 @@ class BenchmarkDesign(Design):
         kw = self.kwargs("alpha")
         return benchmark_noninferiority_sample_size(kw.pop("accuracy_a"), kw.pop("accuracy_b"), margin, alpha=alpha,
                                                     target_power=target_power, **kw)
+
+
+def _sd(component: str) -> float:
+    """A default variance component of :data:`FACET_DEFAULTS` as an SD (score units, to the widgets' 0.01 points)."""
+    return round(math.sqrt(FACET_DEFAULTS[component]), 4)
+
+
+@dataclasses.dataclass(frozen=True)
+class FacetDesign(_WidgetUnitLinks):
+    """The LLM page's "Prompts and seeds" tab: questions × prompt templates × samples (× training seeds).
+
+    Each field is declared once with the tab's URL key (``fc_gain``, ``fc_t``, ``fc_n``, ``fc_k``, ``fc_sd_t``,
+    ``fc_sd_i``, ``fc_sd_it``, ``fc_sd_s``, ``fc_recipe``, ``fc_seeds``, ``fc_sd_seed``, ``alpha``, ``fc_calls``,
+    ``fc_cost``). The variance components are given as SDs (score units; the widgets show points) and enter the
+    engines (:func:`facet_power` …) as their squares; seeds count only when two training ``recipe`` s are compared.
+    The methods delegate to the engines of :mod:`core.llm.facets` (generalizability theory's crossed design,
+    Cronbach et al. 1972; Brennan 2001, D studies).
+
+    Examples
+    --------
+    >>> d = FacetDesign()
+    >>> round(d.ceiling(), 2)
+    0.52
+    >>> d.power() == facet_power(1000, 0.02, templates=1, samples=1, **d.components())
+    True
+    """
+
+    delta: float = spec(0.02, low=-1.0, high=1.0, ui_low=-0.10, ui_high=0.10, step=0.005, scale=100.0, unit="pts",
+                        key="fc_gain", label="Expected gain Δ (points)",
+                        help="Accuracy of the new model minus the baseline's, in percentage points, averaged over "
+                        "questions and prompt templates.")
+    templates: int = spec(1, low=1, high=10_000, step=1, unit="templates", key="fc_t", label="Prompt templates T",
+                          help="Prompt formats, instructions or few-shot draws, the same for both models; each "
+                          "question is asked under every template.")
+    n: int = spec(1000, low=1, high=_N_MAX, step=1, unit="questions", key="fc_n", label="Questions n",
+                  help="Questions both models answer under every template.")
+    samples: int = spec(1, low=1, high=10_000, step=1, unit="answers", key="fc_k", label="Samples K",
+                        help="Answers per question, template and model (temperature > 0).")
+    sd_template: float = spec(_sd("var_template"), low=0.0, high=1.0, ui_high=0.30, step=0.001, scale=100.0,
+                              unit="pts", key="fc_sd_t", label="Model × template SD (points)",
+                              help="How much the gain itself changes from one prompt template to another. Sclar et "
+                              "al. (2024, ICLR) find accuracy spreads of several points — up to tens of points — "
+                              "across meaning-preserving prompt formats, and format choice can reverse which model "
+                              "looks better; 1 point for the gain is a mild default.")
+    sd_item: float = spec(_sd("var_item"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts", key="fc_sd_i",
+                          label="Model × question SD (points)",
+                          help="Spread of the per-question difference between the models (√(2σ²(1 − ρ)) on the "
+                          "Power tab's scale: 22 points at σ = 0.25, ρ = 0.6).")
+    sd_item_template: float = spec(_sd("var_item_template"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts",
+                                   key="fc_sd_it", label="Model × question × template SD (points)",
+                                   help="How differently single questions react to the template, beyond the "
+                                   "template's average effect.")
+    sd_sample: float = spec(_sd("var_sample"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts", key="fc_sd_s",
+                            label="Sampling noise SD (points)",
+                            help="Spread of the difference of two sampled answers to the same question and template "
+                            "(about √(2·0.21 − 2σ²) ≈ 50 points at 70% accuracy).")
+    recipe: bool = spec(False, key="fc_recipe", label="Compare training recipes (seeds)",
+                        help="Two training recipes, each trained with S seeds, instead of two fixed models: the "
+                        "seed-to-seed variance adds 2·var_seed/S.")
+    seeds: int = spec(3, low=2, high=10_000, ui_high=30, step=1, unit="seeds", key="fc_seeds",
+                      label="Seeds per recipe S", help="Training seeds per recipe (at least 2, to estimate their "
+                      "variance).")
+    sd_seed: float = spec(_sd("var_seed"), low=0.0, high=1.0, ui_high=0.20, step=0.001, scale=100.0, unit="pts",
+                          key="fc_sd_seed", label="Seed-to-seed SD (points)",
+                          help="SD of a run's benchmark score across training seeds; Madaan et al. (2024, arXiv "
+                          "2406.10229) measure seed variance of this order for 7B models trained from scratch on "
+                          "common benchmarks.")
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.001, key="alpha",
+                        label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
+    calls: int = spec(20_000, low=1, high=10**9, ui_low=10, ui_high=10_000_000, step=1000, unit="calls",
+                      key="fc_calls", label="Calls per model",
+                      help="Model calls you can afford per model; both models answer every cell.")
+    cost_call: float = spec(0.002, low=0.0, high=1e9, ui_high=100.0, step=0.001, fmt="%.4f", key="fc_cost",
+                            label="Cost per call", help="Price of one call (0: count calls only).")
+
+    def __post_init__(self):
+        self.check_fields()
+        if sum(self.components(seed=False).values()) <= 0:
+            raise ValueError("`sd_template`, `sd_item`, `sd_item_template` and `sd_sample` must not all be 0: with "
+                             "no variance the gain is known exactly.")
+
+    @property
+    def seeds_used(self) -> int | None:
+        """Seeds per recipe, when recipes are compared (``None``: two fixed models)."""
+        return self.seeds if self.recipe else None
+
+    def components(self, *, seed: bool = True) -> dict:
+        """The variance components (score units²), the keyword arguments of the engines."""
+        out = {"var_template": self.sd_template ** 2, "var_item": self.sd_item ** 2,
+               "var_item_template": self.sd_item_template ** 2, "var_sample": self.sd_sample ** 2}
+        if seed:
+            out["var_seed"] = self.sd_seed ** 2
+        return out
+
+    def _kw(self) -> dict:
+        return dict(templates=self.templates, samples=self.samples, seeds=self.seeds_used, **self.components())
+
+    def power(self, *, method="analytic", n_sims=4000, seed=None):
+        """:func:`facet_power` at the design's n."""
+        return facet_power(self.n, self.delta, **self._kw(), alpha=self.alpha, method=method, n_sims=n_sims,
+                           seed=seed)
+
+    def se(self) -> float:
+        """:func:`facet_se`: the standard error of the mean paired difference."""
+        return facet_se(self.n, **self._kw())
+
+    def ceiling(self) -> float:
+        """Power with unlimited questions: the template and seed terms do not shrink with questions.
+
+        Φ(|Δ| / √(var_template/T + 2·var_seed/S) − z_{1−α/2}) (the normal test with only the terms that stay);
+        :func:`facet_ceiling` without seeds; α at Δ = 0.
+        """
+        if self.seeds_used is None:
+            return facet_ceiling(self.delta, templates=self.templates, var_template=self.sd_template ** 2,
+                                 alpha=self.alpha)
+        if not self.delta:
+            return self.alpha
+        stay = math.sqrt(self.sd_template ** 2 / self.templates + 2 * self.sd_seed ** 2 / self.seeds_used)
+        return float(stats.norm.cdf(abs(self.delta) / stay - stats.norm.ppf(1 - self.alpha / 2)))
+
+    def sample_size(self, *, target_power=0.8) -> int:
+        """:func:`facet_sample_size`: the fewest questions reaching ``target_power`` (−1: not reachable)."""
+        return facet_sample_size(self.delta, **self._kw(), alpha=self.alpha, target_power=target_power)
+
+    def curves(self, ns, *, templates_list=(1, 2, 5, 10)) -> pd.DataFrame:
+        """:func:`facet_power_curve` over ``ns`` for each T in ``templates_list``."""
+        kw = self._kw()
+        kw.pop("templates")
+        return facet_power_curve(list(ns), self.delta, templates_list=tuple(templates_list), **kw, alpha=self.alpha)
+
+    def budget(self, templates_list) -> pd.DataFrame:
+        """:func:`facet_budget` at the design's n for each T in ``templates_list`` (a ``templates`` column)."""
+        kw = self._kw()
+        kw.pop("templates")
+        return pd.concat([facet_budget(self.n, templates=t, **kw).assign(templates=t) for t in templates_list],
+                         ignore_index=True)
+
+    def plan(self, *, max_templates=50):
+        """:func:`facet_plan`: the most powerful split of ``calls`` per model (two fixed models)."""
+        return facet_plan(self.delta, calls=self.calls, **self.components(seed=False), alpha=self.alpha,
+                          cost_call=self.cost_call, max_templates=max_templates)
+
+    def seed_curve(self, seeds=range(2, 31)) -> pd.DataFrame:
+        """SE and power (normal test) for each number of seeds per recipe: columns ``seeds, se, power``."""
+        rows = []
+        for s in seeds:
+            se = facet_se(self.n, templates=self.templates, samples=self.samples, seeds=s, **self.components())
+            rows.append((s, se, float(stats.norm.cdf(abs(self.delta) / se - stats.norm.ppf(1 - self.alpha / 2)))
+                         if self.delta else self.alpha))
+        return pd.DataFrame(rows, columns=["seeds", "se", "power"])
