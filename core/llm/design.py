@@ -449,6 +449,10 @@ class FacetDesign(_WidgetUnitLinks):
         stay = math.sqrt(self.sd_template ** 2 / self.templates + 2 * self.sd_seed ** 2 / self.seeds_used)
         return float(stats.norm.cdf(abs(self.delta) / stay - stats.norm.ppf(1 - self.alpha / 2)))
 
+    def p_correct_order(self) -> float:
+        """P(the evaluation ranks the two models the right way round, significant or not) = Φ(|Δ| / SE); ½ at Δ = 0."""
+        return float(stats.norm.cdf(abs(self.delta) / self.se())) if self.delta else 0.5
+
     def sample_size(self, *, target_power=0.8) -> int:
         """:func:`facet_sample_size`: the fewest questions reaching ``target_power`` (−1: not reachable)."""
         return facet_sample_size(self.delta, **self._kw(), alpha=self.alpha, target_power=target_power)
