@@ -310,3 +310,87 @@ def test_the_plan_reads_the_grading_in_effect():
     j = d.with_(judged=True)
     text = plan_item(j, j.power(), n=j.n, target_power=0.8).paragraph
     assert "sensitivity 90% and specificity 90%" in text
+
+
+# ---------------------------------------------------------------------------
+# the "Prompts and seeds" tab: core.llm.FacetDesign
+# ---------------------------------------------------------------------------
+F = llm.FacetDesign
+FACET_KEYS = {"delta": "fc_gain", "templates": "fc_t", "n": "fc_n", "samples": "fc_k", "sd_template": "fc_sd_t",
+              "sd_item": "fc_sd_i", "sd_item_template": "fc_sd_it", "sd_sample": "fc_sd_s", "recipe": "fc_recipe",
+              "seeds": "fc_seeds", "sd_seed": "fc_sd_seed", "alpha": "alpha", "calls": "fc_calls",
+              "cost_call": "fc_cost"}
+
+
+def test_facet_design_fields_keys_and_defaults():
+    assert {f.name: f.key for f in F.fields()} == FACET_KEYS
+    d = F()
+    assert F.from_params({}) == d
+    # the tab's defaults: SDs of FACET_DEFAULTS in points (1, 22, 17, 50, 0.7)
+    assert d.to_params()["fc_sd_t"] == "1" and d.to_params()["fc_sd_s"] == "50" and d.to_params()["fc_sd_seed"] == "0.7"
+    assert d.components() == pytest.approx(llm.FACET_DEFAULTS)
+    for f in F.fields():
+        assert isinstance(f.unit, str) and f.label and f.help, f.name
+    other = F(delta=-0.035, templates=5, n=3000, samples=4, sd_template=0.025, sd_item=0.3, sd_item_template=0.1,
+              sd_sample=0.45, recipe=True, seeds=7, sd_seed=0.012, alpha=0.01, calls=123_000, cost_call=0.05)
+    assert F.from_params(other.to_params()) == other
+    notes = []
+    assert F.from_params({"fc_t": "0", "fc_gain": "abc", "fc_seeds": "1", "fc_sd_i": "150"}, messages=notes) == d
+    assert [n.split(" ")[0] for n in notes] == ["`delta`", "`templates`", "`sd_item`", "`seeds`"]
+    with pytest.raises(ValueError, match="must not all be 0"):
+        F(sd_template=0, sd_item=0, sd_item_template=0, sd_sample=0)
+
+
+@pytest.mark.parametrize("name, outside, engine_name, inside", [
+    ("templates", 0, "templates", 10_000), ("templates", 10_001, "templates", 1),
+    ("samples", 0, "samples", 10_000), ("n", 10_000_001, "n", 1), ("delta", 1.01, "delta", -1.0),
+])
+def test_facet_ranges_agree_with_the_engine(name, outside, engine_name, inside):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        F(**{name: outside})
+    kw = dict(templates=1, samples=1, **llm.FACET_DEFAULTS)
+    args = {"n": 1000, "delta": 0.02, **kw}
+    with pytest.raises(ValueError, match=f"`{engine_name}`"):
+        llm.facet_power(**{**args, engine_name: outside})
+    assert 0 <= llm.facet_power(**{**args, engine_name: inside}).power <= 1
+    assert getattr(F(**{name: inside}), name) == inside
+
+
+def test_facet_methods_delegate_to_the_engines():
+    d = F(delta=0.03, templates=3, n=800, samples=2, recipe=True, seeds=4, calls=50_000, cost_call=0.01)
+    comps = d.components()
+    kw = dict(templates=3, samples=2, seeds=4, **comps)
+    assert d.power() == llm.facet_power(800, 0.03, **kw)
+    assert d.se() == llm.facet_se(800, **kw)
+    assert d.sample_size(target_power=0.9) == llm.facet_sample_size(0.03, **kw, target_power=0.9)
+    assert d.curves([100, 1000], templates_list=(1, 3)).equals(
+        llm.facet_power_curve([100, 1000], 0.03, templates_list=(1, 3), samples=2, seeds=4, **comps))
+    no_seed = {k: v for k, v in comps.items() if k != "var_seed"}
+    best, ref = d.plan(), llm.facet_plan(0.03, calls=50_000, **no_seed, cost_call=0.01, max_templates=50)
+    assert (best.n, best.templates, best.samples, best.power) == (ref.n, ref.templates, ref.samples, ref.power)
+    parts = d.budget((1, 3))
+    assert parts[parts["templates"] == 3].drop(columns="templates").reset_index(drop=True).equals(
+        llm.facet_budget(800, **kw))
+    # without recipes the seeds do not count, and the ceiling is facet_ceiling's
+    fixed = d.with_(recipe=False)
+    assert fixed.seeds_used is None and fixed.power() == llm.facet_power(800, 0.03, templates=3, samples=2, **comps)
+    assert fixed.ceiling() == llm.facet_ceiling(0.03, templates=3, var_template=comps["var_template"])
+
+
+def test_facet_ceiling_and_seed_curve_against_the_normal_test():
+    """Oracle: the normal test written out — with unlimited questions only var_template/T + 2·var_seed/S remain;
+    at S seeds the SE is facet_se's, and P(correct order) = Φ(|Δ|/SE)."""
+    from scipy import stats
+
+    d = F(delta=0.02, templates=2, recipe=True, seeds=5, sd_template=0.01, sd_seed=0.007)
+    stay = math.sqrt(0.01 ** 2 / 2 + 2 * 0.007 ** 2 / 5)
+    assert d.ceiling() == pytest.approx(stats.norm.cdf(0.02 / stay - stats.norm.ppf(0.975)), rel=1e-12)
+    # unlimited questions: the power at a huge n approaches the ceiling
+    assert d.with_(n=10_000_000).power().power == pytest.approx(d.ceiling(), abs=2e-3)
+    curve = d.seed_curve(range(2, 6))
+    se3 = llm.facet_se(1000, templates=2, samples=1, seeds=3, **d.components())
+    assert curve["seeds"].tolist() == [2, 3, 4, 5] and curve["se"].iloc[1] == se3
+    assert curve["power"].iloc[1] == pytest.approx(stats.norm.cdf(0.02 / se3 - stats.norm.ppf(0.975)))
+    assert curve["power"].is_monotonic_increasing
+    assert d.p_correct_order() == pytest.approx(stats.norm.cdf(0.02 / d.se()))
+    assert d.with_(delta=0.0).p_correct_order() == 0.5 and d.with_(delta=0.0).ceiling() == d.alpha
