@@ -68,6 +68,8 @@ __all__ = [
 # ---------------------------------------------------------------------------
 #: The LLM page's design at its defaults (K = 1, one question per cluster, exact grading).
 _LLM = llm.BenchmarkDesign()
+#: The "Prompts and seeds" tab's design at its defaults (one template, two fixed models).
+_FACETS = llm.FacetDesign()
 
 
 def _pct(x: float, digits: int = 1) -> str:
@@ -296,20 +298,20 @@ def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
                   "True difference", float(gap), f"{gap:+d} pts")
 
 
-def llm_facets_teaser(*, delta=0.02, templates=1, alpha=0.05) -> Teaser:
-    """Prompts and seeds (the LLM page's "Prompts and seeds" tab at its defaults): the power ceiling one prompt
-    template sets, whatever the number of questions (:func:`core.llm.facet_ceiling`; generalizability theory,
-    Cronbach et al. 1972; Brennan 2001).
+def llm_facets_teaser(*, delta=_FACETS.delta, templates=_FACETS.templates, alpha=_FACETS.alpha) -> Teaser:
+    """Prompts and seeds (the LLM page's "Prompts and seeds" tab at its defaults, :class:`core.llm.FacetDesign`): the
+    power ceiling one prompt template sets, whatever the number of questions (:func:`core.llm.facet_ceiling`;
+    generalizability theory, Cronbach et al. 1972; Brennan 2001).
 
     Examples
     --------
     >>> llm_facets_teaser().answer
     'With one prompt template, no number of questions gets past 52% power for +2 points.'
     """
-    ceiling = llm.facet_ceiling(delta, templates=templates, var_template=llm.FACET_DEFAULTS["var_template"],
-                                alpha=alpha)
-    return Teaser("llm", llm.facets.teaser(delta, templates=templates, alpha=alpha),
-                  "Power ceiling (unlimited questions)", ceiling, _pct(ceiling))
+    design = _FACETS.with_(delta=delta, templates=templates, alpha=alpha)
+    return Teaser("llm", llm.facets.teaser(delta, templates=templates, alpha=alpha,
+                                           var_template=design.components()["var_template"]),
+                  "Power ceiling (unlimited questions)", design.ceiling(), _pct(design.ceiling()))
 
 
 #: A page's teaser function, by page name; pages without one get no card. Cards for one tab of a page
