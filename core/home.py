@@ -35,6 +35,7 @@ from . import pairwise as pw
 from . import ratings as rt
 from . import sequential as sq
 from . import uploads
+from .teaser import Teaser
 
 __all__ = [
     "Teaser",
@@ -65,29 +66,10 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # teasers: one number per page, at the page's defaults
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Teaser:
-    """The one-line answer of a home-page card.
-
-    Attributes
-    ----------
-    page : str
-        Name of the page it opens (``pages/_registry.py``).
-    answer : str
-        The sentence shown on the card (plain text, no markup).
-    metric : str
-        Label of the page's metric that shows the promised number.
-    value : float
-        The number itself (a probability, a count or a difference).
-    shown : str
-        The number as that metric shows it on the page (e.g. ``"37.6%"``).
-    """
-
-    page: str
-    answer: str
-    metric: str
-    value: float
-    shown: str
+#: The LLM page's design at its defaults (K = 1, one question per cluster, exact grading).
+_LLM = llm.BenchmarkDesign()
+#: The "Prompts and seeds" tab's design at its defaults (one template, two fixed models).
+_FACETS = llm.FacetDesign()
 
 
 def _pct(x: float, digits: int = 1) -> str:
@@ -113,8 +95,9 @@ def accuracy_teaser(design: acc.AccuracyPageDesign | None = None) -> Teaser:
                   f"{design.delta:g}-point accuracy gain.", "Power", power, _pct(power))
 
 
-def llm_teaser(*, n=1000, accuracy_a=0.70, gain=0.03, difficulty_sd=0.25, correlation=0.6, alpha=0.05) -> Teaser:
-    """Two LLMs on one benchmark: power of the paired t test (the LLM page's defaults).
+def llm_teaser(*, n=_LLM.n, accuracy_a=_LLM.accuracy_a, gain=_LLM.delta, difficulty_sd=_LLM.difficulty_sd,
+               correlation=_LLM.correlation, alpha=_LLM.alpha) -> Teaser:
+    """Two LLMs on one benchmark: power of the paired t test (the LLM page's defaults, :class:`core.llm.BenchmarkDesign`).
 
     n = 1,000 questions, baseline 70%, a 3-point gain, difficulty spread σ = 0.25, correlation ρ = 0.6, K = 1
     answer per question, independent questions, exact grading (:func:`core.llm.benchmark_power`; Miller 2024).
@@ -124,9 +107,9 @@ def llm_teaser(*, n=1000, accuracy_a=0.70, gain=0.03, difficulty_sd=0.25, correl
     >>> llm_teaser().shown
     '37.6%'
     """
-    power = llm.benchmark_power(n, accuracy_a=accuracy_a, accuracy_b=round(accuracy_a + gain, 6),
-                                difficulty_sd=difficulty_sd, correlation=correlation, samples=1, cluster_size=1,
-                                icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0, alpha=alpha).power
+    design = _LLM.with_(n=n, accuracy_a=accuracy_a, delta=gain, difficulty_sd=difficulty_sd, correlation=correlation,
+                        alpha=alpha)
+    power = design.power().power
     return Teaser("llm", f"Two LLMs on a {n:,}-question benchmark: {_pct(power, 0)} power for a "
                   f"{100 * gain:g}-point gain.", "Power", power, _pct(power))
 
@@ -323,20 +306,20 @@ def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
                   "True difference", float(gap), f"{gap:+d} pts")
 
 
-def llm_facets_teaser(*, delta=0.02, templates=1, alpha=0.05) -> Teaser:
-    """Prompts and seeds (the LLM page's "Prompts and seeds" tab at its defaults): the power ceiling one prompt
-    template sets, whatever the number of questions (:func:`core.llm.facet_ceiling`; generalizability theory,
-    Cronbach et al. 1972; Brennan 2001).
+def llm_facets_teaser(*, delta=_FACETS.delta, templates=_FACETS.templates, alpha=_FACETS.alpha) -> Teaser:
+    """Prompts and seeds (the LLM page's "Prompts and seeds" tab at its defaults, :class:`core.llm.FacetDesign`): the
+    power ceiling one prompt template sets, whatever the number of questions (:func:`core.llm.facet_ceiling`;
+    generalizability theory, Cronbach et al. 1972; Brennan 2001).
 
     Examples
     --------
     >>> llm_facets_teaser().answer
     'With one prompt template, no number of questions gets past 52% power for +2 points.'
     """
-    ceiling = llm.facet_ceiling(delta, templates=templates, var_template=llm.FACET_DEFAULTS["var_template"],
-                                alpha=alpha)
-    return Teaser("llm", llm.facets.teaser(delta, templates=templates, alpha=alpha),
-                  "Power ceiling (unlimited questions)", ceiling, _pct(ceiling))
+    design = _FACETS.with_(delta=delta, templates=templates, alpha=alpha)
+    return Teaser("llm", llm.facets.teaser(delta, templates=templates, alpha=alpha,
+                                           var_template=design.components()["var_template"]),
+                  "Power ceiling (unlimited questions)", design.ceiling(), _pct(design.ceiling()))
 
 
 #: A page's teaser function, by page name; pages without one get no card. Cards for one tab of a page

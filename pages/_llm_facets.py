@@ -7,21 +7,19 @@ does not shrink with more questions, so power has a ceiling that only more templ
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 import streamlit as st
-from scipy import stats
 
 from core import figures, llm
 from core.plan.llm import facet_plan_item
 from core.snippets import llm_facets_snippet
+from pages._fields import field_input
+from pages._llm_facets_logs import fit_from_logs
 from pages._scaffold import (
     Metric,
-    apply_values,
     cached,
-    cached_upload,
     chart,
     code_view,
     current_link,
@@ -29,10 +27,8 @@ from pages._scaffold import (
     fmt_pct,
     fmt_ratio,
     guard,
-    list_of,
     metrics_row,
     plan_actions,
-    safe_message,
     simulation,
     source_of,
     style,
@@ -43,146 +39,78 @@ T_OPTIONS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50]
 K_OPTIONS = [1, 2, 3, 4, 5, 8, 10, 16, 20]
 CURVE_TS = (1, 2, 5, 10)
 SIM_RUNS = 4000
-D = llm.FACET_DEFAULTS
-
-
-def _sd(key: str) -> float:
-    """A default component as an SD in points."""
-    return round(100 * math.sqrt(D[key]), 2)
+F = llm.FacetDesign
 
 
 @cached
-def _point(n, delta, t, k, seeds, comps, alpha, target):
-    kw = dict(templates=t, samples=k, seeds=seeds, **dict(comps))
-    res = llm.facet_power(n, delta, **kw, alpha=alpha)
-    se = llm.facet_se(n, **kw)
-    ceiling = llm.facet_ceiling(delta, templates=t, var_template=dict(comps)["var_template"], alpha=alpha)
-    if seeds is not None:  # the seed term does not shrink with questions either
-        ceiling = float(stats.norm.cdf(abs(delta) / math.sqrt(dict(comps)["var_template"] / t
-                                                              + 2 * dict(comps)["var_seed"] / seeds)
-                                       - stats.norm.ppf(1 - alpha / 2))) if delta else alpha
-    need = llm.facet_sample_size(delta, **kw, alpha=alpha, target_power=target) if delta else None
-    return res, se, ceiling, need
+def _point(design: llm.FacetDesign, target):
+    res, se, ceiling = design.power(), design.se(), design.ceiling()
+    need = design.sample_size(target_power=target) if design.delta else None
+    return res, se, ceiling, need, design.p_correct_order()
 
 
 @cached
-def _curves(ns, delta, ts, k, seeds, comps, alpha):
-    return llm.facet_power_curve(list(ns), delta, templates_list=tuple(ts), samples=k, seeds=seeds, **dict(comps),
-                                 alpha=alpha)
+def _curves(design: llm.FacetDesign, ns, ts):
+    return design.curves(ns, templates_list=ts)
 
 
 @cached
-def _budgets(n, ts, k, seeds, comps):
-    return pd.concat([llm.facet_budget(n, templates=t, samples=k, seeds=seeds, **dict(comps)).assign(templates=t)
-                      for t in ts], ignore_index=True)
+def _budgets(design: llm.FacetDesign, ts):
+    return design.budget(ts)
 
 
 @cached
-def _best(delta, calls, comps, alpha, cost_call):
-    kw = {key: v for key, v in dict(comps).items() if key != "var_seed"}
-    return llm.facet_plan(delta, calls=calls, **kw, alpha=alpha, cost_call=cost_call, max_templates=50)
+def _best(design: llm.FacetDesign):
+    return design.plan(max_templates=50)
 
 
 @cached
-def _seed_curve(n, delta, t, k, comps, alpha):
-    rows = []
-    for s in range(2, 31):
-        se = llm.facet_se(n, templates=t, samples=k, seeds=s, **dict(comps))
-        rows.append((s, se, float(stats.norm.cdf(abs(delta) / se - stats.norm.ppf(1 - alpha / 2))) if delta
-                     else alpha))
-    return pd.DataFrame(rows, columns=["seeds", "se", "power"])
+def _seed_curve(design: llm.FacetDesign):
+    return design.seed_curve(range(2, 31))
 
 
-@cached_upload
-def _read_tidy(data: bytes, name: str):
-    from core import uploads
-
-    if uploads.looks_like_json(data):
-        return pd.DataFrame(uploads.read_jsonl(data, name=name))
-    return uploads.read_table(data, name=name, min_columns=3, header="yes")
+def _field(name: str, box, **options):
+    return field_input(F, name, box, label=F.field(name).label, **options)
 
 
-@cached_upload
-def _read_harness(entries, metric, filter_):
-    return llm.read_harness_templates(list(entries), metric=metric, filter=filter_)
-
-
-@cached_upload
-def _harness_options(entries):
-    return llm.harness_options(list(entries))
-
-
-@cached_upload
-def _fit(log: pd.DataFrame):
-    return llm.fit_facets(log)
-
-
-def _inputs():
+def _inputs(alpha: float) -> dict:
     """The question's inputs, above the first chart; the components in an assumptions expander."""
     c1, c2, c3, c4 = st.columns(4)
-    gain = c1.slider("Expected gain Δ (points)", -10.0, 10.0, 2.0, 0.5, key="fc_gain", bind="query-params",
-                     help="Accuracy of the new model minus the baseline's, in percentage points, averaged over "
-                     "questions and prompt templates.")
-    t = c2.select_slider("Prompt templates T", options=T_OPTIONS, value=1, key="fc_t", bind="query-params",
-                         help="Prompt formats, instructions or few-shot draws, the same for both models; each "
-                         "question is asked under every template.")
-    n = c3.select_slider("Questions n", options=N_OPTIONS, value=1000, key="fc_n", bind="query-params",
-                         help="Questions both models answer under every template.")
-    k = c4.select_slider("Samples K", options=K_OPTIONS, value=1, key="fc_k", bind="query-params",
-                         help="Answers per question, template and model (temperature > 0).")
+    v = dict(delta=_field("delta", c1, widget="slider"),
+             templates=_field("templates", c2, widget="select_slider", options=T_OPTIONS),
+             n=_field("n", c3, widget="select_slider", options=N_OPTIONS),
+             samples=_field("samples", c4, widget="select_slider", options=K_OPTIONS), alpha=alpha)
     box = st.expander("Assumptions: variance components of the paired difference (SDs in points)",
                       icon=":material/tune:")
     with box:
         a1, a2, a3, a4 = st.columns(4)
-        sd_t = a1.number_input("Model × template SD (points)", 0.0, 30.0, _sd("var_template"), 0.1, key="fc_sd_t",
-                               bind="query-params", help="How much the gain itself changes from one prompt template "
-                               "to another. Sclar et al. (2024, ICLR) find accuracy spreads of several points — up to "
-                               "tens of points — across meaning-preserving prompt formats, and format choice can "
-                               "reverse which model looks better; 1 point for the gain is a mild default.")
-        sd_i = a2.number_input("Model × question SD (points)", 0.0, 100.0, _sd("var_item"), 0.5, key="fc_sd_i",
-                               bind="query-params", help="Spread of the per-question difference between the models "
-                               "(√(2σ²(1 − ρ)) on the Power tab's scale: 22 points at σ = 0.25, ρ = 0.6).")
-        sd_it = a3.number_input("Model × question × template SD (points)", 0.0, 100.0, _sd("var_item_template"),
-                                0.5, key="fc_sd_it", bind="query-params",
-                                help="How differently single questions react to the template, beyond the template's "
-                                "average effect.")
-        sd_s = a4.number_input("Sampling noise SD (points)", 0.0, 100.0, _sd("var_sample"), 0.5, key="fc_sd_s",
-                               bind="query-params", help="Spread of the difference of two sampled answers to the "
-                               "same question and template (about √(2·0.21 − 2σ²) ≈ 50 points at 70% accuracy).")
+        for col, name in zip((a1, a2, a3, a4), ("sd_template", "sd_item", "sd_item_template", "sd_sample")):
+            v[name] = _field(name, col)
         r1, r2, r3 = st.columns(3)
-        recipe = r1.toggle("Compare training recipes (seeds)", key="fc_recipe", bind="query-params",
-                           help="Two training recipes, each trained with S seeds, instead of two fixed models: "
-                           "the seed-to-seed variance adds 2·var_seed/S.")
-        seeds = r2.slider("Seeds per recipe S", 2, 30, 3, key="fc_seeds", bind="query-params", disabled=not recipe)
-        sd_seed = r3.number_input("Seed-to-seed SD (points)", 0.0, 20.0, _sd("var_seed"), 0.1, key="fc_sd_seed",
-                                  bind="query-params", disabled=not recipe,
-                                  help="SD of a run's benchmark score across training seeds; Madaan et al. (2024, "
-                                  "arXiv 2406.10229) measure seed variance of this order for 7B models trained from "
-                                  "scratch on common benchmarks.")
-    comps = (("var_template", (sd_t / 100) ** 2), ("var_item", (sd_i / 100) ** 2),
-             ("var_item_template", (sd_it / 100) ** 2), ("var_sample", (sd_s / 100) ** 2),
-             ("var_seed", (sd_seed / 100) ** 2))
-    return gain, int(t), int(n), int(k), (int(seeds) if recipe else None), comps
+        v["recipe"] = _field("recipe", r1)
+        v["seeds"] = _field("seeds", r2, widget="slider", disabled=not v["recipe"])
+        v["sd_seed"] = _field("sd_seed", r3, disabled=not v["recipe"])
+    return v
 
 
 def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, pd.DataFrame]:
     """Render the tab; returns the plotted frames for the page's CSV download."""
     plotted: dict[str, pd.DataFrame] = {}
     plan_figures: list = []
-    gain, t, n, k, seeds, comps = _inputs()
-    delta = round(gain / 100, 6)
-    comp = dict(comps)
-    if sum(v for key, v in comp.items() if key != "var_seed") <= 0:
+    values = _inputs(alpha)
+    if not any(values[name] for name in ("sd_template", "sd_item", "sd_item_template", "sd_sample")):
         st.error("**Every variance component is 0.** Set at least one SD above 0.")
         return plotted
-    point = None
+    point, design = None, None
     with guard("Cannot compute this design", stop=False):
-        point = _point(n, delta, t, k, seeds, comps, alpha, target)
+        design = F(**values)
+        point = _point(design, target)
     if point is None:
         return plotted
-    res, se, ceiling, need = point
+    n, t, k, seeds, delta = design.n, design.templates, design.samples, design.seeds_used, design.delta
+    gain, comp = F.field("delta").to_widget(delta), design.components()
+    res, se, ceiling, need, ordered = point
     which = "one prompt template" if t == 1 else f"{t} prompt templates"
-    ordered = float(stats.norm.cdf(abs(delta) / se)) if delta else 0.5
     metrics_row(
         Metric("Power (templates counted)" if gain else "False-positive rate (templates counted)", fmt_pct(res.power),
                help="P(significant and in the right direction) with the template, question, sample (and seed) "
@@ -209,7 +137,7 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
     # power vs questions, one curve per T, the ceilings dashed
     ts = tuple(sorted(set(CURVE_TS) | {t}))
     ns = tuple(sorted(set(np.unique(np.geomspace(20, 10_000_000, 45).astype(int)).tolist()) | {n}))
-    curves = _curves(ns, delta, ts, k, seeds, comps, alpha)
+    curves = _curves(design, ns, ts)
     curves = curves.assign(series=[f"T = {v}" + (" (current)" if v == t else "") for v in curves["templates"]])
     plotted["power_vs_questions_by_templates"] = curves
     ceilings = curves.drop_duplicates("templates")
@@ -226,7 +154,7 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
                "templates shrink the model × template term (Brennan 2001, D studies).")
 
     # the variance budget: how much of SE² each facet contributes
-    parts = _budgets(n, ts, k, seeds, comps)
+    parts = _budgets(design, ts)
     plotted["variance_budget_by_templates"] = parts
     shown = [c for c in llm.FACET_COMPONENTS if c != "seed" or seeds]
     series = {c: (parts[parts["component"] == c].sort_values("templates")["variance"] * 1e4).to_numpy()
@@ -240,11 +168,11 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
     st.markdown(f"At T = {t} and n = {n:,}, the model × template term is **{100 * now['template']:.0f}%** of SE²"
                 + (f" and the seeds **{100 * now['seed']:.0f}%**" if seeds else "") + ".")
 
-    best = _budget_split(delta, comps, alpha, currency, plotted, t, n, k)
+    best = _budget_split(design, currency, plotted)
     if seeds is not None:
-        _seeds(n, delta, t, k, comps, alpha, target, seeds, plotted)
-    _simulate(n, delta, t, k, seeds, comps, alpha, res)
-    _fit_from_logs(sd_keys=("fc_sd_t", "fc_sd_i", "fc_sd_it", "fc_sd_s"))
+        _seeds(design, target, plotted)
+    _simulate(design, res)
+    fit_from_logs(sd_keys=("fc_sd_t", "fc_sd_i", "fc_sd_it", "fc_sd_s"))
 
     sources = {key: source_of(widget, value, "assumption (page defaults)") for key, widget, value in (
         ("var_template", "fc_sd_t", st.session_state.get("fc_sd_t")), ("var_item", "fc_sd_i",
@@ -262,20 +190,19 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
     return plotted
 
 
-def _budget_split(delta, comps, alpha, currency, plotted, t, n, k):
+def _budget_split(design: llm.FacetDesign, currency, plotted):
     """The best whole-number split of a budget of calls per model: (calls, FacetPlan, cost per call) or None."""
     st.markdown("**The best split of a budget of calls** (per model: questions × templates × samples ≤ calls)")
     c1, c2 = st.columns(2)
-    calls = int(c1.number_input("Calls per model", 10, 10_000_000, 20_000, 1000, key="fc_calls", bind="query-params",
-                                help="Model calls you can afford per model; both models answer every cell."))
-    cost_call = c2.number_input("Cost per call", 0.0, 100.0, 0.002, 0.001, format="%.4f", key="fc_cost",
-                                bind="query-params", help="Price of one call (0: count calls only).")
+    design = design.with_(calls=_field("calls", c1), cost_call=_field("cost_call", c2))
+    n, t, k, delta, calls, cost_call = (design.n, design.templates, design.samples, design.delta, design.calls,
+                                        design.cost_call)
     if not delta:
         st.caption("Set a non-zero gain to compare splits by power.")
         return None
     found = None
     with guard("Cannot split this budget", stop=False):
-        best = _best(delta, calls, comps, alpha, cost_call)
+        best = _best(design)
         found = (calls, best, cost_call)
         metrics_row(
             Metric("Best split (questions × templates × answers)", f"{best.n:,} × {best.templates} × {best.samples}",
@@ -301,10 +228,11 @@ def _budget_split(delta, comps, alpha, currency, plotted, t, n, k):
     return found
 
 
-def _seeds(n, delta, t, k, comps, alpha, target, seeds, plotted):
+def _seeds(design: llm.FacetDesign, target, plotted):
     """Seeds per recipe when two training recipes are compared."""
+    n, t, seeds = design.n, design.templates, design.seeds
     st.markdown("**Seeds per recipe** (two training recipes, S seeds each)")
-    curve = _seed_curve(n, delta, t, k, comps, alpha)
+    curve = _seed_curve(design)
     plotted["power_vs_seeds"] = curve
     reach = curve[curve["power"] >= target]
     now = curve[curve["seeds"] == seeds]
@@ -317,8 +245,9 @@ def _seeds(n, delta, t, k, comps, alpha, target, seeds, plotted):
                + (f"**{int(reach['seeds'].iloc[0])}**." if len(reach) else "more than 30 (or not reachable)."))
 
 
-def _simulate(n, delta, t, k, seeds, comps, alpha, res):
+def _simulate(design: llm.FacetDesign, res):
     """The test a user would run on the data (Satterthwaite t on the ANOVA estimates), simulated on demand."""
+    n, t, delta = design.n, design.templates, design.delta
     if not st.toggle("Check with the test you would run on the data (simulation)", key="fc_sim", bind="query-params",
                      help="Simulates the facets and the Satterthwaite t test on the ANOVA estimates; shows its power "
                      "and its degrees of freedom."):
@@ -326,12 +255,8 @@ def _simulate(n, delta, t, k, seeds, comps, alpha, res):
     if t == 1 and n < 2:
         return
     with guard("Cannot simulate this design", stop=False):
-        if seeds is not None and seeds < 2:
-            raise ValueError("`seeds` must be at least 2.")
-        mc = simulation(("llm_facets", n, delta, t, k, seeds, comps, alpha, SIM_RUNS),
-                        lambda progress: llm.facet_power(n, delta, templates=t, samples=k, seeds=seeds,
-                                                         **dict(comps), alpha=alpha, method="simulate",
-                                                         n_sims=SIM_RUNS, seed=0),
+        mc = simulation(("llm_facets", design, SIM_RUNS),
+                        lambda progress: design.power(method="simulate", n_sims=SIM_RUNS, seed=0),
                         text=f"Simulating {SIM_RUNS:,} evaluations…")
         metrics_row(
             Metric("Simulated power (Satterthwaite t)" if delta else "Simulated false-positive rate",
@@ -349,72 +274,3 @@ def _simulate(n, delta, t, k, seeds, comps, alpha, res):
             st.caption(f"The median df ({mc.df_median:.1f}) is close to T − 1 = {t - 1}: the template term dominates "
                        f"and the t test's critical value is large, so power is lower than the normal "
                        f"{fmt_pct(res.power)}.")
-
-
-def _fit_from_logs(*, sd_keys):
-    """Estimate the components from a long log or lm-evaluation-harness files (one per model and template)."""
-    box = st.expander("Estimate the components from your logs", key="fc_fit_open", on_change="rerun",
-                      icon=":material/upload_file:")
-    if not box.open:
-        return
-    with box:
-        source = st.radio("Logs", ["tidy", "harness"], horizontal=True, key="fc_source",
-                          format_func={"tidy": "per-answer table (CSV/JSONL)",
-                                       "harness": "lm-evaluation-harness files, one per prompt variant"}.get,
-                          help="A table with columns model, question, template (or prompt, prompt_id, template_id, "
-                          "fewshot_seed), sample (optional) and score.")
-        log, origin = None, None
-        with guard("Cannot read these logs", stop=False):
-            if source == "tidy":
-                up = st.file_uploader("Per-answer log", type=["csv", "tsv", "txt", "jsonl", "json"], key="fc_log",
-                                      help="Nothing in the file is executed.")
-                if up is not None:
-                    log, origin = _read_tidy(up.getvalue(), up.name), up.name
-            else:
-                c1, c2 = st.columns(2)
-                name_a = c1.text_input("Baseline model name", "baseline", key="fc_name_a", max_chars=80)
-                files_a = c1.file_uploader("Its samples_*.jsonl files, one per template", type=["jsonl", "json"],
-                                           accept_multiple_files=True, key="fc_files_a",
-                                           help="One run per prompt variant or few-shot seed, in the same order for "
-                                           "both models.")
-                name_b = c2.text_input("New model name", "new", key="fc_name_b", max_chars=80)
-                files_b = c2.file_uploader("Its samples_*.jsonl files, one per template", type=["jsonl", "json"],
-                                           accept_multiple_files=True, key="fc_files_b")
-                if files_a and files_b:
-                    if name_a.strip() == name_b.strip():
-                        raise ValueError("The two models need different names.")
-                    entries = tuple((name, f.name, f.getvalue()) for name, files in ((name_a, files_a),
-                                                                                    (name_b, files_b))
-                                    for f in sorted(files, key=lambda f: f.name))
-                    options = _harness_options(entries)
-                    c1, c2 = st.columns(2)
-                    metric = c1.selectbox("Metric", options.metrics, key="fc_metric")
-                    filt = c2.selectbox("Filter", options.filters, key="fc_filter")
-                    log, origin = _read_harness(entries, metric, filt), f"{len(entries)} harness files"
-                    st.caption("The k-th file of each model (by name) is template k: " + list_of(
-                        [f.name for f in sorted(files_a, key=lambda f: f.name)]))
-        if log is None:
-            return
-        with guard("Cannot estimate the components", stop=False):
-            fit = _fit(log)
-            a_name, b_name = fit.models
-            st.markdown(f"Estimated from {safe_message(origin)} ({'ANOVA' if fit.method == 'anova' else 'REML'}): "
-                        f"baseline {list_of([a_name])}, new {list_of([b_name])}; **{fit.n:,}** questions × "
-                        f"**{fit.templates}** templates × **{fit.samples}** samples.")
-            for note in fit.notes:
-                st.caption(safe_message(note))
-            table = pd.DataFrame({"component": ["model × template", "model × question", "model × question × template",
-                                                "sampling noise"],
-                                  "variance": [fit.var_template, fit.var_item, fit.var_item_template, fit.var_sample]})
-            table["sd_points"] = 100 * np.sqrt(table["variance"])
-            st.dataframe(table, hide_index=True, width="stretch", column_config={
-                "variance": st.column_config.NumberColumn(format="%.6f"),
-                "sd_points": st.column_config.NumberColumn("SD (points)", format="%.2f")})
-            st.caption(f"The logs' own gain: {100 * fit.delta:+.2f} points, SE {100 * fit.se:.2f} points, "
-                       f"Satterthwaite df {fit.df:.1f}. Plan for the gain you hope to detect, not this one.")
-            values = {key: float(np.clip(round(100 * math.sqrt(v), 2), 0.0, 30.0 if key == "fc_sd_t" else 100.0))
-                      for key, v in zip(sd_keys, (fit.var_template, fit.var_item, fit.var_item_template,
-                                                  fit.var_sample))}
-            st.button("Use these components", on_click=apply_values, args=(values, f"fitted from {origin}"),
-                      key="fc_use_fit", type="primary",
-                      help="Sets the four SDs in the assumptions above (rounded to 0.01 points).")

@@ -77,8 +77,9 @@ estimator and its small-number-of-clusters caveat.
 
 from __future__ import annotations
 
-# A package by job: the design and its closed form, the simulation, power (with assurance and "no worse than"),
-# sample sizes and the cheapest design, the page's curves, fitting from logs, and the readers of logs.
+# A package by job: the shared limits, checks and closed form (_common, package-internal), the page's design, the
+# simulation, power (with assurance and "no worse than"), sample sizes and the cheapest design, the page's curves,
+# fitting from logs, and the readers of logs.
 from .design import *  # noqa: F401,F403
 from .simulation import *  # noqa: F401,F403
 from .power import *  # noqa: F401,F403
@@ -88,7 +89,7 @@ from .fitting import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .facets import *  # noqa: F401,F403
 from .subset import *  # noqa: F401,F403
-from .design import (  # noqa: F401  (private names used by the pages, tests and other modules)
+from ._common import (  # noqa: F401  (private names used by the pages, tests and other modules)
     _N_MAX, _Design, _check_n, _check_target, _closed_form, _clusters, _t_tails, _validate, _variance_parts)
 from .simulation import _binomial, _calibrate, _draw_probabilities, _mean_and_cluster_se  # noqa: F401
 from .sizing import _clusters_needed  # noqa: F401
@@ -125,6 +126,7 @@ __all__ = [
     "task_table",
     "difficulty_from_covariance",
     # prompts, samples and seeds (generalizability theory): core.llm.facets
+    "FacetDesign",
     "FACET_DEFAULTS",
     "FACET_COMPONENTS",
     "TEMPLATE_ALIASES",

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..validation import check_int
-from .design import _MAX_SAMPLES, _check_n, _closed_form, _validate, _variance_parts
+from ._common import _MAX_SAMPLES, _check_n, _closed_form, _validate, _variance_parts
 
 __all__ = [
     "BUDGET_COMPONENTS",

@@ -1,69 +1,141 @@
-"""The benchmark design: constants, validation, the closed form (t test on G − 1 degrees of freedom).
+"""The benchmark design: every input of the LLM page declared once (:mod:`core.design`), and its method set.
 
-Part of :mod:`core.llm` (see its notes for the model); every name is importable from there.
+Part of :mod:`core.llm` (see its notes for the model); every name is importable from there. The engines import
+their shared pieces from :mod:`core.llm._common`; this module imports the engines, and none of them imports it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass, fields, replace
-from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any
 
-import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..design import Design, spec
 from ..results import PowerResult
 from ..sizing import SampleSize
-from ..validation import check_alpha, check_int, check_probability, check_real
-
-if TYPE_CHECKING:
-    from .sizing import BenchmarkPlan
+from ._common import (
+    _MAX_SAMPLES,
+    _N_MAX,
+    FILES_PER_MODEL,
+    MAX_SIMULATED_QUESTIONS,
+    METHODS,
+    SAMPLE_DIR,
+    _check_n,
+    _Design,
+)
+from .curves import judge_curve, power_curve, variance_budget
+from .facets import (
+    FACET_DEFAULTS,
+    facet_budget,
+    facet_ceiling,
+    facet_plan,
+    facet_power,
+    facet_power_curve,
+    facet_sample_size,
+    facet_se,
+)
+from .power import (
+    benchmark_assurance,
+    benchmark_noninferiority_power,
+    benchmark_noninferiority_sample_size,
+    benchmark_power,
+)
+from .sizing import BenchmarkPlan, benchmark_mde, benchmark_plan, benchmark_sample_sizes
 
 __all__ = [
     "BenchmarkDesign",
+    "FacetDesign",
     "METHODS",
     "MAX_SIMULATED_QUESTIONS",
     "FILES_PER_MODEL",
     "SAMPLE_DIR",
 ]
 
-
-#: Engines of :func:`benchmark_power`.
-METHODS = ("analytic", "simulate")
-#: How :func:`read_harness_samples` treats several files of one model.
-FILES_PER_MODEL = ("runs", "tasks")
-#: The shipped synthetic worked example (see its README.txt).
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "llm_sample"
-
-_N_MAX = 10_000_000
-_MAX_SAMPLES = 1_000
-# answers drawn per model per simulated chunk: small enough to stay in cache
-_SIM_BLOCK = 200_000
-#: Most simulated questions per call (replicates × questions, each answered K times by both models): a few seconds.
-MAX_SIMULATED_QUESTIONS = 10_000_000
-
-# latent (probit-scale) grid on which the Beta quantile functions are tabulated
-_Z_LO, _Z_HI, _Z_N = -8.5, 8.5, 8193
-_Z_GRID = np.linspace(_Z_LO, _Z_HI, _Z_N)
-_Z_STEP = (_Z_HI - _Z_LO) / (_Z_N - 1)
-_Z_WEIGHTS = np.exp(-0.5 * _Z_GRID**2)
-_Z_WEIGHTS[[0, -1]] *= 0.5
-_Z_WEIGHTS /= _Z_WEIGHTS.sum()  # trapezoid rule for E[f(Z)], Z ~ N(0, 1)
+_MISSING: Any = object()
+#: The engines' defaults (:func:`benchmark_power`), used when a design is built the engines' way, with ``accuracy_b``.
+_ENGINE_DEFAULTS = dict(difficulty_sd=0.0, correlation=0.0, icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0)
 
 
-# ---------------------------------------------------------------------------
-# validation
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class BenchmarkDesign:
-    """A two-model benchmark comparison, everything but its size: the page builds it once and every call uses it.
+class _WidgetUnitLinks(Design):
+    """Links and pins in the widgets' units: the page's URL carries what its sliders show (percent, points)."""
 
-    The fields are the keyword arguments of :func:`benchmark_power` (see there for their meaning); they are
-    validated once, here, and the methods are the module's functions for this design. Frozen and compared by
-    value, so it is a cache key (``st.cache_data`` hashes it by its fields).
+    def to_params(self) -> dict[str, str]:
+        """Every declared field as link text, by URL key, in the widget's units (``acc_a=70``, ``gain=3``)."""
+        return {f.key: f.format(f.to_widget(getattr(self, f.name))) for f in self.fields()}
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
+        """The design a link or pin describes (widget units, as :meth:`to_params` writes them); see
+        :meth:`core.design.Design.from_params`.
+
+        The values are first taken together, so that a link of a valid design is read whole whatever the order of
+        its fields (``acc_a=50&gain=50&sd=0`` is valid, though ``gain=50`` with the default σ is not); only when
+        they do not make a design does each fall back in turn, with a message.
+        """
+        params = dict(params or {})
+        for f in cls.fields():
+            raw = params.get(f.key)
+            if isinstance(raw, (list, tuple)):
+                params[f.key] = raw = raw[-1] if raw else ""
+            if f.scale == 1.0 or raw is None:
+                continue
+            try:
+                params[f.key] = f.format(round(float(raw) / f.scale, 12))
+            except (TypeError, ValueError):
+                pass  # the field's parser says what is wrong
+        try:
+            return cls(**{f.name: f.parse(params[f.key]) for f in cls.fields() if f.key in params})
+        except (TypeError, ValueError):
+            return super().from_params(params, messages=messages)
+
+
+@dataclasses.dataclass(frozen=True, init=False)
+class BenchmarkDesign(_WidgetUnitLinks):
+    """A two-model benchmark comparison as the LLM page sets it up: every input declared once.
+
+    Each field is declared with :func:`core.design.spec` (default, valid range, step, unit, label, help and the
+    page's URL key: ``acc_a``, ``gain``, ``sd``, ``rho``, ``k``, ``m``, ``icc``, ``judge``, ``se``, ``sp``,
+    ``alpha``, ``n``, ``cost_q``, ``cost_s``); the ranges are the engines' (:func:`benchmark_power`,
+    :func:`benchmark_plan`). The methods are thin delegations to the engines with the design's *effective* values
+    (:meth:`kwargs`): perfect grading (Se = Sp = 1) unless ``judged``, and no ICC for single questions (m = 1),
+    as the page uses them. Frozen and compared by value, it is the page's cache key.
+
+    Two ways to build one:
+
+    * ``BenchmarkDesign(accuracy_a=0.7, delta=0.03, ...)`` (or :meth:`from_params`): missing fields take the
+      declared (page) defaults — σ = 0.25, ρ = 0.6, ICC = 0.2, a judge of 90% / 90% when ``judged``;
+    * ``BenchmarkDesign(0.70, 0.73, difficulty_sd=..., ...)``, the engines' way with ``accuracy_b``: missing
+      fields take the engines' defaults (σ = ρ = ICC = 0, perfect grading), and ``judged`` is true when a
+      sensitivity or specificity is given.
+
+    Parameters
+    ----------
+    accuracy_a : float
+        Baseline accuracy μ_A in [0, 1] (link ``acc_a``, in %).
+    accuracy_b : float, optional
+        The new model's accuracy μ_B (the engines' way); otherwise μ_B = μ_A + ``delta``.
+    difficulty_sd, correlation, samples, cluster_size, icc, judge_sensitivity, judge_specificity, alpha :
+        As in :func:`benchmark_power` (σ, ρ, K, m, ICC, Se, Sp, two-sided α).
+    delta : float
+        The expected gain Δ = μ_B − μ_A (link ``gain``, in points).
+    judged : bool
+        Whether an LLM judge grades the answers (with ``judge_sensitivity`` and ``judge_specificity``).
+    n : int
+        Questions (``power()``, ``mde()`` and ``assurance(None, …)`` use it when no size is given).
+    cost_question, cost_sample : float
+        Unit costs of :meth:`plan` (a new question; one sampled answer, graded).
+
+    Links and pins (:meth:`to_params`, :meth:`from_params`) carry the widgets' values — percent for accuracies and
+    the judge, points for the gain — to 12 decimals, as the widgets do.
+
+    References
+    ----------
+    Miller (2024), "Adding Error Bars to Evals", arXiv 2411.00640 (the variance model); Card et al. (2020),
+    "With Little Power Comes Great Responsibility", EMNLP (power, Type-M, Type-S); Rogan & Gladen (1978) (the judge).
 
     Examples
     --------
@@ -73,292 +145,341 @@ class BenchmarkDesign:
     >>> from core.llm import benchmark_power
     >>> d.power(2000) == benchmark_power(2000, 0.70, 0.73, difficulty_sd=0.25, correlation=0.6)
     True
+    >>> BenchmarkDesign.from_params({"acc_a": "80", "gain": "2"}).accuracy_b
+    0.82
     """
 
-    accuracy_a: float
-    accuracy_b: float
-    difficulty_sd: float = 0.0
-    correlation: float = 0.0
-    samples: int = 1
-    cluster_size: int = 1
-    icc: float = 0.0
-    judge_sensitivity: float = 1.0
-    judge_specificity: float = 1.0
-    alpha: float = 0.05
+    accuracy_a: float = spec(0.70, low=0.0, high=1.0, ui_low=0.01, ui_high=0.99, step=0.005, scale=100.0,
+                             unit="%", key="acc_a", label="Accuracy of the baseline A (%)",
+                             help="Expected accuracy of the current model on this benchmark.")
+    delta: float = spec(0.03, low=-1.0, high=1.0, ui_low=-0.30, ui_high=0.30, step=0.005, scale=100.0, unit="pts",
+                        key="gain", label="Expected gain of the new model B (points)",
+                        help="Accuracy of B minus accuracy of A, in percentage points. Be honest: recent headline "
+                        "gains on saturated benchmarks are often 1–3 points.")
+    difficulty_sd: float = spec(0.25, low=0.0, high=0.5, step=0.01, key="sd", label="Question difficulty spread σ",
+                                help="Standard deviation over questions of the probability that a model answers "
+                                "correctly. 0: all questions equally hard; near √(μ(1−μ)): every question is either "
+                                "always or never solved. Must satisfy σ² ≤ μ(1 − μ) for both models.")
+    correlation: float = spec(0.6, low=-1.0, high=1.0, ui_low=-0.5, step=0.05, key="rho",
+                              label="Correlation between the models ρ",
+                              help="How similarly the two models find questions hard. Models from one family share "
+                              "most of their failures (high ρ), which makes a paired comparison much more precise.")
+    samples: int = spec(1, low=1, high=_MAX_SAMPLES, step=1, unit="answers", key="k", label="Samples per question K",
+                        help="Answers sampled per question and model (temperature > 0); a question's score is the "
+                        "mean of its K answers. Greedy decoding is K = 1 with no sampling noise only if σ is at its "
+                        "maximum.")
+    cluster_size: int = spec(1, low=1, high=_N_MAX // 2, step=1, unit="questions", key="m",
+                             label="Questions per cluster m",
+                             help="Questions that share a passage, document or template. 1: independent questions.")
+    icc: float = spec(0.2, low=0.0, high=1.0, step=0.05, key="icc", label="Intra-cluster correlation (ICC)",
+                      help="How alike the models' difference is for questions of the same cluster. The design "
+                      "effect is 1 + (m − 1)·ICC.")
+    judged: bool = spec(False, key="judge", label="Graded by an LLM judge",
+                        help="Answers graded by another model with known sensitivity and specificity (from a "
+                        "validation against human labels).")
+    judge_sensitivity: float = spec(0.9, low=0.0, high=1.0, ui_low=0.5, step=0.005, scale=100.0, unit="%", key="se",
+                                    label="Judge sensitivity (%)", help="P(the judge grades a right answer right).")
+    judge_specificity: float = spec(0.9, low=0.0, high=1.0, ui_low=0.5, step=0.005, scale=100.0, unit="%", key="sp",
+                                    label="Judge specificity (%)", help="P(the judge grades a wrong answer wrong).")
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.001, key="alpha",
+                        label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
+    n: int = spec(1000, low=2, high=_N_MAX, step=1, unit="questions", key="n", label="Questions n",
+                  help="Questions both models answer (log-spaced steps; a link may carry any number). With clusters, "
+                  "the last cluster may be partial.")
+    cost_question: float = spec(0.50, low=0.0, high=10_000.0, step=0.05, key="cost_q", label="Cost per question",
+                                help="Writing or labelling one new question (0 if the benchmark exists).")
+    cost_sample: float = spec(0.01, low=0.0, high=1_000.0, step=0.001, fmt="%.3f", key="cost_s",
+                              label="Cost per sampled answer",
+                              help="One model call (plus its grading); both models answer every question K times.")
+    #: μ_B = μ_A + Δ (given, when the design is built the engines' way).
+    accuracy_b: float = dataclasses.field(init=False, repr=False, default=0.0)
 
-    def __post_init__(self):
-        set_ = partial(object.__setattr__, self)
-        set_("accuracy_a", check_probability("accuracy_a", self.accuracy_a))
-        set_("accuracy_b", check_probability("accuracy_b", self.accuracy_b))
-        set_("difficulty_sd", check_real("difficulty_sd", self.difficulty_sd, low=0.0, high=0.5))
-        set_("correlation", check_real("correlation", self.correlation, low=-1.0, high=1.0))
-        set_("samples", check_int("samples", self.samples, low=1, high=_MAX_SAMPLES))
-        set_("cluster_size", check_int("cluster_size", self.cluster_size, low=1, high=_N_MAX // 2))
-        set_("icc", check_probability("icc", self.icc))
-        set_("judge_sensitivity", check_probability("judge_sensitivity", self.judge_sensitivity))
-        set_("judge_specificity", check_probability("judge_specificity", self.judge_specificity))
-        set_("alpha", check_alpha(self.alpha))
-        mu_a, mu_b, sd = self.accuracy_a, self.accuracy_b, self.difficulty_sd
-        limit = min(mu_a * (1.0 - mu_a), mu_b * (1.0 - mu_b))
-        if sd * sd > limit + 1e-12:
-            raise ValueError(
-                "`difficulty_sd` must satisfy difficulty_sd² <= accuracy × (1 − accuracy) for both models "
-                f"(so difficulty_sd <= {math.sqrt(limit):.4g} here: no spread of probabilities in [0, 1] with "
-                f"these means is wider), got {sd:g}."
-            )
-        if self.judge_sensitivity + self.judge_specificity <= 1.0:
-            raise ValueError(
-                "`judge_sensitivity` + `judge_specificity` must exceed 1 (Youden's J = Se + Sp − 1 > 0), "
-                f"got {self.judge_sensitivity:g} + {self.judge_specificity:g}: a judge no better than chance "
-                "carries no information about which answers are right, so no benchmark size can detect a difference."
-            )
+    def __init__(self, accuracy_a=_MISSING, accuracy_b=None, difficulty_sd=_MISSING, correlation=_MISSING,
+                 samples=_MISSING, cluster_size=_MISSING, icc=_MISSING, judge_sensitivity=_MISSING,
+                 judge_specificity=_MISSING, alpha=_MISSING, *, delta=_MISSING, judged=_MISSING, n=_MISSING,
+                 cost_question=_MISSING, cost_sample=_MISSING):
+        given = dict(accuracy_a=accuracy_a, delta=delta, difficulty_sd=difficulty_sd, correlation=correlation,
+                     samples=samples, cluster_size=cluster_size, icc=icc, judged=judged,
+                     judge_sensitivity=judge_sensitivity, judge_specificity=judge_specificity, alpha=alpha, n=n,
+                     cost_question=cost_question, cost_sample=cost_sample)
+        engines_way = accuracy_b is not None
+        if engines_way:
+            if delta is not _MISSING:
+                raise ValueError("Give `accuracy_b` or `delta`, not both.")
+            if judged is _MISSING:
+                given["judged"] = judge_sensitivity is not _MISSING or judge_specificity is not _MISSING
+            for name, value in _ENGINE_DEFAULTS.items():
+                if given[name] is _MISSING:
+                    given[name] = value
+        for f in self.fields():
+            object.__setattr__(self, f.name, f.default if given[f.name] is _MISSING else given[f.name])
+        self.check_fields()
+        if engines_way:
+            mu_b = _Design(self.accuracy_a, accuracy_b).accuracy_b  # `accuracy_b` checked with its own name
+            # to 12 decimals, as the widgets and links carry it (the engines get accuracy_b as given)
+            object.__setattr__(self, "delta", round(mu_b - self.accuracy_a, 12))
+        else:
+            mu_b = round(self.accuracy_a + self.delta, 12)
+            if not 0.0 <= mu_b <= 1.0:
+                raise ValueError(f"`delta` must keep the new model's accuracy in [0, 1] (so in [{-self.accuracy_a:g}, "
+                                 f"{1.0 - self.accuracy_a:g}] from accuracy_a = {self.accuracy_a:g}), got "
+                                 f"{self.delta:g}.")
+        object.__setattr__(self, "accuracy_b", mu_b)
+        self.model  # the engines' checks spanning fields: σ² <= μ(1 − μ) for both models, Se + Sp > 1
+        _check_n(self.n, self.cluster_size, "n")
 
-    # the engines' short names (the module notes' symbols)
+    def with_(self, **changes) -> BenchmarkDesign:
+        """The same design with some fields changed (validated again); ``accuracy_b`` may be changed too."""
+        values = {f.name: getattr(self, f.name) for f in self.fields()}
+        if "accuracy_b" in changes:
+            values.pop("delta")
+        return type(self)(**{**values, **changes})
+
+    # --- the engines' view --------------------------------------------------------------------------------------
+    @property
+    def model(self) -> _Design:
+        """The engines' validated parameters (the effective values of :meth:`kwargs`)."""
+        return _Design(**self.kwargs())
+
+    def kwargs(self, *drop: str) -> dict:
+        """The keyword arguments of the engines (:func:`benchmark_power` …), without those named in ``drop``.
+
+        Effective values: perfect grading unless ``judged``, and ``icc`` = 0 for single questions (m = 1), where
+        it plays no part in the variance.
+        """
+        values = dict(accuracy_a=self.accuracy_a, accuracy_b=self.accuracy_b, difficulty_sd=self.difficulty_sd,
+                      correlation=self.correlation, samples=self.samples, cluster_size=self.cluster_size,
+                      icc=self.icc if self.cluster_size > 1 else 0.0, judge_sensitivity=self.se,
+                      judge_specificity=self.sp, alpha=self.alpha)
+        return {name: value for name, value in values.items() if name not in drop}
+
+    # the engines' short names (the module notes' symbols); se and sp are the grading in effect
     mu_a = property(lambda self: self.accuracy_a)
     mu_b = property(lambda self: self.accuracy_b)
     sd = property(lambda self: self.difficulty_sd)
     rho = property(lambda self: self.correlation)
     k = property(lambda self: self.samples)
     m = property(lambda self: self.cluster_size)
-    se = property(lambda self: self.judge_sensitivity)
-    sp = property(lambda self: self.judge_specificity)
+    se = property(lambda self: self.judge_sensitivity if self.judged else 1.0)
+    sp = property(lambda self: self.judge_specificity if self.judged else 1.0)
 
     @property
     def j(self) -> float:
         """Youden's J = Se + Sp − 1: the factor by which the judge shrinks every difference."""
         return self.se + self.sp - 1.0
 
-    @property
-    def delta(self) -> float:
-        """The true accuracy gain Δ = μ_B − μ_A."""
-        return self.mu_b - self.mu_a
+    def _n(self, n_questions) -> int:
+        return self.n if n_questions is None else n_questions
 
-    def kwargs(self, *drop: str) -> dict:
-        """The fields as keyword arguments of the module's functions, without those named in ``drop``."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in drop}
-
-    def with_(self, **changes) -> BenchmarkDesign:
-        """The same design with some fields changed (validated again)."""
-        return replace(self, **changes)
-
-    # the module's functions for this design
-    def power(self, n_questions, *, method="analytic", n_sims=2000, seed=None, progress=None) -> PowerResult:
-        """:func:`benchmark_power` at ``n_questions``."""
-        from .power import benchmark_power
-
-        return benchmark_power(n_questions, **self.kwargs(), method=method, n_sims=n_sims, seed=seed,
+    # --- the method set: thin delegations to the engines ---------------------------------------------------------
+    def power(self, n_questions=None, *, method="analytic", n_sims=2000, seed=None, progress=None) -> PowerResult:
+        """:func:`benchmark_power` at ``n_questions`` (default: the design's ``n``)."""
+        return benchmark_power(self._n(n_questions), **self.kwargs(), method=method, n_sims=n_sims, seed=seed,
                                progress=progress)
 
     def sample_sizes(self, *, target_power=0.8, n_max=_N_MAX) -> SampleSize:
         """:func:`benchmark_sample_sizes`."""
-        from .sizing import benchmark_sample_sizes
-
         return benchmark_sample_sizes(**self.kwargs(), target_power=target_power, n_max=n_max)
 
     def sample_size(self, *, target_power=0.8, conservative=False, n_max=_N_MAX) -> int:
         """:func:`benchmark_sample_size`."""
         return self.sample_sizes(target_power=target_power, n_max=n_max).pick(conservative)
 
-    def mde(self, n_questions, *, target_power=0.8) -> float:
-        """:func:`benchmark_mde` from this design's baseline (its ``accuracy_b`` plays no part)."""
-        from .sizing import benchmark_mde
+    def mde(self, n_questions=None, *, target_power=0.8) -> float:
+        """:func:`benchmark_mde` from this design's baseline (its ``delta`` plays no part)."""
+        return benchmark_mde(self._n(n_questions), **self.kwargs("accuracy_b"), target_power=target_power)
 
-        return benchmark_mde(n_questions, **self.kwargs("accuracy_b"), target_power=target_power)
-
-    def plan(self, *, cost_question, cost_sample, target_power=0.8, max_samples=50) -> BenchmarkPlan:
-        """:func:`benchmark_plan` (every K up to ``max_samples``; this design's ``samples`` plays no part)."""
-        from .sizing import benchmark_plan
-
-        return benchmark_plan(**self.kwargs("samples"), cost_question=cost_question, cost_sample=cost_sample,
+    def plan(self, *, cost_question=None, cost_sample=None, target_power=0.8, max_samples=50) -> BenchmarkPlan:
+        """:func:`benchmark_plan` (every K up to ``max_samples``; this design's ``samples`` plays no part); the unit
+        costs default to the design's."""
+        return benchmark_plan(**self.kwargs("samples"),
+                              cost_question=self.cost_question if cost_question is None else cost_question,
+                              cost_sample=self.cost_sample if cost_sample is None else cost_sample,
                               target_power=target_power, max_samples=max_samples)
 
     def power_curve(self, ns, *, samples_list=(1, 2, 5, 10)) -> pd.DataFrame:
         """:func:`power_curve` over ``ns`` for each K in ``samples_list``."""
-        from .curves import power_curve
-
         return power_curve(ns, **self.kwargs("samples"), samples_list=samples_list)
+
+    def curves(self, ns, *, samples_list=None) -> pd.DataFrame:
+        """Tidy power curve over ``ns`` (:func:`power_curve`) for each K in ``samples_list`` (default: this K)."""
+        return self.power_curve(ns, samples_list=(self.samples,) if samples_list is None else samples_list)
 
     def variance_budget(self, *, max_samples=20) -> pd.DataFrame:
         """:func:`variance_budget` for K = 1 … ``max_samples``."""
-        from .curves import variance_budget
-
         return variance_budget(**self.kwargs("samples", "alpha"), max_samples=max_samples)
 
     def judge_curve(self, ns) -> pd.DataFrame:
         """:func:`judge_curve`: this design's judge against exact grading."""
-        from .curves import judge_curve
-
         return judge_curve(ns, **self.kwargs())
 
     def assurance(self, n_questions, delta_mean, delta_sd):
-        """:func:`benchmark_assurance` with a normal prior on the gain (its ``accuracy_b`` plays no part)."""
-        from .power import benchmark_assurance
-
-        return benchmark_assurance(n_questions, delta_mean=delta_mean, delta_sd=delta_sd, **self.kwargs("accuracy_b"))
+        """:func:`benchmark_assurance` at ``n_questions`` (``None``: the design's ``n``) with a normal prior
+        N(``delta_mean``, ``delta_sd``²) on the gain (the design's ``delta`` plays no part)."""
+        return benchmark_assurance(self._n(n_questions), delta_mean=delta_mean, delta_sd=delta_sd,
+                                   **self.kwargs("accuracy_b"))
 
     def noninferiority_power(self, n_questions, margin, *, alpha=0.025) -> PowerResult:
         """:func:`benchmark_noninferiority_power` (one-sided ``alpha``, not the design's two-sided one)."""
-        from .power import benchmark_noninferiority_power
+        return benchmark_noninferiority_power(self._n(n_questions), margin=margin, alpha=alpha,
+                                              **self.kwargs("alpha"))
 
-        return benchmark_noninferiority_power(n_questions, margin=margin, alpha=alpha, **self.kwargs("alpha"))
-
-
-#: The engines' name for the design (kept for the code written against it).
-_Design = BenchmarkDesign
-
-
-def _validate(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
-              judge_sensitivity, judge_specificity, alpha) -> BenchmarkDesign:
-    return BenchmarkDesign(accuracy_a, accuracy_b, difficulty_sd, correlation, samples, cluster_size, icc,
-                           judge_sensitivity, judge_specificity, alpha)
+    def noninferiority_sample_size(self, margin, *, alpha=0.025, target_power=0.8) -> int:
+        """:func:`benchmark_noninferiority_sample_size` (one-sided ``alpha``)."""
+        kw = self.kwargs("alpha")
+        return benchmark_noninferiority_sample_size(kw.pop("accuracy_a"), kw.pop("accuracy_b"), margin, alpha=alpha,
+                                                    target_power=target_power, **kw)
 
 
-def _check_n(n_questions, m: int, name: str = "n_questions") -> int:
-    n = check_int(name, n_questions, low=2, high=_N_MAX)
-    if -(-n // m) < 2:
-        raise ValueError(f"`{name}` must give at least 2 clusters of `cluster_size` = {m:,} questions "
-                         f"(so at least {m + 1:,}), got {n:,}.")
-    return n
+def _sd(component: str) -> float:
+    """A default variance component of :data:`FACET_DEFAULTS` as an SD (score units, to the widgets' 0.01 points)."""
+    return round(math.sqrt(FACET_DEFAULTS[component]), 4)
 
 
-def _check_target(target_power) -> float:
-    return check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
+@dataclasses.dataclass(frozen=True)
+class FacetDesign(_WidgetUnitLinks):
+    """The LLM page's "Prompts and seeds" tab: questions × prompt templates × samples (× training seeds).
 
+    Each field is declared once with the tab's URL key (``fc_gain``, ``fc_t``, ``fc_n``, ``fc_k``, ``fc_sd_t``,
+    ``fc_sd_i``, ``fc_sd_it``, ``fc_sd_s``, ``fc_recipe``, ``fc_seeds``, ``fc_sd_seed``, ``alpha``, ``fc_calls``,
+    ``fc_cost``). The variance components are given as SDs (score units; the widgets show points) and enter the
+    engines (:func:`facet_power` …) as their squares; seeds count only when two training ``recipe`` s are compared.
+    The methods delegate to the engines of :mod:`core.llm.facets` (generalizability theory's crossed design,
+    Cronbach et al. 1972; Brennan 2001, D studies).
 
-# ---------------------------------------------------------------------------
-# closed form (vectorized)
-# ---------------------------------------------------------------------------
-def _variance_parts(d: _Design, *, mu_b=None, k=None):
-    """Observed-scale per-question parts: (difficulty term J²·2σ²(1 − ρ), sampling noise (w*_A + w*_B)/K)."""
-    mu_b = d.mu_b if mu_b is None else np.asarray(mu_b, dtype=float)
-    k = d.k if k is None else np.asarray(k, dtype=float)
-    j, sd2 = d.j, d.sd * d.sd
-    tau2 = j * j * 2.0 * sd2 * (1.0 - d.rho)
-    noise = 0.0
-    for mu in (d.mu_a, mu_b):
-        star = (1.0 - d.sp) + j * mu
-        noise = noise + np.maximum(star * (1.0 - star) - j * j * sd2, 0.0)
-    return tau2, noise / k
-
-
-def _design_effect(n, m: int, icc: float):
-    """1 + icc·Σ_g m_g(m_g − 1)/n for ⌊n/m⌋ clusters of m and one of n mod m (1 + (m − 1)icc when m | n)."""
-    n = np.asarray(n, dtype=np.int64)
-    full, rest = n // m, n % m
-    pairs = full * m * (m - 1) + rest * (rest - 1)
-    return 1.0 + icc * pairs / n
-
-
-def _tails(mu, s, z):
-    """Tails of N(mu, s²) beyond ±z·s (mu >= 0): P(right), P(wrong), E[|X|; right], E[|X|; wrong]."""
-    mu, s = np.broadcast_arrays(np.asarray(mu, dtype=float), np.asarray(s, dtype=float))
-    pos = s > 0
-    ss = np.where(pos, s, 1.0)
-    a = z - mu / ss
-    b = -z - mu / ss
-    sf_a, cdf_b = stats.norm.sf(a), stats.norm.cdf(b)
-    exact = (mu > 0).astype(float)  # s = 0: the estimate equals its mean
-    right = np.where(pos, sf_a, exact)
-    wrong = np.where(pos, cdf_b, 0.0)
-    e_right = np.where(pos, mu * sf_a + ss * stats.norm.pdf(a), mu * exact)
-    e_wrong = np.where(pos, ss * stats.norm.pdf(b) - mu * cdf_b, 0.0)
-    return right, wrong, e_right, e_wrong
-
-
-_SE_RULES = {few: np.polynomial.legendre.leggauss(128 if few else 40) for few in (True, False)}
-_FEW_DF = 50
-
-
-def _se_nodes(df: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Quadrature over the estimated standard error: nodes f = √(V/ν), V ~ χ²_ν, and weights, one row per ν.
-
-    Gauss–Legendre with the density of the integration variable as weight, a smooth bell for every ν, so the rule
-    converges fast. Below ν = 50: 128 nodes in f itself between the χ²_ν quantiles 1e-16 and 1 − 1e-16 (half-normal
-    at ν = 1). From ν = 50: 40 nodes in log V over Wilson–Hilferty's ±8.3 SD (the same probabilities to a few per
-    cent; no gamma inversions for thousands of ν). Checked against scipy's t and noncentral t within 1e-9. All ν
-    of one call must lie on the same side of 50.
+    Examples
+    --------
+    >>> d = FacetDesign()
+    >>> round(d.ceiling(), 2)
+    0.52
+    >>> d.power() == facet_power(1000, 0.02, templates=1, samples=1, **d.components())
+    True
     """
-    df = np.asarray(df, dtype=float)
-    few = bool(df.size) and bool(df[0] < _FEW_DF)
-    nodes, weights = _SE_RULES[few]
-    if few:
-        lo = np.sqrt(stats.chi2.ppf(1e-16, df) / df)
-        hi = np.sqrt(stats.chi2.isf(1e-16, df) / df)
-        f = lo[:, None] + (hi - lo)[:, None] * (nodes[None, :] + 1.0) / 2.0
-        v = df[:, None] * f * f
-        w = weights[None, :] * np.exp(stats.chi2.logpdf(v, df[:, None]) + np.log(2.0 * df[:, None] * f))
-        return f, w / w.sum(axis=1, keepdims=True)
-    c = 2.0 / (9.0 * df)
-    lo = 3.0 * np.log(1.0 - c - 8.3 * np.sqrt(c))
-    hi = 3.0 * np.log(1.0 - c + 8.3 * np.sqrt(c))
-    x = lo[:, None] + (hi - lo)[:, None] * (nodes[None, :] + 1.0) / 2.0
-    v = df[:, None] * np.exp(x)
-    w = weights[None, :] * np.exp(stats.chi2.logpdf(v, df[:, None]) + np.log(v))
-    return np.exp(x / 2.0), w / w.sum(axis=1, keepdims=True)
 
+    delta: float = spec(0.02, low=-1.0, high=1.0, ui_low=-0.10, ui_high=0.10, step=0.005, scale=100.0, unit="pts",
+                        key="fc_gain", label="Expected gain Δ (points)",
+                        help="Accuracy of the new model minus the baseline's, in percentage points, averaged over "
+                        "questions and prompt templates.")
+    templates: int = spec(1, low=1, high=10_000, step=1, unit="templates", key="fc_t", label="Prompt templates T",
+                          help="Prompt formats, instructions or few-shot draws, the same for both models; each "
+                          "question is asked under every template.")
+    n: int = spec(1000, low=1, high=_N_MAX, step=1, unit="questions", key="fc_n", label="Questions n",
+                  help="Questions both models answer under every template.")
+    samples: int = spec(1, low=1, high=10_000, step=1, unit="answers", key="fc_k", label="Samples K",
+                        help="Answers per question, template and model (temperature > 0).")
+    sd_template: float = spec(_sd("var_template"), low=0.0, high=1.0, ui_high=0.30, step=0.001, scale=100.0,
+                              unit="pts", key="fc_sd_t", label="Model × template SD (points)",
+                              help="How much the gain itself changes from one prompt template to another. Sclar et "
+                              "al. (2024, ICLR) find accuracy spreads of several points — up to tens of points — "
+                              "across meaning-preserving prompt formats, and format choice can reverse which model "
+                              "looks better; 1 point for the gain is a mild default.")
+    sd_item: float = spec(_sd("var_item"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts", key="fc_sd_i",
+                          label="Model × question SD (points)",
+                          help="Spread of the per-question difference between the models (√(2σ²(1 − ρ)) on the "
+                          "Power tab's scale: 22 points at σ = 0.25, ρ = 0.6).")
+    sd_item_template: float = spec(_sd("var_item_template"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts",
+                                   key="fc_sd_it", label="Model × question × template SD (points)",
+                                   help="How differently single questions react to the template, beyond the "
+                                   "template's average effect.")
+    sd_sample: float = spec(_sd("var_sample"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts", key="fc_sd_s",
+                            label="Sampling noise SD (points)",
+                            help="Spread of the difference of two sampled answers to the same question and template "
+                            "(about √(2·0.21 − 2σ²) ≈ 50 points at 70% accuracy).")
+    recipe: bool = spec(False, key="fc_recipe", label="Compare training recipes (seeds)",
+                        help="Two training recipes, each trained with S seeds, instead of two fixed models: the "
+                        "seed-to-seed variance adds 2·var_seed/S.")
+    seeds: int = spec(3, low=2, high=10_000, ui_high=30, step=1, unit="seeds", key="fc_seeds",
+                      label="Seeds per recipe S", help="Training seeds per recipe (at least 2, to estimate their "
+                      "variance).")
+    sd_seed: float = spec(_sd("var_seed"), low=0.0, high=1.0, ui_high=0.20, step=0.001, scale=100.0, unit="pts",
+                          key="fc_sd_seed", label="Seed-to-seed SD (points)",
+                          help="SD of a run's benchmark score across training seeds; Madaan et al. (2024, arXiv "
+                          "2406.10229) measure seed variance of this order for 7B models trained from scratch on "
+                          "common benchmarks.")
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.001, key="alpha",
+                        label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
+    calls: int = spec(20_000, low=1, high=10**9, ui_low=10, ui_high=10_000_000, step=1000, unit="calls",
+                      key="fc_calls", label="Calls per model",
+                      help="Model calls you can afford per model; both models answer every cell.")
+    cost_call: float = spec(0.002, low=0.0, high=1e9, ui_high=100.0, step=0.001, fmt="%.4f", key="fc_cost",
+                            label="Cost per call", help="Price of one call (0: count calls only).")
 
-def _clusters(n, m: int) -> np.ndarray:
-    """G = ⌈n/m⌉ clusters (the last one may be smaller)."""
-    n = np.asarray(n, dtype=np.int64)
-    return -(-n // m)
+    def __post_init__(self):
+        self.check_fields()
+        if sum(self.components(seed=False).values()) <= 0:
+            raise ValueError("`sd_template`, `sd_item`, `sd_item_template` and `sd_sample` must not all be 0: with "
+                             "no variance the gain is known exactly.")
 
+    @property
+    def seeds_used(self) -> int | None:
+        """Seeds per recipe, when recipes are compared (``None``: two fixed models)."""
+        return self.seeds if self.recipe else None
 
-def _t_tails(mu, s, clusters, alpha):
-    """:func:`_tails` of the t test: |d̄| >= t_{1−α/2, G−1} · SE with SE² ~ s² χ²_{G−1}/(G−1) independent of d̄.
+    def components(self, *, seed: bool = True) -> dict:
+        """The variance components (score units²), the keyword arguments of the engines."""
+        out = {"var_template": self.sd_template ** 2, "var_item": self.sd_item ** 2,
+               "var_item_template": self.sd_item_template ** 2, "var_sample": self.sd_sample ** 2}
+        if seed:
+            out["var_seed"] = self.sd_seed ** 2
+        return out
 
-    Normal theory for the G cluster totals (the CR1 z statistic with equal clusters is the one-sample t statistic of
-    the totals); the tails and partial expectations are averaged over the SE's distribution (:func:`_se_nodes`).
-    """
-    mu, s, clusters = np.broadcast_arrays(np.asarray(mu, dtype=float), np.asarray(s, dtype=float),
-                                          np.asarray(clusters, dtype=np.int64))
-    shape = mu.shape
-    mu, s, clusters = mu.ravel(), s.ravel(), clusters.ravel()
-    out = np.empty((4, mu.size))
-    still = s <= 0  # no variance: the estimate is its mean, significant whenever it is not 0
-    if still.any():
-        out[:, still] = _tails(mu[still], s[still], 1.0)
-    for group in (~still & (clusters - 1 < _FEW_DF), ~still & (clusters - 1 >= _FEW_DF)):
-        if not group.any():
-            continue
-        dfs, index = np.unique(clusters[group] - 1, return_inverse=True)
-        f, w = _se_nodes(dfs)
-        z = stats.t.isf(alpha / 2.0, dfs)[:, None] * f  # (distinct df, nodes): critical values in units of s
-        parts = _tails(mu[group, None], s[group, None], z[index])
-        out[:, group] = [(part * w[index]).sum(axis=1) for part in parts]
-    out[:2] = np.clip(out[:2], 0.0, 1.0)
-    return tuple(part.reshape(shape) for part in out)
+    def _kw(self) -> dict:
+        return dict(templates=self.templates, samples=self.samples, seeds=self.seeds_used, **self.components())
 
+    def power(self, *, method="analytic", n_sims=4000, seed=None):
+        """:func:`facet_power` at the design's n."""
+        return facet_power(self.n, self.delta, **self._kw(), alpha=self.alpha, method=method, n_sims=n_sims,
+                           seed=seed)
 
-def _closed_form(n, d: _Design, *, mu_b=None, k=None) -> dict[str, np.ndarray]:
-    """Power, Type-S, Type-M, rejection rate and signed mean of significant estimates, vectorized."""
-    mu_b_arr = d.mu_b if mu_b is None else np.asarray(mu_b, dtype=float)
-    tau2, noise = _variance_parts(d, mu_b=mu_b, k=k)
-    n = np.asarray(n)
-    s = np.sqrt((tau2 * _design_effect(n, d.m, d.icc) + noise) / n)
-    delta = np.asarray(mu_b_arr - d.mu_a, dtype=float)
-    effect = d.j * np.abs(delta)
-    right, wrong, e_right, e_wrong = _t_tails(effect, s, _clusters(n, d.m), d.alpha)
-    rejection = right + wrong
-    null = delta == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        type_s = np.where(null | (rejection <= 0), np.nan, wrong / rejection)
-        type_m = np.where(null | (rejection <= 0), np.nan, (e_right + e_wrong) / rejection / effect)
-        mean_sig = np.where(rejection <= 0, np.nan,
-                            np.sign(delta) * (e_right - e_wrong) / np.where(rejection > 0, rejection, 1.0) / d.j)
-    return {
-        "power": np.where(null, rejection, right),
-        "type_s": type_s,
-        "type_m": type_m,
-        "rejection_rate": rejection,
-        "mean_significant": np.where(null & (rejection > 0), 0.0, mean_sig),
-        "se": s / d.j,
-    }
+    def se(self) -> float:
+        """:func:`facet_se`: the standard error of the mean paired difference."""
+        return facet_se(self.n, **self._kw())
 
+    def ceiling(self) -> float:
+        """Power with unlimited questions: the template and seed terms do not shrink with questions.
 
-def _analytic_result(n: int, d: _Design) -> PowerResult:
-    out = {key: float(value) for key, value in _closed_form(n, d).items()}
-    return PowerResult(power=out["power"], type_s=out["type_s"], type_m=out["type_m"],
-                       rejection_rate=out["rejection_rate"], method="analytic",
-                       mean_significant=out["mean_significant"])
+        Φ(|Δ| / √(var_template/T + 2·var_seed/S) − z_{1−α/2}) (the normal test with only the terms that stay);
+        :func:`facet_ceiling` without seeds; α at Δ = 0.
+        """
+        if self.seeds_used is None:
+            return facet_ceiling(self.delta, templates=self.templates, var_template=self.sd_template ** 2,
+                                 alpha=self.alpha)
+        if not self.delta:
+            return self.alpha
+        stay = math.sqrt(self.sd_template ** 2 / self.templates + 2 * self.sd_seed ** 2 / self.seeds_used)
+        return float(stats.norm.cdf(abs(self.delta) / stay - stats.norm.ppf(1 - self.alpha / 2)))
 
+    def p_correct_order(self) -> float:
+        """P(the evaluation ranks the two models the right way round, significant or not) = Φ(|Δ| / SE); ½ at Δ = 0."""
+        return float(stats.norm.cdf(abs(self.delta) / self.se())) if self.delta else 0.5
 
+    def sample_size(self, *, target_power=0.8) -> int:
+        """:func:`facet_sample_size`: the fewest questions reaching ``target_power`` (−1: not reachable)."""
+        return facet_sample_size(self.delta, **self._kw(), alpha=self.alpha, target_power=target_power)
+
+    def curves(self, ns, *, templates_list=(1, 2, 5, 10)) -> pd.DataFrame:
+        """:func:`facet_power_curve` over ``ns`` for each T in ``templates_list``."""
+        kw = self._kw()
+        kw.pop("templates")
+        return facet_power_curve(list(ns), self.delta, templates_list=tuple(templates_list), **kw, alpha=self.alpha)
+
+    def budget(self, templates_list) -> pd.DataFrame:
+        """:func:`facet_budget` at the design's n for each T in ``templates_list`` (a ``templates`` column)."""
+        kw = self._kw()
+        kw.pop("templates")
+        return pd.concat([facet_budget(self.n, templates=t, **kw).assign(templates=t) for t in templates_list],
+                         ignore_index=True)
+
+    def plan(self, *, max_templates=50):
+        """:func:`facet_plan`: the most powerful split of ``calls`` per model (two fixed models)."""
+        return facet_plan(self.delta, calls=self.calls, **self.components(seed=False), alpha=self.alpha,
+                          cost_call=self.cost_call, max_templates=max_templates)
+
+    def seed_curve(self, seeds=range(2, 31)) -> pd.DataFrame:
+        """SE and power (normal test) for each number of seeds per recipe: columns ``seeds, se, power``."""
+        rows = []
+        for s in seeds:
+            se = facet_se(self.n, templates=self.templates, samples=self.samples, seeds=s, **self.components())
+            rows.append((s, se, float(stats.norm.cdf(abs(self.delta) / se - stats.norm.ppf(1 - self.alpha / 2)))
+                         if self.delta else self.alpha))
+        return pd.DataFrame(rows, columns=["seeds", "se", "power"])

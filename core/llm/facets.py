@@ -41,6 +41,7 @@ from scipy import stats
 
 from ..results import PowerResult
 from ..validation import check_alpha, check_int, check_probability, check_real
+from .readers import read_harness_samples
 
 __all__ = [
     "FACET_DEFAULTS",
@@ -791,8 +792,6 @@ def read_harness_templates(files, *, metric=None, filter=None) -> pd.DataFrame:
     k-th file of each model is template k (the same prompt variant for both models). Returns the long log of
     :func:`fit_facets`: ``question, model, template, sample, score``.
     """
-    from .readers import read_harness_samples
-
     log = read_harness_samples(files, metric=metric, filter=filter, files_per_model="runs")
     out = pd.DataFrame({"question": log["question"], "model": log["model"],
                         "template": (log["sample"].astype(int) + 1).map(lambda v: f"template {v}"),

@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..accuracy.intervals import _limits
 from ..validation import check_alpha, check_int, check_probability, check_real
-from .design import _check_n, _check_target, _validate
+from ._common import _check_n, _check_target, _validate
 from .simulation import _calibrate, _draw_probabilities
 
 __all__ = [
@@ -534,8 +535,6 @@ def task_table(log: pd.DataFrame, *, by="auto", alpha=0.05, target_power=0.8, co
     >>> list(t.columns)
     ['task', 'model', 'n', 'accuracy', 'low', 'high', 'mde', 'flag']
     """
-    from ..accuracy.intervals import _limits
-
     if not isinstance(log, pd.DataFrame) or not {"question", "model", "score"} <= set(log.columns):
         raise ValueError("`log` must be a per-answer log with columns question, model, score.")
     if len(log) == 0:

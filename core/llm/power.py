@@ -11,10 +11,11 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
+from ..assurance import assurance
 from ..results import PowerResult
 from ..sizing import sample_size_search
 from ..validation import check_choice, check_int, check_real
-from .design import (
+from ._common import (
     MAX_SIMULATED_QUESTIONS,
     METHODS,
     _Design,
@@ -250,8 +251,6 @@ def benchmark_assurance(
     ...                                                  correlation=0.6).power, 3)
     True
     """
-    from ..assurance import assurance
-
     mu = check_real("delta_mean", delta_mean, low=-1.0, high=1.0)
     tau = check_real("delta_sd", delta_sd, low=0.0, high=1.0)
     base = _validate(accuracy_a, accuracy_a, difficulty_sd, correlation, samples, cluster_size, icc,

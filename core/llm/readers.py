@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import uploads
 from ..validation import check_choice, check_real
-from .design import FILES_PER_MODEL, SAMPLE_DIR
+from ._common import FILES_PER_MODEL, SAMPLE_DIR
 
 __all__ = [
     "HarnessOptions",

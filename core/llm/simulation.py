@@ -12,7 +12,7 @@ import numpy as np
 from scipy import optimize, signal, stats
 
 from ..results import PowerResult
-from .design import _Design, _SIM_BLOCK, _Z_GRID, _Z_LO, _Z_N, _Z_STEP, _Z_WEIGHTS, _clusters
+from ._common import _Design, _SIM_BLOCK, _Z_GRID, _Z_LO, _Z_N, _Z_STEP, _Z_WEIGHTS, _clusters
 
 __all__ = [
 ]

@@ -14,7 +14,7 @@ from scipy import optimize, stats
 
 from ..sizing import SampleSize, sample_size_search
 from ..validation import check_int, check_real
-from .design import (
+from ._common import (
     _Design,
     _MAX_SAMPLES,
     _N_MAX,

@@ -44,6 +44,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from core.teaser import Teaser
+from core.uploads import read_table
 from core.validation import check_choice, check_int, check_real
 
 __all__ = ["SUBSET_METHODS", "SubsetBound", "SubsetPrediction", "subset_se", "subset_size", "subset_agreement",
@@ -277,8 +279,6 @@ def read_correctness(data, *, name="correctness.csv") -> pd.DataFrame:
     table with columns ``model``, ``item``, ``score`` (aliases as for logs: ``question``, ``correct``, ``acc`` …).
     Values must be numbers in [0, 1]; a malformed file gets a message naming the file and line.
     """
-    from core.uploads import read_table
-
     table = read_table(data, name=name)
     cols = {str(c).strip().lower(): c for c in table.columns}
     long_roles = {"model": ("model", "system", "name"), "item": ("item", "question", "doc_id", "id"),
@@ -355,8 +355,6 @@ def subset_teaser(*, m=500, n_total=5000, accuracy=0.7):
     >>> subset_teaser().shown
     '±3.8 pts'
     """
-    from core.home import Teaser  # lazy: core.home imports core.llm
-
     se = subset_se(m, n_total, accuracy)
     hw = 1.959963984540054 * se
     return Teaser("llm", f"A random {m:,} of {n_total:,} benchmark items: within ±{100 * hw:.1f} points of the full "

@@ -97,9 +97,9 @@ def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, j
     acc_a, gain = 100 * design.accuracy_a, 100 * design.delta
     sd, rho, k, m, icc, alpha = (design.difficulty_sd, design.correlation, design.samples, design.cluster_size,
                                  design.icc, design.alpha)
-    se_pct, sp_pct = 100 * design.judge_sensitivity, 100 * design.judge_specificity
+    se_pct, sp_pct = 100 * design.se, 100 * design.sp  # the grading in effect (exact unless judged)
     if judged is None:
-        judged = design.judge_sensitivity < 1.0 or design.judge_specificity < 1.0
+        judged = design.se < 1.0 or design.sp < 1.0
     judge_text = (f", answers graded by an LLM judge with sensitivity {se_pct:.0f}% and specificity {sp_pct:.0f}%"
                   if judged else "")
     cluster_text = f" in clusters of {m} (ICC {icc:.2f})" if m > 1 else ""

@@ -288,3 +288,31 @@ def test_cheapest_design_says_when_it_rests_on_the_example_costs(page):
     assert any(f"Cheapest design for 80% power: {plan.n_questions:,} questions × {plan.samples} answers each" in c
                for c in captions(page))
     assert not any("at the example unit costs" in c for c in captions(page))
+
+
+def test_every_design_field_is_a_widget_of_the_page_under_its_url_key():
+    """The page builds its widgets from llm.BenchmarkDesign's fields: each URL key is a widget key (se and sp show
+    with the judge), and a link is read as BenchmarkDesign.from_params reads it."""
+    query = {"n": "3000", "acc_a": "62.5", "gain": "4.5", "sd": "0.2", "rho": "0.4", "k": "4", "m": "5",
+             "icc": "0.1", "judge": "true", "se": "88.0", "sp": "93.5", "alpha": "0.01", "cost_q": "1.5",
+             "cost_s": "0.02"}
+    at = open_page("llm", query)
+    assert not at.exception
+    keys = {w.key for kind in ("slider", "select_slider", "toggle", "number_input") for w in at.get(kind)}
+    assert {f.key for f in llm.BenchmarkDesign.fields()} <= keys
+    design = llm.BenchmarkDesign.from_params(query)
+    assert design.judged and design.judge_specificity == 0.935 and design.n == 3000
+    assert metrics(at)["Power"] == f"{100 * design.power().power:.1f}%"
+    res = llm.benchmark_power(3000, 0.625, 0.67, difficulty_sd=0.2, correlation=0.4, samples=4, cluster_size=5,
+                              icc=0.1, judge_sensitivity=0.88, judge_specificity=0.935, alpha=0.01)
+    assert metrics(at)["Power"] == f"{100 * res.power:.1f}%"
+
+
+def test_the_prior_starts_at_the_linked_gain():
+    """The sidebar draws before the key inputs (a fragment): the prior's starting mean is the link's gain."""
+    at = open_page("llm", {"gain": "5.0", "assure": "true"})
+    assert not at.exception
+    assert at.slider(key="prior_mean").value == 5.0
+    kw = {k: v for k, v in DEFAULT.items() if k != "accuracy_b"}
+    res = llm.benchmark_assurance(1000, delta_mean=0.05, delta_sd=0.02, **kw)
+    assert metrics(at)["Assurance"] == f"{100 * res.assurance:.1f}%"

@@ -21,6 +21,31 @@ def test_keyboard_slider_changes_llm_chart(page, server_url):
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(f"{100 * power:.1f}%", timeout=30_000)
 
 
+
+def test_key_inputs_rerun_the_fragment_and_the_sidebar_still_counts(page, server_url):
+    """The key inputs and what depends on them are one fragment: moving the gain updates the metrics, the chart
+    and the URL; a sidebar input afterwards (a full rerun) computes with both, the gain kept."""
+    from playwright.sync_api import expect
+
+    from core import llm
+
+    from .conftest import plot_data, wait_for_new_plot
+
+    slide_and_check(page, server_url, "/llm", "Expected gain of the new model B (points)", presses=2,
+                    url_fragment="gain=4", artifact="llm-fragment-gain.png")
+    metric = page.locator('[data-testid="stMetricValue"]').first
+    power = llm.BenchmarkDesign(delta=0.04).power().power
+    expect(metric).to_have_text(f"{100 * power:.1f}%", timeout=30_000)
+    before = plot_data(page)
+    page.get_by_role("slider", name="Question difficulty spread σ").focus()
+    page.keyboard.press("ArrowLeft")  # σ 0.25 -> 0.24, in the sidebar
+    wait_for_new_plot(page, before)
+    assert "sd=0.24" in page.url and "gain=4" in page.url
+    power = llm.BenchmarkDesign(delta=0.04, difficulty_sd=0.24).power().power
+    expect(metric).to_have_text(f"{100 * power:.1f}%", timeout=30_000)
+    assert not page.errors, page.errors
+
+
 # Equal columns cut values short ("5.0…") once the presentation fonts meet a 1024-pixel projector, and the
 # enlarged page list cut page names short.
 _CUT = """sel => Array.from(document.querySelectorAll(sel))
