@@ -322,7 +322,7 @@ class Design:
                 values[f.name] = f.parse(raw)
             except (ValueError, TypeError) as e:
                 notes.append(f"{str(e).rstrip('.')}; the default {f.format(f.default)} is used.")
-        # checks spanning fields: drop the value the refusal names (else the last one read) until the design holds
+        # checks spanning fields: drop one value at a time until the design holds
         by_name = {f.name: f for f in cls.fields()}
         while True:
             try:
@@ -332,7 +332,17 @@ class Design:
                 if not values:
                     raise
                 named = [n for n in values if f"`{n}`" in str(e)]
-                drop = named[-1] if named else list(values)[-1]
+                # the value the message names, unless the design still fails without it: then the one whose
+                # default makes a design (later fields first)
+                candidates = named[::-1] + [n for n in reversed(list(values)) if n not in named]
+                drop = candidates[0]
+                for name in candidates:
+                    try:
+                        cls(**{k: v for k, v in values.items() if k != name})
+                    except (ValueError, TypeError):
+                        continue
+                    drop = name
+                    break
                 values.pop(drop)
                 notes.append(f"{str(e).rstrip('.')}; the default {by_name[drop].format(by_name[drop].default)} of "
                              f"`{drop}` is used.")

@@ -29,6 +29,7 @@ from . import accuracy as acc
 from . import analysis as an
 from . import humaneval as he
 from . import llm
+from . import claims as cl
 from . import multiplicity as mu
 from . import mt
 from . import pairwise as pw
@@ -159,7 +160,7 @@ def leaderboard_teaser(*, systems=_BOARD.k, gap=_BOARD.gap_elo, n_votes=_BOARD.n
 
 
 #: The "Many claims at once" page's default table: (benchmark, n, gain in points, agreement in %).
-CLAIMS_DEFAULT = mu.DEFAULT_CLAIMS
+CLAIMS_DEFAULT = cl.DEFAULT_CLAIMS
 
 
 def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="holm") -> Teaser:
@@ -168,14 +169,14 @@ def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="holm") -
     Each benchmark's power is McNemar's normal-form power (:func:`core.accuracy.mcnemar_power`, ``test="normal"``,
     at least α as on the page); the family is :func:`core.multiplicity.family_power` with independent statistics,
     the page's seeded simulation of 20,000 families (seed 0: the same number as the page, in about 10 ms) — the
-    default :class:`core.multiplicity.ClaimsDesign`.
+    default :class:`core.claims.ClaimsDesign`.
 
     Examples
     --------
     >>> claims_teaser().shown
     '5.0%'
     """
-    design = mu.ClaimsDesign(claims=mu.encode_claims(benchmarks, exact=True), alpha=alpha, correction=correction)
+    design = cl.ClaimsDesign(claims=cl.encode_claims(benchmarks, exact=True), alpha=alpha, correction=correction)
     family = design.power(n_sims=20_000, seed=0)
     m = len(design.rows)
     return Teaser("claims", f"{m} benchmark gains in one paper: {_pct(family.all, 0)} chance that all "

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, llm
-from core import sequential as sq
+from core.llm.sequential import benchmark_item_model
 from pages._scaffold import Metric, cached, chart, fmt_pct, fmt_ratio, guard, metrics_row, simulation, style
 from pages._sequential_section import sequential_section
 
@@ -232,7 +232,7 @@ def sequentially(design: llm.BenchmarkDesign, target: float, currency: str) -> d
     """Run it sequentially: core.sequential's engine on this page's variance model."""
     m, icc, gain = design.cluster_size, design.kwargs()["icc"], round(100 * design.delta, 12)
     with guard("Cannot run this design sequentially", stop=False):
-        item = sq.benchmark_item_model(**design.kwargs("alpha", "accuracy_b"),
+        item = benchmark_item_model(**design.kwargs("alpha", "accuracy_b"),
                                        accuracy_b=min(max(design.accuracy_a + design.delta, 0.0), 1.0))
         cluster_note = (f"(clusters of {m} questions with ICC {icc:.2f} enter as the design effect "
                         f"{1 + (m - 1) * icc:.2f}: questions are assumed to arrive cluster by cluster, so every look "

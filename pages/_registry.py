@@ -71,7 +71,7 @@ PAGES: tuple[PageInfo, ...] = (
         "llm", "LLM benchmarks", ":material/smart_toy:",
         "Two language models on one benchmark: how many questions, how many sampled answers per question, "
         "clustered questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from "
-        "your logs.", core=("llm",),
+        "your logs.", core=("llm",), designs=("core.llm:BenchmarkDesign", "core.llm:FacetDesign"),
         question="Is one LLM better than another on a benchmark?"),
     PageInfo(
         "judge", "LLM judges and human labels", ":material/gavel:",
@@ -88,7 +88,8 @@ PAGES: tuple[PageInfo, ...] = (
     PageInfo(
         "claims", "Many claims at once", ":material/checklist:",
         "Gains claimed on several benchmarks: each claim's power and the chance that all hold under Holm, "
-        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("multiplicity",), designs=("core.multiplicity:ClaimsDesign",),
+        "Bonferroni or Benjamini–Hochberg, and how much larger the test sets must be.", core=("claims",),
+        designs=("core.claims:ClaimsDesign",),
         bench_slider="Correlation between benchmarks' test statistics",
         question="Do all the gains in my paper hold at once?"),
     PageInfo(
@@ -106,13 +107,13 @@ PAGES: tuple[PageInfo, ...] = (
         "sequential", "DA campaigns: fixed vs interim", ":material/timer:",
         "How many Direct Assessment judgments to budget, and whether to peek: Pocock / O'Brien–Fleming interim "
         "analyses, futility stopping, budget curves, savings and the exaggeration of stopping early.",
-        core=("sequential",),
+        core=("sequential",), designs=("core.sequential:CampaignDesign",),
         question="How big a Direct Assessment campaign, and may I peek?"),
     PageInfo(
         "monitor", "Monitor a running evaluation", ":material/monitoring:",
         "Results coming in item by item (benchmark questions, judge labels, arena votes): the running difference "
         "with a confidence sequence valid at every n, the planned group boundaries, and whether to stop.",
-        core=("sequential",),
+        core=("sequential",), designs=("core.sequential:MonitorDesign",),
         question="My evaluation is running: can I stop yet?"),
     PageInfo(
         "analysis", "Analyze your results", ":material/analytics:",

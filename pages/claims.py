@@ -1,7 +1,7 @@
 """Many claims page: gains on several benchmarks at once, under a multiplicity correction.
 
 UI only: an editable table of benchmarks → cached calls into ``core.accuracy`` (each benchmark's unadjusted power,
-McNemar's test in its normal form) and ``core.multiplicity`` (Holm, Bonferroni, Benjamini–Hochberg) → charts
+McNemar's test in its normal form), ``core.claims`` (the design) and ``core.multiplicity`` (Holm, Bonferroni, Benjamini–Hochberg) → charts
 and metrics. The table lives in the URL (``?claims=…``), so a link reproduces it.
 """
 
@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures
-from core import multiplicity as mt
+from core import claims as cl
 from core.plan import claims as claims_plan
 from core.snippets import claims_snippet
 from pages._fields import field_input
@@ -35,27 +35,27 @@ from pages._scaffold import (
 from pages._scaffold import code_view
 
 CORRECTION_LABELS = claims_plan.CORRECTION_LABELS
-DEFAULT = list(mt.DEFAULT_CLAIMS)  # the starting table (tests read it)
+DEFAULT = list(cl.DEFAULT_CLAIMS)  # the starting table (tests read it)
 COLUMNS = ["benchmark", "n", "gain_pp", "agreement_pct"]
 N_SIMS = 20_000
-Design = mt.ClaimsDesign
+Design = cl.ClaimsDesign
 
 
 # Every cached call takes the page's one design (frozen, hashed by value).
 @cached
-def benchmark_powers(design: mt.ClaimsDesign):
+def benchmark_powers(design: cl.ClaimsDesign):
     """Unadjusted two-sided power of each benchmark's comparison (McNemar, normal form), with any problem."""
     return design.benchmark_powers()
 
 
 @cached
-def family(design: mt.ClaimsDesign):
+def family(design: cl.ClaimsDesign):
     """The family's power under the design's correction (each correction is its own cache entry)."""
     return design.power(n_sims=N_SIMS, seed=0)
 
 
 @cached
-def growth(design: mt.ClaimsDesign):
+def growth(design: cl.ClaimsDesign):
     return design.sample_sizes()
 
 
@@ -72,7 +72,7 @@ def decision_rule() -> dict:
 def benchmark_table(table_box) -> tuple:
     """The editable table of benchmarks (kept in the URL as ``?claims=…``): (name, n, gain in pp, agreement in %)."""
     if "claims_table" not in st.session_state:
-        linked = mt.decode_claims(st.query_params.get("claims"))
+        linked = cl.decode_claims(st.query_params.get("claims"))
         st.session_state["claims_table"] = pd.DataFrame(linked, columns=COLUMNS)
     edited = table_box.data_editor(
         st.session_state["claims_table"], key="claims_editor", num_rows="dynamic", hide_index=True, width="stretch",
@@ -87,14 +87,14 @@ def benchmark_table(table_box) -> tuple:
                                                            step=0.1, format="%.1f", required=True,
                                                            help="Items both models get right or both wrong."),
         })
-    table = edited.dropna().head(mt.MAX_CLAIMS)
+    table = edited.dropna().head(cl.MAX_CLAIMS)
     table = table[table["benchmark"].astype(str).str.strip() != ""]
     if len(table) == 0:
         st.info("Add at least one benchmark to the table.")
         st.stop()
     rows = tuple((str(r.benchmark), int(r.n), float(r.gain_pp), float(r.agreement_pct))
                  for r in table.itertuples(index=False))
-    encoded = mt.encode_claims(rows)
+    encoded = cl.encode_claims(rows)
     if st.query_params.get("claims") != encoded:
         st.query_params["claims"] = encoded
     return rows
@@ -117,7 +117,7 @@ def claims_view(**inputs) -> None:
         st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
     rows = benchmark_table(table_box)
     with guard("Cannot compute these benchmarks"):
-        design = Design(claims=mt.encode_claims(rows, exact=True), **inputs)
+        design = Design(claims=cl.encode_claims(rows, exact=True), **inputs)
         single = benchmark_powers(design)
     problems = [(name, why) for name, _, why in single if why]
     if problems:

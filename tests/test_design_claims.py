@@ -1,4 +1,4 @@
-"""ClaimsDesign (core.multiplicity): the Claims page's inputs declared once, with the page's URL keys."""
+"""ClaimsDesign (core.claims): the Claims page's inputs declared once, with the page's URL keys."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from core import accuracy as acc
 from core import multiplicity as mt
-from core.multiplicity import ClaimsDesign as D
+from core import claims as cl
+from core.claims import ClaimsDesign as D
 
 #: The page's widget keys (links in the tests use them): field -> URL key.
 PAGE_KEYS = {"claims": "claims", "correlation": "rho", "correction": "correction", "alpha": "alpha",
@@ -17,7 +18,7 @@ PAGE_KEYS = {"claims": "claims", "correlation": "rho", "correction": "correction
 ODD = (("a:b;c%", 1001, 1 / 3, 90.25), ("HumanEval", 164, -3.0, 85.0))
 DESIGNS = [
     D(correlation=0.35, correction="bh", alpha=0.01, target_power=0.9),
-    D(claims=mt.encode_claims(ODD, exact=True), correction="none", correlation=1.0),
+    D(claims=cl.encode_claims(ODD, exact=True), correction="none", correlation=1.0),
     D(claims="A:10:0:0;B:10000000:50:0", correction="bonferroni", alpha=0.001, target_power=0.5),
 ]
 
@@ -25,10 +26,10 @@ DESIGNS = [
 def test_default_design_is_the_page_default():
     d = D.from_params({})
     assert d == D()
-    assert d.rows == mt.DEFAULT_CLAIMS and (d.correction, d.correlation, d.alpha, d.target_power) == (
+    assert d.rows == cl.DEFAULT_CLAIMS and (d.correction, d.correlation, d.alpha, d.target_power) == (
         "holm", 0.0, 0.05, 0.8)
     # the page's link text of the default table is the design's text
-    assert mt.encode_claims(mt.DEFAULT_CLAIMS) == d.claims
+    assert cl.encode_claims(cl.DEFAULT_CLAIMS) == d.claims
 
 
 @pytest.mark.parametrize("design", DESIGNS, ids=["bh", "odd-names", "extremes"])
@@ -40,7 +41,7 @@ def test_round_trip(design):
 
 def test_names_and_numbers_survive_exactly():
     assert D.from_params(DESIGNS[1].to_params()).rows == ODD
-    assert mt.encode_claims(ODD) == "a b c%:1001:0.333333:90.25;HumanEval:164:-3:85"  # the page's link
+    assert cl.encode_claims(ODD) == "a b c%:1001:0.333333:90.25;HumanEval:164:-3:85"  # the page's link
 
 
 @pytest.mark.parametrize("params, name", [
@@ -58,7 +59,7 @@ def test_bad_values_fall_back_with_a_message_naming_the_parameter(params, name):
     notes = []
     d = D.from_params(params, messages=notes)
     assert len(notes) == 1 and name in notes[0] and "the default" in notes[0]
-    assert d.rows == mt.DEFAULT_CLAIMS
+    assert d.rows == cl.DEFAULT_CLAIMS
 
 
 def test_fields_have_units_and_the_page_keys():
@@ -105,6 +106,6 @@ def test_an_impossible_row_is_reported_not_computed():
 
 
 def test_the_page_link_reader_is_lenient():
-    assert mt.decode_claims("A:1000.7:2:90;bad;B:5:1:1;C:100:1:99.5") == (("A", 1000, 2.0, 90.0),
+    assert cl.decode_claims("A:1000.7:2:90;bad;B:5:1:1;C:100:1:99.5") == (("A", 1000, 2.0, 90.0),
                                                                           ("C", 100, 1.0, 99.5))
-    assert mt.decode_claims("::;x:nan:1:1") == mt.DEFAULT_CLAIMS and mt.decode_claims(None) == mt.DEFAULT_CLAIMS
+    assert cl.decode_claims("::;x:nan:1:1") == cl.DEFAULT_CLAIMS and cl.decode_claims(None) == cl.DEFAULT_CLAIMS

@@ -246,9 +246,8 @@ def test_value_errors_name_the_parameter(call, name):
                                 dict(difficulty_sd=0.2, correlation=0.5, samples=5, cluster_size=10, icc=0.2,
                                      judge_sensitivity=0.9, judge_specificity=0.85)])
 def test_benchmark_item_model_reproduces_the_llm_closed_form(kw):
-    # the model lives in core.llm.sequential (the engine imports no scenario package); the former name forwards
-    with pytest.warns(DeprecationWarning, match="core.llm.sequential"):
-        assert sq.benchmark_item_model is benchmark_item_model
+    # the model lives in core.llm.sequential: the engine imports no scenario package
+    assert not hasattr(sq, "benchmark_item_model")
     # oracles: the z test with the per-item SD of core.llm's variance model (Miller 2024), in closed form; and
     # core.llm.benchmark_power, whose t test on G − 1 degrees of freedom differs from the z test only by t vs z
     from scipy import stats

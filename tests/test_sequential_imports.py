@@ -57,14 +57,3 @@ def test_there_are_modules_to_scan():
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_no_scenario_package_is_imported(path):
     assert scenario_imports(path.read_text(encoding="utf-8")) == []
-
-
-def test_the_former_name_forwards_without_an_import_statement():
-    # core.sequential.benchmark_item_model moved to core.llm.sequential; the former name answers through the
-    # package's __getattr__ (importlib, on first use) with a DeprecationWarning — the one runtime reference to a
-    # scenario package, to be deleted once no page uses the former name.
-    source = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
-    references = [line for path in FILES for line in path.read_text(encoding="utf-8").splitlines()
-                  if "import_module(" in line]
-    assert references == ['        return importlib.import_module("core.llm.sequential").benchmark_item_model']
-    assert "DeprecationWarning" in source

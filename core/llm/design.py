@@ -60,41 +60,8 @@ _MISSING: Any = object()
 _ENGINE_DEFAULTS = dict(difficulty_sd=0.0, correlation=0.0, icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0)
 
 
-class _WidgetUnitLinks(Design):
-    """Links and pins in the widgets' units: the page's URL carries what its sliders show (percent, points)."""
-
-    def to_params(self) -> dict[str, str]:
-        """Every declared field as link text, by URL key, in the widget's units (``acc_a=70``, ``gain=3``)."""
-        return {f.key: f.format(f.to_widget(getattr(self, f.name))) for f in self.fields()}
-
-    @classmethod
-    def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
-        """The design a link or pin describes (widget units, as :meth:`to_params` writes them); see
-        :meth:`core.design.Design.from_params`.
-
-        The values are first taken together, so that a link of a valid design is read whole whatever the order of
-        its fields (``acc_a=50&gain=50&sd=0`` is valid, though ``gain=50`` with the default σ is not); only when
-        they do not make a design does each fall back in turn, with a message.
-        """
-        params = dict(params or {})
-        for f in cls.fields():
-            raw = params.get(f.key)
-            if isinstance(raw, (list, tuple)):
-                params[f.key] = raw = raw[-1] if raw else ""
-            if f.scale == 1.0 or raw is None:
-                continue
-            try:
-                params[f.key] = f.format(round(float(raw) / f.scale, 12))
-            except (TypeError, ValueError):
-                pass  # the field's parser says what is wrong
-        try:
-            return cls(**{f.name: f.parse(params[f.key]) for f in cls.fields() if f.key in params})
-        except (TypeError, ValueError):
-            return super().from_params(params, messages=messages)
-
-
 @dataclasses.dataclass(frozen=True, init=False)
-class BenchmarkDesign(_WidgetUnitLinks):
+class BenchmarkDesign(Design):
     """A two-model benchmark comparison as the LLM page sets it up: every input declared once.
 
     Each field is declared with :func:`core.design.spec` (default, valid range, step, unit, label, help and the
@@ -337,7 +304,7 @@ def _sd(component: str) -> float:
 
 
 @dataclasses.dataclass(frozen=True)
-class FacetDesign(_WidgetUnitLinks):
+class FacetDesign(Design):
     """The LLM page's "Prompts and seeds" tab: questions × prompt templates × samples (× training seeds).
 
     Each field is declared once with the tab's URL key (``fc_gain``, ``fc_t``, ``fc_n``, ``fc_k``, ``fc_sd_t``,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from ..sequential import ItemModel
-from .design import _validate, _variance_parts
+from ._common import _validate, _variance_parts
 
 __all__ = ["benchmark_item_model"]
 

@@ -53,17 +53,3 @@ __all__ = list(_campaign_all) + [
     "differences_from_votes", "sample_differences", "SEQUENCES", "ItemModel", "SequentialDesign", "vote_item_model",
     "compare_designs", "campaign_sample_size"]
 
-
-def __getattr__(name):
-    # ``core.sequential.benchmark_item_model`` moved to ``core.llm.sequential`` (the engine must not import a
-    # scenario package). The former name still answers, with a DeprecationWarning, until the LLM page imports
-    # it from its new home; this forwarding is the one reference to a scenario package in this engine, and the
-    # import-scan test names it.
-    if name == "benchmark_item_model":
-        import importlib
-        import warnings
-
-        warnings.warn("core.sequential.benchmark_item_model moved to core.llm.sequential.benchmark_item_model.",
-                      DeprecationWarning, stacklevel=2)
-        return importlib.import_module("core.llm.sequential").benchmark_item_model
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -211,7 +211,9 @@ def test_run_it_sequentially_section_matches_core():
     at.session_state["seq_open"] = True
     at.run()
     assert not at.exception
-    item = sq.benchmark_item_model(accuracy_a=0.70, accuracy_b=0.73, difficulty_sd=0.25, correlation=0.6)
+    from core.llm.sequential import benchmark_item_model
+
+    item = benchmark_item_model(accuracy_a=0.70, accuracy_b=0.73, difficulty_sd=0.25, correlation=0.6)
     table = sq.compare_designs(1000, item.delta, item.sd, looks=3, boundary="obrien_fleming", n_sims=2000,
                                seed=0).set_index("design")
     shown = metrics(at)

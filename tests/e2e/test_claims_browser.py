@@ -20,7 +20,7 @@ def test_key_input_in_the_fragment_updates_metrics_chart_and_url(page, server_ur
     metrics, the chart and the link follow (the oracle: ClaimsDesign at ρ = 0.05, the page's seeded simulation)."""
     from playwright.sync_api import expect
 
-    from core.multiplicity import ClaimsDesign
+    from core.claims import ClaimsDesign
 
     slide_and_check(page, server_url, "/claims", "Correlation between benchmarks' test statistics", presses=1,
                     url_fragment="rho=0.05", artifact="claims-fragment-after-slider.png")

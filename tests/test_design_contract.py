@@ -1,0 +1,95 @@
+"""Every scenario's design keeps the contract of :mod:`core.design` (the registry lists them per page):
+declared fields with a unit and a URL key, the default design from an empty link, round trips of random valid
+designs, bad link values falling back with a message that names the parameter."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import re
+
+import pytest
+
+from core.design import Design
+from pages._registry import PAGES, design_classes
+
+DESIGNS = sorted({cls for page in PAGES for cls in design_classes(page)}, key=lambda c: c.__qualname__)
+JUNK = ["", "abc", "nan", "inf", "-1e308", "1e308", "0.5.5", "<b>x</b>", "[1,2]", "💥"]
+
+
+def _draw(f, rng):
+    if f.kind == "choice":
+        return rng.choice(f.choices)
+    if f.kind == "bool":
+        return rng.random() < 0.5
+    if f.kind == "text":
+        return f.default
+    lo = f.ui_low if f.ui_low is not None else f.low
+    hi = f.ui_high if f.ui_high is not None else f.high
+    if f.default is not None:
+        lo = f.default - 10 * (abs(f.default) + 1) if lo is None else lo
+        hi = f.default + 10 * (abs(f.default) + 1) if hi is None else hi
+    if lo is None or hi is None:
+        return f.default
+    if f.kind == "int":
+        return rng.randint(int(math.ceil(lo)) + int(f.low_open), int(math.floor(hi)) - int(f.high_open))
+    x = round(rng.uniform(lo, hi), 9)  # as a widget gives it (scaled fields round-trip to 12 decimals)
+    return min(max(x, lo + 1e-9 if f.low_open else lo), hi - 1e-9 if f.high_open else hi)
+
+
+def test_every_scenario_page_declares_its_designs():
+    scenario = [p.name for p in PAGES if p.section == "Scenarios"]
+    missing = [p for p in scenario if not next(x for x in PAGES if x.name == p).designs]
+    assert not missing, f"pages without a declared design: {missing}"
+
+
+@pytest.mark.parametrize("cls", DESIGNS, ids=lambda c: c.__qualname__)
+def test_declared_fields(cls):
+    assert issubclass(cls, Design) and dataclasses.is_dataclass(cls)
+    assert cls.__dataclass_params__.frozen
+    specs = cls.fields()
+    assert specs, "no declared field"
+    keys = [f.key for f in specs]
+    assert len(keys) == len(set(keys)), "two fields share a URL key"
+    for f in specs:
+        assert isinstance(f.unit, str) and f.label, f.name
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", f.key), f.key
+        if f.kind in ("float", "int") and f.default is not None:
+            assert f.check(f.default) == f.default, f"{f.name}: the default is outside its own range"
+    assert any(callable(getattr(cls, m, None)) for m in ("power", "run", "curves", "sample_sizes", "power_curve")), \
+        "a design computes: power, run, curves, sample_sizes or power_curve"
+
+
+@pytest.mark.parametrize("cls", DESIGNS, ids=lambda c: c.__qualname__)
+def test_default_and_round_trips(cls):
+    assert cls.from_params({}) == cls()
+    assert cls.from_params(cls().to_params()) == cls()
+    rng = random.Random(cls.__qualname__)
+    made = 0
+    for _ in range(60):
+        values = {f.name: _draw(f, rng) for f in cls.fields()}
+        try:
+            d = cls(**values)
+        except ValueError as e:
+            assert re.search(r"`\w+`", str(e)), f"a refusal must name its parameter: {e}"
+            continue
+        made += 1
+        assert cls.from_params(d.to_params()) == d
+        assert all(isinstance(v, str) for v in d.to_params().values())
+    assert made >= 10, f"only {made} of 60 random designs inside the declared ranges were accepted"
+
+
+@pytest.mark.parametrize("cls", DESIGNS, ids=lambda c: c.__qualname__)
+def test_bad_link_values_fall_back_with_a_message(cls):
+    rng = random.Random("junk-" + cls.__qualname__)
+    for _ in range(10):
+        params = {f.key: rng.choice(JUNK) for f in cls.fields()}
+        notes: list = []
+        d = cls.from_params(params, messages=notes)
+        assert isinstance(d, cls)
+        for note in notes:
+            assert re.search(r"`\w+`", note) and note.endswith("is used.")
+        for f in cls.fields():
+            if getattr(d, f.name) != f.default:  # accepted: the link's value parsed and was in range
+                assert f.format(getattr(d, f.name)) in {f.format(f.parse(params[f.key]))}
