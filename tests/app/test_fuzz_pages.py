@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from pages._registry import PAGES as REGISTRY
+from pages._registry import PAGES as REGISTRY, design_classes
 
 from .conftest import open_page
 
@@ -22,14 +22,18 @@ PAGES = tuple(page.name for page in REGISTRY)
 # Values a careless or hostile link may carry for any parameter.
 JUNK = ["", "abc", "-1", "0", "1e308", "-1e308", "nan", "inf", "99999999999", "0.5.5", "%00", "<b>x</b>", "true",
         "[1,2]", "1;2", "💥"]
-# Parameters the pages bind (a union; unknown ones must be ignored).
-PARAMS = ["n", "delta", "agreement", "baseline", "alpha", "target", "scenario", "test", "pa_source", "p_new", "ties_pct",
-          "ties", "view", "simulate", "sims", "seed", "assure", "prior_mean", "prior_sd", "cost_unit", "currency",
-          "pins", "workers", "items", "effect", "sigma", "rule", "layout", "per_item", "budget", "peeks", "design",
-          "mean", "sd", "m", "data", "kind", "acc_a", "gain", "k", "icc", "judge", "se", "sp", "votes", "ratings",
-          "preset", "gap", "step", "demo_n", "demo_p", "present", "p0", "b0", "trials", "source", "upto", "n_max",
-          "cs", "looks", "boundary", "swap", "prev", "c_h", "c_j",
-          "plan_by", "target_se", "estimand", "judge_spec", "ag_prev", "ag_kappa", "ag_hw", "ag_po", "ag_stat"]
+# Parameters the pages bind: every declared field of every page's design (the registry names them), plus the ones
+# the shared controls and the pages' data widgets bind. A union: unknown ones must be ignored.
+_SHARED = ["view", "simulate", "sims", "seed", "assure", "prior_mean", "prior_sd", "cost_unit", "currency", "pins",
+           "present", "demo_n", "demo_p", "step", "source", "upto", "swap", "data", "kind", "votes", "ratings",
+           "preset", "trials", "k", "m"]
+PARAMS = sorted({f.key for page in REGISTRY for cls in design_classes(page) for f in cls.fields()} | set(_SHARED))
+
+
+def page_params(name: str) -> list[str]:
+    """The page's own design keys first (each link hits them), then others drawn from the union."""
+    own = [f.key for page in REGISTRY if page.name == name for cls in design_classes(page) for f in cls.fields()]
+    return list(dict.fromkeys(own + _SHARED + PARAMS))
 
 
 MARKUP = re.compile(r"(?<!\\)(<(img|script|a|iframe)\b|!\[|\]\()", re.IGNORECASE)
@@ -54,7 +58,8 @@ def assert_clean(at, context):
 def test_deep_links_with_invalid_values(page):
     rng = random.Random(f"links-{page}")
     for trial in range(4):
-        query = {p: rng.choice(JUNK) for p in rng.sample(PARAMS, 12)}
+        keys = page_params(page)
+        query = {p: rng.choice(JUNK) for p in rng.sample(keys[:max(12, len(keys) // 3)], 12)}
         at = open_page(page, query, timeout=120)
         assert_clean(at, f"{page} {query}")
 
@@ -245,3 +250,31 @@ def test_uploads_found_by_the_audit(page, query, key, content, message):
     at.run(timeout=120)
     assert_clean(at, f"{page} {content[:40]!r}")
     assert any(message in e.value.replace("\\", "") for e in at.error), [e.value for e in at.error]
+
+
+def _end(field, high: bool):
+    """A field's widget end as link text (its declared range, the widget's units)."""
+    if field.kind == "choice":
+        return str(field.choices[-1] if high else field.choices[0])
+    if field.kind == "bool":
+        return "true" if high else "false"
+    if field.kind not in ("int", "float"):
+        return None
+    end = field.widget_high if high else field.widget_low
+    return None if end is None else str(end)
+
+
+@pytest.mark.parametrize("high", [False, True], ids=["low", "high"])
+@pytest.mark.parametrize("page", [p.name for p in REGISTRY if p.designs])
+def test_every_declared_field_at_its_widget_end(page, high):
+    """All of a page's declared fields at once at the low (or high) end of their widgets: a design, or a clear
+    message — never a traceback (the ranges are the designs', so this follows every declaration)."""
+    info = next(p for p in REGISTRY if p.name == page)
+    query = {}
+    for cls in design_classes(info):
+        for f in cls.fields():
+            text = _end(f, high)
+            if text is not None:
+                query.setdefault(f.key, text)
+    at = open_page(page, query, timeout=180)
+    assert_clean(at, f"{page} {query}")
