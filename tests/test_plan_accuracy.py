@@ -131,11 +131,11 @@ def test_noninferiority_plan_against_the_engines():
     assert values["power"] == f"{100 * result.power:.1f}%"
     assert values["false claim rate at the margin"] == f"{100 * size.power:.2f}%"
     assert values["n for 80% power"] == f"{sizes.first:,}"
-    assert "no worse than the baseline by more than 1 points, we test H0: Δ ≤ −1 pp with the score test" in \
+    assert "no worse than the baseline by more than 1 points, we test H0: Δ ≤ −1 pts with the score test" in \
         item.paragraph
     eq = acc.NonInferiorityDesign("eq", 0.0, 0.9, 0.007, alpha=0.05, test="wald")
     eq_item = accuracy_plan.noninferiority_plan_item(eq, eq.power(3000), n=3000, target_power=0.8)
     assert eq.power(3000) == acc.equivalence_power(3000, 0.0, 0.9, 0.007, alpha=0.05, test="wald")
-    assert "and H0: Δ ≥ 0.7 pp (TOST) with a Wald test" in eq_item.paragraph
+    assert "and H0: Δ ≥ 0.7 pts (TOST) with a Wald test" in eq_item.paragraph
     with pytest.raises(ValueError, match="`claim`"):
         acc.NonInferiorityDesign("better", 0.0, 0.9, 0.01)

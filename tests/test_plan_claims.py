@@ -39,7 +39,7 @@ def test_bonferroni_plan_against_the_closed_form():
     assert "control the family-wise error with Bonferroni at α = 0.05" in item.paragraph
     assert f"(unadjusted {100 * sum(powers) / 3:.0f}%)" in item.paragraph
     assumptions = {a.name: a.value for a in item.assumptions}
-    assert assumptions["MNLI: n, gain, P_a"] == "9,815 items, +1.0 pp, 88.0%"
+    assert assumptions["MNLI: n, gain, P_a"] == "9,815 items, +1.0 pts, 88.0%"
     assert "Many claims (multiplicity)" in plan_html([item])
 
 

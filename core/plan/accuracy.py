@@ -101,7 +101,7 @@ def plan_item(design, result, *, n: int, alpha: float, target_power: float, test
         question = (f"Can a test set of {n:,} items tell two classifiers apart if the new one is {delta_pp:+.1f} points "
                     f"more accurate (agreement {agreement:.1%})?")
         assumptions = [Assumption("test-set size n", f"{n:,}", source("n")),
-                       Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", source("delta")),
+                       Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pts", source("delta")),
                        Assumption("baseline accuracy", f"{baseline_pct:.1f}%", source("baseline")),
                        Assumption("agreement P_a", f"{agreement:.1%}",
                                   "slider" if design.source == "manual" else
@@ -117,7 +117,7 @@ def plan_item(design, result, *, n: int, alpha: float, target_power: float, test
         question = (f"Can {n:,} items per model detect a {delta_pp:+.1f}-point accuracy difference when each model is "
                     "scored on its own sample?")
         assumptions = [Assumption("items per model n", f"{n:,}", "slider"),
-                       Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
+                       Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pts", "slider"),
                        Assumption("baseline accuracy", f"{baseline_pct:.1f}%", "slider")]
         test_text = "a two-proportion z test"
         sentence = (f"With {n:,} items per model and an expected gain of {delta_pp:g} points over {baseline_pct:.1f}%, "
@@ -153,7 +153,7 @@ def plan_item(design, result, *, n: int, alpha: float, target_power: float, test
                     (f"n from which power stays ≥ {target_power:.0%}", f"{sizes.conservative:,}"
                      if sizes.conservative > 0 else "not reachable")]
     if assurance is not None and prior is not None:
-        assumptions.append(Assumption("prior on the effect", f"N({prior[0]:+.1f}, {prior[1]:.1f}²) pp", prior[2]))
+        assumptions.append(Assumption("prior on the effect", f"N({prior[0]:+.1f}, {prior[1]:.1f}²) pts", prior[2]))
         results += [("assurance", fmt_pct(assurance.assurance)), ("assurance ceiling", fmt_pct(assurance.ceiling))]
     if cost is not None:
         assumptions.append(Assumption("cost per unit", fmt_money(cost_per_unit, currency), "set on the page"))
@@ -207,7 +207,7 @@ def noninferiority_plan_item(design: NonInferiorityDesign, result, *, n: int, ta
     claim = "no worse than the baseline by more than" if design.claim == "ni" else "equivalent to the baseline within ±"
     test_text = _NI_TEST_WORDS[design.test]
     sentence = (f"To show that the new model is {claim} {margin_pp:g} points, we test "
-                f"H0: Δ ≤ −{margin_pp:g} pp" + (f" and H0: Δ ≥ {margin_pp:g} pp (TOST)" if design.claim == "eq" else "")
+                f"H0: Δ ≤ −{margin_pp:g} pts" + (f" and H0: Δ ≥ {margin_pp:g} pts (TOST)" if design.claim == "eq" else "")
                 + f" with {test_text} at one-sided α = {design.alpha:g}. With {n:,} paired test items, "
                 f"{agreement:.0%} agreement and an expected difference of {delta_pp:+.1f} points, the "
                 f"power is {fmt_pct(result.power, 0)}"
@@ -217,9 +217,9 @@ def noninferiority_plan_item(design: NonInferiorityDesign, result, *, n: int, ta
         scenario="Accuracy (no worse than)", question=f"Can {n:,} test items show that the new model is {claim} "
         f"{margin_pp:g} points?",
         assumptions=(Assumption("test-set size n", f"{n:,}", "slider"),
-                     Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pp", "slider"),
+                     Assumption("expected accuracy difference Δ", f"{delta_pp:+.1f} pts", "slider"),
                      Assumption("agreement P_a", f"{agreement:.1%}", agreement_source),
-                     Assumption("margin", f"{margin_pp:g} pp", "slider")),
+                     Assumption("margin", f"{margin_pp:g} pts", "slider")),
         test=test_text, alpha=design.alpha,
         results=(("power", fmt_pct(result.power)), ("false claim rate at the margin",
                                                     "—" if size is None else fmt_pct(size.power, 2)),

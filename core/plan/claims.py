@@ -48,7 +48,7 @@ def plan_item(design: ClaimFamily, result: FamilyPower, *, figures: tuple = (), 
     if not isinstance(design, ClaimFamily):
         raise ValueError(f"`design` must be a core.multiplicity.ClaimFamily; got {type(design).__name__}.")
     names, m, label, alpha = design.names, len(design.powers), CORRECTION_LABELS[design.correction], design.alpha
-    assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1f} pp, {agree:.1f}%",
+    assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1f} pts, {agree:.1f}%",
                                    "table on the page") for name, n, gain, agree in design.claims) + (
         Assumption("correlation between benchmarks", f"{design.correlation:g}", "slider"),)
     sentence = (f"We claim gains on {m} benchmarks and control the family-wise error with {label} at α = {alpha:g}. "

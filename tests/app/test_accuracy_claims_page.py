@@ -72,7 +72,7 @@ def test_noninferiority_plan_text():
     at = open_page("accuracy", {"view": NOWORSE})
     open_plan(at, "accuracy_noworse")
     assert not at.exception
-    assert any("H0: Δ ≤ −1 pp" in c.value and "Nam (1997)" in c.value for c in at.code)
+    assert any("H0: Δ ≤ −1 pts" in c.value and "Nam (1997)" in c.value for c in at.code)
 
 
 @pytest.mark.parametrize("query", [
