@@ -152,23 +152,22 @@ SCORE_UNITS = {"da": "pts", "da-sqm": "pts", "esa": "pts", "sqm": "(0–6 scale)
 # judgments for the target power
 # ---------------------------------------------------------------------------
 @cached
-def _sizes(campaign: sq.CampaignDesign, target: float):
-    out = {}
-    for procedure in PROCEDURES:
-        design = campaign.with_(procedure=procedure)
-        size = design.sample_sizes(target)
-        spent = design.power(size.first).expected_judgments if size.first > 0 else math.nan
-        out[procedure] = (size, spent)
-    return out
+def _size(design: sq.CampaignDesign, target: float):
+    size = design.sample_sizes(target)
+    spent = design.power(size.first).expected_judgments if size.first > 0 else math.nan
+    return size, spent
 
 
 def sizes(campaign: sq.CampaignDesign, target: float):
     """Each procedure's first budget reaching ``target`` and its expected judgments there (None at Δ = 0).
 
-    Cached on the design without its procedure and budget (neither changes the sizes)."""
+    One cached call per procedure, on the design without its budget and without the fields that procedure does not
+    read (:meth:`core.sequential.CampaignDesign.relevant`): a futility move recomputes only interim-futility."""
     if campaign.delta == 0:
         return None
-    return _sizes(campaign.with_(procedure="fixed", budget=sq.CampaignDesign.field("budget").default), target)
+    budget = sq.CampaignDesign.field("budget").default
+    return {procedure: _size(campaign.with_(procedure=procedure, budget=budget).relevant(), target)
+            for procedure in PROCEDURES}
 
 
 def headline(campaign: sq.CampaignDesign, target: float, container=None):

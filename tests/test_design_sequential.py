@@ -197,3 +197,23 @@ def test_the_monitor_snippet_reads_the_design():
                                boundary="pocock", seed=7)
     assert by_design == by_parts and "bounds=None" in by_design and "seed=7" in by_design
     assert "bounds=(-1.0, 1.0)" in monitor_snippet(upto=80, swap=False, design=sq.MonitorDesign())
+
+
+@pytest.mark.parametrize("procedure", ["fixed", "interim", "interim_futility", "naive"])
+def test_relevant_keeps_every_number(procedure):
+    """The cache key without the fields a procedure does not read gives the same power, sizes and spending."""
+    from core.sequential import CampaignDesign
+
+    for looks, boundary, futility in ((3, "pocock", 0.5), (4, "obrien_fleming", 0.3), (2, "pocock", 0.7)):
+        d = CampaignDesign(procedure=procedure, delta=3.0, looks=looks, boundary=boundary, futility_p=futility,
+                           budget=800)
+        r = d.relevant()
+        assert r.procedure == procedure and r.delta == d.delta and r.budget == d.budget
+        assert r.power() == d.power()
+        assert r.sample_sizes(0.8) == d.sample_sizes(0.8)
+        if procedure == "fixed":
+            assert (r.looks, r.boundary, r.futility_p) == (3, "pocock", 0.5)
+        if procedure != "interim_futility":
+            assert r.futility_p == 0.5
+        else:
+            assert r == d

@@ -1045,6 +1045,19 @@ class CampaignDesign(Design):
         return {"peeks": self.looks, "boundary": self.boundary, "futility_p": self.futility_p, "mean": self.mean,
                 "sd": self.sd, "alpha": self.alpha, "test": self.test}
 
+    def relevant(self) -> CampaignDesign:
+        """The same campaign with the fields its procedure does not read set to their defaults: a fixed design has
+        no looks, boundary or futility; only ``"interim_futility"`` reads ``futility_p`` (the efficacy boundaries
+        are solved without futility stops, Wei et al. 2022 §6.1). Every number is the same; as a cache key it lets
+        a slider move recompute only the procedures it changes."""
+        default = {f.name: f.default for f in self.fields()}
+        changes = {}
+        if self.procedure != "interim_futility":
+            changes["futility_p"] = default["futility_p"]
+        if self.procedure == "fixed":
+            changes.update(looks=default["looks"], boundary=default["boundary"])
+        return self.with_(**changes) if changes else self
+
     def power(self, budget=None, *, method="analytic", n_sims=2000, seed=None) -> CampaignResult:
         """:func:`campaign_power` with ``budget`` judgments (default: :attr:`budget`)."""
         return campaign_power(self.procedure, self.budget if budget is None else budget, self.delta,
