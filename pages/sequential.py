@@ -21,6 +21,7 @@ from core.plan import sequential as sequential_plan
 from core.snippets import sequential_snippet
 from pages import _campaign_data as campaign_data
 from pages import _sequential_tabs as tabs
+from pages._sequential_more import BOUNDARY_LABELS, DESIGN_LABELS, design_text, simulated
 from pages._fields import field_input
 from pages._scaffold import (
     Metric,
@@ -43,7 +44,6 @@ from pages._scaffold import (
     pins_table,
     plan_actions,
     prior_controls,
-    simulation,
     simulation_controls,
     source_of,
     start,
@@ -51,10 +51,6 @@ from pages._scaffold import (
 )
 
 Design = sq.CampaignDesign
-DESIGN_LABELS = sequential_plan.DESIGN_LABELS
-BOUNDARY_LABELS = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
-                   "lan_demets": "Lan–DeMets (O'Brien–Fleming type)",
-                   "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
 #: The widget keys that define a pinned design: the design's URL keys.
 PIN_KEYS = tuple(f.key for f in Design.fields())
 
@@ -100,39 +96,32 @@ def pinned(values):
     return frame[["delta", "power"]], summary
 
 
-def design_text(campaign: Design) -> str:
-    """The design a message describes, in words: procedure, analyses, boundary, futility threshold and budget.
-
-    Every message about the current design's numbers names it, so a message never outlives the design it
-    describes (a procedure change changes the power; the message says which procedure it is about).
-    """
-    label, budget = DESIGN_LABELS[campaign.procedure], campaign.budget
-    if campaign.procedure == "fixed":
-        return f"the fixed design (one test after {budget:,} judgments)"
-    if campaign.procedure == "naive":
-        return f"naive peeking ({campaign.looks} uncorrected analyses, {budget:,} judgments planned)"
-    looks = f"{campaign.looks} analyses, {BOUNDARY_LABELS[campaign.boundary]} boundary"
-    if campaign.procedure == "interim_futility":
-        looks += f", futility stop at p > {campaign.futility_p:g}"
-    return f"the {label} design ({looks}, {budget:,} judgments planned)"
-
 
 def _input(name, box, **options):
     """The widget of a declared field, with the page's label (the unit is in the label already)."""
     return field_input(Design, name, box, label=Design.field(name).label, **options)
 
 
+def _linked(name):
+    """A key input's value before its widget is drawn (this session's, else the link's, else the default)."""
+    f = Design.field(name)
+    if f.key in st.session_state:
+        return st.session_state[f.key]
+    try:
+        return f.parse(st.query_params[f.key]) if f.key in st.query_params else f.default
+    except ValueError:
+        return f.default
+
+
 def controls():
-    """The widgets: key inputs above the charts, the rest in the sidebar. Returns the design and the settings."""
+    """The sidebar's widgets (the assumptions). Returns their design fields and the page settings; the key inputs
+    are drawn by :func:`key_controls`, inside the page's fragment."""
     start("Direct Assessment campaigns: should you peek?",
           "Wei, Kocmi & Federmann (2022), §5–7: fixed, interim (Pocock-corrected peeks) and interim-futility testing "
           "of two MT systems with Mann–Whitney U.")
     side = st.sidebar
-    top = key_inputs(3)  # the inputs the question turns on, above the first chart
     side.subheader("Campaign")
-    v = {"budget": _input("budget", top[0], widget="select_slider", options=tabs.BUDGETS),
-         "procedure": _input("procedure", side, format_func=DESIGN_LABELS.get),
-         "looks": _input("looks", top[2], widget="slider"),
+    v = {"procedure": _input("procedure", side, format_func=DESIGN_LABELS.get),
          "boundary": _input("boundary", side, widget="selectbox",
                             format_func={**BOUNDARY_LABELS, "pocock": "Pocock (constant; the paper's)",
                                          "lan_demets": "Lan–DeMets spending (O'Brien–Fleming type)",
@@ -141,13 +130,13 @@ def controls():
     side.subheader("Judgments")
     v["mean"] = _input("mean", side, widget="slider")
     v["sd"] = _input("sd", side, widget="slider")
-    v["delta"] = _input("delta", top[1], widget="slider")
     v["test"] = _input("test", side, horizontal=True, format_func={"mwu": "Mann–Whitney U", "t": "t test"}.get)
     alpha_field = Design.field("alpha")
     v["alpha"], target = decision_controls(alphas=(0.01, 0.025, 0.05, 0.1), alpha_default=alpha_field.default,
                                            alpha_label=alpha_field.label, alpha_help=alpha_field.help,
                                            target_help="Used for the minimum detectable effect.")
-    prior = prior_controls(default_mean=v["delta"], unit="DA points", low=-10.0, high=10.0, step=0.1,
+    # the prior starts at the difference (a key input, drawn later in the fragment): its value so far
+    prior = prior_controls(default_mean=float(_linked("delta")), unit="DA points", low=-10.0, high=10.0, step=0.1,
                            sd_default=1.0, sd_high=10.0,
                            help_unit=" (difference in mean DA score between the systems)")
     cost_unit, currency = cost_controls(
@@ -160,10 +149,17 @@ def controls():
                               "and zero difference), with Monte Carlo standard errors, next to the analytic numbers.")
     loaded = campaign_data.sidebar(side)
     pop = population_input(side)
+    return v, SimpleNamespace(target=target, prior=prior, cost_unit=cost_unit, currency=currency, sim=sim,
+                              loaded=loaded, pop=pop)
+
+
+def key_controls(v: dict) -> Design:
+    """The inputs the question turns on, above the charts (budget, difference, analyses), and the one design."""
+    top = key_inputs(3)
+    v = {**v, "budget": _input("budget", top[0], widget="select_slider", options=tabs.BUDGETS),
+         "delta": _input("delta", top[1], widget="slider"), "looks": _input("looks", top[2], widget="slider")}
     with guard("Cannot compute this campaign"):
-        campaign = Design(**v)
-    return campaign, SimpleNamespace(target=target, prior=prior, cost_unit=cost_unit, currency=currency, sim=sim,
-                                     loaded=loaded, pop=pop)
+        return Design(**v)
 
 
 def population_input(side) -> tuple:
@@ -283,37 +279,6 @@ def headline(campaign: Design, result, target, summary, pop):
     return mde_value, tabs.futility_row(saved), found
 
 
-def simulated(campaign: Design, result, sim):
-    """Simulated campaigns beside the analytic numbers, on demand."""
-    described = design_text(campaign)
-    st.subheader("Simulated campaigns")
-    st.caption(f"{described[0].upper()}{described[1:]}, true difference {campaign.delta:g} DA points, "
-               f"{sim.n_sims:,} campaigns.")
-
-    def run(progress):
-        out = campaign.power(method="simulate", n_sims=sim.n_sims, seed=sim.seed)
-        progress(1.0)
-        return out
-
-    with guard("Cannot simulate this campaign"):
-        mc = simulation(("sequential", campaign, sim.n_sims, sim.seed), run,
-                        text=f"Simulating {sim.n_sims:,} campaigns…")
-    metrics_row(
-        Metric("Simulated power" if campaign.delta else "Simulated false-positive rate", fmt_pct(mc.power),
-               se=f"{100 * mc.mc_se:.1f}%", help=f"{mc.n_sims:,} simulated campaigns."),
-        Metric("Simulated false-positive rate", fmt_pct(mc.false_positive_rate, 2),
-               se=f"{100 * mc.false_positive_rate_se:.1f}%"),
-        Metric("Simulated expected judgments", f"{mc.expected_judgments:,.0f}", se=f"{mc.judgments_se:,.0f}"),
-        Metric("Simulated Type-M", f"{mc.type_m:.2f}×" if math.isfinite(mc.type_m) else "—",
-               se=f"{mc.type_m_se:.2f}" if math.isfinite(mc.type_m) else None,
-               help="Mean |difference of means at the stopping analysis| over the significant simulated campaigns, "
-               "divided by the true difference of means."),
-    )
-    if abs(mc.power - result.power) <= 3 * max(mc.mc_se, 1e-12):
-        st.caption("The analytic engine agrees with the simulated campaigns within 3 Monte Carlo standard errors.")
-    else:
-        st.warning("The analytic and simulated power differ by more than 3 Monte Carlo standard errors.")
-
 
 def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_row, found):
     """The plan (HTML, paragraph, basket) and the code view of the current design."""
@@ -337,8 +302,11 @@ def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_ro
 
 
 
-def main():
-    campaign, s = controls()
+@st.fragment
+def answer(v: dict, s) -> None:
+    """The key inputs and everything they change: a key input's move reruns only this (the sidebar's values come
+    in as arguments; nothing here writes to the sidebar)."""
+    campaign = key_controls(v)
     with guard("Cannot compute this campaign"):
         result = point(campaign)
     # The metrics row is filled after the charts: its MDE and saving need root finding (≈ 0.1 s), and a slider move
@@ -388,6 +356,11 @@ def main():
         download_csv(plotted, f"da_campaign_{tab.current}.csv", key="download_curves",
                      label="Download the plotted data (CSV)")
     explain(tabs.explanation(campaign, s.target))
+
+
+def main():
+    v, s = controls()
+    answer(v, s)
 
 
 main()

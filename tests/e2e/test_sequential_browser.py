@@ -14,6 +14,18 @@ def test_keyboard_slider_changes_campaign_chart(page, server_url):
                     url_fragment="budget=1500", artifact="sequential-after-slider.png")
 
 
+def test_key_input_in_the_fragment_updates_metrics_chart_and_url(page, server_url):
+    # the difference is a key input: it and everything it changes are one st.fragment (pages/sequential.py)
+    from playwright.sync_api import expect
+
+    from core.sequential import CampaignDesign
+
+    slide_and_check(page, server_url, "/sequential", "True difference (DA points)", presses=5,
+                    url_fragment="delta=2.5", artifact="sequential-after-key-input.png")
+    power = CampaignDesign(delta=2.5).power().power  # five 0.1-point steps up from the default 2.0
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(f"{100 * power:.1f}%", timeout=30_000)
+
+
 # Every title, axis title, legend entry and tick label of the visible charts lies inside its chart.
 _SPILLED = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
   .filter(g => g.offsetParent !== null && !g.closest('.st-key-plotly_preload')).flatMap(g => {
