@@ -122,9 +122,9 @@ def load(side):
     return SimpleNamespace(source=source, data=data, origin=origin, up=up, files=files)
 
 
-def controls(top, side, d):
-    """Swap, replay and the plan's widgets (built from MonitorDesign's fields); returns the run as watched."""
-    data, source = d.data, d.source
+def controls(side, d):
+    """Swap and the plan's sidebar widgets (built from MonitorDesign's fields); the key inputs are in :func:`answer`."""
+    data = d.data
     swap = side.toggle("Swap A and B", key="swap", bind="query-params",
                        help="The difference is B − A; swap to monitor the other direction.")
     name_a, name_b = data.attrs.get("models", ("A", "B"))
@@ -135,6 +135,24 @@ def controls(top, side, d):
     if total < 2:
         st.error("**Cannot monitor this run.** At least 2 items are needed.")
         st.stop()
+    side.subheader("Plan")
+    with guard("Cannot read the planned items"):  # a link with ?n_max=inf overflows Streamlit's integer input
+        n_max = _input("n_max", side, default=max(Design.field("n_max").default, total))
+    alpha = _input("alpha", side, widget="select_slider", options=[0.01, 0.025, 0.05, 0.1])
+    cs_method = _input("sequence", side, format_func=CS_METHODS.get)
+    looks = _input("looks", side, widget="slider")
+    boundary = _input("boundary", side, widget="selectbox", format_func=BOUNDARY_LABELS.get)
+    with guard("Cannot read the seed"):
+        seed = _input("seed", side)
+    return SimpleNamespace(swap=swap, name_a=name_a, name_b=name_b, diffs=diffs, total=total, n_max=n_max,
+                           alpha=alpha, cs_method=cs_method, looks=looks, boundary=boundary, seed=seed)
+
+
+def key_controls(r, d):
+    """The inputs the question turns on, above the first chart — the smallest difference that matters and the
+    items so far — and the run as watched (added to ``r``)."""
+    top = key_inputs(2)
+    total = r.total
     # the replay slider's range depends on the data: keep a value from the URL or an earlier file inside it
     if "upto" in st.session_state and not 2 <= int(st.session_state["upto"]) <= total:
         st.session_state["upto"] = total
@@ -144,28 +162,17 @@ def controls(top, side, d):
         # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at
         # their end
         upto = top[1].slider("Items so far (replay the run)", min_value=2, max_value=total,
-                           value=min(60, total) if source == "sample" else total, key="upto",
-                           bind="query-params", help="Show the run as it stood after this many items: the sequence is "
-                           "valid at every n, so any stopping point is honest.")
-    side.subheader("Plan")
+                             value=min(60, total) if d.source == "sample" else total, key="upto",
+                             bind="query-params", help="Show the run as it stood after this many items: the sequence "
+                             "is valid at every n, so any stopping point is honest.")
     target = _input("target", top[0])
-    with guard("Cannot read the planned items"):  # a link with ?n_max=inf overflows Streamlit's integer input
-        n_max = _input("n_max", side, default=max(Design.field("n_max").default, total))
-    alpha = _input("alpha", side, widget="select_slider", options=[0.01, 0.025, 0.05, 0.1])
-    cs_method = _input("sequence", side, format_func=CS_METHODS.get)
-    looks = _input("looks", side, widget="slider")
-    boundary = _input("boundary", side, widget="selectbox", format_func=BOUNDARY_LABELS.get)
-    with guard("Cannot read the seed"):
-        seed = _input("seed", side)
-
     with guard("Cannot monitor this run"):
-        if n_max < upto:
+        if r.n_max < upto:
             raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
-        design = Design(target, n_max, alpha=alpha, looks=looks, boundary=boundary, seed=seed, sequence=cs_method)
-        res = watch(np.ascontiguousarray(diffs[:upto]), design)
-    return SimpleNamespace(swap=swap, name_a=name_a, name_b=name_b, diffs=diffs, total=total, upto=upto,
-                           target=target, n_max=n_max, alpha=alpha, cs_method=cs_method, looks=looks,
-                           boundary=boundary, seed=seed, design=design, res=res)
+        design = Design(target, r.n_max, alpha=r.alpha, looks=r.looks, boundary=r.boundary, seed=r.seed,
+                        sequence=r.cs_method)
+        res = watch(np.ascontiguousarray(r.diffs[:upto]), design)
+    return SimpleNamespace(**vars(r), upto=upto, target=target, design=design, res=res)
 
 
 def units(r, d):
@@ -299,20 +306,26 @@ confidence sequence, not just the point estimate.
 """
 
 
+@st.fragment
+def answer(side_values, d):
+    """The key inputs and everything they change: moving one reruns only this (the sidebar's values come in as
+    arguments; nothing here writes to the sidebar)."""
+    r = key_controls(side_values, d)
+    points, scale = units(r, d)
+    plotted, x_text = report(r, d, points, scale)
+    plan(r, d, plotted)
+    explain(explanation(r.alpha, x_text, points))
+
+
 def main():
     start("Monitor a running evaluation",
           "Look after every item without inflating false positives: a confidence sequence (Howard et al. 2021; "
           "Waudby-Smith & Ramdas 2024) around the running difference, the planned group-sequential boundaries "
           "(Jennison & Turnbull 2000), and what to do next.")
     side = st.sidebar
-    top = key_inputs(2)  # the inputs the question turns on, above the first chart
     side.subheader("Results so far")
     d = load(side)
-    r = controls(top, side, d)
-    points, scale = units(r, d)
-    plotted, x_text = report(r, d, points, scale)
-    plan(r, d, plotted)
-    explain(explanation(r.alpha, x_text, points))
+    answer(controls(side, d), d)
 
 
 main()

@@ -12,6 +12,10 @@ pytestmark = pytest.mark.e2e
 def test_replay_slider_moves_the_run(page, server_url):
     slide_and_check(page, server_url, "/monitor", "Items so far (replay the run)", presses=1,
                     url_fragment="upto=61", artifact="monitor-after-slider.png")
+    # the replay slider is a key input: it and everything it changes are one st.fragment (pages/monitor.py)
+    from playwright.sync_api import expect
+
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("61", timeout=30_000)
 
 
 def test_play_the_simulated_continuations_on_a_projector(browser, server_url):
