@@ -92,9 +92,9 @@ class Style:
 #: 16 px), and sooner in charts that share the width (:func:`narrow`).
 STYLE = Style(title_chars=72, axis_title_chars=70)
 #: Lab-meeting mode: large fonts and lines; the whole first chart fits a 1280 × 720 screen under the title, the key
-#: inputs, the metrics, the verdict and a tab bar (320 px). At these fonts (≈ 11 px a character) a full-width chart
+#: inputs, the metrics, the verdict and a tab bar of two lines (310 px). At these fonts (≈ 11 px a character) a full-width chart
 #: on that screen (≈ 820 px) holds ≈ 70 characters of title.
-PRESENTATION = Style(font_size=18, title_size=21, line_width=4.5, marker_size=20, height=320, annotation_size=16,
+PRESENTATION = Style(font_size=18, title_size=21, line_width=4.5, marker_size=20, height=310, annotation_size=16,
                      legend_right=True, title_chars=64, axis_title_chars=60, y_title_chars=28)
 
 

@@ -21,7 +21,7 @@ from core import humaneval as he
 from core import sequential as sq
 from core.plan import sequential as sequential_plan
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
-                             md_escape, metrics_row, simulation, style)
+                             md_escape, metrics_row, presentation, simulation, style)
 
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 PROCEDURES = ("fixed", "interim", "interim_futility")
@@ -196,6 +196,12 @@ def headline(campaign: sq.CampaignDesign, target: float, container=None):
                             "judgments this procedure expects to spend there and its saving against the fixed "
                             "design's budget for the same power — this design's own saving, not the average over a "
                             "population of pairs."))
+    if presentation():
+        # on a projector one line, so the first chart stays on the screen (the desk has the three metrics, with
+        # their savings in captions)
+        (container or st).markdown(f"**Judgments for {target:.0%} power:** " + " · ".join(
+            f"{DESIGN_LABELS[p]} **{m.value}**" for p, m in zip(PROCEDURES, items)))
+        return
     metrics_row(*items, container=container)
     return found
 

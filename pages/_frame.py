@@ -57,9 +57,9 @@ _PRESENTATION_CSS = """
 /* lab-meeting mode: large numbers and text, compact top, captions and secondary controls hidden; the title, the
    headline metrics and the first chart fit one 1280 × 720 (or 1024 × 768) screen */
 [data-testid="stMainBlockContainer"] { padding-top: 3.4rem; padding-bottom: 1rem; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2.0rem !important; line-height: 1.1; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1.85rem !important; line-height: 1.1; }
 [data-testid="stMetricLabel"] p { font-size: 0.95rem; }
-[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.4rem; }
+[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.25rem; }
 [data-testid="stWidgetLabel"] p { font-size: 1.05rem !important; }
 /* the metrics' help icons are for the desk, not the projector: the row stays on one line */
 [data-testid="stMetricLabel"] [data-testid="stTooltipIcon"] { display: none; }
@@ -75,14 +75,14 @@ _PRESENTATION_CSS = """
 }
 [data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }
 [data-testid="stAlert"] p { font-size: 1.0rem !important; }
-[data-testid="stAlertContainer"] { padding: 0.3rem 0.9rem; }
+[data-testid="stAlertContainer"] { padding: 0.2rem 0.9rem; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
 [data-testid="stCaptionContainer"] { display: none; }
-h1 { font-size: 1.75rem !important; padding-top: 0 !important; padding-bottom: 0.1rem !important; }
+h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.1rem !important; }
 [data-testid="stTab"] p { font-size: 1.05rem; }
-[data-testid="stTab"] { height: 2.3rem; }
+[data-testid="stTab"] { height: 2.0rem; }
 /* every tab's name on screen: the tab bar wraps instead of scrolling sideways */
-[data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.2rem; }
+[data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0; }
 /* secondary on a projector: links to other pages (except the home page's cards) and the pinned-designs panel */
 [data-testid="stMainBlockContainer"] [data-testid="stPageLink"] { display: none; }
 [data-testid="stMainBlockContainer"] [class*="st-key-card_"] [data-testid="stPageLink"] { display: block; }

@@ -291,7 +291,8 @@ def headline(page) -> None:
                             help=f"{d.n_ratings:,} ratings × {fmt_money(page.cost_rating, money)}"
                                  + (f" + {d.workers} workers × {fmt_money(page.cost_worker, money)}"
                                     if page.cost_worker else ""), caption=f"{d.n_ratings:,} ratings"))
-    if extra:
+    # on a projector the first chart comes first: the cost and assurance row stays on the desk (the plan has them)
+    if extra and not presentation():
         metrics_row(*extra)
     pins_section(page)
 

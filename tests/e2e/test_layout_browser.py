@@ -73,6 +73,7 @@ def test_presentation_mode_fits_a_projector(browser, server_url, name, width, he
         assert _on_first_screen(b["keys"], height), b
         assert _on_first_screen(b["metric"], height), b
         assert b["chart"]["top"] <= height - CHART_VISIBLE, b
+        assert b["chart"]["bottom"] <= height + 1, b  # the whole first chart, axes included
         assert b["modebars"] == 0 and not b["tabsOverflow"] and not b["cut"], b
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"present-{width}-{name}.png"))
