@@ -10,6 +10,7 @@ is asserted.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import math
 import os
 import time
@@ -87,7 +88,10 @@ def test_one_session_one_slider_move_against_a_real_server():
     port = sb._free_port()
     proc = sb._start_server(port)
     try:
-        first, slider, moved, page_hash = asyncio.run(asyncio.wait_for(visit_and_move(port), 120))
+        # in a thread of its own: an earlier browser test's event loop may still run in this one
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            first, slider, moved, page_hash = pool.submit(
+                lambda: asyncio.run(asyncio.wait_for(visit_and_move(port), 120))).result()
     finally:
         sb._stop_server(proc)
     # both runs ended with script_finished FINISHED_SUCCESSFULLY, the second on the page the first one ran
