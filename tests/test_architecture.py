@@ -92,6 +92,17 @@ def test_no_import_circle_inside_a_package():
     assert _cycles(inner) == []
 
 
+def test_no_import_circle_between_packages():
+    """``core.home`` gathers every scenario; a scenario builds its own cards with :class:`core.teaser.Teaser`."""
+    def top(name):
+        return ".".join(name.split(".")[:2])
+
+    packages: dict[str, set[str]] = {}
+    for module, deps in GRAPH.items():
+        packages.setdefault(top(module), set()).update(top(d) for d in deps if top(d) != top(module))
+    assert _cycles(packages) == []
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_do_not_import_scenarios(engine):
     bad = {m: sorted(d for d in deps if d.startswith(SCENARIOS)) for m, deps in GRAPH.items()

@@ -61,6 +61,7 @@ import pandas as pd
 from scipy import stats
 
 from core.validation import check_choice, check_int, check_real
+from core.teaser import Teaser
 
 __all__ = [
     "POLICIES",
@@ -398,15 +399,13 @@ class ActiveDesign:
 def active_teaser(*, a=0.5, b=0.5, n_items=1000, n_human=100):
     """Home card: the SE of human-only vs active labels at the tab's defaults (Beta(0.5, 0.5) judge, 100 of 1,000).
 
-    Returns a :class:`core.home.Teaser` for the Judge page's "Which items to label" metric "SE, active labels".
+    Returns a :class:`core.teaser.Teaser` for the Judge page's "Which items to label" metric "SE, active labels".
 
     Examples
     --------
     >>> active_teaser().shown
     '3.37 pts'
     """
-    from core.home import Teaser  # lazy: core.home imports core.judge
-
     f = beta_confidences(a, b, n_items)
     human, active = active_se(f, n_human, policy="human"), active_se(f, n_human)
     # the tab shows the SE of a label rate in points (×100), as the Judge page's headline SE

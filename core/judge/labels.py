@@ -51,6 +51,7 @@ import pandas as pd
 from scipy import stats
 
 from core.validation import check_alpha, check_int, check_real
+from core.teaser import Teaser
 
 __all__ = ["LabelsPlan", "annotator_error", "majority_error", "noisy_cells", "connor_sample_size",
            "labels_per_item", "labels_teaser"]
@@ -220,8 +221,6 @@ def labels_teaser(*, p10=0.08, p01=0.04, kappa=0.6):
     >>> labels_teaser().shown
     '1'
     """
-    from core.home import Teaser  # lazy: core.home imports core.judge
-
     plan = labels_per_item(p10, p01, kappa=kappa)
     return Teaser("judge", f"Annotators at κ = {kappa:g}: {plan.best} label{'s' if plan.best > 1 else ''} per item "
                   f"beats majority votes unless an item costs more than {plan.break_even_cost_item:.2f}× a label.",
