@@ -2,7 +2,9 @@
 
 Starts the app the way ``make run`` does (``scripts/serve.py``) on a free port
 of 127.0.0.1, drives headless Chromium with Playwright and, for each page,
-moves its first sidebar slider with the keyboard three times. For each move
+moves its first key input (the sliders above the first chart, which rerun
+only the page's fragment; else its first sidebar slider) with the keyboard
+three times. For each move
 it records, from the key press:
 
 * **first change** — the first moment any chart's data differs;
@@ -162,6 +164,17 @@ def _existing_pages() -> list[tuple[str, str | None]]:
     return out
 
 
+def _slider(page, name: str | None):
+    """The slider a user moves first: ``name`` anywhere on the page; else the first key input (the sliders above
+    the first chart, inside the page's fragment); else the sidebar's first slider."""
+    if name:
+        return page.get_by_role("slider", name=name).first
+    keys = page.locator('.st-key-key_inputs').get_by_role("slider")
+    if keys.count():
+        return keys.first
+    return page.locator('[data-testid="stSidebar"]').get_by_role("slider").first
+
+
 def _move(page, slider) -> tuple[float, float]:
     """Press ArrowRight once on ``slider``; seconds to the first chart change and to a stable page."""
     before = page.evaluate(_SIGNATURE)
@@ -233,8 +246,7 @@ def measure() -> dict:
                     page.wait_for_selector(IDLE, timeout=120_000)
                     _wait_chart(page)
                     page.wait_for_timeout(500)
-                    sidebar = page.locator('[data-testid="stSidebar"]')
-                    slider = sidebar.get_by_role("slider", name=name) if name else sidebar.get_by_role("slider").first
+                    slider = _slider(page, name)
                     moves = [_move(page, slider) for _ in range(3)]
                     results["pages"][path] = (statistics.median(m[0] for m in moves),
                                               statistics.median(m[1] for m in moves))

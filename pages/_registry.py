@@ -34,7 +34,7 @@ class PageInfo:
     bench : bool
         Whether ``make bench`` moves a slider of this page in the browser benchmark.
     bench_slider : str or None
-        The accessible name of the slider it moves; None: the first one of the sidebar.
+        The accessible name of the slider it moves; None: the first key input (else the sidebar's first slider).
     question : str
         The user's question the page answers, for its home-page card ("" for no card). The card's one-line answer
         comes from :data:`core.home.TEASERS` (a page with a question but no teaser gets no card).
