@@ -62,13 +62,13 @@ FLOOR_APP = ROOT / "benchmarks" / "floor_app.py"
 #: The second floor: Streamlit's cost of a page with our pages' element mix and no statistics.
 FLOOR_PAGE_APP = ROOT / "benchmarks" / "floor_page_app.py"
 
-# A signature of every chart's data; changes whenever a chart is redrawn with new data.
+# A signature of every chart's data (error bars included); changes whenever a chart is redrawn with new data.
 _SIGNATURE = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
   if (!g.data) return '';
   let s = '';
   for (const t of g.data) {
-    for (const k of ['x', 'y', 'z']) {
-      const v = t[k];
+    for (const k of ['x', 'y', 'z', 'error_x', 'error_y']) {
+      const v = k.startsWith('error') ? (t[k] && t[k].array) : t[k];
       if (v === undefined) continue;
       s += (v.bdata !== undefined ? v.bdata : JSON.stringify(Array.from(v))) + '|';
     }
