@@ -22,12 +22,15 @@ from sending its ``BackMsg`` to its ``script_finished``: what a user waits for b
 **The slider.** A session's first visit of its page is a rerun with no widget states. Its deltas carry every
 element with its position (``metadata.delta_path``: root container 0 is the main area, 1 the sidebar); the slider
 moved is the one :mod:`benchmarks.browser_bench` moves — the page's ``bench_slider`` of
-:data:`pages._registry.PAGES` (matched by label), else the first slider of the sidebar — and its ``Slider``
+:data:`pages._registry.PAGES` (matched by label), else the first key input (a main-area slider drawn inside a
+fragment: its delta carries the ``fragment_id``), else the first slider of the sidebar — and its ``Slider``
 element gives the widget ``id``, the range (``min``, ``max``, ``step``; a ``select_slider``'s ``options``) and the
 current value (``value``, else ``default``). Each move is a rerun with that id set to another value of the range
 (a ``double_array_value``; for a ``select_slider`` the option's text as a ``string_array_value``), as the frontend
-sends it when a thumb is released. The other widgets are not sent: the server keeps their values from the previous
-run (the frontend would send them unchanged).
+sends it when a thumb is released; a key input's move carries its ``fragment_id`` in the ``ClientState``, so the
+server reruns only that fragment (it ends with ``FINISHED_FRAGMENT_RUN_SUCCESSFULLY``), as the frontend does. The
+other widgets are not sent: the server keeps their values from the previous run (the frontend would send them
+unchanged).
 
 **The load.** ``SESSIONS`` sessions, spread in turn over the pages with ``bench=True``, all at once (asyncio): each
 connects, opens its page (the lab opening a shared link together), then moves its slider ``MOVES`` times, pausing
@@ -80,6 +83,8 @@ class Run:
     deltas: int = 0
     #: Slider elements by delta path.
     sliders: dict = field(default_factory=dict)
+    #: The fragment each slider was drawn in ("" outside any), by delta path.
+    fragments: dict = field(default_factory=dict)
     #: Metric bodies by label.
     metrics: dict = field(default_factory=dict)
     #: Messages of the exceptions the page showed (a run that failed still ends with ``script_finished``).
@@ -96,6 +101,8 @@ class Session:
         self.page_script_hash = ""
         self.query_string = ""
         self.widgets: dict = {}
+        #: The fragment to rerun (the moved widget's, as the frontend sends it); "" for the whole page.
+        self.fragment_id = ""
         self._cache: dict = {}  # hash -> (message, run number last seen): the frontend's ForwardMsgCache
         self._max_age = 2
         self._runs = 0
@@ -122,6 +129,8 @@ class Session:
         else:  # a first visit: the page is named by the URL's path
             state.page_name = self.page
         state.widget_states.widgets.extend(self.widgets.values())
+        if self.fragment_id:
+            state.fragment_id = self.fragment_id
         state.cached_message_hashes.extend(h for h, (_, seen) in self._cache.items()
                                            if self._runs - seen < self._max_age)
         return msg.SerializeToString()
@@ -163,6 +172,7 @@ class Session:
                 element = msg.delta.new_element if msg.delta.WhichOneof("type") == "new_element" else None
                 if element is not None and element.WhichOneof("type") == "slider":
                     run.sliders[tuple(msg.metadata.delta_path)] = element.slider
+                    run.fragments[tuple(msg.metadata.delta_path)] = msg.delta.fragment_id
                 elif element is not None and element.WhichOneof("type") == "metric":
                     run.metrics[element.metric.label] = element.metric.body
                 elif (element is not None and element.WhichOneof("type") == "exception"
@@ -219,17 +229,22 @@ def slider_values(slider) -> list[float]:
 
 
 def find_slider(run: Run, label: str | None):
-    """The slider :mod:`benchmarks.browser_bench` moves: the one labelled ``label``, else the sidebar's first."""
+    """The slider :mod:`benchmarks.browser_bench` moves: the one labelled ``label``; else the first slider of the
+    main area drawn inside a fragment (a key input); else the sidebar's first. Returns (slider, fragment id)."""
     ordered = sorted(run.sliders.items())
-    for path, slider in ordered:
-        if (slider.label == label) if label else path[0] == _SIDEBAR:
-            return slider
-    raise LookupError(f"no slider {label!r} on the page" if label else "no slider in the sidebar")
+    if label:
+        found = [(s, run.fragments.get(p, "")) for p, s in ordered if s.label == label]
+    else:
+        found = ([(s, run.fragments[p]) for p, s in ordered if p[0] != _SIDEBAR and run.fragments.get(p)]
+                 or [(s, "") for p, s in ordered if p[0] == _SIDEBAR])
+    if not found:
+        raise LookupError(f"no slider {label!r} on the page" if label else "no slider in the sidebar")
+    return found[0]
 
 
 def _checked(run: Run) -> Run:
-    """``run``, if the script finished successfully and the page showed no exception."""
-    if run.status != 0:
+    """``run``, if the script (or the fragment) finished successfully and the page showed no exception."""
+    if run.status not in (0, 3):  # FINISHED_SUCCESSFULLY, FINISHED_FRAGMENT_RUN_SUCCESSFULLY
         raise RuntimeError(f"script_finished with status {run.status}")
     if run.exceptions:
         raise RuntimeError(f"the page showed an exception: {run.exceptions[0][:200]}")
@@ -242,6 +257,8 @@ class SessionResult:
     first_visit: float = math.nan
     moves: list = field(default_factory=list)
     move_deltas: list = field(default_factory=list)
+    #: Whether the moves reran only the slider's fragment.
+    fragment: bool = False
     error: str = ""
 
 
@@ -255,15 +272,17 @@ async def use_page(port: int, page: str, label: str | None, *, slot: int, moves:
         async with Session(port, page) as session:
             run = _checked(await session.rerun())
             result.first_visit = run.seconds
-            first = find_slider(run, label)
+            first, fragment = find_slider(run, label)
             values, widget_id = slider_values(first), first.id
             for k in range(moves):
                 await asyncio.sleep(rng.uniform(*think))
                 session.set_slider(first, values[(slot * moves + k) % len(values)], widget_id)
+                session.fragment_id = fragment  # a key input reruns only its fragment, as in the browser
                 run = _checked(await session.rerun())
                 result.moves.append(run.seconds)
                 result.move_deltas.append(run.deltas)
-                widget_id = find_slider(run, label).id
+                result.fragment = bool(fragment)
+                widget_id, fragment = (lambda found: (found[0].id, found[1]))(find_slider(run, label))
     except Exception as err:  # noqa: BLE001  (reported with the figures)
         result.error = f"{type(err).__name__}: {str(err).splitlines()[0][:120] if str(err) else ''}"
     return result

@@ -80,26 +80,30 @@ def test_one_session_one_slider_move_against_a_real_server():
     async def visit_and_move(port):
         async with sb.Session(port, "accuracy") as session:
             first = await session.rerun()
-            slider = sb.find_slider(first, DELTA_LABEL)
+            slider, fragment = sb.find_slider(first, DELTA_LABEL)
             session.set_slider(slider, 2.1)
+            session.fragment_id = fragment  # Δ is a key input: the frontend reruns only its fragment
             moved = await session.rerun()
-            return first, slider, moved, session.page_script_hash
+            return first, slider, fragment, moved, session.page_script_hash
 
     port = sb._free_port()
     proc = sb._start_server(port)
     try:
         # in a thread of its own: an earlier browser test's event loop may still run in this one
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            first, slider, moved, page_hash = pool.submit(
+            first, slider, fragment, moved, page_hash = pool.submit(
                 lambda: asyncio.run(asyncio.wait_for(visit_and_move(port), 120))).result()
     finally:
         sb._stop_server(proc)
     # both runs ended with script_finished FINISHED_SUCCESSFULLY, the second on the page the first one ran
-    assert first.status == 0 and moved.status == 0 and page_hash
+    assert first.status == 0 and moved.status == 3 and page_hash  # 3: FINISHED_FRAGMENT_RUN_SUCCESSFULLY
     assert not first.exceptions and not moved.exceptions
     assert sb._checked(moved) is moved
     assert slider.id and slider.default[0] == 2.0 and slider.min < 2.1 < slider.max
     assert moved.deltas > 0 and moved.sliders
+    # a fragment rerun: the key input's fragment only (no sidebar widget is sent again)
+    assert fragment and all(path[0] != sb._SIDEBAR for path in moved.sliders)
+    assert any(path[0] == sb._SIDEBAR for path in first.sliders)
     # the widget value reached the app: the power metric is the power at the new Δ
     before = accuracy.mcnemar_power(500, 0.02, 0.9).power
     after = accuracy.mcnemar_power(500, 0.021, 0.9).power
