@@ -103,16 +103,18 @@ class Field:
     fmt: str | None = None
 
     # --- checks ---------------------------------------------------------------------------------------------
-    def range_text(self) -> str:
-        """The valid values in words (for messages and help)."""
+    def range_text(self, *, shown: bool = False) -> str:
+        """The valid values in words (for messages and help); ``shown``: in the widget's units (× ``scale``), as a
+        link carries them."""
         if self.kind == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if self.kind == "bool":
             return "true or false"
         if self.kind == "text":
             return "text"
-        lo = "−∞" if self.low is None else _number(self.low)
-        hi = "∞" if self.high is None else _number(self.high)
+        unit = self.to_widget if shown else (lambda x: x)
+        lo = "−∞" if self.low is None else _number(unit(self.low))
+        hi = "∞" if self.high is None else _number(unit(self.high))
         return f"{'(' if self.low_open else '['}{lo}, {hi}{')' if self.high_open else ']'}"
 
     def check(self, value):

@@ -26,21 +26,10 @@ def field_help(f: Field, extra: str = "") -> str:
         shown = f.scale == 1.0 and f.ui_low is None and f.ui_high is None
         # the widget shows its own ends; a link may go further, to the engine's valid range
         parts.append(f"Range {f.range_text()}{unit}." if shown else
-                     f"A link may set {_shown_range(f)}{f' {f.unit}' if f.unit else ''}.")
+                     f"A link may set {f.range_text(shown=True)}{f' {f.unit}' if f.unit else ''}.")
     if extra:
         parts.append(extra)
     return " ".join(p for p in parts if p)
-
-
-def _shown_range(f: Field) -> str:
-    """The valid range in the widget's units (what a link carries)."""
-    def show(x):
-        x = f.to_widget(x)
-        return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
-
-    lo = "−∞" if f.low is None else show(f.low)
-    hi = "∞" if f.high is None else show(f.high)
-    return f"{'(' if f.low_open else '['}{lo}, {hi}{')' if f.high_open else ']'}"
 
 
 def field_input(design, name: str, container=None, *, widget: str | None = None, options=None,

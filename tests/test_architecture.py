@@ -53,6 +53,34 @@ def _imports(name: str) -> set[str]:
 GRAPH = {name: _imports(name) for name in MODULES}
 
 
+def sibling_graph(package: str) -> dict[str, set[str]]:
+    """The imports among one package's modules, by file stem (``"_common"``, ``"design"``, ``"__init__"``)."""
+    prefix = package + "."
+
+    def stem(name):
+        return "__init__" if name == package else name[len(prefix):]
+
+    inside = {m for m in GRAPH if m == package or m.startswith(prefix)}
+    return {stem(m): {stem(d) for d in GRAPH[m] if d in inside} for m in inside}
+
+
+def function_level_imports(package: str) -> list[str]:
+    """The project imports one package's modules make inside a function or class (``file:line``): they would hide
+    a circle until the call. A lazy import of a third-party library is not one."""
+    found = []
+    for name, path in sorted(MODULES.items()):
+        if not (name == package or name.startswith(package + ".")):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            project = (isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("core"))
+                       or isinstance(node, ast.Import) and any(a.name.startswith("core") for a in node.names))
+            if project and id(node) not in top:
+                found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan)."""
     index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]

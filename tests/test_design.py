@@ -84,6 +84,7 @@ def test_links_carry_what_the_widget_shows():
     assert Toy.from_params({"d": "2.5"}).delta == 0.025
     assert Toy(delta=0.025).to_params()["d"] == "2.5"
     assert Toy.field("n").range_text() == "[2, 10,000]"
+    assert Toy.field("delta").range_text() == "[-1, 1]" and Toy.field("delta").range_text(shown=True) == "[-100, 100]"
 
 
 def test_widget_units():

@@ -7,7 +7,6 @@ widget keys as the tests of the page (tests/app/test_llm_page.py) and its links 
 
 from __future__ import annotations
 
-import ast
 import math
 import subprocess
 import sys
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_architecture import _cycles, function_level_imports, sibling_graph
 from core import llm
 from core.design import Design
 
@@ -223,54 +223,20 @@ def _modules() -> list[str]:
     return sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
 
 
-def _imports(module: str) -> set[str]:
-    """The package's modules that ``module`` imports anywhere in its file (top level or inside functions)."""
-    tree = ast.parse((PACKAGE / f"{module}.py").read_text())
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and node.module:  # from .x import …
-                found.add(node.module.split(".")[0])
-            elif node.level == 1:  # from . import x
-                found |= {a.name for a in node.names}
-            elif node.level == 0 and (node.module or "").startswith("core.llm."):
-                found.add(node.module.split(".")[2])
-            elif node.level == 0 and node.module == "core.llm":
-                found.add("__init__")
-        elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[2] for a in node.names if a.name.startswith("core.llm.")}
-    return found & (set(_modules()) | {"__init__"})
-
-
 def test_no_module_of_the_package_imports_one_that_imports_it_back():
-    graph = {m: _imports(m) for m in _modules()}
+    graph = sibling_graph("core.llm")
     assert "_common" in graph and "design" in graph
     assert graph["_common"] == set(), "the shared pieces import no sibling"
-    assert "design" not in set().union(*graph.values()), "no engine imports the design"
+    assert "design" not in set().union(*(d for m, d in graph.items() if m != "__init__")), \
+        "no engine imports the design"
     assert {"power", "sizing", "curves"} <= graph["design"]
-
-    def reach(start):  # every module start imports, directly or not
-        seen, todo = set(), [start]
-        while todo:
-            for nxt in graph.get(todo.pop(), ()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
-
-    circles = sorted(m for m in graph if m in reach(m))
+    circles = _cycles({m: d - {"__init__"} for m, d in graph.items() if m != "__init__"})
     assert circles == [], f"modules on an import circle: {circles}"
 
 
 def test_no_function_level_imports_inside_the_package():
-    for module in _modules():
-        tree = ast.parse((PACKAGE / f"{module}.py").read_text())
-        for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
-            inner = [n for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))]
-            # the project's own modules (a lazy import of a heavy third-party library, statsmodels, is no circle)
-            local = [n for n in inner if isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").startswith(
-                "core")) or isinstance(n, ast.Import) and any(a.name.startswith("core") for a in n.names)]
-            assert not local, f"{module}.{fn.name} imports inside the function"
+    # the project's own modules (a lazy import of a heavy third-party library, statsmodels, is no circle)
+    assert function_level_imports("core.llm") == []
 
 
 def test_every_module_imports_in_a_fresh_interpreter():
