@@ -98,6 +98,14 @@ def warm() -> float:
     for name in home.TEASERS:
         home.teaser(name)
     demo.significance_filter()
+    # The DA campaign page's headline searches each procedure's budget for 80% power (≈ 1–3 s cold on a small
+    # machine); the engine keeps the answers, so its first visitor does not wait for them.
+    from core import sequential
+    campaign = sequential.CampaignDesign()
+    for procedure in ("fixed", "interim", "interim_futility"):
+        size = campaign.with_(procedure=procedure).relevant().sample_sizes(0.8)
+        if size.first > 0:
+            campaign.with_(procedure=procedure, budget=size.first).power()
     # Streamlit's first element of the process checks whether it runs in a REPL with inspect.stack(),
     # which maps every frame to its module by scanning sys.modules (≈ 2,000 of them here): ≈ 0.1 s in
     # the first visitor's run. One call here, after every import above, fills inspect's tables; the later

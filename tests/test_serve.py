@@ -165,3 +165,24 @@ def test_the_trimmer_thread_runs_and_stops(monkeypatch):
     stop.set()
     thread.join(5)
     assert calls and not thread.is_alive()
+
+
+def test_warm_answers_the_da_pages_default_budgets_before_the_first_visitor():
+    """The DA page's headline (judgments for 80% power of each procedure at the default campaign) comes from the
+    engine's memo after :func:`warm`: asking again computes nothing new and gives the numbers the engine gives."""
+    from core import sequential as sq
+    from core.sequential import campaign
+
+    serve.warm()
+    memo = campaign._campaign_sample_size
+    before = memo.cache_info()
+    default = sq.CampaignDesign()
+    budget = sq.CampaignDesign.field("budget").default
+    sizes = {p: default.with_(procedure=p, budget=budget).relevant().sample_sizes(0.8)
+             for p in ("fixed", "interim", "interim_futility")}
+    after = memo.cache_info()
+    assert after.misses == before.misses and after.hits == before.hits + 3
+    # the memo answers what the search answers: the power at `first` reaches 80% and one even step below does not
+    for procedure, size in sizes.items():
+        design = default.with_(procedure=procedure)
+        assert design.power(size.first).power >= 0.8 > design.power(size.first - 2).power

@@ -1169,6 +1169,14 @@ def campaign_sample_size(procedure, delta, *, target_power=0.8, peeks=3, boundar
         raise ValueError("`delta` must be non-zero to size a campaign (at 0 the rejection rate stays at most α).")
     target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
     test = check_choice("test", test, TESTS)
+    return _campaign_sample_size(procedure, delta, target_power, peeks, kind, futility_p, mean, sd, alpha, test)
+
+
+# The search costs 0.3–1.5 s per procedure (hundreds of boundary solutions, Wei et al. 2022 §6.1); its arguments are
+# validated scalars and its result is frozen, so one process keeps the recent answers (the launcher computes the DA
+# page's defaults before the first visitor, scripts/serve.py).
+@lru_cache(maxsize=256)
+def _campaign_sample_size(procedure, delta, target_power, peeks, kind, futility_p, mean, sd, alpha, test):
     looks = 1 if procedure == "fixed" else peeks
     low = max(20, 4 * looks)
 
