@@ -290,7 +290,9 @@ def read_table(
     50 lines, else runs of white space (space-aligned tables with trailing
     spaces, WMT ``ad-seg-scores-*.csv``). A header separated by spaces over
     tab- or comma-separated rows (WMT MQM ``*.avg_seg_scores.tsv``, WMT DA
-    ``ad-*-good-stnd.csv``) is split on white space.
+    ``ad-*-good-stnd.csv``) is split on white space, and so is a file whose rows
+    mix tabs and spaces (Google's MQM ``newstest2020`` segment scores) when
+    runs of white space give every row the same width and tabs do not.
 
     Examples
     --------
@@ -302,9 +304,18 @@ def read_table(
     text = decode_text(data, name=name, max_bytes=max_bytes)
     sample = "\n".join(text[:65536].splitlines()[:50])
     delimiter = _delimiter(sample)
-    rows: list[list[str]] = []
     with _gc_paused():
-        table = _read_rows(text, delimiter, rows, name, min_columns, max_rows, header)
+        try:
+            table = _read_rows(text, delimiter, [], name, min_columns, max_rows, header)
+        except ValueError as err:
+            # Google's MQM *.avg_seg_scores.tsv files separate some rows by a tab (and a space) and others by
+            # spaces only (newstest2020): a tab-separated reading gives unequal rows, runs of white space equal ones.
+            if delimiter != "\t" or "the columns are unequal" not in str(err):
+                raise
+            try:
+                table = _read_rows(text, None, [], name, min_columns, max_rows, header)
+            except ValueError:
+                raise err from None
     return table if columns is None else map_columns(table, columns, name=name)
 
 

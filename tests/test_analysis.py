@@ -548,3 +548,14 @@ def test_columns_choose_wide_columns_and_first_row_is_data():
     with pytest.raises(ValueError, match="needs the roles a, b"):
         an.parse_results(b"x,y\n1,2\n2,3\n3,5\n", "scores", columns={"a": "x"})
     assert an.parse_results(b"1,2\n2,3\n3,5\n4,4\n", "scores", header="no").rows_used == 4
+
+
+def test_google_mqm_segment_scores_with_mixed_separators_are_compared():
+    """A long MQM table whose rows mix tab and space separators (Google's newstest2020 layout) pivots to one
+    column per system; the paired scores are the file's own (checked by hand)."""
+    data = (b"system mqm_avg_score seg_id\nA\t -1.0\t1\nB -2.0 1\nA\t-1.5 2\nB\t -2.0\t2\nA 0 3\nB\t-1 3\n"
+            b"A -4 4\nB -4.5 4\n")
+    parsed = an.parse_results(data, "scores", columns={"item": "seg_id", "system": "system",
+                                                       "score": "mqm_avg_score"})
+    assert parsed.names == ("A", "B") and parsed.rows_used == 4
+    assert parsed.a.tolist() == [-1.0, -1.5, 0.0, -4.0] and parsed.b.tolist() == [-2.0, -2.0, -1.0, -4.5]

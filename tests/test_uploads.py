@@ -176,3 +176,22 @@ def test_twelve_field_space_header_over_tab_rows():
     rows = ["\t".join(f"v{r}_{i}" for i in range(1, 13)) for r in range(3)]
     table = uploads.read_table((" ".join(names) + "\n" + "\n".join(rows) + "\n").encode())
     assert list(table.columns) == names and table.shape == (3, 12) and table.iloc[2, 11] == "v2_12"
+
+
+def test_rows_mixing_tabs_and_spaces_are_split_on_white_space():
+    """Google's MQM newstest2020 ``*.avg_seg_scores.tsv``: a space-separated header over rows separated by a tab
+    (and a space) or by spaces only (github.com/google/wmt-mqm-human-evaluation; the same layout
+    core.humaneval reads with runs of white space)."""
+    data = b"system mqm_avg_score seg_id\nHuman-A.0\t -1.0\t1\nOnline-B.1 -2.5 1\nHuman-A.0\t-0.5 2\n"
+    table = uploads.read_table(data)
+    assert list(table.columns) == ["system", "mqm_avg_score", "seg_id"]
+    assert table.values.tolist() == [["Human-A.0", "-1.0", "1"], ["Online-B.1", "-2.5", "1"],
+                                     ["Human-A.0", "-0.5", "2"]]
+
+
+def test_unequal_rows_still_name_the_row_when_white_space_does_not_help():
+    # a tab file whose third row has a sentence with spaces: white space would give other widths too
+    with pytest.raises(ValueError, match=r"row 3 has 1 fields but row 1 has 2; the columns are unequal"):
+        uploads.read_table(b"a\tb\n1\t2\nthree words here\n")
+    with pytest.raises(ValueError, match=r"row 3 has 1 fields but row 1 has 2"):
+        uploads.read_table(b"a\tb\n1\t2\n3 4 5\n")

@@ -230,3 +230,27 @@ def test_plan_of_the_next_evaluation(page):
     item = analysis_plan.plan_item(an.NextEvaluation(0.0214, 0.1016), report="", name_a="A", name_b="B",
                                    n_units=300)
     assert dict(item.results)["pairs needed for 80% power"] == "179" and plan_text(item)
+
+
+def test_google_mqm_segment_scores_with_mixed_separators_open_as_a_long_table(page):
+    # Google's MQM newstest2020 avg_seg_scores.tsv: a space-separated header over rows separated by a tab (and a
+    # space) or by spaces only; the page reads it, guesses the long shape and compares the two systems
+    rng = np.random.default_rng(5)
+    lines, scores = ["system mqm_avg_score seg_id"], {}
+    for item in range(1, 41):
+        for k, system in enumerate(("Human-A.0", "Online-B.1")):
+            value = float(np.round(-rng.gamma(1.5, 2.0) - k, 4))
+            scores[(system, item)] = value
+            sep = "\t " if (item + k) % 3 else " "
+            lines.append(f"{system}{sep}{value}{sep}{item}")
+    page.radio(key="data").set_value("upload")
+    page.run()
+    page.file_uploader(key="file").set_value(("mqm_newstest2020_ende.avg_seg_scores.tsv",
+                                              ("\n".join(lines) + "\n").encode(), "text/tab-separated-values"))
+    page.run()
+    assert not page.exception and not page.error
+    assert page.radio(key="shape").value == "long"
+    assert page.selectbox(key="col_score").value == "mqm_avg_score"
+    d = np.array([scores[("Human-A.0", i)] - scores[("Online-B.1", i)] for i in range(1, 41)])
+    assert metrics(page)["MDE of the paired t test at 80% power"] == \
+        f"{an.paired_t_mde(40, float(d.std(ddof=1))):.4f} score units"
