@@ -35,6 +35,7 @@ from benchmarks.browser_bench import (
     _existing_pages,
     _free_port,
     _start_server,
+    _slider,
     _stop_server,
     _wait_chart,
     launch_browser,
@@ -141,8 +142,8 @@ def diagnose(paths: list[str] | None = None) -> list[tuple[str, dict, list]]:
                 page.wait_for_selector(IDLE, timeout=120_000)
                 _wait_chart(page)
                 page.wait_for_timeout(800)
-                sidebar = page.locator('[data-testid="stSidebar"]')
-                slider = sidebar.get_by_role("slider", name=name) if name else sidebar.get_by_role("slider").first
+                # the slider make bench moves: the page's named one, else its first key input, else the sidebar's first
+                slider = _slider(page, name)
                 moves = [_move(page, cdp, slider, frames) for _ in range(3)]
                 stats = page.evaluate(_CHART_STATS)
                 median = {k: statistics.median(m[k] for m in moves) for k in moves[0]}
