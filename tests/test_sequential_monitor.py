@@ -149,3 +149,22 @@ def test_betting_sequence_of_a_million_items_is_computed():
     cs = sq.confidence_sequence(y, bounds=(-1, 1))
     assert len(cs) == 1_000_000 and cs["lower"].iloc[-1] <= cs["estimate"].iloc[-1] <= cs["upper"].iloc[-1]
     assert 0 < cs["upper"].iloc[-1] - cs["lower"].iloc[-1] < 0.02
+
+
+@pytest.mark.parametrize("n_max, looks, boundary", [(100, 3, "pocock"), (101, 4, "obrien_fleming"),
+                                                    (10, 3, "pocock")])
+def test_planned_looks_rounded_to_whole_items_keep_the_size_at_alpha(n_max, looks, boundary):
+    """Looks at round(n_max k / K) items are unequally spaced when K does not divide n_max; the boundaries are
+    solved at the realised fractions (Lan & DeMets 1983). Oracle: scipy's multivariate normal CDF of
+    (Z_1, …, Z_K) with corr(Z_j, Z_k) = √(n_j / n_k) (Jennison & Turnbull 2000, §3.1): P(some |Z_k| ≥ c_k) = α."""
+    from scipy import stats
+
+    x = np.random.default_rng(3).normal(0.0, 1.0, 5)
+    r = sq.monitor(x, target=0.5, n_max=n_max, looks=looks, boundary=boundary)
+    sizes = np.array(r.looks, float)
+    assert not np.array_equal(sizes, sizes[0] * np.arange(1, looks + 1))  # the rounding this is about
+    c = np.array(r.look_bounds) * np.sqrt(sizes) / r.sd
+    corr = np.sqrt(np.minimum.outer(sizes, sizes) / np.maximum.outer(sizes, sizes))
+    inside = stats.multivariate_normal(mean=np.zeros(looks), cov=corr, abseps=1e-7, releps=1e-7).cdf(
+        c, lower_limit=-c, rng=np.random.default_rng(0))
+    assert 1.0 - inside == pytest.approx(0.05, abs=5e-6)  # equally spaced boundaries: off by 2e-5 to 4.5e-4

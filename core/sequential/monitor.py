@@ -28,7 +28,7 @@ import pandas as pd
 from .. import uploads
 from ..design import Design, spec
 from ..validation import check_alpha, check_choice, check_int, check_real
-from .boundaries import BOUNDARIES, boundary_z
+from .boundaries import BOUNDARIES, _boundary_z, boundary_z, equal_information
 from .confidence import confidence_sequence, cs_boundary, mixture_rho
 
 __all__ = ["VERDICTS", "SEQUENCES", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
@@ -191,7 +191,8 @@ class MonitorDesign(Design):
                             label="Per-item SD", help="A known per-item SD (default: the sample SD of the data).")
     bounds: tuple | None = None
     looks: int = spec(3, low=1, high=10, step=1, key="looks", label="Planned group looks K",
-                      help="The group-sequential plan drawn for comparison: K equally spaced analyses.")
+                      help="The group-sequential plan drawn for comparison: K analyses at round(n_max·k/K) items, "
+                      "with boundaries solved at the looks as rounded (size exactly α).")
     boundary: str = spec("obrien_fleming", choices=BOUNDARIES, key="boundary", label="Group boundary",
                          help="How α is shared among the planned looks.")
     n_sims: int = spec(2000, low=100, high=100_000, step=100, key="n_sims", unit="runs",
@@ -281,7 +282,13 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     last = seq.iloc[-1]
     verdict, message = _verdict(float(last["lower"]), float(last["upper"]), target, n, n_max)
     planned = np.array([max(1, round(n_max * k / looks)) for k in range(1, looks + 1)])
-    bounds_est = boundary_z(looks, alpha=alpha, kind=boundary) * sd_used / np.sqrt(planned)
+    # looks rounded to whole items are unequally spaced unless K divides n_max: the boundaries are solved at the
+    # realised information fractions, so the plan's size is exactly α (Lan & DeMets 1983; Jennison & Turnbull
+    # 2000, §7.2), as the general engine's group designs do
+    information = equal_information(planned)
+    z = boundary_z(looks, alpha=alpha, kind=boundary) if information is None else \
+        np.asarray(_boundary_z(looks, float(alpha), boundary, 0.0, information))
+    bounds_est = z * sd_used / np.sqrt(planned)
     group_stop = None
     for nk, b in zip(planned, bounds_est):
         if nk <= n and abs(seq["estimate"].iloc[nk - 1]) >= b:
