@@ -588,3 +588,25 @@ def test_campaign_equally_spaced_looks_keep_the_classical_thresholds():
     table = sq.population_curves([200, 1000, 1200], [2.0], designs=("interim",))
     for b, p in zip(table["budget"], table["average_power"]):
         assert p == pytest.approx(sq.campaign_power("interim", int(b), 2.0).power, abs=1e-12)
+
+
+@pytest.mark.parametrize("mean, sd, delta", [(95.0, 40.0, 1.0), (97.0, 20.0, 1.0), (90.0, 50.0, 1.0),
+                                             (75.0, 27.0, 3.0)])
+def test_mwu_effect_in_logs_agrees_with_the_quadrature_where_both_work(mean, sd, delta):
+    """The log-space integral (used where the Gamma's shape is ≪ 1) against the Gauss–Legendre one."""
+    from core.sequential.scores import _gamma, _inner_in_logs
+
+    ga, gb = _gamma(mean + delta / 2, sd), _gamma(mean - delta / 2, sd)
+    in_logs = ga.cdf(100.0) * gb.sf(100.0) + _inner_in_logs(ga, gb) + 0.5 * ga.sf(100.0) * gb.sf(100.0)
+    assert in_logs == pytest.approx(sq.mwu_effect(mean + delta / 2, mean - delta / 2, sd), abs=1e-6)
+
+
+@pytest.mark.parametrize("mean, sd", [(99.0, 60.0), (98.0, 27.0), (97.0, 40.0), (95.0, 50.0), (99.0, 10.0)])
+def test_mwu_effect_where_the_gamma_shape_is_tiny(mean, sd):
+    # shape μ²/σ² from 3e-4 to 0.01: the quadrature's nodes underflow; the log-space integral takes over
+    half = min(0.5, (99.5 - mean) / 2 - 1e-9)
+    assert sq.mwu_effect(mean, mean, sd) == pytest.approx(0.5, abs=1e-9)  # symmetry
+    up = sq.mwu_effect(mean + half, mean - half, sd)
+    assert 0.5 < up < 1.0
+    assert sq.mwu_effect(mean - half, mean + half, sd) == pytest.approx(1.0 - up, abs=1e-12)
+    assert sq.mwu_effect(mean + half / 2, mean - half / 2, sd) < up  # larger gaps, larger effects

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy import special, stats
+from scipy import integrate, special, stats
 
 from ..validation import check_real
 
@@ -100,10 +100,38 @@ def mwu_effect(mean_a, mean_b, sd) -> float:
     v = 0.5 * (_GL_NODES + 1.0)
     g = 100.0 * v**power
     jacobian = 100.0 * power * v ** (power - 1.0)
-    inner = 0.5 * float(np.sum(_GL_WEIGHTS * ga.cdf(g) * gb.pdf(g) * jacobian))
+    with np.errstate(all="ignore"):
+        inner = 0.5 * float(np.sum(_GL_WEIGHTS * ga.cdf(g) * gb.pdf(g) * jacobian))
+    if not math.isfinite(inner):  # a shape k ≪ 1: v^(1/k) underflows and the density overflows at the nodes
+        inner = _inner_in_logs(ga, gb)
     p_less = ga.cdf(100.0) * gb.sf(100.0) + inner
     tie = ga.sf(100.0) * gb.sf(100.0)
     return float(p_less + 0.5 * tie)
+
+
+def _inner_in_logs(ga, gb) -> float:
+    """``∫_0^100 F_A(g) f_B(g) dg`` in t = log g, for Gammas of shape k ≪ 1 (a mean near 100 with a large SD).
+
+    Such a Gamma puts most of its mass at g far below the smallest float (P(G < 10⁻³⁰⁰) ≈ 10^(−300 k)), so the
+    densities and distribution functions are evaluated in logs: near 0, F(g) = P(k, g/θ) ≈ (g/θ)^k / Γ(k + 1)
+    (the first term of the series of the regularized incomplete gamma function, DLMF 8.7.1) and
+    f(g) g = exp(k log(g/θ) − g/θ − log Γ(k)). Adaptive quadrature (QUADPACK) on panels in t from where
+    F_B(e^t) ≈ e⁻⁴⁰ to log 100.
+    """
+    ka, sa = ga.kwds["a"], ga.kwds["scale"]
+    kb, sb = gb.kwds["a"], gb.kwds["scale"]
+    log_sa, log_sb = math.log(sa), math.log(sb)
+    lg_a1, lg_b = special.gammaln(ka + 1.0), special.gammaln(kb)
+
+    def integrand(t):
+        xa = t - log_sa
+        cdf_a = special.gammainc(ka, math.exp(xa)) if xa > -18.0 else math.exp(ka * xa - lg_a1)
+        return cdf_a * math.exp(kb * (t - log_sb) - math.exp(t) / sb - lg_b)
+
+    low = log_sb + (special.gammaln(kb + 1.0) - 40.0) / kb
+    edges = np.linspace(low, math.log(100.0), 61)
+    return float(sum(integrate.quad(integrand, a, b, epsabs=1e-13, epsrel=1e-11, limit=200)[0]
+                     for a, b in zip(edges[:-1], edges[1:])))
 
 
 def _drifts(test, n_per_system, mean, sd, delta):
