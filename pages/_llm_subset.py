@@ -95,7 +95,7 @@ def inputs() -> dict | None:
     values = dict(n_total=_input("n_total", c1))
     # the subset is at most the benchmark: the widget ends at N, and starts at 500 or N
     values["m"] = field_input(dataclasses.replace(S.field("m"), ui_high=values["n_total"]), "m", c1,
-                              label=S.field("m").label, default=min(S.field("m").default, values["n_total"]))
+                              label=S.field("m").label, default=min(llm.SUBSET_M, values["n_total"]))
     values.update({name: _input(name, c2, widget="slider") for name in ("accuracy", "a_only_share", "b_only_share")})
     values.update({name: _input(name, c3, widget="slider") for name in ("halfwidth", "target_agreement")})
     try:

@@ -160,6 +160,7 @@ __all__ = [
     # which items to run: the subset tab's design and the item list's (core.llm.items)
     "SubsetDesign",
     "ItemListDesign",
+    "SUBSET_M",
     "ITEM_LIST_TOTAL_FACTOR",
     "TASK_CHARS",
 ]

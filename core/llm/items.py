@@ -26,7 +26,10 @@ from .subset import (
     subset_variance_bound,
 )
 
-__all__ = ["SubsetDesign", "ItemListDesign", "ITEM_LIST_TOTAL_FACTOR", "TASK_CHARS"]
+__all__ = ["SubsetDesign", "ItemListDesign", "SUBSET_M", "ITEM_LIST_TOTAL_FACTOR", "TASK_CHARS"]
+
+#: The subset tab's starting size m (at most the benchmark's N).
+SUBSET_M = 500
 
 #: Without a log, the item list's benchmark holds this many times the questions n (at most :data:`MAX_ITEMS`).
 ITEM_LIST_TOTAL_FACTOR = 10
@@ -45,7 +48,8 @@ def _share(default: float, *, key: str, label: str, help: str):
 class SubsetDesign(Design):
     """A random m-item subset of an N-item benchmark instead of the full run (the LLM page's subset tab).
 
-    Fields (URL key, unit): ``n_total`` (``sub_total``, items), ``m`` (``sub_m``, items, at most ``n_total``),
+    Fields (URL key, unit): ``n_total`` (``sub_total``, items), ``m`` (``sub_m``, items, at most ``n_total``;
+    ``None``: :data:`SUBSET_M` or the whole benchmark when it is smaller),
     ``accuracy`` (``sub_acc``, %), ``a_only_share`` / ``b_only_share`` (``sub_a_only`` / ``sub_b_only``, % of the
     items only A / only B gets right; the engines take the counts :attr:`a_only` / :attr:`b_only`, which must differ
     and fit in the benchmark), ``halfwidth`` (``sub_hw``, pts), ``target_agreement`` (``sub_target``, %), ``seed``
@@ -68,8 +72,8 @@ class SubsetDesign(Design):
 
     n_total: int = spec(5000, low=2, high=MAX_ITEMS, ui_low=10, ui_high=1_000_000, step=100, unit="items",
                         key="sub_total", label="Items in the benchmark N", help="The full run's items.")
-    m: int = spec(500, low=1, high=MAX_ITEMS, ui_high=1_000_000, step=50, unit="items", key="sub_m",
-                  label="Items in the subset m",
+    m: int | None = spec(None, kind="int", low=1, high=MAX_ITEMS, ui_high=1_000_000, step=50, unit="items",
+                         key="sub_m", label="Items in the subset m",
                   help="Drawn at random without replacement, the same for both models (not the first m, which the "
                   "harness's --limit takes).")
     accuracy: float = spec(0.70, low=0.0, high=1.0, ui_low=0.01, ui_high=0.99, step=0.005, scale=100.0, unit="%",
@@ -96,9 +100,11 @@ class SubsetDesign(Design):
 
     def __post_init__(self):
         self.check_fields()
+        if self.m is None:  # the tab's start: 500 items, or the whole benchmark when it is smaller
+            object.__setattr__(self, "m", min(SUBSET_M, self.n_total))
         # the checks spanning fields, as the engines make them (subset_agreement: m ≤ N, counts that differ and fit)
         if self.m > self.n_total:
-            raise ValueError(f"`m` must be in [1, {self.n_total:,}] (at most `n_total`), got {self.m:,}.")
+            raise ValueError(f"`m` must be in [1, {self.n_total:,}] (at most the benchmark's items), got {self.m:,}.")
         a, b = self.a_only, self.b_only
         if a + b > self.n_total:
             raise ValueError(f"`a_only_share` + `b_only_share` must fit in the benchmark: {a:,} + {b:,} items > "
