@@ -1,4 +1,5 @@
-"""The LLM page's "Run a subset instead" tab (UI only; numbers from core.llm.subset).
+"""The LLM page's "Run a subset instead" tab (UI only: widgets built from ``core.llm.SubsetDesign``'s declared
+fields → one design → one cached call per output).
 
 A seeded random subset of m of the benchmark's N items: its SE around the full run (finite-population correction),
 P(same winner as the full run) (exact multivariate hypergeometric), the m for ± a half-width and for a target
@@ -37,8 +38,6 @@ from pages._scaffold import (
 
 SUBSET_VIEW = "Run a subset instead"
 Z95 = 1.959963984540054
-
-
 S = llm.SubsetDesign
 
 
@@ -100,7 +99,9 @@ def inputs() -> dict | None:
     values.update({name: _input(name, c3, widget="slider") for name in ("halfwidth", "target_agreement")})
     try:
         S(**values)  # the checks spanning fields, before the widgets below the charts are drawn
-    except ValueError:
+    except ValueError as e:
+        if "only_share`" not in str(e):
+            raise
         st.warning("Only-A and only-B items must differ (the full run needs a winner) and fit in the benchmark.")
         return None
     return values

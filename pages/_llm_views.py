@@ -1,6 +1,6 @@
-"""The LLM page's chart tabs (UI only; numbers from ``core.llm.BenchmarkDesign``): power and assurance vs questions,
-the variance budget, cost vs samples, judge error and "no worse than"; the simulation check and the sequential
-section below the tabs. Each takes the page's one design."""
+"""The LLM page's chart tabs (UI only; numbers from ``core.llm.BenchmarkDesign`` and, for "no worse than",
+``core.llm.NoWorseDesign``): power and assurance vs questions, the variance budget, cost vs samples, judge error and
+"no worse than"; the simulation check and the sequential section below the tabs. Each takes the page's one design."""
 
 from __future__ import annotations
 

@@ -191,7 +191,7 @@ def cost_controls(page) -> None:
     if values["pay"] == "hour":
         values["wage"] = inp("wage", c1, cls=C)
         values["ratings_per_hour"] = inp("ratings_per_hour", side, cls=C)
-        side.caption(f"→ {values['wage'] / values['ratings_per_hour']:.4f} per rating")
+        side.caption(f"→ {C(**values).rating_cost:.4f} per rating")
     else:
         values["cost_per_rating"] = inp("cost_per_rating", c1, cls=C)
     page.currency = currency_label(c2.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
