@@ -460,7 +460,7 @@ def test_subset_fields_keys_and_defaults():
     assert {f.name: f.key for f in S.fields()} == SUBSET_KEYS
     # the tab's defaults (pages/_llm_subset.py before the design declared them)
     assert {f.name: f.default for f in S.fields()} == dict(
-        n_total=5000, m=None, accuracy=0.70, a_only_share=0.05, b_only_share=0.08, halfwidth=0.02,
+        n_total=5000, m=500, accuracy=0.70, a_only_share=0.05, b_only_share=0.08, halfwidth=0.02,
         target_agreement=0.95, seed=0, beta_a=2.0, beta_b=1.0)
     for f in S.fields():
         assert isinstance(f.unit, str) and f.label and f.help and f.step, f.name
@@ -471,7 +471,10 @@ def test_subset_fields_keys_and_defaults():
     assert shown == {"n_total": (10, 1_000_000, 100), "accuracy": (1.0, 99.0, 0.5), "a_only_share": (0.0, 50.0, 0.5),
                      "halfwidth": (0.2, 10.0, 0.1), "target_agreement": (60.0, 99.9, 0.1), "beta_a": (0.1, 10.0, 0.1)}
     assert (S().m, S().a_only, S().b_only) == (500, 250, 400)
-    assert S(n_total=100).m == 100 and S.from_params({"sub_total": "300"}).m == 300  # 500, or all N items
+    # a link with N but no m starts where the tab's widget does: 500 items, or all N when fewer
+    assert S.from_params({"sub_total": "300"}).m == 300 and S.from_params({"sub_total": "9000"}).m == 500
+    with pytest.raises(ValueError, match="`m` must be in \\[1, 100\\]"):
+        S(n_total=100)
 
 
 def test_subset_links_round_trip():

@@ -7,7 +7,9 @@ delegations to :mod:`core.llm.subset` and :func:`core.runnable.item_list`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -48,8 +50,8 @@ def _share(default: float, *, key: str, label: str, help: str):
 class SubsetDesign(Design):
     """A random m-item subset of an N-item benchmark instead of the full run (the LLM page's subset tab).
 
-    Fields (URL key, unit): ``n_total`` (``sub_total``, items), ``m`` (``sub_m``, items, at most ``n_total``;
-    ``None``: :data:`SUBSET_M` or the whole benchmark when it is smaller),
+    Fields (URL key, unit): ``n_total`` (``sub_total``, items), ``m`` (``sub_m``, items, at most ``n_total``; a
+    link without it starts, as the tab does, at :data:`SUBSET_M` or the whole benchmark when it is smaller),
     ``accuracy`` (``sub_acc``, %), ``a_only_share`` / ``b_only_share`` (``sub_a_only`` / ``sub_b_only``, % of the
     items only A / only B gets right; the engines take the counts :attr:`a_only` / :attr:`b_only`, which must differ
     and fit in the benchmark), ``halfwidth`` (``sub_hw``, pts), ``target_agreement`` (``sub_target``, %), ``seed``
@@ -72,8 +74,8 @@ class SubsetDesign(Design):
 
     n_total: int = spec(5000, low=2, high=MAX_ITEMS, ui_low=10, ui_high=1_000_000, step=100, unit="items",
                         key="sub_total", label="Items in the benchmark N", help="The full run's items.")
-    m: int | None = spec(None, kind="int", low=1, high=MAX_ITEMS, ui_high=1_000_000, step=50, unit="items",
-                         key="sub_m", label="Items in the subset m",
+    m: int = spec(SUBSET_M, low=1, high=MAX_ITEMS, ui_high=1_000_000, step=50, unit="items", key="sub_m",
+                  label="Items in the subset m",
                   help="Drawn at random without replacement, the same for both models (not the first m, which the "
                   "harness's --limit takes).")
     accuracy: float = spec(0.70, low=0.0, high=1.0, ui_low=0.01, ui_high=0.99, step=0.005, scale=100.0, unit="%",
@@ -100,8 +102,6 @@ class SubsetDesign(Design):
 
     def __post_init__(self):
         self.check_fields()
-        if self.m is None:  # the tab's start: 500 items, or the whole benchmark when it is smaller
-            object.__setattr__(self, "m", min(SUBSET_M, self.n_total))
         # the checks spanning fields, as the engines make them (subset_agreement: m ≤ N, counts that differ and fit)
         if self.m > self.n_total:
             raise ValueError(f"`m` must be in [1, {self.n_total:,}] (at most the benchmark's items), got {self.m:,}.")
@@ -112,6 +112,33 @@ class SubsetDesign(Design):
         if a == b:
             raise ValueError(f"`a_only_share` and `b_only_share` must give different counts (the full run needs a "
                              f"winner), got {a:,} of {self.n_total:,} items each.")
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
+        """The design a link describes (:meth:`core.design.Design.from_params`). As the tab's widget, m starts at
+        min(:data:`SUBSET_M`, N) when a link gives the benchmark's N but no m, or an m larger than N."""
+        params = dict(params or {})
+        f_n, f_m = cls.field("n_total"), cls.field("m")
+
+        def parsed(f):
+            raw = params.get(f.key)
+            raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw
+            try:
+                return None if raw is None else f.parse(raw)
+            except (ValueError, TypeError):
+                return None  # the base class says what is wrong with it
+
+        n_total, m = parsed(f_n), parsed(f_m)
+        if n_total is not None:
+            start = min(SUBSET_M, n_total)
+            if f_m.key not in params:
+                params[f_m.key] = str(start)
+            elif m is not None and m > n_total:
+                if messages is not None:
+                    messages.append(f"`m` must be in [1, {n_total:,}] (at most the benchmark's items), got {m:,}; "
+                                    f"the tab's start {start:,} is used.")
+                params[f_m.key] = str(start)
+        return super().from_params(params, messages=messages)
 
     # --- the engines' counts ------------------------------------------------------------------------------------------
     @property
