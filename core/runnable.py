@@ -14,6 +14,7 @@ Every function is deterministic given its ``seed``: the same inputs give the sam
 from __future__ import annotations
 
 import json
+import re
 import shlex
 
 import numpy as np
@@ -21,7 +22,8 @@ import pandas as pd
 
 from core.validation import check_int
 
-__all__ = ["item_list", "item_list_json", "harness_command", "harness_task", "vote_allocation", "worker_assignment"]
+__all__ = ["item_list", "item_list_json", "harness_command", "harness_task", "task_from_file_name", "TASK_FILE",
+           "vote_allocation", "worker_assignment"]
 
 
 def _allocate(sizes: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -141,11 +143,24 @@ def harness_command(frame: pd.DataFrame, *, file_name: str = "item_list.json") -
             "--log_samples --output_path <results directory>")
 
 
+#: An lm-evaluation-harness samples file's name: ``samples_<task>_<date>.jsonl``.
+TASK_FILE = re.compile(r"^samples_(?P<task>.+?)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.:]+)\.jsonl$")
+
+
+def task_from_file_name(label: str, index: int = 1) -> str:
+    """The task a samples file holds, from its name (:data:`TASK_FILE`); else the name without ``.jsonl``, or
+    ``"task <index>"`` for a blank name. (Here rather than in :mod:`core.llm`, whose harness readers use it, so
+    that this module imports no scenario package: :mod:`core.llm`'s item-list designs import this one.)"""
+    base = label.replace("\\", "/").rsplit("/", 1)[-1]
+    match = TASK_FILE.match(base)
+    if match:
+        return match.group("task")
+    return base[:-6] if base.endswith(".jsonl") else (base if base else f"task {index}")
+
+
 def harness_task(file_name: str) -> str:
     """The task of an lm-evaluation-harness samples file, from its name ``samples_<task>_<date>.jsonl``."""
-    from core.llm import _task_of
-
-    return _task_of(str(file_name), 1)
+    return task_from_file_name(str(file_name), 1)
 
 
 def vote_allocation(ratings, *, target_power=0.8, tie_rate=0.0, ties="drop", judge_accuracy=1.0,

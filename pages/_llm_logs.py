@@ -3,6 +3,7 @@ the item list to evaluate (UI only; numbers from ``core.llm``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -10,7 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from core import llm, uploads
-from core.runnable import harness_command, harness_task, item_list, item_list_json
+from core.runnable import harness_command, harness_task, item_list_json
+from pages._fields import field_help, field_input
 from pages._scaffold import apply_values, cached, cached_upload, guard, list_of, safe_message
 
 FIT_VIEW = "Estimate from your logs"
@@ -199,6 +201,14 @@ def show_fit(log, origin, design, target, plotted):
                        "tasks alone (Bowyer et al. 2025).")
 
 
+def text_input(cls, name: str, box) -> str:
+    """A declared text field's widget (bound to the URL under its key, as :func:`pages._fields.field_input` binds
+    the others), at most :data:`core.llm.TASK_CHARS` characters."""
+    f = cls.field(name)
+    return box.text_input(f.label, f.default, max_chars=llm.TASK_CHARS, key=f.key, bind="query-params",
+                          help=field_help(f))
+
+
 def item_list_box(n, log, origin, task):
     """The questions to evaluate: a seeded random subset (not the first n), the same for every model."""
     items_box = st.expander("Download the item list — which questions to evaluate, the same for every model",
@@ -207,8 +217,8 @@ def item_list_box(n, log, origin, task):
         return
     with items_box, guard("Cannot draw the item list", stop=False):
         c1, c2 = st.columns(2)
-        item_seed = int(c1.number_input("Seed", 0, 2**31 - 1, 0, key="items_seed",
-                                        help="The same seed gives the same list; keep it in your plan."))
+        lst = llm.ItemListDesign
+        values = dict(seed=field_input(lst, "seed", c1, label=lst.field("seed").label))
         if log is not None:
             questions = log.drop_duplicates("question")
             item_ids = questions["question"].tolist()
@@ -217,13 +227,14 @@ def item_list_box(n, log, origin, task):
             st.caption(f"Drawn from the {len(item_ids):,} questions of {safe_message(origin)}"
                        + (", stratified by cluster (each cluster keeps its share)." if item_clusters else "."))
         else:
-            total_items = int(c2.number_input("Items in the benchmark N", min_value=n, max_value=10_000_000,
-                                              value=min(10_000_000, 10 * n), step=100, key="items_total",
-                                              help="No log uploaded: the benchmark's items are assumed numbered "
-                                              "0 … N − 1 in the harness's order (its doc_id)."))
-            item_task = c1.text_input("Task name (as the harness calls it)", "benchmark", max_chars=80,
-                                      key="items_task").strip() or "benchmark"
-            item_ids, item_clusters = range(total_items), None
+            # the benchmark holds at least the n questions: the widget starts at n (and at 10 × n)
+            values["n_total"] = field_input(dataclasses.replace(lst.field("n_total"), ui_low=n), "n_total", c2,
+                                            label=lst.field("n_total").label, default=lst().total(n))
+            values["task"] = text_input(lst, "task", c1)
+        items = lst(**values)
+        if log is None:
+            total_items = items.total(n)
+            item_ids, item_clusters, item_task = range(total_items), None, items.task
             st.caption(f"No log uploaded (tab “{FIT_VIEW}”): {n:,} of {total_items:,} items numbered 0 … "
                        f"{total_items - 1:,}, assumed to be the harness's doc_ids. Upload a log to draw from its own "
                        "questions, stratified by cluster.")
@@ -231,7 +242,7 @@ def item_list_box(n, log, origin, task):
             st.warning(f"The log has {len(item_ids):,} questions, fewer than n = {n:,}: lower n, or evaluate them "
                        "all.")
         else:
-            chosen = item_list(item_ids, n, clusters=item_clusters, tasks=item_task, seed=item_seed)
+            chosen = items.run(n, ids=item_ids, clusters=item_clusters, task=item_task)
             d1, d2 = st.columns(2)
             d1.download_button("Download the item list (JSON)", data=item_list_json(chosen).encode("utf-8"),
                                file_name="item_list.json", mime="application/json", key="items_json",

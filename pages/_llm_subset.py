@@ -1,4 +1,5 @@
-"""The LLM page's "Run a subset instead" tab (UI only; numbers from core.llm.subset).
+"""The LLM page's "Run a subset instead" tab (UI only: widgets built from ``core.llm.SubsetDesign``'s declared
+fields → one design → one cached call per output).
 
 A seeded random subset of m of the benchmark's N items: its SE around the full run (finite-population correction),
 P(same winner as the full run) (exact multivariate hypergeometric), the m for ± a half-width and for a target
@@ -8,6 +9,8 @@ correctness matrix, with the best any IRT or stratified subset can do when diffi
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -16,8 +19,8 @@ from core import figures
 from core import llm
 from core.export import csv_bytes
 from core.plan import llm as llm_plan
-from core.runnable import item_list
 from core.snippets import subset_snippet
+from pages._fields import field_input
 from pages._scaffold import (
     Metric,
     cached,
@@ -35,21 +38,38 @@ from pages._scaffold import (
 
 SUBSET_VIEW = "Run a subset instead"
 Z95 = 1.959963984540054
+S = llm.SubsetDesign
+
+
+# one cached call per output, each taking the tab's one design (frozen, hashed by value)
+@cached
+def se(design: llm.SubsetDesign) -> float:
+    return design.se()
 
 
 @cached
-def subset_numbers(m, n_total, accuracy, a_only, b_only, halfwidth, target_agreement, ms):
-    se = llm.subset_se(m, n_total, accuracy)
-    agree = llm.subset_agreement(m, n_total=n_total, a_only=a_only, b_only=b_only)
-    m_hw = llm.subset_size(n_total, accuracy, halfwidth)
-    m_ag = llm.subset_size_for_agreement(n_total, a_only, b_only, target_agreement=target_agreement)
-    curves = llm.subset_curve(ms, n_total=n_total, accuracy=accuracy, a_only=a_only, b_only=b_only)
-    return se, agree, m_hw, m_ag, curves
+def agreement(design: llm.SubsetDesign) -> float:
+    return design.agreement()
 
 
 @cached
-def subset_items(n_total, m, seed):
-    return item_list(range(n_total), m, seed=seed)
+def m_for_halfwidth(design: llm.SubsetDesign) -> int:
+    return design.size_for_halfwidth()
+
+
+@cached
+def m_for_agreement(design: llm.SubsetDesign) -> int:
+    return design.size_for_agreement()
+
+
+@cached
+def curves(design: llm.SubsetDesign, ms) -> pd.DataFrame:
+    return design.curves(ms)
+
+
+@cached
+def subset_items(design: llm.SubsetDesign) -> pd.DataFrame:
+    return design.items()
 
 
 @cached_upload
@@ -58,83 +78,103 @@ def read_matrix(data: bytes, name: str):
 
 
 @cached
-def assisted(matrix: pd.DataFrame, m):
-    return llm.prediction_assisted_se(matrix, m)
+def assisted(matrix: pd.DataFrame, design: llm.SubsetDesign):
+    return design.assisted(matrix)
+
+
+def _input(name: str, box, **options):
+    """The widget of a declared field of the tab's design, with the tab's label."""
+    return field_input(S, name, box, label=S.field(name).label, **options)
+
+
+def inputs() -> dict | None:
+    """The tab's inputs above its metrics; None (with a warning) when the only-A and only-B counts cannot make a
+    design (the engines need a winner, within the benchmark)."""
+    c1, c2, c3 = st.columns(3)
+    values = dict(n_total=_input("n_total", c1))
+    # the subset is at most the benchmark: the widget ends at N, and starts at 500 or N
+    values["m"] = field_input(dataclasses.replace(S.field("m"), ui_high=values["n_total"]), "m", c1,
+                              label=S.field("m").label, default=min(llm.SUBSET_M, values["n_total"]))
+    values.update({name: _input(name, c2, widget="slider") for name in ("accuracy", "a_only_share", "b_only_share")})
+    values.update({name: _input(name, c3, widget="slider") for name in ("halfwidth", "target_agreement")})
+    try:
+        S(**values)  # the checks spanning fields, before the widgets below the charts are drawn
+    except ValueError as e:
+        if "only_share`" not in str(e):
+            raise
+        st.warning("Only-A and only-B items must differ (the full run needs a winner) and fit in the benchmark.")
+        return None
+    return values
 
 
 def subset_view(plotted: dict) -> None:
     """The tab: inputs, metrics, SE and agreement charts, the item list, the prediction-assisted SE."""
-    c1, c2, c3 = st.columns(3)
-    n_total = int(c1.number_input("Items in the benchmark N", 10, 1_000_000, 5000, 100, key="sub_total",
-                                  bind="query-params", help="The full run's items."))
-    m = int(c1.number_input("Items in the subset m", 1, n_total, min(500, n_total), 50, key="sub_m",
-                            bind="query-params", help="Drawn at random without replacement, the same for both "
-                            "models (not the first m, which the harness's --limit takes)."))
-    acc = c2.slider("Accuracy (%)", 1.0, 99.0, 70.0, 0.5, key="sub_acc", bind="query-params",
-                    help="The full run's accuracy of the model whose score you report.") / 100
-    a_pct = c2.slider("Only A right (% of items)", 0.0, 50.0, 5.0, 0.5, key="sub_a_only", bind="query-params",
-                      help="Items the baseline A gets right and B wrong.")
-    b_pct = c2.slider("Only B right (% of items)", 0.0, 50.0, 8.0, 0.5, key="sub_b_only", bind="query-params",
-                      help="Items B gets right and A wrong; B's gain is the difference.")
-    hw = c3.slider("Half-width (points)", 0.2, 10.0, 2.0, 0.1, key="sub_hw", bind="query-params",
-                   help="± of the subset's score around the full run's, at 95%.") / 100
-    target_ag = c3.slider("Target agreement (%)", 60.0, 99.9, 95.0, 0.1, key="sub_target", bind="query-params",
-                          help="P(the subset picks the full run's winner) to reach.") / 100
-    a_only, b_only = round(a_pct / 100 * n_total), round(b_pct / 100 * n_total)
-    if a_only == b_only or a_only + b_only > n_total:
-        st.warning("Only-A and only-B items must differ (the full run needs a winner) and fit in the benchmark.")
+    values = inputs()
+    if values is None:
         return
+    results = st.container()  # the metrics and charts, drawn once the widgets below them are read
+    values["seed"] = _input("seed", st.container())
+    download = st.container()
+    st.subheader("Prediction-assisted subset")
+    left, right = st.columns(2)
+    values.update(beta_a=_input("beta_a", left, widget="slider"), beta_b=_input("beta_b", left, widget="slider"))
+    d = S(**values)
+    with results:
+        numbers = _results(d, plotted)
+    # drawn when the button is clicked (a million-item benchmark takes ≈ 2 s), not in every rerun
+    download.download_button("Download the item list (CSV)", lambda: csv_bytes(subset_items(d)),
+                             file_name="subset_item_list.csv", mime="text/csv", key="sub_items_csv",
+                             on_click="ignore", help="The m item indices (0 … N − 1, the harness's doc_id order) to "
+                             "run, the same for every model.")
+    _assisted_section(d, right, plotted)
+    snippet = subset_snippet(m=d.m, n_total=d.n_total, accuracy=d.accuracy, a_only=d.a_only, b_only=d.b_only,
+                             halfwidth=d.halfwidth, target_agreement=d.target_agreement, seed=d.seed)
+    plan_actions(llm_plan.subset_plan_item(m=d.m, n_total=d.n_total, accuracy=d.accuracy, a_only=d.a_only,
+                                           b_only=d.b_only, se=numbers["se"], agreement=numbers["agreement"],
+                                           halfwidth=d.halfwidth, m_for_halfwidth=numbers["m_hw"],
+                                           target_agreement=d.target_agreement, m_for_agreement=numbers["m_ag"],
+                                           seed=d.seed, link=current_link(), code=snippet), key="llm_subset")
+    code_view(snippet, key="llm_subset_code")
+
+
+def _results(d: llm.SubsetDesign, plotted: dict) -> dict:
+    """The metrics row and the SE and agreement charts."""
+    m, n_total, hw, target_ag = d.m, d.n_total, d.halfwidth, d.target_agreement
     ms = tuple(sorted(set(np.unique(np.geomspace(min(10, n_total), n_total, 50).astype(int)).tolist()) | {m}))
-    se, agree, m_hw, m_ag, curves = subset_numbers(m, n_total, acc, a_only, b_only, hw, target_ag, ms)
-    metrics_row(Metric("SE vs the full run", f"{100 * se:.2f} pts",
+    numbers = dict(se=se(d), agreement=agreement(d), m_hw=m_for_halfwidth(d), m_ag=m_for_agreement(d))
+    se_, agree = numbers["se"], numbers["agreement"]
+    metrics_row(Metric("SE vs the full run", f"{100 * se_:.2f} pts",
                        help="√(p(1 − p)/m · (N − m)/(N − 1)): without replacement, around the full run's score; in "
                        "accuracy points."),
-                Metric("95% of full run", f"±{100 * Z95 * se:.1f} pts", help="1.96 × SE, in accuracy points."),
+                Metric("95% of full run", f"±{100 * Z95 * se_:.1f} pts", help="1.96 × SE, in accuracy points."),
                 Metric("Same winner as the full run", fmt_pct(agree),
                        help="Exact multivariate hypergeometric; a tie in the subset counts one half.",
-                       caption=f"{a_only:,} only-A vs {b_only:,} only-B items (gain {100 * (b_only - a_only) / n_total:+.1f} pts)"),
-                Metric("Items for the half-width", f"{m_hw:,}", help="Fewest m with 1.96 × SE ≤ the half-width."),
-                Metric("Items for the target agreement", f"{m_ag:,}",
+                       caption=f"{d.a_only:,} only-A vs {d.b_only:,} only-B items "
+                               f"(gain {100 * (d.b_only - d.a_only) / n_total:+.1f} pts)"),
+                Metric("Items for the half-width", f"{numbers['m_hw']:,}",
+                       help="Fewest m with 1.96 × SE ≤ the half-width."),
+                Metric("Items for the target agreement", f"{numbers['m_ag']:,}",
                        help="The m at which the exact agreement first reaches the target."))
-    plotted["subset_curves"] = curves
+    frame = curves(d, ms)
+    plotted["subset_curves"] = frame
     left, right = st.columns(2)
-    curves = curves.assign(series="random subset")
-    chart(figures.curve_figure(curves, x="m", y="se", color="series", current=(m, se), target=None,
+    frame = frame.assign(series="random subset")
+    chart(figures.curve_figure(frame, x="m", y="se", color="series", current=(m, se_), target=None,
                                lines=[figures.Line(y=hw / Z95, text=f"± {100 * hw:g} pts")], log_y=True,
                                hover_format=".4f", title="SE of the subset's score vs the full run",
                                x_title="Items in the subset m", y_title="Standard error", style=style(0.5)),
           "subset_se_chart", container=left)
-    chart(figures.curve_figure(curves, x="m", y="agreement", color="series", current=(m, agree), target=None,
+    chart(figures.curve_figure(frame, x="m", y="agreement", color="series", current=(m, agree), target=None,
                                lines=[figures.Line(y=target_ag, text=f"target {fmt_pct(target_ag)}")],
                                title="P(same winner as the full run)", x_title="Items in the subset m",
                                y_title="Agreement", y_range=(0.45, 1.01), style=style(0.5)),
           "subset_agreement_chart", container=right)
-    seed = int(st.number_input("Seed of the item list", 0, 2**31 - 1, 0, key="sub_seed", bind="query-params",
-                               help="The same seed gives the same list; keep it in your plan."))
-    # drawn when the button is clicked (a million-item benchmark takes ≈ 2 s), not in every rerun
-    st.download_button("Download the item list (CSV)", lambda: csv_bytes(subset_items(n_total, m, seed)),
-                       file_name="subset_item_list.csv", mime="text/csv", key="sub_items_csv", on_click="ignore",
-                       help="The m item indices (0 … N − 1, the harness's doc_id order) to run, the same for every "
-                       "model.")
-    _assisted_section(m, plotted)
-    snippet = subset_snippet(m=m, n_total=n_total, accuracy=acc, a_only=a_only, b_only=b_only, halfwidth=hw,
-                             target_agreement=target_ag, seed=seed)
-    plan_actions(llm_plan.subset_plan_item(m=m, n_total=n_total, accuracy=acc, a_only=a_only, b_only=b_only, se=se,
-                                           agreement=agree, halfwidth=hw, m_for_halfwidth=m_hw,
-                                           target_agreement=target_ag, m_for_agreement=m_ag, seed=seed,
-                                           link=current_link(), code=snippet), key="llm_subset")
-    code_view(snippet, key="llm_subset_code")
+    return numbers
 
 
-def _assisted_section(m: int, plotted: dict) -> None:
-    st.subheader("Prediction-assisted subset")
-    c1, c2 = st.columns(2)
-    a = c1.slider("Item difficulty Beta a", 0.1, 10.0, 2.0, 0.1, key="sub_beta_a", bind="query-params",
-                  help="Items' probabilities of being right ~ Beta(a, b); the bound below assumes they are known "
-                  "exactly (the ideal IRT fit).")
-    b = c1.slider("Item difficulty Beta b", 0.1, 10.0, 1.0, 0.1, key="sub_beta_b", bind="query-params",
-                  help="See a; mean accuracy a/(a + b).")
-    bound = llm.subset_variance_bound(a, b)
+def _assisted_section(d: llm.SubsetDesign, c2, plotted: dict) -> None:
+    m = d.m
+    bound = d.variance_bound()
     c2.metric("Best saving of any IRT or stratified subset", fmt_pct(1 - bound.variance_ratio),
               help="Known p_i leave E[p(1 − p)] = ab/((a + b)(a + b + 1)) of the variance μ(1 − μ): the ratio "
               "(a + b)/(a + b + 1) is the least share of items any predictor needs.")
@@ -160,7 +200,7 @@ def _assisted_section(m: int, plotted: dict) -> None:
         if m > matrix.shape[1]:
             st.warning(f"The file has {matrix.shape[1]:,} items, fewer than m = {m:,}: lower m.")
             return
-        res = assisted(matrix, m)
+        res = assisted(matrix, d)
         st.markdown(f"{safe_message(name)}: **{res.n_models}** models × **{res.n_items:,}** items; with m = {m:,} "
                     f"the difference estimator keeps **{fmt_pct(res.variance_ratio)}** of the plain subset's variance.")
         plotted["prediction_assisted"] = res.table

@@ -1,6 +1,6 @@
-"""The LLM page's chart tabs (UI only; numbers from ``core.llm.BenchmarkDesign``): power and assurance vs questions,
-the variance budget, cost vs samples, judge error and "no worse than"; the simulation check and the sequential
-section below the tabs. Each takes the page's one design."""
+"""The LLM page's chart tabs (UI only; numbers from ``core.llm.BenchmarkDesign`` and, for "no worse than",
+``core.llm.NoWorseDesign``): power and assurance vs questions, the variance budget, cost vs samples, judge error and
+"no worse than"; the simulation check and the sequential section below the tabs. Each takes the page's one design."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import streamlit as st
 
 from core import figures, llm
 from core.llm.sequential import benchmark_item_model
+from pages._fields import field_input
 from pages._scaffold import Metric, cached, chart, fmt_pct, fmt_ratio, guard, metrics_row, simulation, style
 from pages._sequential_section import sequential_section
 
@@ -43,23 +44,19 @@ def assurance_at(ns, design: llm.BenchmarkDesign, mean, sd):
 
 
 @cached
-def noworse(design: llm.BenchmarkDesign, margin, alpha, target):
-    """Non-inferiority power at n, the questions for the target, and power vs the true gain."""
-    kw = design.kwargs("accuracy_a", "accuracy_b", "alpha")
-    mu_a, mu_b, n = design.accuracy_a, design.accuracy_b, design.n
-    power = design.noninferiority_power(n, margin, alpha=alpha).power
-    need = design.noninferiority_sample_size(margin, alpha=alpha, target_power=target) if mu_b - mu_a + margin > 0 \
-        else None
-    sd = kw["difficulty_sd"]
-    top = (1.0 + math.sqrt(max(1.0 - 4.0 * sd * sd, 0.0))) / 2.0  # largest accuracy with this spread
-    bottom = 1.0 - top
-    rows = []
-    for g in np.linspace(-2 * margin, 2 * margin, 41):
-        b = mu_a + g
-        if bottom - 1e-12 <= b <= top + 1e-12:
-            rows.append((100 * g, llm.benchmark_noninferiority_power(n, mu_a, min(max(b, bottom), top), margin,
-                                                                     alpha=alpha, **kw).power))
-    return power, need, pd.DataFrame(rows, columns=["gain_pp", "power"])
+def noworse_power(design: llm.NoWorseDesign) -> float:
+    return design.power().power
+
+
+@cached
+def noworse_need(design: llm.NoWorseDesign, target):
+    """Questions for the target power; None where no benchmark can show "no worse" (Δ ≤ −margin)."""
+    return design.sample_size(target_power=target) if design.reachable else None
+
+
+@cached
+def noworse_curve(design: llm.NoWorseDesign) -> pd.DataFrame:
+    return design.curves()
 
 
 def sizes_grid(design: llm.BenchmarkDesign, count: int = 40) -> tuple[int, ...]:
@@ -165,17 +162,21 @@ def tab_judge(design, result, target, plotted):
                    "your own.")
 
 
+def noworse_design(design: llm.BenchmarkDesign) -> llm.NoWorseDesign:
+    """The tab's inputs (margin, one-sided α) over the page's benchmark: one design."""
+    ni, (c1, c2) = llm.NoWorseDesign, st.columns(2)
+    return ni(margin=field_input(ni, "margin", c1, widget="slider", label=ni.field("margin").label),
+              alpha=field_input(ni, "alpha", c2, widget="select_slider", options=llm.NI_ALPHAS,
+                                label=ni.field("alpha").label),
+              benchmark=design)
+
+
 def tab_noworse(design, target, plotted):
     n, k, gain = design.n, design.samples, round(100 * design.delta, 12)
-    c1, c2 = st.columns(2)
-    margin_pts = c1.slider("Margin (points)", min_value=0.5, max_value=10.0, value=2.0, step=0.5, key="llm_margin",
-                           bind="query-params", help="The largest loss of accuracy you accept for the new model "
-                           "(e.g. a cheaper or quantised one).")
-    ni_alpha = c2.select_slider("One-sided α", options=[0.005, 0.01, 0.025, 0.05, 0.1], value=0.025,
-                                key="llm_ni_alpha", bind="query-params",
-                                help="0.025 matches a two-sided 95% interval whose lower end must clear −margin.")
+    ni = noworse_design(design)
+    margin_pts = ni.field("margin").to_widget(ni.margin)
     with guard("Cannot compute this design", stop=False):
-        ni_power, ni_need, ni_curve = noworse(design, round(margin_pts / 100, 6), ni_alpha, target)
+        ni_power, ni_need, ni_curve = noworse_power(ni), noworse_need(ni, target), noworse_curve(ni)
         plotted["no_worse_than"] = ni_curve
         metrics_row(
             Metric("Power to show “no worse”", fmt_pct(ni_power),

@@ -129,7 +129,8 @@ def plan_section(page) -> None:
         plan_actions(ratings_plan.plan_item(
             d, page.exact if d.analytic else None, target_power=page.target, mde=page.mde_value, assurance=assured,
             prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=page.cost_now,
-            cost_per_rating=page.cost_rating, paid_by_hour=page.pay == "hour", cost_per_worker=page.cost_worker,
+            cost_per_rating=page.costs.rating_cost, paid_by_hour=page.costs.paid_by_hour,
+            cost_per_worker=page.costs.cost_per_worker,
             currency=page.currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
             sources={"effect": origin(d, "effect", d.effect), **{k: origin(d, k, v) for k, v in d.sigmas.items()}}),
             key="ratings")

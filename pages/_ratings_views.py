@@ -39,14 +39,13 @@ def assurance_curve(design: rt.RatingsDesign, items_list: tuple, mean: float, sd
 
 
 @cached
-def plans(design: rt.RatingsDesign, cost_rating: float, cost_worker: float, target: float) -> pd.DataFrame:
-    return design.plans(cost_per_rating=cost_rating, cost_per_worker=cost_worker, target_power=target)
+def plans(design: rt.RatingsDesign, costs: rt.RatingsCostDesign, target: float) -> pd.DataFrame:
+    return costs.plans(design, target_power=target)
 
 
 @cached
-def assured_plans(design: rt.RatingsDesign, mean, sd, cost_rating, cost_worker, target) -> pd.DataFrame:
-    return design.assurance_plans(sd, delta_mean=mean, cost_per_rating=cost_rating, cost_per_worker=cost_worker,
-                                  target=target)
+def assured_plans(design: rt.RatingsDesign, costs: rt.RatingsCostDesign, mean, sd, target) -> pd.DataFrame:
+    return costs.assurance_plans(design, sd, delta_mean=mean, target=target)
 
 
 def worker_set(design) -> tuple:
@@ -180,14 +179,14 @@ def type_m_tab(page) -> None:
 def plan_tab(page) -> None:
     d, target, currency = page.design, page.target, page.currency
     c1, c2, c3 = metric_slots(3)
-    c1.metric("Cost per rating", fmt_money(page.cost_rating, currency),
+    c1.metric("Cost per rating", fmt_money(page.costs.rating_cost, currency),
               help="Set in the sidebar (per rating, or an hourly wage ÷ ratings per hour).")
-    c2.metric("Fixed cost per worker", fmt_money(page.cost_worker, currency))
+    c2.metric("Fixed cost per worker", fmt_money(page.costs.cost_per_worker, currency))
     if d.effect <= 0:
         st.info("Set a non-zero effect to plan a budget.")
         return
     with guard("Cannot plan this budget"):
-        plan = plans(d, page.cost_rating, page.cost_worker, target)  # crowd_plans has no cost per worker
+        plan = plans(d, page.costs, target)  # crowd_plans has no cost per worker
         if d.layout == "crowd":
             knob, symbol = "per_item", "k"
             title = f"Cheapest design per k (pool of {d.workers}; approximate analytic power)"
@@ -222,7 +221,7 @@ def assured_tab_part(page, money) -> None:
     st.markdown(f"**With your prior** N({prior.mean:+.3f}, {prior.sd:.3f}²) on β1: the cheapest designs "
                 f"reaching {target:.0%} *assurance*")
     with guard("Cannot plan for this prior", stop=False):
-        plan_a = assured_plans(page.design, prior.mean, prior.sd, page.cost_rating, page.cost_worker, target)
+        plan_a = assured_plans(page.design, page.costs, prior.mean, prior.sd, target)
         page.plotted["plans_assurance"] = plan_a
         ok_a = plan_a[plan_a["reachable"]]
         if len(ok_a):

@@ -71,7 +71,9 @@ PAGES: tuple[PageInfo, ...] = (
         "llm", "LLM benchmarks", ":material/smart_toy:",
         "Two language models on one benchmark: how many questions, how many sampled answers per question, "
         "clustered questions and an LLM judge's errors — power, the cheapest design, and parameters estimated from "
-        "your logs.", core=("llm",), designs=("core.llm:BenchmarkDesign", "core.llm:FacetDesign"),
+        "your logs.", core=("llm",), designs=("core.llm:BenchmarkDesign", "core.llm:FacetDesign",
+                                              "core.llm:NoWorseDesign", "core.llm:SubsetDesign",
+                                              "core.llm:ItemListDesign"),
         question="Is one LLM better than another on a benchmark?"),
     PageInfo(
         "judge", "LLM judges and human labels", ":material/gavel:",
@@ -101,7 +103,7 @@ PAGES: tuple[PageInfo, ...] = (
         "ratings", "Human ratings (Likert)", ":material/groups:",
         "Likert evaluations with crossed worker × item variance: power and false positives of the paper's and the "
         "Satterthwaite rule, Figure 6, and an annotation-budget planner.", core=("ratings",),
-        designs=("core.ratings:RatingsDesign",),
+        designs=("core.ratings:RatingsDesign", "core.ratings:RatingsCostDesign"),
         question="How many workers and items for a human rating study?"),
     PageInfo(
         "sequential", "DA campaigns: fixed vs interim", ":material/timer:",

@@ -92,15 +92,16 @@ def apply_preset() -> None:
         st.session_state["baseline"] = float(values["baseline"])
 
 
-def inp(name: str, box, **options):
-    """The widget of the design field ``name``, with the page's label (the field's, without a unit suffix).
+def inp(name: str, box, *, cls=D, **options):
+    """The widget of the field ``name`` of the design ``cls`` (the page's :class:`core.ratings.RatingsDesign`, or
+    its costs), with the page's label (the field's, without a unit suffix).
 
     A value the widget offers but the design refuses (a residual SD of 0) is returned as it is: the design, built
     under a guard once every control is drawn, says what is wrong."""
     try:
-        return field_input(D, name, box, label=options.pop("label", None) or D.field(name).label, **options)
+        return field_input(cls, name, box, label=options.pop("label", None) or cls.field(name).label, **options)
     except ValueError:
-        return st.session_state[D.field(name).key]
+        return st.session_state[cls.field(name).key]
 
 
 # ---------------------------------------------------------------------------
@@ -176,36 +177,38 @@ def question(settings: SimpleNamespace) -> None:
 
 
 def cost_controls(page) -> None:
-    """Pay per rating or by the hour, the currency and a fixed cost per worker (secondary: hidden on a projector)."""
-    side = st.sidebar
-    if presentation():
-        page.pay = st.session_state.get("pay", "rating")
-        page.cost_rating = float(st.session_state.get("cost_rating", 0.10) or 0.0)
-        page.cost_worker = float(st.session_state.get("cost_worker", 0.0) or 0.0)
+    """Pay per rating or by the hour, the currency and a fixed cost per worker (secondary: hidden on a projector):
+    one :class:`core.ratings.RatingsCostDesign`."""
+    side, C = st.sidebar, rt.RatingsCostDesign
+    if presentation():  # the values this session set, else the link's
+        page.costs = costs_kept()
         page.currency = currency_label(st.session_state.get("currency", "USD"))
         return
     side.subheader("Cost")
-    page.pay = side.radio("Workers are paid", ["rating", "hour"], horizontal=True, key="pay", bind="query-params",
-                          format_func={"rating": "per rating", "hour": "by the hour"}.get,
-                          help="Per rating (crowdsourcing platforms), or an hourly wage and a rating speed (in-house "
-                          "or professional annotators).")
+    link_values("pay", rt.PAY_LABELS)
+    values = dict(pay=inp("pay", side, widget="radio", format_func=rt.PAY_LABELS.get, horizontal=True, cls=C))
     c1, c2 = side.columns([2, 1])
-    if page.pay == "hour":
-        wage = c1.number_input("Hourly wage", 0.0, 10_000.0, 15.0, 0.5, key="wage", bind="query-params",
-                               help="What one worker-hour costs.")
-        per_hour = side.number_input("Ratings per hour", 1.0, 10_000.0, 120.0, 10.0, key="per_hour",
-                                     bind="query-params", help="How many ratings a worker completes in an hour "
-                                     "(time it on a pilot).")
-        page.cost_rating = wage / per_hour
-        side.caption(f"→ {page.cost_rating:.4f} per rating")
+    if values["pay"] == "hour":
+        values["wage"] = inp("wage", c1, cls=C)
+        values["ratings_per_hour"] = inp("ratings_per_hour", side, cls=C)
+        side.caption(f"→ {C(**values).rating_cost:.4f} per rating")
     else:
-        page.cost_rating = c1.number_input("Cost per rating", min_value=0.0, max_value=1000.0, value=0.10, step=0.01,
-                                           key="cost_rating", bind="query-params", help="What one rating costs.")
+        values["cost_per_rating"] = inp("cost_per_rating", c1, cls=C)
     page.currency = currency_label(c2.text_input("Currency", "USD", max_chars=8, key="currency", bind="query-params",
                                                  help="A label for the amounts, e.g. USD, EUR, GBP."))
-    page.cost_worker = side.number_input("Fixed cost per worker", min_value=0.0, max_value=100000.0, value=0.0,
-                                         step=1.0, key="cost_worker", bind="query-params",
-                                         help="Recruiting, training or qualification cost per worker, if any.")
+    values["cost_per_worker"] = inp("cost_per_worker", side, cls=C)
+    page.costs = C(**values)
+
+
+def costs_kept() -> rt.RatingsCostDesign:
+    """The costs without their widgets (presentation mode): each field's value in this session, else the link's."""
+    C = rt.RatingsCostDesign
+    linked = C.from_params(st.query_params.to_dict())
+    try:
+        return C(**{f.name: f.from_widget(st.session_state[f.key]) if f.key in st.session_state
+                    else getattr(linked, f.name) for f in C.fields()})
+    except (ValueError, TypeError):
+        return linked
 
 
 # ---------------------------------------------------------------------------
@@ -275,8 +278,7 @@ def headline(page) -> None:
     if prior.on:
         with guard("Cannot average over this prior"):
             page.assured = assurance_point(d, prior.mean, prior.sd)
-    page.cost_now = (d.n_ratings * page.cost_rating + d.workers * page.cost_worker
-                     if (page.cost_rating or page.cost_worker) else None)
+    page.cost_now = page.costs.cost(d)
     extra = []
     if page.assured is not None:
         extra.append(Metric("Assurance", fmt_pct(page.assured.assurance),
@@ -287,10 +289,11 @@ def headline(page) -> None:
                                     f"{fmt_pct(page.assured.power_at_mean)}"))
     if page.cost_now is not None:
         money = page.currency
+        costs = page.costs
         extra.append(Metric("Cost", fmt_money(page.cost_now, money),
-                            help=f"{d.n_ratings:,} ratings × {fmt_money(page.cost_rating, money)}"
-                                 + (f" + {d.workers} workers × {fmt_money(page.cost_worker, money)}"
-                                    if page.cost_worker else ""), caption=f"{d.n_ratings:,} ratings"))
+                            help=f"{d.n_ratings:,} ratings × {fmt_money(costs.rating_cost, money)}"
+                                 + (f" + {d.workers} workers × {fmt_money(costs.cost_per_worker, money)}"
+                                    if costs.cost_per_worker else ""), caption=f"{d.n_ratings:,} ratings"))
     # on a projector the first chart comes first: the cost and assurance row stays on the desk (the plan has them)
     if extra and not presentation():
         metrics_row(*extra)

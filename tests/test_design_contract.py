@@ -57,8 +57,9 @@ def test_declared_fields(cls):
         assert re.fullmatch(r"[a-z][a-z0-9_]*", f.key), f.key
         if f.kind in ("float", "int") and f.default is not None:
             assert f.check(f.default) == f.default, f"{f.name}: the default is outside its own range"
-    assert any(callable(getattr(cls, m, None)) for m in ("power", "run", "curves", "sample_sizes", "power_curve")), \
-        "a design computes: power, run, curves, sample_sizes or power_curve"
+    assert any(callable(getattr(cls, m, None)) for m in ("power", "run", "curves", "sample_sizes", "power_curve",
+                                                         "plans")), \
+        "a design computes: power, run, curves, sample_sizes, power_curve or plans"
 
 
 @pytest.mark.parametrize("cls", DESIGNS, ids=lambda c: c.__qualname__)

@@ -17,6 +17,7 @@ import pytest
 from tests.test_architecture import _cycles, function_level_imports, sibling_graph
 from core import llm
 from core.design import Design
+from core.runnable import item_list
 
 D = llm.BenchmarkDesign
 
@@ -360,3 +361,246 @@ def test_facet_ceiling_and_seed_curve_against_the_normal_test():
     assert curve["power"].is_monotonic_increasing
     assert d.p_correct_order() == pytest.approx(stats.norm.cdf(0.02 / d.se()))
     assert d.with_(delta=0.0).p_correct_order() == 0.5 and d.with_(delta=0.0).ceiling() == d.alpha
+
+
+# ---------------------------------------------------------------------------
+# the tabs' own inputs: "no worse than", the subset, the item list
+# ---------------------------------------------------------------------------
+NW = llm.NoWorseDesign
+
+
+def test_noworse_fields_keys_and_defaults():
+    assert issubclass(NW, Design)
+    assert {f.name: f.key for f in NW.fields()} == {"margin": "llm_margin", "alpha": "llm_ni_alpha"}
+    assert {f.name: f.default for f in NW.fields()} == {"margin": 0.02, "alpha": 0.025}
+    for f in NW.fields():
+        assert isinstance(f.unit, str) and f.label and f.help and f.step, f.name
+    margin = NW.field("margin")
+    assert margin.unit == "pts"  # the slider shows points: 0.5 … 10 in steps of 0.5, as the tab had it
+    assert (margin.widget_low, margin.widget_high, margin.widget_step, margin.to_widget(margin.default)) == (
+        0.5, 10.0, 0.5, 2.0)
+    assert NW().benchmark == D() and NW().alpha in llm.NI_ALPHAS
+
+
+def test_noworse_links_round_trip_with_the_benchmark():
+    assert NW.from_params({}) == NW()
+    assert NW.from_params(NW().to_params()) == NW()
+    for d in (NW(margin=0.015, alpha=0.005), NW(margin=0.1, alpha=0.1, benchmark=D(accuracy_a=0.8, delta=-0.01, n=250)),
+              NW(margin=0.999, alpha=0.4999, benchmark=D(0.6, 0.6, samples=4, cluster_size=5, icc=0.1))):
+        p = d.to_params()
+        assert set(p) == set(KEYS.values()) | {"llm_margin", "llm_ni_alpha"}
+        assert NW.from_params(p) == d, d
+    # the tab's widgets write points and the α they show
+    d = NW.from_params({"llm_margin": "3.5", "llm_ni_alpha": "0.01", "n": "4000", "gain": "0"})
+    assert (d.margin, d.alpha, d.benchmark.n, d.benchmark.delta) == (0.035, 0.01, 4000, 0.0)
+
+
+def test_noworse_bad_values_fall_back_with_a_message():
+    notes: list = []
+    d = NW.from_params({"llm_margin": "abc", "llm_ni_alpha": "0.7", "n": "1"}, messages=notes)
+    assert d == NW()
+    for name in ("`margin`", "`alpha`", "`n`"):
+        assert any(note.startswith(name) and note.endswith("is used.") for note in notes), (name, notes)
+    notes = []
+    assert NW.from_params({"llm_margin": "0"}, messages=notes) == NW() and "`margin`" in notes[0]
+
+
+@pytest.mark.parametrize("name, outside, inside", [
+    ("margin", 0.0, 1e-9), ("margin", 1.0, 0.999999), ("alpha", 0.0, 1e-9), ("alpha", 0.5, 0.4999)])
+def test_noworse_ranges_agree_with_the_engine(name, outside, inside):
+    values = dict(margin=0.02, alpha=0.025)
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        NW(**{**values, name: outside})
+    with pytest.raises(ValueError, match=f"`{name}`"):  # the engine refuses it too
+        llm.benchmark_noninferiority_power(1000, 0.7, 0.73, **{**values, name: outside})
+    d = NW(**{**values, name: inside})  # the extreme inside: the design and the engine take it
+    assert 0.0 <= d.power().power <= 1.0
+
+
+def test_noworse_methods_delegate_to_the_engines():
+    b = D(accuracy_a=0.70, delta=0.01, difficulty_sd=0.25, correlation=0.6, samples=3, cluster_size=4, icc=0.2,
+          judged=True, judge_sensitivity=0.9, judge_specificity=0.85, n=1200)
+    kw = {k: v for k, v in {**KW, "judge_specificity": 0.85}.items() if k != "alpha"}
+    d = NW(margin=0.02, alpha=0.05, benchmark=b)
+    assert d.power() == llm.benchmark_noninferiority_power(1200, 0.70, 0.71, 0.02, alpha=0.05, **kw)
+    assert d.power(400) == llm.benchmark_noninferiority_power(400, 0.70, 0.71, 0.02, alpha=0.05, **kw)
+    assert d.sample_size(target_power=0.9) == llm.benchmark_noninferiority_sample_size(
+        0.70, 0.71, 0.02, alpha=0.05, target_power=0.9, **kw)
+    curve = d.curves()
+    assert list(curve.columns) == ["gain_pp", "power"] and len(curve) == 41
+    assert curve["gain_pp"].iloc[0] == pytest.approx(-4.0) and curve["gain_pp"].iloc[-1] == pytest.approx(4.0)
+    for g, p in curve.iloc[::8].itertuples(index=False):
+        assert p == llm.benchmark_noninferiority_power(1200, 0.70, 0.70 + g / 100, 0.02, alpha=0.05, **kw).power
+    # null calibration: at a true gain of −margin the rate of "no worse" claims is α (the test's size)
+    at_margin = curve.loc[(curve["gain_pp"] + 2.0).abs().idxmin()]
+    assert at_margin["gain_pp"] == pytest.approx(-2.0) and at_margin["power"] == pytest.approx(0.05, abs=1e-9)
+    assert (curve["power"].diff().dropna() >= -1e-12).all()  # power rises with the true gain
+
+
+def test_noworse_curve_stays_where_the_spread_allows_and_the_unreachable_design():
+    # σ = 0.45 allows accuracies in [0.282, 0.718] only: gains beyond them are left out (σ² ≤ μ(1 − μ))
+    d = NW(margin=0.05, benchmark=D(accuracy_a=0.70, delta=0.0, difficulty_sd=0.45, correlation=0.6))
+    top = (1 + math.sqrt(1 - 4 * 0.45**2)) / 2
+    assert 0.70 + d.curves()["gain_pp"].max() / 100 <= top + 1e-12 < 0.70 + 0.10
+    worse = NW(margin=0.02, benchmark=D(delta=-0.03))
+    assert not worse.reachable and NW(margin=0.031, benchmark=D(delta=-0.03)).reachable
+    with pytest.raises(ValueError, match="`margin`"):  # the engine refuses to size it; the tab shows "—"
+        worse.sample_size()
+    assert worse.power().power < 0.025
+
+
+S = llm.SubsetDesign
+SUBSET_KEYS = {"n_total": "sub_total", "m": "sub_m", "accuracy": "sub_acc", "a_only_share": "sub_a_only",
+               "b_only_share": "sub_b_only", "halfwidth": "sub_hw", "target_agreement": "sub_target",
+               "seed": "sub_seed", "beta_a": "sub_beta_a", "beta_b": "sub_beta_b"}
+
+
+def test_subset_fields_keys_and_defaults():
+    assert issubclass(S, Design)
+    assert {f.name: f.key for f in S.fields()} == SUBSET_KEYS
+    # the tab's defaults (pages/_llm_subset.py before the design declared them)
+    assert {f.name: f.default for f in S.fields()} == dict(
+        n_total=5000, m=500, accuracy=0.70, a_only_share=0.05, b_only_share=0.08, halfwidth=0.02,
+        target_agreement=0.95, seed=0, beta_a=2.0, beta_b=1.0)
+    for f in S.fields():
+        assert isinstance(f.unit, str) and f.label and f.help and f.step, f.name
+    assert S.field("n_total").unit == S.field("m").unit == "items" and S.field("halfwidth").unit == "pts"
+    # the widgets' ends and steps, as the tab had them (percent and points)
+    shown = {name: (S.field(name).widget_low, S.field(name).widget_high, S.field(name).widget_step)
+             for name in ("n_total", "accuracy", "a_only_share", "halfwidth", "target_agreement", "beta_a")}
+    assert shown == {"n_total": (10, 1_000_000, 100), "accuracy": (1.0, 99.0, 0.5), "a_only_share": (0.0, 50.0, 0.5),
+                     "halfwidth": (0.2, 10.0, 0.1), "target_agreement": (60.0, 99.9, 0.1), "beta_a": (0.1, 10.0, 0.1)}
+    assert (S().m, S().a_only, S().b_only) == (500, 250, 400)
+    # a link with N but no m starts where the tab's widget does: 500 items, or all N when fewer
+    assert S.from_params({"sub_total": "300"}).m == 300 and S.from_params({"sub_total": "9000"}).m == 500
+    with pytest.raises(ValueError, match="`m` must be in \\[1, 100\\]"):
+        S(n_total=100)
+
+
+def test_subset_links_round_trip():
+    assert S.from_params({}) == S()
+    for d in (S(n_total=2000, m=200, a_only_share=0.05, b_only_share=0.07, seed=11),
+              S(n_total=10, m=10, accuracy=0.01, a_only_share=0.0, b_only_share=0.5, halfwidth=0.1,
+                target_agreement=0.999, beta_a=0.1, beta_b=10.0),
+              S(n_total=1_000_000, m=1, accuracy=0.995, a_only_share=0.5, b_only_share=0.495, seed=2**31 - 1)):
+        p = d.to_params()
+        assert set(p) == set(SUBSET_KEYS.values()) and S.from_params(p) == d, d
+    d = S.from_params({"sub_total": "2000", "sub_m": "200", "sub_a_only": "5.0", "sub_b_only": "7.0"})
+    assert (d.n_total, d.m, d.a_only, d.b_only) == (2000, 200, 100, 140)
+
+
+def test_subset_bad_values_fall_back_with_a_message():
+    notes: list = []
+    d = S.from_params({"sub_total": "1e308", "sub_m": "-1", "sub_acc": "nan", "sub_hw": "0", "sub_target": "200",
+                       "sub_seed": "1e309", "sub_beta_a": "-1", "sub_beta_b": "inf", "sub_a_only": "abc"},
+                      messages=notes)
+    assert d == S()
+    for name in ("n_total", "m", "accuracy", "halfwidth", "target_agreement", "seed", "beta_a", "beta_b",
+                 "a_only_share"):
+        assert any(note.startswith(f"`{name}`") for note in notes), (name, notes)
+    # the checks spanning fields: the counts must differ and fit; m at most N
+    notes = []
+    d = S.from_params({"sub_a_only": "8", "sub_b_only": "8"}, messages=notes)
+    assert d.a_only != d.b_only and len(notes) == 1 and "`b_only_share`" in notes[0]
+    notes = []
+    assert S.from_params({"sub_total": "100", "sub_m": "500"}, messages=notes) == S(n_total=100, m=100)
+    assert len(notes) == 1 and notes[0].startswith("`m` must be in [1, 100]")
+
+
+def test_subset_ranges_agree_with_the_engine():
+    with pytest.raises(ValueError, match="`n_total`"):
+        S(n_total=1, m=1)
+    with pytest.raises(ValueError, match="`n_total`"):
+        llm.subset_se(1, 1, 0.7)
+    with pytest.raises(ValueError, match="`n_total`"):
+        S(n_total=10_000_001)
+    with pytest.raises(ValueError, match="`n_total`"):
+        llm.subset_se(500, 10_000_001, 0.7)
+    for name, outside, inside in (("accuracy", 1.001, 1.0), ("halfwidth", 0.0, 1.0),
+                                  ("target_agreement", 1.0, 0.5), ("target_agreement", 0.4999, 0.999)):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            S(**{name: outside})
+        assert getattr(S(**{name: inside}), name) == inside
+    assert llm.subset_se(500, 5000, 1.0) == 0.0  # the extremes inside, in the engines
+    with pytest.raises(ValueError, match="`halfwidth`"):
+        llm.subset_size(5000, 0.7, 0.0)
+    assert llm.subset_size(5000, 0.7, 1.0) == 1
+    with pytest.raises(ValueError, match="`target_agreement`"):
+        llm.subset_size_for_agreement(5000, 250, 400, target_agreement=1.0)
+    with pytest.raises(ValueError, match="`target_agreement`"):
+        llm.subset_size_for_agreement(5000, 250, 400, target_agreement=0.4999)
+    assert S(target_agreement=0.5).size_for_agreement() == 1
+    for name in ("beta_a", "beta_b"):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            S(**{name: 0.0})
+        with pytest.raises(ValueError, match=f"`{name[-1]}`"):
+            llm.subset_variance_bound(**{"a": 1.0, "b": 1.0, name[-1]: 1e6 + 1})
+        assert 0 < S(**{name: 1e6}).variance_bound().variance_ratio < 1
+    with pytest.raises(ValueError, match="`seed`"):
+        S(seed=-1)
+    with pytest.raises(ValueError, match="`seed`"):
+        item_list(range(10), 2, seed=-1)
+    # the counts: only-A and only-B must differ (the engine needs a winner) and fit in the benchmark
+    with pytest.raises(ValueError, match="`a_only_share` and `b_only_share`"):
+        S(a_only_share=0.08)
+    with pytest.raises(ValueError, match="`a_only`"):
+        llm.subset_agreement(500, n_total=5000, a_only=400, b_only=400)
+    with pytest.raises(ValueError, match="`a_only_share` \\+ `b_only_share`"):
+        S(n_total=11, m=5, a_only_share=0.5, b_only_share=0.55)
+    with pytest.raises(ValueError, match="`m`"):
+        S(n_total=100, m=101)
+
+
+def test_subset_methods_delegate_to_the_engines():
+    d = S(n_total=2000, m=200, accuracy=0.65, a_only_share=0.05, b_only_share=0.07, halfwidth=0.03,
+          target_agreement=0.9, seed=5, beta_a=3.0, beta_b=1.5)
+    assert d.se() == llm.subset_se(200, 2000, 0.65)
+    assert d.agreement() == llm.subset_agreement(200, n_total=2000, a_only=100, b_only=140)
+    assert round(d.agreement(), 4) == 0.8047  # the README's value (200 of 2,000; 100 vs 140)
+    assert d.agreement(method="normal") == llm.subset_agreement(200, n_total=2000, a_only=100, b_only=140,
+                                                                method="normal")
+    assert d.size_for_halfwidth() == llm.subset_size(2000, 0.65, 0.03)
+    assert d.size_for_agreement() == llm.subset_size_for_agreement(2000, 100, 140, target_agreement=0.9)
+    ms = (10, 100, 200, 2000)
+    assert d.curves(ms).equals(llm.subset_curve(ms, n_total=2000, accuracy=0.65, a_only=100, b_only=140))
+    assert d.items().equals(item_list(range(2000), 200, seed=5))
+    assert d.variance_bound() == llm.subset_variance_bound(3.0, 1.5)
+    rows = [[(i * (j + 3)) % 5 > 1 for i in range(300)] for j in range(4)]
+    assert d.assisted(rows).table.equals(llm.prediction_assisted_se(rows, 200).table)
+    # the README's values at the tab's defaults: ±2 points at 70% of 5,000 need 1,438 items; 0.0194
+    assert S().size_for_halfwidth() == 1438 and round(S().se(), 4) == 0.0194
+    # the home card's subset teaser states the tab's default
+    assert llm.subset_teaser().shown == f"±{100 * 1.959963984540054 * S().se():.1f} pts"
+
+
+IL = llm.ItemListDesign
+
+
+def test_item_list_fields_links_and_ranges():
+    assert {f.name: f.key for f in IL.fields()} == {"seed": "items_seed", "n_total": "items_total",
+                                                     "task": "items_task"}
+    assert IL() == IL.from_params({}) == IL(seed=0, n_total=None, task="benchmark")
+    assert IL.field("n_total").unit == "items" and IL.field("n_total").optional
+    for d in (IL(seed=7, n_total=12_345, task="mmlu_abstract_algebra"), IL(seed=2**31 - 1, n_total=1),
+              IL(n_total=10_000_000, task="x" * llm.TASK_CHARS)):
+        assert IL.from_params(d.to_params()) == d, d
+    notes: list = []
+    assert IL.from_params({"items_seed": "-3", "items_total": "0", "items_task": "y" * 81}, messages=notes) == IL()
+    for name in ("`seed`", "`n_total`", "`task`"):
+        assert any(note.startswith(name) for note in notes), (name, notes)
+    assert IL(task="   ").task == "benchmark" and IL(task=" gsm8k ").task == "gsm8k"  # as the widget's value
+    with pytest.raises(ValueError, match="`n_total`"):
+        IL(n_total=10_000_001)
+    with pytest.raises(ValueError, match="`seed`"):
+        IL(seed=-1)
+
+
+def test_item_list_run_delegates_to_item_list():
+    assert IL().total(1000) == 10_000 and IL().total(2_000_000) == 10_000_000 and IL(n_total=1500).total(1000) == 1500
+    d = IL(seed=3, n_total=5000, task="arc_easy")
+    assert d.run(100).equals(item_list(range(5000), 100, tasks="arc_easy", seed=3))
+    ids, clusters = [f"q{i}" for i in range(60)], [i // 10 for i in range(60)]
+    assert d.run(12, ids=ids, clusters=clusters, task="mine").equals(
+        item_list(ids, 12, clusters=clusters, tasks="mine", seed=3))
+    with pytest.raises(ValueError, match="`n`"):  # a benchmark smaller than the questions: the engine refuses
+        IL(n_total=50).run(100)

@@ -167,3 +167,91 @@ def test_analytic_power_matches_simulation():
     assert abs(sim.power - d.analytic_power()) <= 4 * sim.mc_se + 0.02  # noncentral-t approximation
     assert sim.false_positive_rate <= 0.05 + 4 * sim.false_positive_rate_se  # null calibration
     assert math.isfinite(d.mde())
+
+
+# ---------------------------------------------------------------------------
+# the page's costs: core.ratings.RatingsCostDesign
+# ---------------------------------------------------------------------------
+C = rt.RatingsCostDesign
+COST_KEYS = {"pay": "pay", "cost_per_rating": "cost_rating", "wage": "wage", "ratings_per_hour": "per_hour",
+             "cost_per_worker": "cost_worker"}
+
+
+def test_cost_fields_keys_units_and_defaults():
+    assert issubclass(C, Design)
+    assert {f.name: f.key for f in C.fields()} == COST_KEYS
+    # the page's defaults (pages/ratings.py before the design declared them)
+    assert {f.name: f.default for f in C.fields()} == dict(pay="rating", cost_per_rating=0.10, wage=15.0,
+                                                           ratings_per_hour=120.0, cost_per_worker=0.0)
+    for f in C.fields():
+        assert f.label and f.help, f.name
+        if f.kind == "float":
+            assert f.unit and f.step, f.name
+    # the widgets' ends, as the page had them
+    ends = {f.name: (f.widget_low, f.widget_high, f.widget_step) for f in C.fields() if f.kind == "float"}
+    assert ends == {"cost_per_rating": (0.0, 1000.0, 0.01), "wage": (0.0, 10_000.0, 0.5),
+                    "ratings_per_hour": (1.0, 10_000.0, 10.0), "cost_per_worker": (0.0, 100_000.0, 1.0)}
+    assert C().rating_cost == 0.10 and not C().paid_by_hour
+
+
+@pytest.mark.parametrize("costs", [
+    C(), C(pay="hour", wage=24.0, ratings_per_hour=60.0), C(cost_per_rating=1e6, cost_per_worker=1e9),
+    C(pay="hour", wage=1e6, ratings_per_hour=1.0, cost_per_rating=0.0, cost_per_worker=12.5)])
+def test_cost_round_trip(costs):
+    params = costs.to_params()
+    assert set(params) == set(COST_KEYS.values()) and C.from_params(params) == costs
+
+
+def test_cost_links_as_the_page_writes_them_and_bad_values():
+    assert C.from_params({}) == C()
+    # the radio writes its label into the URL; a link may name the value too
+    assert C.from_params({"pay": "by the hour"}).pay == C.from_params({"pay": "hour"}).pay == "hour"
+    assert C.from_params({"pay": "per rating"}) == C()
+    notes: list = []
+    d = C.from_params({"pay": "monthly", "cost_rating": "-1", "wage": "abc", "per_hour": "0",
+                       "cost_worker": "1e10"}, messages=notes)
+    assert d == C()
+    for name in ("pay", "cost_per_rating", "wage", "ratings_per_hour", "cost_per_worker"):
+        assert any(note.startswith(f"`{name}`") and note.endswith("is used.") for note in notes), (name, notes)
+
+
+def test_cost_ranges_agree_with_the_planners():
+    high = dict(alpha=0.05, **HIGH)
+    with pytest.raises(ValueError, match="`cost_per_rating`"):
+        C(cost_per_rating=1e6 * 1.001)
+    with pytest.raises(ValueError, match="`cost_per_rating`"):  # the planner refuses it too
+        rt.budget_plans(0.1, cost_per_rating=1e6 * 1.001, **high)
+    with pytest.raises(ValueError, match="`cost_per_worker`"):
+        C(cost_per_worker=-0.01)
+    with pytest.raises(ValueError, match="`cost_per_worker`"):
+        rt.budget_plans(0.1, cost_per_worker=-0.01, **high)
+    with pytest.raises(ValueError, match="`cost_per_worker`"):
+        C(cost_per_worker=1e9 * 1.001)
+    with pytest.raises(ValueError, match="`ratings_per_hour`"):
+        C(ratings_per_hour=0.99)
+    # the extremes inside: the dearest rating (a wage of 10⁶ an hour at one rating an hour) and worker
+    dear = C(pay="hour", wage=1e6, ratings_per_hour=1.0, cost_per_worker=1e9)
+    assert dear.rating_cost == 1e6
+    plan = dear.plans(D(10, 100, 0.1))
+    assert len(plan) and (plan["cost"] > 0).all()
+
+
+def test_cost_methods_agree_with_the_engines():
+    d = D(10, 150, 0.08, **HIGH, alpha=0.025)
+    hourly = C(pay="hour", wage=24.0, ratings_per_hour=60.0, cost_per_worker=5.0)
+    assert hourly.rating_cost == 0.4 and hourly.paid_by_hour
+    # 2 × 3 workers × 100 items = 600 ratings at 24/60 = 0.40 (the page's test of hourly pay)
+    assert hourly.with_(cost_per_worker=0.0).cost(D()) == pytest.approx(240.0)
+    assert hourly.cost(d) == pytest.approx(2 * 10 * 150 * 0.4 + 10 * 5.0)
+    assert C(cost_per_rating=0.0).cost(d) is None  # no costs given: the page shows no cost
+    assert C(cost_per_rating=0.0, cost_per_worker=3.0).cost(d) == 30.0
+    pd.testing.assert_frame_equal(hourly.plans(d, target_power=0.9),
+                                  rt.budget_plans(0.08, cost_per_rating=0.4, cost_per_worker=5.0, target_power=0.9,
+                                                  alpha=0.025, **HIGH))
+    pd.testing.assert_frame_equal(hourly.assurance_plans(d, 0.03, target=0.7),
+                                  rt.assurance_plans(0.08, 0.03, cost_per_rating=0.4, cost_per_worker=5.0,
+                                                     target=0.7, alpha=0.025, **HIGH))
+    crowd = D(30, 200, 0.1, **HIGH, layout="crowd", per_item=4)
+    assert C().cost(crowd) == pytest.approx(2 * 4 * 200 * 0.10)
+    pd.testing.assert_frame_equal(C(cost_per_rating=0.2).plans(crowd),
+                                  rt.crowd_plans(0.1, pool=30, cost_per_rating=0.2, **HIGH))

@@ -89,6 +89,7 @@ from .fitting import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .facets import *  # noqa: F401,F403
 from .subset import *  # noqa: F401,F403
+from .items import *  # noqa: F401,F403
 from ._common import (  # noqa: F401  (private names used by the pages, tests and other modules)
     _N_MAX, _Design, _check_n, _check_target, _closed_form, _clusters, _t_tails, _validate, _variance_parts)
 from .simulation import _binomial, _calibrate, _draw_probabilities, _mean_and_cluster_se  # noqa: F401
@@ -97,6 +98,8 @@ from .readers import _ALIASES, _find_columns, _task_of  # noqa: F401
 
 __all__ = [
     "BenchmarkDesign",
+    "NoWorseDesign",
+    "NI_ALPHAS",
     "METHODS",
     "MAX_SIMULATED_QUESTIONS",
     "FILES_PER_MODEL",
@@ -154,6 +157,12 @@ __all__ = [
     "read_correctness",
     "subset_variance_bound",
     "subset_teaser",
+    # which items to run: the subset tab's design and the item list's (core.llm.items)
+    "SubsetDesign",
+    "ItemListDesign",
+    "SUBSET_M",
+    "ITEM_LIST_TOTAL_FACTOR",
+    "TASK_CHARS",
 ]
 
 

@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from scipy import stats
 
@@ -48,6 +49,8 @@ from .sizing import BenchmarkPlan, benchmark_mde, benchmark_plan, benchmark_samp
 
 __all__ = [
     "BenchmarkDesign",
+    "NoWorseDesign",
+    "NI_ALPHAS",
     "FacetDesign",
     "METHODS",
     "MAX_SIMULATED_QUESTIONS",
@@ -296,6 +299,95 @@ class BenchmarkDesign(Design):
         kw = self.kwargs("alpha")
         return benchmark_noninferiority_sample_size(kw.pop("accuracy_a"), kw.pop("accuracy_b"), margin, alpha=alpha,
                                                     target_power=target_power, **kw)
+
+
+#: The one-sided levels the "no worse than" tab offers (0.025: the lower end of a two-sided 95% interval).
+NI_ALPHAS = (0.005, 0.01, 0.025, 0.05, 0.1)
+
+
+@dataclasses.dataclass(frozen=True)
+class NoWorseDesign(Design):
+    """The LLM page's "No worse than" tab: is the new model B no worse than A by more than a margin?
+
+    The hypothesis is reversed (H0: μ_B − μ_A ≤ −margin, rejected by the one-sided test at ``alpha``), on the
+    variance model of the page's :class:`BenchmarkDesign` (``benchmark``: questions, K answers, clusters, judge),
+    which this design wraps. Two fields of its own, declared once with the tab's URL keys: ``margin`` (``llm_margin``,
+    in points on the page) and the one-sided ``alpha`` (``llm_ni_alpha``); their ranges are those of
+    :func:`benchmark_noninferiority_power`, margin in (0, 1) and α in (0, 0.5). Links carry the benchmark's keys
+    too (:meth:`to_params`, :meth:`from_params`). The methods delegate to
+    :func:`benchmark_noninferiority_power` and :func:`benchmark_noninferiority_sample_size`.
+
+    References
+    ----------
+    Schuirmann (1987) for the one-sided test against a margin; Miller (2024), arXiv 2411.00640, for the variance.
+
+    Examples
+    --------
+    >>> d = NoWorseDesign()
+    >>> d.power() == benchmark_noninferiority_power(1000, 0.70, 0.73, 0.02, difficulty_sd=0.25, correlation=0.6,
+    ...                                            alpha=0.025)
+    True
+    >>> NoWorseDesign.from_params({"llm_margin": "1.5", "n": "2000"}).margin, NoWorseDesign().to_params()["llm_margin"]
+    (0.015, '2')
+    """
+
+    margin: float = spec(0.02, low=0.0, high=1.0, low_open=True, high_open=True, ui_low=0.005, ui_high=0.10,
+                         step=0.005, scale=100.0, unit="pts", key="llm_margin", label="Margin (points)",
+                         help="The largest loss of accuracy you accept for the new model (e.g. a cheaper or quantised "
+                         "one).")
+    alpha: float = spec(0.025, low=0.0, high=0.5, low_open=True, high_open=True, step=0.005, key="llm_ni_alpha",
+                        label="One-sided α",
+                        help="0.025 matches a two-sided 95% interval whose lower end must clear −margin.")
+    #: The benchmark's variance model (the page's design; not a field of the tab's own).
+    benchmark: BenchmarkDesign = dataclasses.field(default_factory=BenchmarkDesign)
+
+    def __post_init__(self):
+        self.check_fields()
+        if not isinstance(self.benchmark, BenchmarkDesign):
+            raise ValueError(f"`benchmark` must be a BenchmarkDesign, got {type(self.benchmark).__name__}.")
+
+    # --- links: the tab's keys and the benchmark's ----------------------------------------------------------------
+    def to_params(self) -> dict[str, str]:
+        """The benchmark's link parameters and the tab's own (``llm_margin``, ``llm_ni_alpha``)."""
+        return {**self.benchmark.to_params(), **super().to_params()}
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
+        """The design a link describes: the benchmark from its keys, the margin and α from the tab's."""
+        benchmark = BenchmarkDesign.from_params(params, messages=messages)
+        return super().from_params(params, messages=messages).with_(benchmark=benchmark)
+
+    # --- the method set --------------------------------------------------------------------------------------------
+    @property
+    def reachable(self) -> bool:
+        """Whether any number of questions can show "no worse": μ_B − μ_A + margin > 0."""
+        return self.benchmark.accuracy_b - self.benchmark.accuracy_a + self.margin > 0
+
+    def power(self, n_questions=None) -> PowerResult:
+        """:func:`benchmark_noninferiority_power` at ``n_questions`` (default: the benchmark's ``n``)."""
+        return self.benchmark.noninferiority_power(n_questions, self.margin, alpha=self.alpha)
+
+    def sample_size(self, *, target_power=0.8) -> int:
+        """:func:`benchmark_noninferiority_sample_size` (whole clusters; −1 beyond the engine's largest n). The
+        engine refuses a design that is not :attr:`reachable`."""
+        return self.benchmark.noninferiority_sample_size(self.margin, alpha=self.alpha, target_power=target_power)
+
+    def curves(self, *, points=41) -> pd.DataFrame:
+        """Power at the benchmark's n against the true gain, over ±2 margins (tidy: ``gain_pp`` in points,
+        ``power``): :func:`benchmark_noninferiority_power` at each gain whose accuracy of B the difficulty spread
+        allows (σ² ≤ μ(1 − μ), i.e. μ within (1 ± √(1 − 4σ²))/2)."""
+        b = self.benchmark
+        kw = b.kwargs("accuracy_a", "accuracy_b", "alpha")
+        sd = kw["difficulty_sd"]
+        top = (1.0 + math.sqrt(max(1.0 - 4.0 * sd * sd, 0.0))) / 2.0  # largest accuracy with this spread
+        bottom = 1.0 - top
+        rows = []
+        for g in np.linspace(-2 * self.margin, 2 * self.margin, points):
+            acc_b = b.accuracy_a + g
+            if bottom - 1e-12 <= acc_b <= top + 1e-12:
+                rows.append((100 * g, benchmark_noninferiority_power(b.n, b.accuracy_a, min(max(acc_b, bottom), top),
+                                                                     self.margin, alpha=self.alpha, **kw).power))
+        return pd.DataFrame(rows, columns=["gain_pp", "power"])
 
 
 def _sd(component: str) -> float:

@@ -6,7 +6,6 @@ Part of :mod:`core.llm` (see its notes for the model); every name is importable 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import uploads
+from ..runnable import task_from_file_name
 from ..validation import check_choice, check_real
 from ._common import FILES_PER_MODEL, SAMPLE_DIR
 
@@ -184,7 +184,6 @@ def read_benchmark_log(data, *, name: str = "The log", columns=None) -> pd.DataF
 # ----- lm-evaluation-harness ------------------------------------------------
 _HARNESS_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics",
                            "doc_hash", "prompt_hash", "target_hash", "task_name"})
-_TASK_FILE = re.compile(r"^samples_(?P<task>.+?)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.:]+)\.jsonl$")
 
 
 @dataclass(frozen=True)
@@ -339,11 +338,8 @@ def harness_options(files) -> HarnessOptions:
 
 
 def _task_of(label: str, index: int) -> str:
-    base = label.replace("\\", "/").rsplit("/", 1)[-1]
-    match = _TASK_FILE.match(base)
-    if match:
-        return match.group("task")
-    return base[:-6] if base.endswith(".jsonl") else (base if base else f"task {index}")
+    """The task of a harness file (:func:`core.runnable.task_from_file_name`, which the item list shares)."""
+    return task_from_file_name(label, index)
 
 
 def read_harness_samples(files, *, metric=None, filter=None, files_per_model="runs") -> pd.DataFrame:

@@ -79,10 +79,12 @@ from .design import (  # noqa: F401
     LAYOUT_LABELS,
     LAYOUTS,
     LIKERT_LABELS,
+    PAY_LABELS,
     PRESET_LABELS,
     RULE_LABELS,
     SIGMA_HELP,
     SIGMA_LABELS,
+    RatingsCostDesign,
     RatingsDesign,
 )
 
@@ -95,6 +97,8 @@ __all__ = [
     "SIGMA_HELP",
     "SIGMA_LABELS",
     "RatingsDesign",
+    "PAY_LABELS",
+    "RatingsCostDesign",
     "PILOT_ROLES",
     "read_pilot",
     "PRESETS",

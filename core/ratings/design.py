@@ -23,7 +23,7 @@ from .crowd import crowd_analytic, crowd_plans, crowd_power
 from .power import analytic_grid, budget_plans, likert_mde, likert_power
 
 __all__ = ["LAYOUTS", "LAYOUT_LABELS", "RULE_LABELS", "SIGMA_LABELS", "SIGMA_HELP", "PRESET_LABELS",
-           "LIKERT_LABELS", "RatingsDesign"]
+           "LIKERT_LABELS", "RatingsDesign", "PAY_LABELS", "RatingsCostDesign"]
 
 #: ``"crossed"``: every worker rates every item under both systems (the paper's design); ``"crowd"``: each item is
 #: rated by ``per_item`` workers drawn from a pool of ``workers``.
@@ -241,3 +241,82 @@ class RatingsDesign(Design):
         mean = self.effect if delta_mean is None else delta_mean
         return assurance_plans(mean, delta_sd, cost_per_rating=cost_per_rating, cost_per_worker=cost_per_worker,
                                target=target, alpha=self.alpha, **self.sigmas)
+
+
+#: How the Ratings page names the ways of paying workers (and so its links: ``pay=by the hour``).
+PAY_LABELS = {"rating": "per rating", "hour": "by the hour"}
+
+
+@dataclass(frozen=True)
+class RatingsCostDesign(Design):
+    """What the ratings cost: the Ratings page's cost inputs, declared once (URL keys ``pay``, ``cost_rating``,
+    ``wage``, ``per_hour``, ``cost_worker``).
+
+    Workers are paid per rating (``cost_per_rating``) or by the hour (``wage`` ÷ ``ratings_per_hour``); a fixed
+    ``cost_per_worker`` (recruiting, training) comes on top. The ranges are those of the planners
+    (:func:`budget_plans`, :func:`crowd_plans`, :func:`assurance_plans`): a cost per rating in [0, 10⁶] — a wage
+    in [0, 10⁶] per hour over at least one rating per hour stays in it — and a cost per worker in [0, 10⁹]. The
+    methods take the page's :class:`RatingsDesign` (who rates what) and delegate to its planners. A separate design,
+    not fields of :class:`RatingsDesign`: the costs change no power, so the power outputs keep their cache keys.
+
+    Examples
+    --------
+    >>> c = RatingsCostDesign(pay="hour", wage=24.0, ratings_per_hour=60.0)
+    >>> c.rating_cost, c.cost(RatingsDesign())  # 2 × 3 workers × 100 items at 0.40
+    (0.4, 240.0)
+    >>> RatingsCostDesign.from_params({"pay": "by the hour", "wage": "24", "per_hour": "60"}) == c
+    True
+    """
+
+    pay: str = spec("rating", choices=tuple(PAY_LABELS), key="pay", label="Workers are paid",
+                    help="Per rating (crowdsourcing platforms), or an hourly wage and a rating speed (in-house or "
+                    "professional annotators).")
+    cost_per_rating: float = spec(0.10, low=0.0, high=1e6, ui_high=1000.0, step=0.01, unit="per rating",
+                                  key="cost_rating", label="Cost per rating", help="What one rating costs.")
+    wage: float = spec(15.0, low=0.0, high=1e6, ui_high=10_000.0, step=0.5, unit="per hour", key="wage",
+                       label="Hourly wage", help="What one worker-hour costs.")
+    ratings_per_hour: float = spec(120.0, low=1.0, high=10_000.0, step=10.0, unit="ratings per hour", key="per_hour",
+                                   label="Ratings per hour",
+                                   help="How many ratings a worker completes in an hour (time it on a pilot).")
+    cost_per_worker: float = spec(0.0, low=0.0, high=1e9, ui_high=100_000.0, step=1.0, unit="per worker",
+                                  key="cost_worker", label="Fixed cost per worker",
+                                  help="Recruiting, training or qualification cost per worker, if any.")
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any] | None = None, *, messages: list | None = None):
+        """The costs a link describes; the page's widget writes the way of paying by its label ("by the hour")."""
+        params = dict(params or {})
+        raw = params.get("pay")
+        raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw
+        for value, label in PAY_LABELS.items():
+            if raw == label:
+                params["pay"] = value
+        return super().from_params(params, messages=messages)
+
+    @property
+    def rating_cost(self) -> float:
+        """The cost per rating in effect: ``cost_per_rating``, or ``wage`` ÷ ``ratings_per_hour`` by the hour."""
+        return self.wage / self.ratings_per_hour if self.pay == "hour" else self.cost_per_rating
+
+    @property
+    def paid_by_hour(self) -> bool:
+        """Whether the cost per rating is a wage ÷ ratings per hour."""
+        return self.pay == "hour"
+
+    def cost(self, design: RatingsDesign) -> float | None:
+        """The design's cost: its ratings × :attr:`rating_cost` + its workers × ``cost_per_worker`` (the pool, for
+        k workers per item); None when both unit costs are 0 (no costs given)."""
+        if not (self.rating_cost or self.cost_per_worker):
+            return None
+        return design.n_ratings * self.rating_cost + design.workers * self.cost_per_worker
+
+    def plans(self, design: RatingsDesign, *, target_power=0.8) -> pd.DataFrame:
+        """:meth:`RatingsDesign.plans` at these costs: the cheapest designs reaching ``target_power``
+        (:func:`budget_plans`, or :func:`crowd_plans`, which has no cost per worker)."""
+        return design.plans(cost_per_rating=self.rating_cost, cost_per_worker=self.cost_per_worker,
+                            target_power=target_power)
+
+    def assurance_plans(self, design: RatingsDesign, delta_sd, *, delta_mean=None, target=0.8) -> pd.DataFrame:
+        """:meth:`RatingsDesign.assurance_plans` at these costs (:func:`assurance_plans`)."""
+        return design.assurance_plans(delta_sd, delta_mean=delta_mean, cost_per_rating=self.rating_cost,
+                                      cost_per_worker=self.cost_per_worker, target=target)

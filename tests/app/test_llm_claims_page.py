@@ -62,3 +62,21 @@ def test_harness_files_as_tasks_give_one_row_per_task():
     at.toggle(key="per_cluster").set_value(True).run()
     table = at.dataframe[-1].value
     assert sorted(set(table["task"])) == ["task0", "task1"] and len(table) == 4
+
+
+def test_no_worse_than_link_is_read_by_the_tabs_design():
+    # a link with the tab's keys (margin in points, the one-sided α) and the benchmark's: the design it describes
+    query = {"view": "No worse than", "llm_margin": "3.5", "llm_ni_alpha": "0.01", "n": "3000", "gain": "0"}
+    at = open_page("llm", query)
+    assert not at.exception
+    d = llm.NoWorseDesign.from_params(query)
+    assert (d.margin, d.alpha, d.benchmark.n) == (0.035, 0.01, 3000)
+    oracle = llm.benchmark_noninferiority_power(3000, 0.70, 0.70, 0.035, alpha=0.01, **KW).power
+    assert metrics(at)["Power to show “no worse”"] == f"{100 * d.power().power:.1f}%" == f"{100 * oracle:.1f}%"
+    fig = chart(at, "noworse_chart")
+    assert any(s.get("x0") == -3.5 for s in fig["layout"]["shapes"])
+    # a gain below −margin: no benchmark can show "no worse"
+    at = open_page("llm", {"view": "No worse than", "llm_margin": "1", "gain": "-2"})
+    assert not at.exception
+    assert metrics(at)["Questions for 80% power (no worse)"] == "—"
+    assert any("below −margin" in w.value for w in at.warning)

@@ -176,6 +176,19 @@ def test_hourly_pay_sets_the_cost_per_rating():
     assert metrics(page)["Cost"] == f"USD {600 * 24 / 60:,.2f}"  # 2 × 3 workers × 100 items at 0.40 per rating
 
 
+def test_presentation_mode_keeps_the_hourly_cost():
+    # on a projector the cost controls are hidden: the costs are still the design the page was given (the wage
+    # over the ratings per hour), not the per-rating default
+    page = open_page("ratings", {"pay": "by the hour", "wage": "24", "per_hour": "60", "view": "Budget planner"},
+                     timeout=180)
+    page.toggle(key="present").set_value(True).run()
+    assert not page.exception
+    costs = rt.RatingsCostDesign(pay="hour", wage=24.0, ratings_per_hour=60.0)
+    assert metrics(page)["Cost per rating"] == f"USD {costs.rating_cost:,.2f}" == "USD 0.40"
+    best = costs.plans(rt.RatingsDesign()).iloc[0]
+    assert metrics(page)["Cheapest design"] == f"{int(best['workers'])} workers × {int(best['items']):,} items"
+
+
 def test_pins_and_plan(page):
     page.text_input(key="ratings_pin_name").set_value("three workers")
     page.button(key="ratings_pin_add").click()

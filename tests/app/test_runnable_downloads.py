@@ -55,6 +55,23 @@ def test_item_list_without_an_upload(files):
     assert mapping == json.loads(rn.item_list_json(expected))
 
 
+def test_item_list_inputs_come_from_the_link(files):
+    # the item list's inputs are a design's fields, bound to the URL: a link reproduces the list
+    query = {"n": "300", "items_seed": "7", "items_total": "5000", "items_task": "arc_easy"}
+    at = open_page("llm", query)
+    open_box(at, "items_open")
+    design = llm.ItemListDesign.from_params(query)
+    assert (design.seed, design.n_total, design.task) == (7, 5000, "arc_easy")
+    expected = rn.item_list(range(5000), 300, tasks="arc_easy", seed=7)
+    assert json.loads(files["item_list.json"]) == json.loads(rn.item_list_json(expected))
+    assert json.loads(rn.item_list_json(design.run(300))) == json.loads(rn.item_list_json(expected))
+    # a benchmark smaller than n in the link: the widget keeps its start (10 × n), no traceback
+    at = open_page("llm", {"n": "300", "items_total": "100"})
+    open_box(at, "items_open")
+    assert len(json.loads(files["item_list.json"])["benchmark"]) == 300
+    assert any("of 3,000 items" in c.value for c in at.caption)
+
+
 def test_item_list_from_the_sample_log_is_stratified(files):
     at = open_page("llm", {"n": "100", "view": "Estimate from your logs"})
     at.radio(key="log_source").set_value("sample")
