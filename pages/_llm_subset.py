@@ -15,7 +15,7 @@ import streamlit as st
 from core import figures
 from core import llm
 from core.export import csv_bytes
-from core.plan import llm as llm_plan
+from core.llm import plan as llm_plan
 from core.runnable import item_list
 from core.snippets import subset_snippet
 from pages._scaffold import (

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core import ratings as rt
-from core.plan import ratings as ratings_plan
+from core.ratings import plan as ratings_plan
 from core.runnable import worker_assignment
 from core.snippets import ratings_snippet
 from pages._ratings_views import effect_chart

@@ -17,7 +17,7 @@ import streamlit as st
 
 from core import pairwise as pw
 from core import sequential as sq
-from core.plan import leaderboard as leaderboard_plan
+from core.pairwise import plan as leaderboard_plan
 from core.snippets import leaderboard_snippet
 from core.runnable import vote_allocation
 from pages._leaderboard_fit import tab_fit

@@ -369,7 +369,7 @@ def test_sample_size_is_the_first_n_reaching_the_target():
 
 
 def test_plan_item_states_the_ceiling_and_the_best_split():
-    from core.plan.llm import facet_plan_item
+    from core.llm.plan import facet_plan_item
 
     comps = dict(COMPS)
     res = llm.facet_power(2000, 0.02, templates=1, **comps)
