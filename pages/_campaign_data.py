@@ -380,8 +380,8 @@ def plan_extras(found, loaded: Loaded | None, source_of) -> dict:
 
 
 def snippet_extras(found, loaded: Loaded | None = None) -> dict:
-    """Keyword arguments of :func:`core.snippets.sequential_snippet`: print the sizes when the page shows them, and
-    read and fit the uploaded file (by its name, next to the notebook) when there is one."""
+    """Keyword arguments of :func:`core.sequential.snippet.sequential_snippet`: print the sizes when the page shows
+    them, and read and fit the uploaded file (by its name, next to the notebook) when there is one."""
     extras = {"sizes": found is not None}
     if loaded is not None:
         extras["fitted"] = (loaded.name, loaded.a, loaded.b, loaded.protocol)

@@ -17,7 +17,7 @@ from core import llm
 from core.export import csv_bytes
 from core.llm import plan as llm_plan
 from core.runnable import item_list
-from core.snippets import subset_snippet
+from core.llm.snippet import subset_snippet
 from pages._scaffold import (
     Metric,
     cached,

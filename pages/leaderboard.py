@@ -18,7 +18,7 @@ import streamlit as st
 from core import pairwise as pw
 from core import sequential as sq
 from core.pairwise import plan as leaderboard_plan
-from core.snippets import leaderboard_snippet
+from core.pairwise.snippet import leaderboard_snippet
 from core.runnable import vote_allocation
 from pages._leaderboard_fit import tab_fit
 from pages._leaderboard_ratings import Design, key_ratings, preset_controls, put

@@ -18,7 +18,7 @@ from core import llm
 from core import pairwise as pw
 from core import sequential as sq
 from core.sequential import monitor_plan
-from core.snippets import monitor_snippet
+from core.sequential.snippet import monitor_snippet
 from pages._scaffold import (
     key_inputs,
     Metric,
