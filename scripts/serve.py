@@ -93,10 +93,11 @@ def warm() -> float:
     accuracy.paired_curves([10, 500, 15000], [(0.02, 0.9)])
     accuracy.preference_power(100, 0.65, 0.35)
     # The home page (the usual first visit): its cards' engines and its chart, ≈ 0.1 s here instead of in that run.
-    from core import demo, home
+    from core import demo
+    from pages._registry import VIEW_CARDS, teaser_of
 
-    for name in home.TEASERS:
-        home.teaser(name)
+    for name in [p.name for p in PAGES if p.teaser] + [v.key for v in VIEW_CARDS if v.teaser]:
+        teaser_of(name)
     demo.significance_filter()
     # Streamlit's first element of the process checks whether it runs in a REPL with inspect.stack(),
     # which maps every frame to its module by scanning sys.modules (≈ 2,000 of them here): ≈ 0.1 s in
