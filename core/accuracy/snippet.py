@@ -1,7 +1,7 @@
 """The Accuracy page's "Python code for this view": paired (McNemar), unpaired and preference designs.
 
 The script prints the page's metrics row with :mod:`core.accuracy` (Card et al. 2020, §2–3); the shared
-header and literals are :mod:`core.snippets`'.
+header and literals come from :mod:`core.snippets`.
 """
 
 from __future__ import annotations

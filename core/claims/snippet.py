@@ -1,7 +1,7 @@
 """The Claims page's "Python code for this view": each claim's McNemar power and the family under a
 correction with :mod:`core.multiplicity` (Holm 1979; Benjamini & Hochberg 1995).
 
-The shared header and literals are :mod:`core.snippets`'.
+The shared header and literals come from :mod:`core.snippets`.
 """
 
 from __future__ import annotations

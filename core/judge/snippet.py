@@ -1,7 +1,7 @@
 """The LLM-judges page's "Python code for this view": PPI++ (Angelopoulos, Duchi & Zrnic 2023), the "Which
 items to label" tab (Zrnic & Candès 2024) and the "Labels per item" tab, with :mod:`core.judge`.
 
-The shared header and literals are :mod:`core.snippets`'.
+The shared header and literals come from :mod:`core.snippets`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The LLM page's "Python code for this view": the benchmark design (Miller 2024), the "Prompts and seeds" tab
 (generalizability theory, Brennan 2001) and the "Run a subset instead" tab (Cochran 1977).
 
-Each script prints the metrics row of its view with :mod:`core.llm`; the shared header and literals are
-:mod:`core.snippets`'.
+Each script prints the metrics row of its view with :mod:`core.llm`; the shared header and literals come from
+:mod:`core.snippets`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The MT page's "Python code for this view": BLEU power with :mod:`core.mt` (Card et al. 2020, §4).
 
-The shared header and literals are :mod:`core.snippets`'.
+The shared header and literals come from :mod:`core.snippets`.
 """
 
 from __future__ import annotations

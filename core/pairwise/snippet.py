@@ -1,7 +1,7 @@
 """The Leaderboard page's "Python code for this view": Bradley–Terry power on the Elo scale with
 :mod:`core.pairwise` (Bradley & Terry 1952).
 
-The shared header and literals are :mod:`core.snippets`'.
+The shared header and literals come from :mod:`core.snippets`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Ratings page's "Python code for this view": Likert power with :mod:`core.ratings` (Card et al. 2020,
 §5.2).
 
-The shared header and literals are :mod:`core.snippets`'.
+The shared header and literals come from :mod:`core.snippets`.
 """
 
 from __future__ import annotations

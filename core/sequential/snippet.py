@@ -1,7 +1,7 @@
 """The DA-campaign and Monitor pages' "Python code for this view": :mod:`core.sequential`'s campaign power
 (Wei, Kocmi & Federmann 2022) and its monitor (Howard et al. 2021; Waudby-Smith & Ramdas 2024).
 
-The shared header, literals and score units are :mod:`core.snippets`'.
+The shared header, literals and score units come from :mod:`core.snippets`.
 """
 
 from __future__ import annotations
