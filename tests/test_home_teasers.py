@@ -71,7 +71,7 @@ def test_llm_teaser_is_the_benchmark_power_at_the_page_defaults():
                                    samples=1, cluster_size=1, icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0,
                                    alpha=0.05).power
     assert t.value == expected
-    # the issue's own example sentence
+    # the home page's example sentence (the README's Pages section)
     assert t.answer == "Two LLMs on a 1,000-question benchmark: 38% power for a 3-point gain."
 
 
