@@ -11,7 +11,7 @@ from core import mt
 
 NS = [250, 500, 1000, 2000, 3000, 5000, 10000, 20000]  # Figure 4: 8 sample sizes
 DELTAS = [0.25, 0.5, 1.0, 1.5, 2.0, 3.0]  # × 6 values of Δ_B
-SAMPLE = Path(mt.__file__).resolve().parent / "data" / "mt_sample" / "sample.tsv"
+SAMPLE = Path(mt.__file__).resolve().parents[1] / "data" / "mt_sample" / "sample.tsv"
 
 
 def figure4_grid():

@@ -1,17 +1,14 @@
-"""The home page's numbers: one-line answers at each page's defaults, and recognition of uploaded files.
+"""The home page's "Start from your data": recognition of uploaded files, read and fitted for the right page.
 
-Two parts, both pure (no streamlit):
+Pure (no streamlit). :func:`recognise` tells which kind of evaluation file an upload is (lm-evaluation-harness sample
+logs, a tidy per-answer LLM log, pairwise votes, per-item scores, pilot ratings, human judgments of a campaign
+(:mod:`core.humaneval`), MT outputs) from its structure, using the same defensive readers as the pages
+(:mod:`core.uploads`; nothing is executed). :func:`read_upload` then reads it with the target page's own reader,
+fits what that page can take (point estimates only, no bootstrap), and returns the widget values to open the page
+with.
 
-* **Teasers.** One small function per scenario page returns the number its home-page card promises, computed
-  with the same public ``core`` call the page makes at its default widget values (closed-form or exact engines
-  only, so the home page stays instant). :data:`TEASERS` maps a page's name (``pages/_registry.py``) to its
-  function; a new page's card is one registry entry (with its ``question``) plus one function here.
-* **Uploads.** :func:`recognise` tells which kind of evaluation file an upload is (lm-evaluation-harness sample
-  logs, a tidy per-answer LLM log, pairwise votes, per-item scores, pilot ratings, human judgments of a campaign
-  (:mod:`core.humaneval`), MT outputs) from its
-  structure, using the same defensive readers as the pages (:mod:`core.uploads`; nothing is executed).
-  :func:`read_upload` then reads it with the target page's own reader, fits what that page can take (point
-  estimates only, no bootstrap), and returns the widget values to open the page with.
+The home page's cards are not here: each scenario package computes its own (``core/<scenario>/teaser.py``, a
+:class:`core.teaser.Teaser`), and ``pages/_registry.py`` names each page's teaser (``PageInfo.teaser``).
 """
 
 from __future__ import annotations
@@ -19,41 +16,20 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
 
-from . import accuracy as acc
 from . import analysis as an
 from . import humaneval as he
 from . import llm
-from . import claims as cl
-from . import multiplicity as mu
 from . import mt
 from . import pairwise as pw
 from . import ratings as rt
-from . import sequential as sq
 from . import uploads
-from .teaser import Teaser
 
 __all__ = [
-    "Teaser",
-    "TEASERS",
-    "teaser",
-    "accuracy_teaser",
-    "llm_teaser",
-    "judge_teaser",
-    "leaderboard_teaser",
-    "claims_teaser",
-    "mt_teaser",
-    "ratings_teaser",
-    "sequential_teaser",
-    "monitor_teaser",
-    "analysis_teaser",
-    "demo_teaser",
-    "llm_facets_teaser",
     "UploadKind",
     "UPLOAD_KINDS",
     "accepted_formats",
@@ -62,297 +38,6 @@ __all__ = [
     "read_upload",
     "read_uploads",
 ]
-
-
-# ---------------------------------------------------------------------------
-# teasers: one number per page, at the page's defaults
-# ---------------------------------------------------------------------------
-#: The LLM page's design at its defaults (K = 1, one question per cluster, exact grading).
-_LLM = llm.BenchmarkDesign()
-#: The "Prompts and seeds" tab's design at its defaults (one template, two fixed models).
-_FACETS = llm.FacetDesign()
-
-
-def _pct(x: float, digits: int = 1) -> str:
-    """A probability as the pages' metrics show it (``pages._scaffold.fmt_pct``)."""
-    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
-
-
-def accuracy_teaser(design: acc.AccuracyPageDesign | None = None) -> Teaser:
-    """Two classifiers on one test set: exact McNemar power (the Accuracy page's paired scenario).
-
-    ``design`` defaults to the page's (:class:`core.accuracy.AccuracyPageDesign`): n = 500 items, Δ = +2 points,
-    agreement P_a = 90%, α = 0.05, exact conditional test (:func:`core.accuracy.mcnemar_power`; Card et al. 2020,
-    §3 and appendix E).
-
-    Examples
-    --------
-    >>> accuracy_teaser().shown
-    '24.9%'
-    """
-    design = acc.AccuracyPageDesign() if design is None else design
-    power = design.power().power
-    return Teaser("accuracy", f"Two classifiers on a {design.n:,}-item test set: {_pct(power, 0)} power for a "
-                  f"{design.delta:g}-point accuracy gain.", "Power", power, _pct(power))
-
-
-def llm_teaser(*, n=_LLM.n, accuracy_a=_LLM.accuracy_a, gain=_LLM.delta, difficulty_sd=_LLM.difficulty_sd,
-               correlation=_LLM.correlation, alpha=_LLM.alpha) -> Teaser:
-    """Two LLMs on one benchmark: power of the paired t test (the LLM page's defaults, :class:`core.llm.BenchmarkDesign`).
-
-    n = 1,000 questions, baseline 70%, a 3-point gain, difficulty spread σ = 0.25, correlation ρ = 0.6, K = 1
-    answer per question, independent questions, exact grading (:func:`core.llm.benchmark_power`; Miller 2024).
-
-    Examples
-    --------
-    >>> llm_teaser().shown
-    '37.6%'
-    """
-    design = _LLM.with_(n=n, accuracy_a=accuracy_a, delta=gain, difficulty_sd=difficulty_sd, correlation=correlation,
-                        alpha=alpha)
-    power = design.power().power
-    return Teaser("llm", f"Two LLMs on a {n:,}-question benchmark: {_pct(power, 0)} power for a "
-                  f"{100 * gain:g}-point gain.", "Power", power, _pct(power))
-
-
-def judge_teaser(design=None) -> Teaser:
-    """An LLM judge with human labels: the precision a budget buys with PPI++ at ``design`` (default: the judge
-    page's default design, :class:`core.judge.JudgePageDesign`).
-
-    One model's accuracy of 70%, a judge with sensitivity 90% and specificity 85%, a human label at 1 and a judge
-    call at 0.01, a budget of 1,000 (:func:`core.judge.ppi_plan`; Angelopoulos, Duchi & Zrnic 2023). The card
-    shows the effective n: the human-only labels with the same standard error.
-
-    Examples
-    --------
-    >>> t = judge_teaser()
-    >>> t.metric, t.shown == f"{t.value:,.0f}"
-    ('Equivalent human-only items', True)
-    """
-    from .judge import JudgePageDesign
-
-    d = JudgePageDesign() if design is None else design
-    plan = d.plan()
-    return Teaser("judge", f"An LLM judge with human labels and {d.budget:,.0f} to spend: {plan.n_human:,} human and "
-                  f"{plan.n_judge_only:,} judge labels are worth {plan.effective_n:,.0f} human ones.",
-                  "Equivalent human-only items", float(plan.effective_n), f"{plan.effective_n:,.0f}")
-
-
-#: The Leaderboard page's default design (the teaser's defaults).
-_BOARD = pw.LeaderboardDesign()
-
-
-def leaderboard_teaser(*, systems=_BOARD.k, gap=_BOARD.gap_elo, n_votes=_BOARD.n, alpha=_BOARD.alpha) -> Teaser:
-    """A leaderboard from pairwise votes: power for the closest neighbours (the Leaderboard page's defaults).
-
-    6 systems evenly spaced 25 Elo apart, 5,000 votes spread over the pairs, no ties, an exact judge — the default
-    :class:`core.pairwise.LeaderboardDesign` (:func:`core.pairwise.leaderboard_power`, Bradley–Terry Fisher
-    information).
-
-    Examples
-    --------
-    >>> leaderboard_teaser().shown
-    '60.8%'
-    """
-    power = _BOARD.with_(k=systems, gap=gap, n=n_votes, alpha=alpha).power().weakest_power
-    return Teaser("leaderboard", f"{systems} systems {gap:g} Elo apart, {n_votes:,} votes: {_pct(power, 0)} power "
-                  "to tell neighbours apart.", "Weakest neighbours' power", power, _pct(power))
-
-
-#: The "Many claims at once" page's default table: (benchmark, n, gain in points, agreement in %).
-CLAIMS_DEFAULT = cl.DEFAULT_CLAIMS
-
-
-def claims_teaser(*, benchmarks=CLAIMS_DEFAULT, alpha=0.05, correction="holm") -> Teaser:
-    """Several claimed gains: the chance that all hold after Holm's correction (the Claims page's defaults).
-
-    Each benchmark's power is McNemar's normal-form power (:func:`core.accuracy.mcnemar_power`, ``test="normal"``,
-    at least α as on the page); the family is :func:`core.multiplicity.family_power` with independent statistics,
-    the page's seeded simulation of 20,000 families (seed 0: the same number as the page, in about 10 ms) — the
-    default :class:`core.claims.ClaimsDesign`.
-
-    Examples
-    --------
-    >>> claims_teaser().shown
-    '5.0%'
-    """
-    design = cl.ClaimsDesign(claims=cl.encode_claims(benchmarks, exact=True), alpha=alpha, correction=correction)
-    family = design.power(n_sims=20_000, seed=0)
-    m = len(design.rows)
-    return Teaser("claims", f"{m} benchmark gains in one paper: {_pct(family.all, 0)} chance that all "
-                  "hold after Holm's correction.", f"All {m} claims hold", family.all, _pct(family.all))
-
-
-def mt_teaser(design: mt.BleuDesign | None = None) -> Teaser:
-    """MT with BLEU: power of the paired randomization test's normal form at ``design`` (default: the MT page's
-    default design, :class:`core.mt.BleuDesign`).
-
-    n = 2,000 sentences, Δ_B = 1 BLEU, P0 = 0.13, b0 = 25.8 (the average of Card et al. 2020, Table 3)
-    (:func:`core.mt.bleu_power`).
-
-    Examples
-    --------
-    >>> mt_teaser().shown
-    '74.7%'
-    """
-    d = mt.BleuDesign() if design is None else design
-    power = d.power().power
-    return Teaser("mt", f"MT on a {d.n:,}-sentence test set: {_pct(power, 0)} power for a {d.delta_bleu:g}-BLEU gain.",
-                  "Power", power, _pct(power))
-
-
-def ratings_teaser(*, workers=3, items=100, effect=0.1, alpha=0.05) -> Teaser:
-    """Human ratings: analytic REML + Satterthwaite power (the Ratings page's defaults).
-
-    3 workers each rating 100 items under both systems, β1 = 0.1 (a 0.2 difference in mean rating on [0, 1]),
-    the "high" variance components of Card et al. (2020), Table 16 (:func:`core.ratings.likert_power`): the page's
-    default :class:`core.ratings.RatingsDesign` with these four fields.
-
-    Examples
-    --------
-    >>> ratings_teaser().shown
-    '15.9%'
-    """
-    power = rt.RatingsDesign().with_(workers=workers, items=items, effect=effect, alpha=alpha).analytic_power()
-    return Teaser("ratings", f"{workers} workers rating {items} items: {_pct(power, 0)} power for a "
-                  f"{2 * effect:g} difference in mean rating.", "Power", power, _pct(power))
-
-
-def sequential_teaser(*, budget=None, delta=None, mean=None, sd=None, alpha=None) -> Teaser:
-    """A Direct Assessment campaign: fixed-design Mann–Whitney power (the DA campaigns page's defaults).
-
-    The page's default design (:class:`core.sequential.CampaignDesign`: 1,200 judgments for the pair, a 2-point true
-    difference, mean 75, SD 27, the fixed procedure — its K = 3 Pocock settings are ignored by a fixed design);
-    keyword arguments other than ``None`` override its fields.
-
-    Examples
-    --------
-    >>> sequential_teaser().shown
-    '55.0%'
-    """
-    given = dict(budget=budget, delta=delta, mean=mean, sd=sd, alpha=alpha)
-    design = sq.CampaignDesign(**{k: v for k, v in given.items() if v is not None})
-    power = design.power().power
-    return Teaser("sequential", f"A DA campaign of {design.budget:,} judgments: {_pct(power, 0)} power for a "
-                  f"{design.delta:g}-point difference.", "Power", power, _pct(power))
-
-
-def monitor_teaser(*, upto=60, target=None, n_max=None, alpha=None) -> Teaser:
-    """A running evaluation: the confidence sequence after ``upto`` items of the built-in run (the Monitor page).
-
-    The page's example (two models on 300 questions, :func:`core.sequential.sample_differences`) at 60 items,
-    watched by the page's default :class:`core.sequential.MonitorDesign` — the betting confidence sequence, X = 0.05,
-    1,000 planned items, the page's seed for the simulated forecast (its interval and verdict are not simulated);
-    ``target``, ``n_max`` and ``alpha`` other than ``None`` override them.
-
-    Examples
-    --------
-    >>> monitor_teaser().metric
-    'Running difference'
-    """
-    given = dict(target=target, n_max=n_max, alpha=alpha)
-    design = sq.MonitorDesign(**{k: v for k, v in given.items() if v is not None})
-    diffs = sq.sample_differences()["difference"].to_numpy(dtype=float)
-    res = design.run(diffs[:upto])
-    last = res.sequence.iloc[-1]
-    verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
-    # the example's items are per-question accuracies: the page shows their difference in points (×100)
-    return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {100 * last['estimate']:+.1f} "
-                  f"points, {1 - design.alpha:.0%} confidence sequence [{100 * last['lower']:+.0f}, "
-                  f"{100 * last['upper']:+.0f}] points — {verdict}.", "Running difference", float(last["estimate"]),
-                  f"{100 * last['estimate']:+.2f} pts")
-
-
-#: The Analyze page's bundled example of paired scores.
-ANALYSIS_SAMPLE = Path(__file__).resolve().parent / "data" / "analysis_sample" / "scores.csv"
-
-
-def analysis_teaser(*, alpha=0.05) -> Teaser:
-    """Results you already have: the test recommended for the Analyze page's sample (NLPStatTest §3.1.3).
-
-    :func:`core.analysis.parse_results` and :func:`core.analysis.recommend_tests` on the bundled paired scores.
-
-    Examples
-    --------
-    >>> analysis_teaser().value
-    300.0
-    """
-    data = an.parse_results(ANALYSIS_SAMPLE.read_bytes(), "scores")
-    rec = an.recommend_tests(data.a - data.b, alpha=alpha, binary=False)
-    names = list(rec.tests.query("verdict == 'recommended'")["name"])
-    which = names[0] if names else "a paired test"
-    return Teaser("analysis", f"Per-item scores of two systems ({data.rows_used:,} items in the example): the right "
-                  f"test ({which}), effect sizes and what to write.", "Items", float(data.rows_used),
-                  f"{data.rows_used:,}")
-
-
-def demo_teaser(*, n=25, p_new=0.60, alpha=0.05) -> Teaser:
-    """The lab-meeting demo: how often its under-powered comparison is significant and how much it exaggerates.
-
-    The demo's defaults: 25 raters per head-to-head study, 60% truly prefer the new system (a +20-point gap), the
-    exact two-sided sign test at α = 0.05; power and Type-M are the exact engine the demo reports
-    (:func:`core.accuracy.preference_power`, as ``Replay.exact``; Card et al. 2020, Figure 1 and §2).
-
-    Examples
-    --------
-    >>> demo_teaser().shown
-    '+20 pts'
-    >>> demo_teaser().answer
-    'Show your lab why small evaluations mislead: 25 raters, a true 20-point gap, 15% of studies significant, and those overstate the gap 2.5×.'
-    """
-    exact = acc.preference_power(n, p_new, round(1 - p_new, 12), alpha=alpha)
-    gap = round(100 * (2 * p_new - 1))
-    return Teaser("demo", f"Show your lab why small evaluations mislead: {n} raters, a true {gap}-point gap, "
-                  f"{_pct(exact.power, 0)} of studies significant, and those overstate the gap {exact.type_m:.1f}×.",
-                  "True difference", float(gap), f"{gap:+d} pts")
-
-
-def llm_facets_teaser(*, delta=_FACETS.delta, templates=_FACETS.templates, alpha=_FACETS.alpha) -> Teaser:
-    """Prompts and seeds (the LLM page's "Prompts and seeds" tab at its defaults, :class:`core.llm.FacetDesign`): the
-    power ceiling one prompt template sets, whatever the number of questions (:func:`core.llm.facet_ceiling`;
-    generalizability theory, Cronbach et al. 1972; Brennan 2001).
-
-    Examples
-    --------
-    >>> llm_facets_teaser().answer
-    'With one prompt template, no number of questions gets past 52% power for +2 points.'
-    """
-    design = _FACETS.with_(delta=delta, templates=templates, alpha=alpha)
-    return Teaser("llm", llm.facets.teaser(delta, templates=templates, alpha=alpha,
-                                           var_template=design.components()["var_template"]),
-                  "Power ceiling (unlimited questions)", design.ceiling(), _pct(design.ceiling()))
-
-
-#: A page's teaser function, by page name; pages without one get no card. Cards for one tab of a page
-#: (``pages._registry.VIEW_CARDS``) are keyed by the card's key.
-TEASERS = {
-    "accuracy": accuracy_teaser,
-    "llm": llm_teaser,
-    "judge": judge_teaser,
-    "leaderboard": leaderboard_teaser,
-    "claims": claims_teaser,
-    "mt": mt_teaser,
-    "ratings": ratings_teaser,
-    "sequential": sequential_teaser,
-    "monitor": monitor_teaser,
-    "analysis": analysis_teaser,
-    "demo": demo_teaser,
-    "llm_facets": llm_facets_teaser,
-}
-
-
-def teaser(page: str) -> Teaser:
-    """The card's answer for ``page`` at its defaults.
-
-    Raises
-    ------
-    ValueError
-        When ``page`` has no teaser.
-    """
-    try:
-        return TEASERS[page]()
-    except KeyError:
-        raise ValueError(f"`page` must be one of {', '.join(TEASERS)}; got {page!r}.") from None
 
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,9 @@
-"""The one-line answer of a home-page card (:mod:`core.home` builds them; a scenario package may build its own
-without importing :mod:`core.home`, which imports every scenario package)."""
+"""The one-line answer of a home-page card.
+
+Each scenario package builds its own cards in its ``teaser`` module (``core/<scenario>/teaser.py``, e.g.
+:func:`core.accuracy.teaser.accuracy_teaser`), computed from its design's defaults; ``pages/_registry.py`` names each
+page's teaser (``PageInfo.teaser``, ``"core.accuracy.teaser:accuracy_teaser"``) and ``teaser_of(name)`` calls it.
+This module imports nothing from ``core``, so every scenario may import it."""
 
 from __future__ import annotations
 

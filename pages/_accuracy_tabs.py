@@ -15,7 +15,7 @@ from core import figures
 from core.accuracy import AccuracyPageDesign
 from core.accuracy.design import CLAIM_LABELS, NI_TEST_LABELS, SOURCE_LABELS, SQUAD_SIZE_LABELS
 from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
-from core.plan import accuracy as accuracy_plan
+from core.accuracy import plan as accuracy_plan
 from pages._fields import field_input
 from pages._scaffold import (
     Metric,

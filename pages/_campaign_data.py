@@ -19,7 +19,7 @@ import streamlit as st
 from core import figures
 from core import humaneval as he
 from core import sequential as sq
-from core.plan import sequential as sequential_plan
+from core.sequential import plan as sequential_plan
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
                              md_escape, metrics_row, presentation, simulation, style)
 
@@ -373,15 +373,15 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
 # plan and code view
 # ---------------------------------------------------------------------------
 def plan_extras(found, loaded: Loaded | None, source_of) -> dict:
-    """Keyword arguments of :func:`core.plan.sequential.plan_item` for the sizes and where values came from."""
+    """Keyword arguments of :func:`core.sequential.plan.plan_item` for the sizes and where values came from."""
     sources = {key: source_of(key) for key in ("mean", "sd", "delta")}
     return {"sample_sizes": found, "sources": sources,
             "fitted": None if loaded is None else loaded.label}
 
 
 def snippet_extras(found, loaded: Loaded | None = None) -> dict:
-    """Keyword arguments of :func:`core.snippets.sequential_snippet`: print the sizes when the page shows them, and
-    read and fit the uploaded file (by its name, next to the notebook) when there is one."""
+    """Keyword arguments of :func:`core.sequential.snippet.sequential_snippet`: print the sizes when the page shows
+    them, and read and fit the uploaded file (by its name, next to the notebook) when there is one."""
     extras = {"sizes": found is not None}
     if loaded is not None:
         extras["fitted"] = (loaded.name, loaded.a, loaded.b, loaded.protocol)

@@ -2,9 +2,10 @@
 filter as a picture next to the three definitions; "Start from your data" (an upload recognised and handed to the
 right page with fitted values).
 
-Cards come from ``pages/_registry.py`` (pages with a ``question``) and :data:`core.home.TEASERS` (their one-line
-answers), so a new page's card is one registry entry plus one teaser function. Every number is an exact or
-closed-form engine, cached; the chart is a seeded simulation of 400 small studies (≈ 50 ms).
+Cards come from ``pages/_registry.py``: pages (and tabs, ``VIEW_CARDS``) with a ``question`` and a ``teaser``, the
+function in the page's scenario package that computes the card's one-line answer (``teaser_of``); so a new page's
+card is its registry entry plus one teaser function in its package. Every number is an exact or closed-form engine,
+cached; the chart is a seeded simulation of 400 small studies (≈ 50 ms).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import streamlit as st
 
 from core import demo, figures
 from core import home as hm
-from pages._registry import PAGES as REGISTRY, VIEW_CARDS, by_name
+from core.teaser import Teaser
+from pages._registry import PAGES as REGISTRY, VIEW_CARDS, by_name, teaser_of
 from pages._scaffold import cached, cached_upload, chart, list_of, md_escape, presentation, safe_message, start, style
 
 #: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options).
@@ -21,8 +23,8 @@ RATERS = [10, 15, 20, 25, 30, 40, 50, 75, 100]
 
 
 @cached
-def teaser(name: str) -> hm.Teaser:
-    return hm.teaser(name)
+def teaser(name: str) -> Teaser:
+    return teaser_of(name)
 
 
 @cached
@@ -37,7 +39,7 @@ def read_uploads(files: tuple) -> hm.Upload:
 
 def card_pages() -> list:
     """The registered pages with a question and a teaser, in navigation order."""
-    return [info for info in REGISTRY if info.question and info.name in hm.TEASERS]
+    return [info for info in REGISTRY if info.question and info.teaser]
 
 
 def definitions(box) -> None:
@@ -94,7 +96,7 @@ def all_cards() -> list:
     for info in card_pages():
         out.append((info.name, info.question, info, {}))
         out += [(v.key, v.question, info, {"view": v.view}) for v in VIEW_CARDS if v.page == info.name
-                and v.key in hm.TEASERS]
+                and v.teaser]
     return out
 
 

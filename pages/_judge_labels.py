@@ -14,8 +14,8 @@ import streamlit as st
 
 from core import figures
 from core import judge as jg
-from core.plan import judge as judge_plan
-from core.snippets import active_snippet, labels_snippet
+from core.judge import plan as judge_plan
+from core.judge.snippet import active_snippet, labels_snippet
 from core.judge.design import JudgePageDesign
 from pages._fields import field_input
 from pages._scaffold import (

@@ -13,8 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, llm
-from core.plan.llm import facet_plan_item
-from core.snippets import llm_facets_snippet
+from core.llm.plan import facet_plan_item
+from core.llm.snippet import llm_facets_snippet
 from pages._fields import field_input
 from pages._llm_facets_logs import fit_from_logs
 from pages._scaffold import (

@@ -18,8 +18,8 @@ import streamlit as st
 from core import figures
 from core import llm
 from core.export import csv_bytes
-from core.plan import llm as llm_plan
-from core.snippets import subset_snippet
+from core.llm import plan as llm_plan
+from core.llm.snippet import subset_snippet
 from pages._fields import field_input
 from pages._scaffold import (
     Metric,

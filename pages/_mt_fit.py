@@ -14,7 +14,7 @@ import streamlit as st
 from core import figures, mt
 from pages._scaffold import Metric, apply_values, cached, cached_upload, chart, guard, metrics_row, style
 
-SAMPLE = Path(mt.__file__).resolve().parent / "data" / "mt_sample" / "sample.tsv"
+SAMPLE = Path(mt.__file__).resolve().parents[1] / "data" / "mt_sample" / "sample.tsv"
 
 
 @cached_upload

@@ -10,9 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from core import ratings as rt
-from core.plan import ratings as ratings_plan
+from core.ratings import plan as ratings_plan
 from core.runnable import worker_assignment
-from core.snippets import ratings_snippet
+from core.ratings.snippet import ratings_snippet
 from pages._ratings_views import effect_chart
 from pages._scaffold import (Metric, chart, code_view, current_link, download_csv, explain, fmt_pct, guard,
                              plan_actions, simulation, source_of)

@@ -8,7 +8,7 @@ import math
 import streamlit as st
 
 from core import sequential as sq
-from core.plan import sequential as sequential_plan
+from core.sequential import plan as sequential_plan
 from pages._scaffold import Metric, fmt_pct, guard, metrics_row, simulation
 
 __all__ = ["DESIGN_LABELS", "BOUNDARY_LABELS", "design_text", "simulated"]

@@ -14,7 +14,7 @@ import streamlit as st
 
 from core import figures
 from core import sequential as sq
-from core.plan import sequential as sequential_plan
+from core.sequential import plan as sequential_plan
 from pages._scaffold import cached, chart, guard, style
 
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS

@@ -17,8 +17,8 @@ from core import figures
 from core.accuracy import AccuracyPageDesign
 from core.accuracy.design import N_MAX, N_MIN, PREFERENCE_N, PREFERENCE_TESTS, SCENARIO_LABELS, SOURCE_LABELS
 from core.accuracy.design import TEST_LABELS, TIE_LABELS
-from core.plan import accuracy as accuracy_plan
-from core.snippets import accuracy_design_snippet
+from core.accuracy import plan as accuracy_plan
+from core.accuracy.snippet import accuracy_design_snippet
 from pages import _accuracy_curves as curves_tabs
 from pages import _accuracy_tabs as tabs
 from pages._accuracy_tabs import design_input

@@ -18,7 +18,7 @@ import streamlit as st
 from core import analysis as an
 from core import figures
 from core.analysis.design import ALPHAS, HDI_MASSES, AnalysisDesign
-from core.plan import analysis as analysis_plan
+from core.analysis import plan as analysis_plan
 from pages._analysis_data import KIND_LABELS, load
 from pages._analysis_more import bayes_section, fmt_p, plot_text, systems_section
 from pages._fields import field_input

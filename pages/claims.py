@@ -13,8 +13,8 @@ import streamlit as st
 
 from core import figures
 from core import claims as cl
-from core.plan import claims as claims_plan
-from core.snippets import claims_snippet
+from core.claims import plan as claims_plan
+from core.claims.snippet import claims_snippet
 from pages._fields import field_input
 from pages._scaffold import (
     key_inputs,

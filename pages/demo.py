@@ -12,7 +12,7 @@ import streamlit as st
 
 from core import accuracy as acc
 from core import demo, figures
-from core.plan import accuracy as accuracy_plan
+from core.accuracy import plan as accuracy_plan
 from pages._scaffold import (
     Metric,
     cached,

@@ -18,8 +18,8 @@ import streamlit as st
 from core import figures
 from core import judge as jg
 from core.judge.design import BUDGETS, JudgePageDesign
-from core.plan import judge as judge_plan
-from core.snippets import judge_snippet
+from core.judge import plan as judge_plan
+from core.judge.snippet import judge_snippet
 from pages import _judge_labels as judge_labels
 from pages._fields import field_input
 from pages._judge_views import agreement_tab, fit_tab, paradox_tab

@@ -17,8 +17,8 @@ import streamlit as st
 
 from core import pairwise as pw
 from core import sequential as sq
-from core.plan import leaderboard as leaderboard_plan
-from core.snippets import leaderboard_snippet
+from core.pairwise import plan as leaderboard_plan
+from core.pairwise.snippet import leaderboard_snippet
 from core.runnable import vote_allocation
 from pages._leaderboard_fit import tab_fit
 from pages._leaderboard_ratings import Design, key_ratings, preset_controls, put

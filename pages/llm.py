@@ -17,8 +17,8 @@ import pandas as pd
 import streamlit as st
 
 from core import llm
-from core.plan import llm as llm_plan
-from core.snippets import llm_snippet
+from core.llm import plan as llm_plan
+from core.llm.snippet import llm_snippet
 from pages import _llm_logs as logs
 from pages import _llm_subset as llm_subset
 from pages import _llm_views as tabs

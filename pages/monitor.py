@@ -17,8 +17,8 @@ from core import figures
 from core import llm
 from core import pairwise as pw
 from core import sequential as sq
-from core.plan import monitor as monitor_plan
-from core.snippets import monitor_snippet
+from core.sequential import monitor_plan
+from core.sequential.snippet import monitor_snippet
 from pages._scaffold import (
     key_inputs,
     Metric,

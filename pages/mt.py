@@ -15,8 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, mt
-from core.plan import mt as mt_plan
-from core.snippets import mt_snippet
+from core.mt import plan as mt_plan
+from core.mt.snippet import mt_snippet
 from pages._fields import field_input
 from pages._mt_fit import fit_tab
 from pages._mt_views import curves, exaggeration_tab, randomization, sensitivity_tab

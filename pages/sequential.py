@@ -17,8 +17,8 @@ import streamlit as st
 
 from core import figures
 from core import sequential as sq
-from core.plan import sequential as sequential_plan
-from core.snippets import sequential_snippet
+from core.sequential import plan as sequential_plan
+from core.sequential.snippet import sequential_snippet
 from pages import _campaign_data as campaign_data
 from pages import _sequential_tabs as tabs
 from pages._sequential_more import BOUNDARY_LABELS, DESIGN_LABELS, design_text, simulated

@@ -93,10 +93,11 @@ def warm() -> float:
     accuracy.paired_curves([10, 500, 15000], [(0.02, 0.9)])
     accuracy.preference_power(100, 0.65, 0.35)
     # The home page (the usual first visit): its cards' engines and its chart, ≈ 0.1 s here instead of in that run.
-    from core import demo, home
+    from core import demo
+    from pages._registry import VIEW_CARDS, teaser_of
 
-    for name in home.TEASERS:
-        home.teaser(name)
+    for name in [p.name for p in PAGES if p.teaser] + [v.key for v in VIEW_CARDS if v.teaser]:
+        teaser_of(name)
     demo.significance_filter()
     # The DA campaign page's headline searches each procedure's budget for 80% power (≈ 1–3 s cold on a small
     # machine); the engine keeps the answers, so its first visitor does not wait for them.

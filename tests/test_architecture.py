@@ -1,5 +1,6 @@
 """The code's shape: no import circle inside a ``core`` package, no engine package importing a scenario, ``core``
-never importing Streamlit, and page files that are layout only and short (≤ 400 lines)."""
+never importing Streamlit, page files that are layout only and short (≤ 400 lines), and a scenario in one place —
+its plan item, code snippet and home-page teaser in its own package, named by the registry."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "core"
 #: Scenario packages: the engines and shared pieces must not import them.
 SCENARIOS = ("core.accuracy", "core.llm", "core.judge", "core.pairwise", "core.ratings", "core.humaneval", "core.mt",
-             "core.analysis")
+             "core.analysis", "core.claims")
 #: Engine packages and shared modules (a scenario may import them, never the other way round).
 ENGINES = ("core.sequential", "core.sizing", "core.assurance", "core.results", "core.validation", "core.design",
-           "core.figures", "core.export", "core.uploads", "core.multiplicity", "core.bayes")
+           "core.figures", "core.export", "core.uploads", "core.multiplicity", "core.bayes", "core.plan",
+           "core.snippets", "core.teaser")
+#: What ``core/plan/`` keeps: the plan document and the number formats every scenario's plan item uses.
+PLAN_SHARED = {"__init__", "document", "text"}
 PAGE_LINES = 400
 
 
@@ -121,7 +125,8 @@ def test_no_import_circle_inside_a_package():
 
 
 def test_no_import_circle_between_packages():
-    """``core.home`` gathers every scenario; a scenario builds its own cards with :class:`core.teaser.Teaser`."""
+    """``core.home`` reads uploads for several scenarios; a scenario builds its own card (its ``teaser`` module, with
+    :class:`core.teaser.Teaser`), plan item and snippet on the shared ``core.plan`` and ``core.snippets``."""
     def top(name):
         return ".".join(name.split(".")[:2])
 
@@ -161,3 +166,91 @@ def test_pages_hold_no_statistics(path):
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
             [node.module or ""] if isinstance(node, ast.ImportFrom) else []
         assert not any(n.split(".")[0] in ("scipy", "statsmodels") for n in names), path.name
+
+
+# ---------------------------------------------------------------------------
+# a scenario in one place: core/<scenario>/ holds its plan item, snippet and teaser
+# ---------------------------------------------------------------------------
+def _top_functions(path: Path) -> set[str]:
+    return {node.name for node in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(node, ast.FunctionDef)}
+
+
+def _package(module: str) -> str:
+    """The ``core`` package (or top-level module) a dotted module belongs to: ``core.llm.teaser`` → ``core.llm``."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_core_plan_holds_only_the_shared_pieces():
+    # each scenario's plan item is core/<scenario>/plan.py (the Monitor page's: core/sequential/monitor_plan.py)
+    assert {p.stem for p in (CORE / "plan").glob("*.py")} == PLAN_SHARED
+    assert not [p for p in (CORE / "plan").iterdir() if p.is_dir() and p.name != "__pycache__"]
+
+
+def test_shared_modules_define_no_scenario_snippet_or_teaser():
+    assert sorted(n for n in _top_functions(CORE / "snippets.py") if n.endswith("_snippet")) == []
+    assert sorted(n for n in _top_functions(CORE / "home.py") if n.endswith("_teaser") or n == "teaser") == []
+    home = ast.parse((CORE / "home.py").read_text(encoding="utf-8"))
+    assigned = {t.id for node in home.body if isinstance(node, ast.Assign) for t in node.targets
+                if isinstance(t, ast.Name)}
+    assert "TEASERS" not in assigned
+
+
+def test_scenario_packages_hold_their_plan_snippet_and_teaser():
+    for package in ("accuracy", "analysis", "claims", "judge", "llm", "mt", "ratings", "pairwise", "sequential"):
+        assert (CORE / package / "plan.py").is_file(), package
+        assert (CORE / package / "teaser.py").is_file(), package
+        if package != "analysis":  # the Analyze page reports results: no "Python code for this view"
+            assert (CORE / package / "snippet.py").is_file(), package
+    assert (CORE / "sequential" / "monitor_plan.py").is_file()
+
+
+def _cards():
+    from pages._registry import PAGES, VIEW_CARDS, by_name
+
+    out = [(p.name, p.teaser, p) for p in PAGES if p.question]
+    out += [(v.key, v.teaser, by_name(v.page)) for v in VIEW_CARDS if v.question]
+    return out
+
+
+@pytest.mark.parametrize("name, dotted, page", _cards(), ids=lambda x: x if isinstance(x, str) else "")
+def test_every_card_names_a_teaser_in_its_scenario_package(name, dotted, page):
+    assert dotted, f"{name} asks a question but names no teaser"
+    module, sep, function = dotted.partition(":")
+    assert sep and module in MODULES, dotted
+    homes = {_package(d.partition(":")[0]) for d in page.designs} | {f"core.{m}" for m in page.core}
+    assert _package(module) in homes, f"{dotted} is not in the package of {page.name}'s designs or core modules"
+    assert function in _top_functions(MODULES[module]), dotted
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.endswith(".teaser") and m != "core.teaser"))
+def test_a_teaser_module_imports_only_its_own_package_and_shared_modules(module):
+    # a card imports no other scenario, so no card can close an import circle between packages
+    allowed = {_package(module), "core.teaser", "core.plan"}
+    assert {_package(d) for d in GRAPH[module]} <= allowed
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.count(".") == 2
+                                          and m.rpartition(".")[2] in ("plan", "monitor_plan", "snippet", "teaser")))
+def test_a_scenarios_page_pieces_import_no_other_scenario_nor_the_home_module(module):
+    other = {_package(d) for d in GRAPH[module]} - {_package(module)}
+    assert other.isdisjoint(SCENARIOS + ("core.home",)), sorted(other)
+
+
+def test_teaser_of_returns_a_teaser_for_every_card():
+    from core.teaser import Teaser
+    from pages._registry import teaser_of
+
+    names = [name for name, _, _ in _cards()]
+    assert len(names) == len(set(names)) >= 10
+    for name in names:
+        t = teaser_of(name)
+        assert isinstance(t, Teaser), name
+        assert t.answer and t.shown, name
+
+
+def test_teaser_of_a_name_without_a_teaser_raises_naming_page():
+    from pages._registry import teaser_of
+
+    for name in ("plan", "no such page"):
+        with pytest.raises(ValueError, match="`page` must be one of"):
+            teaser_of(name)

@@ -227,7 +227,7 @@ def test_snippet_of_the_design_runs_and_prints_its_power():
     import contextlib
     import io
 
-    from core.snippets import accuracy_design_snippet
+    from core.accuracy.snippet import accuracy_design_snippet
 
     for d in (D(), DESIGNS[3], DESIGNS[4]):
         out = io.StringIO()

@@ -269,7 +269,7 @@ def test_public_names_unchanged():
 def test_the_plan_reads_the_grading_in_effect():
     """The page's default design keeps Se = Sp = 90% for when the judge is switched on; without it the plan
     mentions no judge."""
-    from core.plan.llm import plan_item
+    from core.llm.plan import plan_item
 
     d = D()
     text = plan_item(d, d.power(), n=d.n, target_power=0.8).paragraph

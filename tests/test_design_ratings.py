@@ -26,7 +26,7 @@ def test_default_design_is_the_pages_default():
     assert D() == D(3, 100, 0.1, **HIGH, layout="crossed", per_item=None, baseline=0.5, alpha=0.05,
                     rule="satterthwaite", likert=None, preset="high")
     assert D().sigmas == HIGH and D().analytic and D().n_ratings == 600
-    # the home page's teaser states the page's default power (15.9%: core.home doctest)
+    # the home page's teaser states the page's default power (15.9%: core.ratings.teaser doctest)
     assert round(D().power(method="analytic").power, 3) == 0.159
 
 

@@ -181,7 +181,7 @@ def test_monitor_and_section_methods_delegate_to_the_engine():
 
 
 def test_the_snippet_reads_the_design():
-    from core.snippets import sequential_snippet
+    from core.sequential.snippet import sequential_snippet
 
     d = sq.CampaignDesign("interim", 2.5, looks=4, budget=1800, test="t")
     by_design = sequential_snippet(design=d, target_power=0.8, sizes=True)
@@ -192,7 +192,7 @@ def test_the_snippet_reads_the_design():
 
 
 def test_the_monitor_snippet_reads_the_design():
-    from core.snippets import monitor_snippet
+    from core.sequential.snippet import monitor_snippet
 
     d = sq.MonitorDesign(0.1, 5000, alpha=0.01, looks=5, boundary="pocock", seed=7, sequence="mixture")
     by_design = monitor_snippet(upto=80, swap=True, design=d)

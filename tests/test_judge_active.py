@@ -154,7 +154,7 @@ def test_teaser_matches_the_tab_defaults():
 
 
 def test_plan_item_states_the_engines_numbers():
-    from core.plan import judge as judge_plan
+    from core.judge import plan as judge_plan
 
     f = jg.beta_confidences(0.5, 0.5, 1000)
     d = jg.ActiveDesign(tuple(f), 100, 0.1)

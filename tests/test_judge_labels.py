@@ -123,7 +123,7 @@ def test_validation():
 
 
 def test_plan_item_states_the_engines_numbers():
-    from core.plan import judge as judge_plan
+    from core.judge import plan as judge_plan
 
     plan = jg.labels_per_item(0.08, 0.04, kappa=0.4, cost_item=20.0, cost_label=1.0)
     item = judge_plan.labels_plan_item(plan, p10=0.08, p01=0.04, kappa=0.4, prevalence=0.5, cost_item=20.0,

@@ -83,8 +83,8 @@ def test_ceiling_is_the_limit_and_more_questions_never_pass_it():
 
 def test_teaser_states_the_ceiling():
     ceiling = llm.facet_ceiling(0.02, templates=1, var_template=llm.FACET_DEFAULTS["var_template"])
-    assert llm.teaser() == (f"With one prompt template, no number of questions gets past {100 * ceiling:.0f}% power "
-                            "for +2 points.")
+    assert llm.facets.teaser() == (f"With one prompt template, no number of questions gets past "
+                                   f"{100 * ceiling:.0f}% power for +2 points.")
 
 
 @pytest.mark.parametrize("bad, name", [(dict(n=0), "`n`"), (dict(templates=0), "`templates`"),
@@ -369,7 +369,7 @@ def test_sample_size_is_the_first_n_reaching_the_target():
 
 
 def test_plan_item_states_the_ceiling_and_the_best_split():
-    from core.plan.llm import facet_plan_item
+    from core.llm.plan import facet_plan_item
 
     comps = dict(COMPS)
     res = llm.facet_power(2000, 0.02, templates=1, **comps)

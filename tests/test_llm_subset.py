@@ -146,7 +146,7 @@ def test_exact_window_loses_no_mass():
 
 
 def test_plan_item_states_the_numbers():
-    from core.plan import llm as llm_plan
+    from core.llm import plan as llm_plan
 
     se = llm.subset_se(500, 5000, 0.7)
     agree = llm.subset_agreement(500, n_total=5000, a_only=250, b_only=400)

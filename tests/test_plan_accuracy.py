@@ -1,4 +1,4 @@
-"""core.plan.accuracy: the Accuracy page's plan, checked number by number against the engines.
+"""core.accuracy.plan: the Accuracy page's plan, checked number by number against the engines.
 
 Oracles: the exact engines of core.accuracy (themselves tested against enumeration and statsmodels) and
 Card et al. (2020), appendix C (n = 500, Δ = 2 pp, P_a = 90%: power ≈ 0.25, Type-M ≈ 1.9).
@@ -12,7 +12,7 @@ import pytest
 
 from core import accuracy as acc
 from core.plan import plan_html
-from core.plan import accuracy as accuracy_plan
+from core.accuracy import plan as accuracy_plan
 from core.plan.document import PlanItem
 
 

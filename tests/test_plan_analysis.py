@@ -1,4 +1,4 @@
-"""core.analysis.NextEvaluation and core.plan.analysis: the next evaluation, checked against statsmodels.
+"""core.analysis.NextEvaluation and core.analysis.plan: the next evaluation, checked against statsmodels.
 
 Oracle: statsmodels' TTestPower (the one-sample t test on the paired differences; NLPStatTest §3.4.1).
 """
@@ -11,7 +11,7 @@ import pytest
 from statsmodels.stats.power import TTestPower
 
 from core import analysis as an
-from core.plan import analysis as analysis_plan
+from core.analysis import plan as analysis_plan
 from core.plan import plan_html
 
 

@@ -1,4 +1,4 @@
-"""core.multiplicity.ClaimFamily and core.plan.claims: the Claims page's plan, checked against the engines.
+"""core.multiplicity.ClaimFamily and core.claims.plan: the Claims page's plan, checked against the engines.
 
 Oracles: Bonferroni in closed form (each claim tested at α/m: power Φ(μ − z_{1−α/2m}) + Φ(−μ − z_{1−α/2m}) with
 μ from the unadjusted power) and, for independent claims, P(all hold) = the product of the adjusted powers.
@@ -12,7 +12,7 @@ import pytest
 from scipy import optimize, stats
 
 from core import multiplicity as mt
-from core.plan import claims as claims_plan
+from core.claims import plan as claims_plan
 from core.plan import plan_html
 
 CLAIMS = (("SST-2", 872, 2.0, 92.0), ("MNLI", 9815, 1.0, 88.0), ("QNLI", 5463, 1.5, 90.0))

@@ -1,4 +1,4 @@
-"""core.judge.JudgeDesign and core.plan.judge: the LLM-judges page's plan, checked against PPI++.
+"""core.judge.JudgeDesign and core.judge.plan: the LLM-judges page's plan, checked against PPI++.
 
 Oracle: the PPI++ variance σ²/n·(1 − ρ²·N/(n + N)) (Angelopoulos, Duchi & Zrnic 2023) written out here, and
 core.judge.ppi_plan (tested against simulation in test_judge*.py).
@@ -13,7 +13,7 @@ import pytest
 from streamlit.runtime.caching.hashing import update_hash
 
 from core import judge as jg
-from core.plan import judge as judge_plan
+from core.judge import plan as judge_plan
 from core.plan import plan_html
 
 

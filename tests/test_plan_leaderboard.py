@@ -1,4 +1,4 @@
-"""core.plan.leaderboard: the Leaderboard page's plan, checked against core.pairwise's engines.
+"""core.pairwise.plan: the Leaderboard page's plan, checked against core.pairwise's engines.
 
 Oracles: core.pairwise (the analytic engine is tested against simulation; two systems against the exact sign
 test of the Accuracy page) and Bradley & Terry (1952)'s win probability 1 / (1 + 10^(−gap/400)).
@@ -10,7 +10,7 @@ import pytest
 
 from core import accuracy as acc
 from core import pairwise as pw
-from core.plan import leaderboard as leaderboard_plan
+from core.pairwise import plan as leaderboard_plan
 from core.plan import plan_html
 
 

@@ -1,11 +1,11 @@
-"""core.plan.llm: the LLM page's plan, checked against core.llm's engines (Miller 2024; Card et al. 2020)."""
+"""core.llm.plan: the LLM page's plan, checked against core.llm's engines (Miller 2024; Card et al. 2020)."""
 
 from __future__ import annotations
 
 import pytest
 
 from core import llm
-from core.plan import llm as llm_plan
+from core.llm import plan as llm_plan
 from core.plan import plan_html
 
 

@@ -1,4 +1,4 @@
-"""core.plan.monitor: the Monitor page's plan, checked against core.sequential.monitor.
+"""core.sequential.monitor_plan: the Monitor page's plan, checked against core.sequential.monitor.
 
 Oracle: the running mean of the differences (numpy) and the engine's confidence sequence, which the plan must
 quote; a run whose sequence excludes 0 by the planned margin has stopped (Howard et al. 2021).
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from core import sequential as sq
-from core.plan import monitor as monitor_plan
+from core.sequential import monitor_plan
 from core.plan import plan_html
 
 

@@ -1,4 +1,4 @@
-"""core.plan.mt and core.mt.BleuDesign: the MT page's plan, checked against the engines.
+"""core.mt.plan and core.mt.BleuDesign: the MT page's plan, checked against the engines.
 
 Oracles: core.mt's keyword API (tested against the randomization engine) and Card et al. (2020) §4 /
 Figure 4: n = 2,000, Δ_B = 1, P0 = 0.13, b0 = 25.8 → power ≈ 75%.
@@ -12,7 +12,7 @@ import pytest
 from streamlit.runtime.caching.hashing import update_hash
 
 from core import mt
-from core.plan import mt as mt_plan
+from core.mt import plan as mt_plan
 from core.plan import plan_html
 from core.sizing import SampleSize
 

@@ -1,4 +1,4 @@
-"""core.ratings.RatingsDesign and core.plan.ratings: the Ratings page's plan, checked against the engines.
+"""core.ratings.RatingsDesign and core.ratings.plan: the Ratings page's plan, checked against the engines.
 
 Oracles: core.ratings's keyword API (the analytic engine is tested against simulation and Card et al. 2020
 Figure 6) and Table 16's presets.
@@ -13,7 +13,7 @@ from streamlit.runtime.caching.hashing import update_hash
 
 from core import ratings as rt
 from core.plan import plan_html
-from core.plan import ratings as ratings_plan
+from core.ratings import plan as ratings_plan
 
 HIGH = rt.PRESETS["high"]  # Card et al. (2020), Table 16
 

@@ -1,4 +1,4 @@
-"""core.plan.sequential and core.sequential.CampaignDesign: the DA page's plan, checked against the engines.
+"""core.sequential.plan and core.sequential.CampaignDesign: the DA page's plan, checked against the engines.
 
 Oracles: core.sequential's keyword API (the recursion is tested against simulation and Wei et al. 2022 §7.2)
 and the fixed design's false-positive rate, which must not exceed α.
@@ -14,7 +14,7 @@ from streamlit.runtime.caching.hashing import update_hash
 
 from core import sequential as sq
 from core.plan import plan_html
-from core.plan import sequential as sequential_plan
+from core.sequential import plan as sequential_plan
 
 
 def test_design_is_the_keyword_api():

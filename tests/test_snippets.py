@@ -14,8 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core import snippets
+from core.accuracy.snippet import accuracy_snippet
+from core.mt.snippet import mt_snippet
+from core.pairwise.snippet import leaderboard_snippet
 from core.plan import PlanItem, plan_html
+from core.ratings.snippet import ratings_snippet
+from core.sequential.snippet import monitor_snippet, sequential_snippet
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -124,7 +128,7 @@ def test_script_prints_the_metrics_row(page, key, query, required):
 
 
 def test_plan_html_includes_the_code():
-    code = snippets.mt_snippet(n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05, target_power=0.8)
+    code = mt_snippet(n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05, target_power=0.8)
     page = plan_html([PlanItem(scenario="MT", question="q", code=code)], generated="today")
     assert "<h3>Python code</h3>" in page and "mt.bleu_power(n, delta, p0, b0, alpha=alpha)" in page
     assert "<pre><code>" in page
@@ -133,7 +137,7 @@ def test_plan_html_includes_the_code():
 
 def test_user_text_is_an_inert_literal():
     name = "x'); import os; os.system('echo pwned'); ('"
-    code = snippets.leaderboard_snippet(n_votes=100, ratings={name: 1000.0, "b": 1100.0}, tie_rate=0.0, ties="drop",
+    code = leaderboard_snippet(n_votes=100, ratings={name: 1000.0, "b": 1100.0}, tie_rate=0.0, ties="drop",
                                         judge_accuracy=1.0, alpha=0.05, target_power=0.8)
     compile(code, "<snippet>", "exec")  # still valid Python
     assert repr(name) in code
@@ -142,7 +146,7 @@ def test_user_text_is_an_inert_literal():
 
 def test_bad_scenario_is_rejected():
     with pytest.raises(ValueError, match="`scenario`"):
-        snippets.accuracy_snippet(scenario="nope", n=10, alpha=0.05, target_power=0.8)
+        accuracy_snippet(scenario="nope", n=10, alpha=0.05, target_power=0.8)
 
 
 def run_here(code: str) -> dict[str, str]:
@@ -160,7 +164,7 @@ def test_preference_script_matches_core():
     """The preference design (raters choosing A, B or neither), against core.accuracy directly."""
     from core import accuracy as acc
 
-    code = snippets.accuracy_snippet(scenario="preference", n=150, alpha=0.05, target_power=0.8, p_new=0.55,
+    code = accuracy_snippet(scenario="preference", n=150, alpha=0.05, target_power=0.8, p_new=0.55,
                                      p_old=0.35, tie_rate=0.1, ties="drop", test="exact", prior=(20.0, 5.0))
     printed = run_here(code)
     res = acc.preference_power(150, 0.55, 0.35, alpha=0.05, ties="drop", test="exact")
@@ -175,7 +179,7 @@ def test_simulated_ratings_design_prints_only_closed_form_numbers():
     from core import ratings as rt
 
     sig = dict(rt.PRESETS["high"])
-    code = snippets.ratings_snippet(layout="crowd", workers=20, items=100, per_item=5, effect=0.1, sigmas=sig,
+    code = ratings_snippet(layout="crowd", workers=20, items=100, per_item=5, effect=0.1, sigmas=sig,
                                     alpha=0.05, target_power=0.8, analytic=False, prior=(0.1, 0.05))
     printed = run_here(code)
     assert "Power" not in printed and "method='simulate'" in code
@@ -192,7 +196,7 @@ def test_monitor_script_reads_the_uploaded_file(tmp_path, monkeypatch):
     scores = pd.DataFrame({"old": rng.integers(0, 2, 200), "new": rng.integers(0, 2, 200)})
     (tmp_path / "run.csv").write_text(scores.to_csv(index=False))
     monkeypatch.chdir(tmp_path)
-    code = snippets.monitor_snippet(upto=150, swap=False, target=0.05, n_max=1000, alpha=0.05, bounded=True, looks=3,
+    code = monitor_snippet(upto=150, swap=False, target=0.05, n_max=1000, alpha=0.05, bounded=True, looks=3,
                                     boundary="obrien_fleming", seed=1, data_file="run.csv")
     printed = run_here(code)
     data = sq.read_paired_scores((tmp_path / "run.csv").read_bytes(), name="run.csv")
@@ -223,7 +227,7 @@ def test_paired_script_with_a_regression_prior_on_the_agreement():
     """P_a from the GLUE regression: the script rebuilds the design like the page (core.accuracy.paired_design)."""
     from core import accuracy as acc
 
-    code = snippets.accuracy_snippet(scenario="paired", n=1000, alpha=0.05, target_power=0.9, delta=0.02,
+    code = accuracy_snippet(scenario="paired", n=1000, alpha=0.05, target_power=0.9, delta=0.02,
                                      test="exact", source="glue", agreement=None, baseline=0.8)
     printed = run_here(code)
     design = acc.paired_design("glue", delta=0.02, agreement=None, baseline=0.8)
@@ -244,7 +248,7 @@ def test_sequential_script_reads_and_fits_last_years_judgments(tmp_path, monkeyp
             for s, m in (("A", 80), ("B", 76)) for i in range(100) for j in range(2)]
     pd.DataFrame(rows, columns=["system", "item", "rater", "score"]).to_csv(tmp_path / "last.csv", index=False)
     monkeypatch.chdir(tmp_path)
-    code = snippets.sequential_snippet(design="fixed", budget=1200, delta=2.0, options=dict(
+    code = sequential_snippet(design="fixed", budget=1200, delta=2.0, options=dict(
         peeks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0, alpha=0.05, test="mwu"), target_power=0.8,
         fitted=("last.csv", "A", "B", "da"))
     printed = run_here(code)

@@ -59,7 +59,6 @@ __all__ = [
     "facet_power_curve",
     "fit_facets",
     "read_harness_templates",
-    "teaser",
 ]
 
 #: Default components (score scale). Template: a model × template SD of 1 point of accuracy — Sclar et al. (2024)
@@ -534,7 +533,10 @@ def facet_power_curve(ns, delta, *, templates_list=(1, 2, 5, 10), samples=1, see
 
 
 def teaser(delta=0.02, *, templates=1, alpha=0.05, var_template=FACET_DEFAULTS["var_template"]) -> str:
-    """The one-line answer at the defaults, e.g. for the home page's card.
+    """The one-line answer at the defaults, e.g. for the home page's card (:func:`core.llm.teaser.llm_facets_teaser`).
+
+    Called as ``core.llm.facets.teaser``: it is left out of ``__all__``, because ``core.llm.teaser`` is the package's
+    module of home-page cards (importing it rebinds that name on the package).
 
     >>> teaser()
     'With one prompt template, no number of questions gets past 52% power for +2 points.'

@@ -66,7 +66,8 @@ class PlanItem:
     link : str
         The shareable URL that reproduces the view.
     code : str
-        Python code that reproduces the numbers with ``core`` (:mod:`core.snippets`); empty when none.
+        Python code that reproduces the numbers with ``core`` (the scenario's ``snippet`` module, e.g.
+        :mod:`core.llm.snippet`); empty when none.
     """
 
     scenario: str

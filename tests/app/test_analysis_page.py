@@ -217,7 +217,7 @@ def test_wide_columns_can_be_chosen_and_first_row_is_data(page):
 def test_plan_of_the_next_evaluation(page):
     """The page's plan states the planner's number (statsmodels' TTestPower) and the report of this data."""
     from core.plan import plan_text
-    from core.plan import analysis as analysis_plan
+    from core.analysis import plan as analysis_plan
 
     from .conftest import open_plan
 

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import home as hm
 from core import pairwise as pw
-from pages._registry import PAGES
+from pages._registry import PAGES, teaser_of
 from pages._scaffold import md_escape
 from tests.test_home import BINARY, HARNESS, MT_TSV, PREDICTIONS, SCORES, SYSTEMS, VOTES_CSV, llm_log_csv, pilot_csv
 
@@ -20,7 +20,7 @@ from .conftest import APP, chart, metrics, open_page
 from .test_fuzz_pages import HOSTILE_FILES
 
 HARNESS_DIR = Path(hm.__file__).resolve().parent / "data" / "llm_sample" / "harness"
-CARD_PAGES = [p.name for p in PAGES if p.question and p.name in hm.TEASERS]
+CARD_PAGES = [p.name for p in PAGES if p.question and p.teaser]
 
 
 def open_home(query: dict | None = None) -> AppTest:
@@ -61,7 +61,7 @@ def test_cards_show_their_question_answer_and_link(home):
     targets = {page for page, _, _ in links(home)}
     for name in CARD_PAGES:
         info = next(p for p in PAGES if p.name == name)
-        answer = hm.teaser(name)
+        answer = teaser_of(name)
         assert f"**{md_escape(info.question)}**" in text
         assert md_escape(answer.answer) in text
         assert name in targets
@@ -69,19 +69,25 @@ def test_cards_show_their_question_answer_and_link(home):
     assert "Power" in " ".join(text) and "Type-M" in " ".join(text) and "Type-S" in " ".join(text)
 
 
-def test_a_page_without_a_registry_entry_gets_no_card(home, monkeypatch):
-    # a teaser for a page that is not (yet) registered shows nothing: the cards follow the registry
-    monkeypatch.setitem(hm.TEASERS, "unregistered", lambda: hm.Teaser("unregistered", "not shown", "Power", 0.5,
-                                                                        "50.0%"))
+def test_a_page_with_a_question_but_no_teaser_gets_no_card(monkeypatch):
+    # the cards follow the registry: an entry without a teaser (a page still being written) shows no card
+    import dataclasses
+
+    import pages._home_page as home_page
+
+    bare = tuple(dataclasses.replace(p, teaser="") if p.name == "mt" else p for p in home_page.REGISTRY)
+    monkeypatch.setattr(home_page, "REGISTRY", bare)
     at = open_home()
-    assert not any("not shown" in m.value for m in at.markdown)
-    assert all(page != "unregistered" for page, _, _ in links(at))
+    text = " ".join(m.value for m in at.markdown)
+    assert md_escape(next(p for p in PAGES if p.name == "mt").question) not in text
+    assert "mt" not in {page for page, _, _ in links(at)}
+    assert md_escape(teaser_of("llm").answer) in text  # the other cards stay
 
 
 @pytest.mark.parametrize("name", CARD_PAGES)
 def test_each_card_promises_what_its_page_shows_at_its_defaults(name):
     # the teaser's defaults are the page's: the page's own metrics row shows the card's number
-    promised = hm.teaser(name)
+    promised = teaser_of(name)
     at = open_page(name)
     assert not at.exception, at.exception
     if name == "analysis":
@@ -268,7 +274,7 @@ def test_presentation_mode_renders_the_home_page():
     assert at.session_state["present"] is True
     assert chart(at, "filter_chart")["layout"]["font"]["size"] >= 18  # the projector's larger fonts
     text = " ".join(m.value for m in at.markdown)
-    assert md_escape(hm.teaser("llm").answer) in text
+    assert md_escape(teaser_of("llm").answer) in text
 
 
 @pytest.mark.parametrize("value", ["1e309", "inf", "abc", "7", "-25", ""])
@@ -289,7 +295,7 @@ def test_a_tab_with_a_question_of_its_own_gets_a_card_that_opens_the_tab(home):
     from pages._registry import VIEW_CARDS
 
     card = next(v for v in VIEW_CARDS if v.key == "llm_facets")
-    promised = hm.teaser(card.key)
+    promised = teaser_of(card.key)
     text = [m.value for m in home.markdown]
     assert f"**{card.question}**" in text and promised.answer in text
     assert ("llm", {"view": card.view}) in [(p, q) for p, _, q in links(home)]

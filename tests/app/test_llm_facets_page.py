@@ -60,7 +60,7 @@ def test_defaults_match_core_and_state_the_ceiling():
     assert shown["Questions for 80% power (templates counted)"] == "not reachable with one prompt template"
     best = llm.facet_plan(0.02, calls=20_000, **COMPS)
     assert shown["Best split (questions × templates × answers)"] == f"{best.n:,} × {best.templates} × {best.samples}"
-    teaser = llm.teaser()
+    teaser = llm.facets.teaser()
     assert f"past **{100 * ceiling:.0f}%** power" in " ".join(i.value for i in at.info)
     assert f"{100 * ceiling:.0f}%" in teaser
 

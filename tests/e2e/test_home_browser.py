@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core import home as hm
+from pages._registry import teaser_of
 
 from .conftest import ARTIFACTS, wait_idle
 
@@ -22,7 +23,7 @@ def _open_home(page, server_url, query: str = "") -> None:
 def test_a_card_opens_its_page_with_the_promised_number(page, server_url, name):
     from playwright.sync_api import expect
 
-    promised = hm.teaser(name)
+    promised = teaser_of(name)
     _open_home(page, server_url)
     card = page.locator(f".st-key-card_{name}")
     expect(card).to_contain_text(promised.answer, timeout=30_000)
@@ -100,7 +101,7 @@ def test_a_link_to_slash_home_opens_the_home_page(page, server_url):
 def test_the_demo_card_opens_the_lab_meeting_demo(page, server_url):
     from playwright.sync_api import expect
 
-    promised = hm.teaser("demo")
+    promised = teaser_of("demo")
     _open_home(page, server_url)
     card = page.locator(".st-key-card_demo")
     expect(card).to_contain_text(promised.answer, timeout=30_000)

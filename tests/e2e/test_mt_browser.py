@@ -44,7 +44,7 @@ def test_fitted_values_reach_the_sidebar_and_the_metrics(page, server_url):
     wait_settled(page, timeout=90_000)
     page.get_by_role("button", name="Use these values in the sliders").click()
     wait_settled(page, timeout=90_000)
-    sample = Path(mt.__file__).resolve().parent / "data" / "mt_sample" / "sample.tsv"
+    sample = Path(mt.__file__).resolve().parents[1] / "data" / "mt_sample" / "sample.tsv"
     fitted = mt.fit_swap_effects(*mt.read_tsv(sample.read_bytes()))
     p0, b0 = min(max(round(fitted.p0, 2), 0.0), 0.9), min(max(round(fitted.b0, 1), 5.0), 100.0)
     delta = min(max(round(fitted.delta_bleu / 0.05) * 0.05, -10.0), 10.0)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..judge import JudgeDesign, PPIPlan
-from .document import Assumption, PlanItem
-from .text import fmt_money, fmt_pct
+from . import ActiveDesign, JudgeDesign, LabelsPlan, PPIPlan
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_money, fmt_pct
 
 __all__ = ["plan_item", "active_plan_item", "labels_plan_item"]
 
@@ -117,8 +117,6 @@ def active_plan_item(design, *, target_se: float, labels_needed: Mapping[str, in
     ...                  source="Beta(0.5, 0.5)").results[2]
     ('SE, active labels', '0.0337')
     """
-    from ..judge import ActiveDesign
-
     if not isinstance(design, ActiveDesign):
         raise ValueError(f"`design` must be a core.judge.ActiveDesign; got {type(design).__name__}.")
     n, big = design.n_human, len(design.confidence)
@@ -163,8 +161,6 @@ def labels_plan_item(plan, *, p10: float, p01: float, kappa: float, prevalence: 
     ...                  alpha=0.05, target_power=0.8).results[0]
     ('labels per item', '1')
     """
-    from ..judge import LabelsPlan
-
     if not isinstance(plan, LabelsPlan):
         raise ValueError(f"`plan` must be a core.judge.LabelsPlan; got {type(plan).__name__}.")
     row = plan.table.set_index("labels").loc[plan.best]

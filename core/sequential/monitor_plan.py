@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from ..sequential import MonitorResult
-from .document import Assumption, PlanItem
+from . import MonitorResult
+from ..plan.document import Assumption, PlanItem
 
 __all__ = ["plan_item"]
 

@@ -6,9 +6,9 @@ next evaluation is planned from an expected effect rather than the observed one.
 
 from __future__ import annotations
 
-from ..analysis import NextEvaluation
-from .document import Assumption, PlanItem
-from .text import fmt_pct
+from . import NextEvaluation
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_pct
 
 __all__ = ["plan_item"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from ..sequential import CampaignDesign
-from .document import Assumption, PlanItem
-from .text import fmt_money, fmt_pct
+from . import CampaignDesign
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_money, fmt_pct
 
 __all__ = ["DESIGN_LABELS", "plan_item"]
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..llm import BenchmarkDesign
+from . import BenchmarkDesign
 from ..sizing import SampleSize
-from .document import Assumption, PlanItem
-from .text import fmt_money, fmt_pct, fmt_ratio
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_money, fmt_pct, fmt_ratio
 
 __all__ = ["plan_item", "facet_plan_item", "subset_plan_item"]
 

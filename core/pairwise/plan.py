@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..pairwise import Leaderboard
-from .document import Assumption, PlanItem
-from .text import fmt_money, fmt_pct
+from . import Leaderboard
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_money, fmt_pct
 
 __all__ = ["plan_item"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..multiplicity import ClaimFamily, FamilyPower
-from .document import Assumption, PlanItem
-from .text import fmt_pct
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_pct
 
 __all__ = ["CORRECTION_LABELS", "plan_item"]
 

@@ -13,10 +13,10 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from .accuracy import mcnemar_power
-from .design import Design, spec
-from .multiplicity import ClaimFamily, FamilyPower, family_power, family_sample_size
-from .validation import check_choice, check_int, check_real
+from ..accuracy import mcnemar_power
+from ..design import Design, spec
+from ..multiplicity import ClaimFamily, FamilyPower, family_power, family_sample_size
+from ..validation import check_choice, check_int, check_real
 
 __all__ = ["CORRECTION_ORDER", "ALPHAS", "MAX_CLAIMS", "DEFAULT_CLAIMS", "encode_claims", "decode_claims", "ClaimsDesign"]
 

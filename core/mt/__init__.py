@@ -34,11 +34,11 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from . import uploads
-from .design import Design, spec
-from .results import PowerResult, nan_if_zero
-from .sizing import SampleSize
-from .validation import check_alpha, check_choice, check_int, check_real
+from .. import uploads
+from ..design import Design, spec
+from ..results import PowerResult, nan_if_zero
+from ..sizing import SampleSize
+from ..validation import check_alpha, check_choice, check_int, check_real
 
 __all__ = [
     "METHODS",
@@ -446,7 +446,7 @@ def bleu_assurance(n, delta_mean, delta_sd, p0, b0, *, alpha=0.05):
     >>> round(bleu_assurance(2000, 1.0, 1.0, 0.13, 25.8).ceiling, 3)  # P(Δ_B > 0) = Φ(1)
     0.841
     """
-    from .assurance import assurance
+    from ..assurance import assurance
 
     n, mu, p0, b0, alpha = _validate(n, delta_mean, p0, b0, alpha)
     tau = check_real("delta_sd", delta_sd, low=0.0, high=100.0)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..ratings import RatingsDesign
-from ..ratings.design import RULE_LABELS, SIGMA_LABELS  # the page's labels, declared with the design's fields
-from .document import Assumption, PlanItem
-from .text import fmt_money, fmt_pct, fmt_ratio
+from . import RatingsDesign
+from .design import RULE_LABELS, SIGMA_LABELS  # the page's labels, declared with the design's fields
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_money, fmt_pct, fmt_ratio
 
 __all__ = ["RULE_LABELS", "SIGMA_LABELS", "plan_item", "who"]
 

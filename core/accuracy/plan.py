@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..accuracy import NonInferiorityDesign, PairedDesign, PreferenceDesign, UnpairedDesign
-from ..accuracy.design import SCENARIO_LABELS, SOURCE_LABELS  # the page's names, declared with its design
+from . import NonInferiorityDesign, PairedDesign, PreferenceDesign, UnpairedDesign
+from .design import SCENARIO_LABELS, SOURCE_LABELS  # the page's names, declared with its design
 from ..sizing import SampleSize
-from .document import Assumption, PlanItem
-from .text import fmt_money, fmt_pct, fmt_ratio
+from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_money, fmt_pct, fmt_ratio
 
 __all__ = ["SCENARIO_LABELS", "SOURCE_LABELS", "TEST_WORDS", "noninferiority_plan_item", "plan_item"]
 

@@ -1,0 +1,38 @@
+"""The Claims page's "Python code for this view": each claim's McNemar power and the family under a
+correction with :mod:`core.multiplicity` (Holm 1979; Benjamini & Hochberg 1995).
+
+The shared header and literals come from :mod:`core.snippets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..snippets import HEADER, literal
+
+__all__ = ["claims_snippet"]
+
+
+def claims_snippet(*, rows: Sequence, alpha: float, target_power: float, correction: str, correlation: float,
+                   correction_label: str, n_sims: int = 20_000) -> str:
+    """Script for the many-claims page (:mod:`core.multiplicity`): ``rows`` are (benchmark, n, gain in points,
+    agreement in %)."""
+    lines = [HEADER, "from core import accuracy as acc", "from core import multiplicity as mt", "",
+             f"rows = {literal([(str(a), int(b), float(c), float(d)) for a, b, c, d in rows])}",
+             f"alpha, target_power = {literal(float(alpha))}, {literal(float(target_power))}",
+             f"correction, correlation = {correction!r}, {literal(float(correlation))}",
+             "# each benchmark's two-sided power (McNemar, normal form), never below alpha",
+             "powers = [round(max(acc.mcnemar_power(n, gain / 100, agree / 100, alpha=alpha, test='normal')"
+             ".rejection_rate, alpha), 12) for _, n, gain, agree in rows]",
+             "m = len(powers)",
+             f"fam = mt.family_power(powers, alpha=alpha, correction=correction, correlation=correlation, "
+             f"n_sims={int(n_sims)!r}, seed=0)",
+             f"label = {correction_label!r}",
+             "print('Mean power per claim, unadjusted:', pct(float(np.mean(powers))))",
+             "print(f'Mean power per claim, {label}:', pct(float(np.mean(fam.per_comparison))))",
+             "print(f'All {m} claims hold ({label}):', pct(fam.all))",
+             "print('Expected claims that hold:', f'{fam.expected_rejections:.2f} of {m}')",
+             "factor = mt.family_sample_size(m, target_power=target_power, alpha=alpha, correction=correction) "
+             "if correction != 'none' else 1.0",
+             "print(f'Test-set growth to keep {target_power:.0%} each:', f'{factor:.3f}×')"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,90 @@
+"""The LLM-judges page's "Python code for this view": PPI++ (Angelopoulos, Duchi & Zrnic 2023), the "Which
+items to label" tab (Zrnic & Candès 2024) and the "Labels per item" tab, with :mod:`core.judge`.
+
+The shared header and literals come from :mod:`core.snippets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..snippets import HEADER, kwargs_literal, literal
+
+__all__ = ["judge_snippet", "active_snippet", "labels_snippet"]
+
+
+def judge_snippet(*, plan: Mapping, currency: str = "USD", judge: tuple[float, float, float] | None = None) -> str:
+    """Script for the LLM-judges page (:func:`core.judge.ppi_plan`): ``plan`` are its keyword arguments; ``judge``
+    (accuracy, sensitivity, specificity), when the page describes the judge that way, makes the script derive σ and
+    ρ as the page does (:func:`core.judge.judge_correlation`)."""
+    kw = {k: v for k, v in plan.items() if v is not None}
+    lines = [HEADER, "from core import judge as jg", ""]
+    if judge is not None:
+        acc_, se_, sp_ = (float(v) for v in judge)
+        lines += [f"sd, rho, p_obs = jg.judge_correlation({literal(acc_)}, {literal(se_)}, {literal(sp_)})",
+                  "plan = " + kwargs_literal({k: v for k, v in kw.items() if k not in ("sd", "correlation", "sd_judge")})[:-1]
+                  + ", sd=sd, correlation=min(rho, 0.999), sd_judge=math.sqrt(p_obs * (1 - p_obs)))"]
+    else:
+        lines.append(f"plan = {kwargs_literal(kw)}")
+    lines += ["res = jg.ppi_plan(**plan)",
+              "print('Human-labelled items:', f'{res.n_human:,}')",
+              "print('Judge-only items:', f'{res.n_judge_only:,}')",
+              # right/wrong labels (judge given by sensitivity/specificity): an accuracy, in points; scores: their units
+              "print('Standard error:', " + ("f'{100 * res.se:.2f} pts')" if judge is not None else
+                                             "f'{res.se:.4f} score units')"),
+              "print('Equivalent human-only items:', f'{res.effective_n:,.0f}')",
+              f"currency = {currency!r}",
+              "print('Cost:', f'{currency} {res.cost:,.2f}'.strip())",
+              "effect = " + ("f\"{100 * plan['delta']:g} points\"" if judge is not None else
+                             "f\"{plan['delta']:g} score units\"") + " if plan.get('delta') is not None else ''",
+              "if plan.get('delta') is not None:",
+              "    print(f'Power at {effect}:', pct(res.power))",
+              "# the page shows the judge's weight in a caption under its metrics row",
+              "print('Judge weight λ (power-tuned):', f'{res.lambda_:.3f}')"]
+    return "\n".join(lines) + "\n"
+
+
+def active_snippet(*, n_human: int, target_se: float, min_share: float = 0.0, beta: tuple[float, float] | None = None,
+                   n_items: int = 1000, calibration: str | None = None) -> str:
+    """Script for the Judge page's "Which items to label" tab (:mod:`core.judge.active`): the judge's confidences
+    from ``beta`` = (a, b) over ``n_items`` items, or calibrated from a calibration file (``calibration``: its name,
+    ``"sample"`` for the shipped one), then the three policies' SEs and the labels for ``target_se``."""
+    lines = [HEADER, "from core import judge as jg", ""]
+    if beta is not None:
+        lines.append(f"f = jg.beta_confidences({literal(float(beta[0]))}, {literal(float(beta[1]))}, {int(n_items)})")
+    elif calibration == "sample":
+        lines += ["cal = jg.sample_calibration()", "f = jg.calibrated_confidence(cal['human'], cal['judge'])"]
+    else:
+        lines += [f"cal = jg.read_calibration(open({calibration!r}, 'rb').read(), name={calibration!r})",
+                  "f = jg.calibrated_confidence(cal['human'], cal['judge'])"]
+    lines += [f"n_human, target_se, min_share = {int(n_human)}, {literal(float(target_se))}, {literal(float(min_share))}",
+              "for label, policy in (('SE, human labels only', 'human'), ('SE, uniform labels (PPI)', 'uniform'),",
+              "                      ('SE, active labels', 'active')):",
+              "    print(f'{label}:', f'{100 * jg.active_se(f, n_human, policy=policy, min_share=min_share):.2f} pts')",
+              "need = jg.active_labels_for_se(f, target_se, min_share=min_share)",
+              "print('Active labels for the target SE:', f'{need:,}' if need > 0 else 'not reachable')",
+              "items = jg.active_item_list(f, n_human, min_share=min_share, seed=0)  # the runnable list: label == True"]
+    return "\n".join(lines) + "\n"
+
+
+def labels_snippet(*, p10: float, p01: float, kappa: float, prevalence: float = 0.5, cost_item: float = 0.0,
+                   cost_label: float = 1.0, alpha: float = 0.05, target_power: float = 0.8, max_labels: int = 7,
+                   currency: str = "USD") -> str:
+    """Script for the Judge page's "Labels per item" tab (:func:`core.judge.labels_per_item`)."""
+    kw = dict(kappa=float(kappa), prevalence=float(prevalence), cost_item=float(cost_item),
+              cost_label=float(cost_label), alpha=float(alpha), target_power=float(target_power),
+              max_labels=int(max_labels))
+    lines = [HEADER, "from core import judge as jg", "",
+             f"plan = jg.labels_per_item({literal(float(p10))}, {literal(float(p01))}, **{kwargs_literal(kw)})",
+             "best = plan.table.set_index('labels').loc[plan.best]",
+             f"currency = {currency!r}",
+             "print('Labels per item:', plan.best)",
+             "n_best, cost_best = int(best['items']), float(best['cost'])",
+             "print('Items (best):', f'{n_best:,}')",
+             "print('Cost (best):', f'{currency} {cost_best:,.2f}'.strip())",
+             "print('Annotator error rate:', f'{plan.annotator_error:.3f}')",
+             "even = plan.break_even_cost_item",
+             "print('Break-even item cost:', 'never' if math.isinf(even) else '—' if math.isnan(even) else "
+             "f'{currency} {even:,.2f}'.strip())",
+             "# plan.table: one row per odd k (labels, error, items, cost, gap)"]
+    return "\n".join(lines) + "\n"

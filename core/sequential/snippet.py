@@ -1,0 +1,124 @@
+"""The DA-campaign and Monitor pages' "Python code for this view": :mod:`core.sequential`'s campaign power
+(Wei, Kocmi & Federmann 2022) and its monitor (Howard et al. 2021; Waudby-Smith & Ramdas 2024).
+
+The shared header, literals and score units come from :mod:`core.snippets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..snippets import HEADER, SCORE_UNITS, kwargs_literal, literal, prior_ok
+
+__all__ = ["sequential_snippet", "monitor_snippet"]
+
+
+def sequential_snippet(*, design, budget: int | None = None, delta: float | None = None,
+                       options: Mapping | None = None, target_power: float, prior: tuple[float, float] | None = None,
+                       sizes: bool = False, fitted: tuple[str, str, str, str] | None = None) -> str:
+    """Script for the DA-campaign page (:mod:`core.sequential`): ``design`` is the page's
+    :class:`core.sequential.CampaignDesign` (its procedure, budget, difference and options), or the procedure's name
+    with ``budget``, ``delta`` and ``options`` — the campaign keyword arguments (peeks, boundary, futility_p, mean,
+    sd, alpha, test); given with a design they override its values. ``sizes`` also prints the judgments each procedure needs
+    for ``target_power`` (:func:`core.sequential.campaign_sample_size`); ``fitted`` = (file name, system A, system B,
+    protocol) reads last year's judgments from that file (next to the notebook) and prints the fit of the two
+    systems (:func:`core.humaneval.fit_campaign`) as the page's metrics show it, and computes the resampled power at
+    the page's budget (:func:`core.humaneval.resampled_power`)."""
+    if not isinstance(design, str):  # the page's CampaignDesign
+        budget = design.budget if budget is None else budget
+        delta = design.delta if delta is None else delta
+        options = design.options() if options is None else options
+        design = design.procedure
+    lines = [HEADER, "from core import sequential as sq", "",
+             f"design, budget, delta = {design!r}, {int(budget)!r}, {literal(float(delta))}",
+             f"options = {kwargs_literal(dict(options))}", f"target_power = {literal(float(target_power))}",
+             "res = sq.campaign_power(design, budget, delta, **options)",
+             f"print({'Power' if delta else 'False-positive rate'!r} + ':', "
+             "pct(res.power))",
+             "print('False-positive rate (no true difference):', pct(res.false_positive_rate, 2))",
+             "print('Expected judgments:', f'{res.expected_judgments:,.0f}')"]
+    if delta:
+        lines.append("print('Type-M at stopping:', f'{res.type_m:.2f}×' if math.isfinite(res.type_m) else '—')")
+    else:
+        lines.append("print('Type-M at stopping:', '—')")
+    lines += ["mde = sq.campaign_mde(design, budget, target_power=target_power, **options)",
+              "print(f'MDE at {target_power:.0%} power:', 'not reachable' if not math.isfinite(mde) else "
+              "f'{mde:.2f} pts')"]
+    if prior_ok(prior):
+        lines += [f"assured = sq.campaign_assurance(design, budget, {literal(float(prior[0]))}, {literal(float(prior[1]))}, "
+                  "**options)", "print('Assurance:', pct(assured.assurance))"]
+    if fitted is not None:
+        name, a, b, protocol = (str(v) for v in fitted)
+        lines += ["", "from core import humaneval as he", "",
+                  f"with open({name!r}, 'rb') as fh:",
+                  f"    scores = he.read_scores(fh.read(), {name!r}, protocol={protocol!r})",
+                  f"fit = he.fit_campaign(scores, [{a!r}, {b!r}])",
+                  # the protocol's unit, as the page shows it (pages._campaign_data.SCORE_UNITS)
+                  f"unit = {SCORE_UNITS.get(protocol, 'score units')!r}",
+                  "print('Difference A − B:', f'{fit.delta:+.3g} {unit}')",
+                  "print('Judgment SD:', f'{fit.sd:.3g} {unit}')",
+                  "print('At the best score:', pct(fit.ceiling_share))",
+                  "# power from the real scores (the page's resampled curve, one point; 1,000 campaigns):",
+                  f"resampled = he.resampled_power(scores, ({a!r}, {b!r}), budget, procedure=design, "
+                  "test=options['test'], peeks=options['peeks'], boundary=options['boundary'], "
+                  "futility_p=options['futility_p'], alpha=options['alpha'], n_sims=1000, seed=2022)"]
+    if sizes and delta:
+        lines += ["labels = {'fixed': 'fixed', 'interim': 'interim', 'interim_futility': 'interim-futility'}",
+                  "for procedure, label in labels.items():",
+                  "    size = sq.campaign_sample_size(procedure, delta, target_power=target_power, **options)",
+                  "    print(f'Judgments for {target_power:.0%} power ({label}):', first_n(size, 1_000_000))"]
+    return "\n".join(lines) + "\n"
+
+
+def monitor_snippet(*, upto: int, swap: bool, design=None, target: float | None = None, n_max: int | None = None,
+                    alpha: float | None = None, bounded: bool | None = None, looks: int | None = None,
+                    boundary: str | None = None, seed: int | None = None, data_file: str | None = None,
+                    votes: bool = False, harness_files: Sequence[tuple[str, str]] = ()) -> str:
+    """Script for the monitor page (:func:`core.sequential.monitor`).
+
+    ``design`` is the page's :class:`core.sequential.MonitorDesign` (target, planned items, α, sequence, looks,
+    boundary, seed); without it those are given one by one (given with it, they override its values).
+
+    With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
+    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`, a per-answer log with
+    :func:`core.llm.read_benchmark_log`) or, with ``votes=True``,
+    pairwise votes (:func:`core.pairwise.read_votes`). ``harness_files`` — (model, file name) pairs — reads
+    lm-evaluation-harness samples files instead (:func:`core.llm.read_harness_samples`).
+    """
+    if design is not None:
+        given = dict(target=target, n_max=n_max, alpha=alpha, looks=looks, boundary=boundary, seed=seed)
+        target, n_max, alpha, looks, boundary, seed = (getattr(design, k) if v is None else v for k, v in given.items())
+        bounded = design.sequence == "bounded" if bounded is None else bounded
+    if harness_files:
+        pairs = [(str(m), str(f)) for m, f in harness_files]
+        read = ("from core import llm\n\n"
+                f"files = [(model, name, open(name, 'rb').read()) for model, name in {pairs!r}]\n"
+                "data = sq.differences_from_log(llm.read_harness_samples(files))")
+    elif data_file is None:
+        read = "data = sq.sample_differences()"
+    elif votes:
+        read = (f"from core import pairwise as pw\n\nwith open({data_file!r}, 'rb') as fh:\n"
+                f"    data = sq.differences_from_votes(pw.read_votes(fh.read(), name={data_file!r}))")
+    else:
+        read = (f"from core import llm\n\nwith open({data_file!r}, 'rb') as fh:\n"
+                f"    data = sq.read_paired_scores(fh.read(), name={data_file!r}, read_log=llm.read_benchmark_log)")
+    lines = [HEADER, "from core import sequential as sq", "", read,
+             "diffs = data['difference'].to_numpy(dtype=float)",
+             "# points (x100) for accuracies and votes, as on the page; other scores keep their own units",
+             f"points = {(data_file is None and not harness_files) or votes!r} or bool(np.isin(diffs, (-1.0, 0.0, 1.0)).all())"]
+    if swap:
+        lines.append("diffs = -diffs  # B and A swapped")
+    lines += [f"upto, target, n_max, alpha = {int(upto)!r}, {literal(float(target))}, {int(n_max)!r}, {literal(float(alpha))}",
+              f"res = sq.monitor(diffs[:upto], target=target, n_max=n_max, alpha=alpha, "
+              f"bounds={(-1.0, 1.0) if bounded else None!r}, looks={int(looks)!r}, boundary={boundary!r}, "
+              f"seed={int(seed)!r})",
+              "last = res.sequence.iloc[-1]",
+              "print('Items so far:', f'{res.n:,}')",
+              "print('Running difference:', f\"{100 * last['estimate']:+.2f} pts\" if points else "
+              "f\"{last['estimate']:+.4f} score units\")",
+              "print(f'{1 - alpha:.0%} confidence sequence:', f\"[{100 * last['lower']:+.1f}, {100 * last['upper']:+.1f}] "
+              "pts\" if points else f\"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units\")",
+              "print('Expected further items:', f'{math.ceil(res.expected_more):,}' if res.verdict == 'continue' "
+              "else '0')",
+              "print('P(ends with a winner):', pct(res.p_stop_effect))"]
+    return "\n".join(lines) + "\n"
