@@ -127,13 +127,10 @@ def subset_view(plotted: dict) -> None:
                              on_click="ignore", help="The m item indices (0 … N − 1, the harness's doc_id order) to "
                              "run, the same for every model.")
     _assisted_section(d, right, plotted)
-    snippet = subset_snippet(m=d.m, n_total=d.n_total, accuracy=d.accuracy, a_only=d.a_only, b_only=d.b_only,
-                             halfwidth=d.halfwidth, target_agreement=d.target_agreement, seed=d.seed)
-    plan_actions(llm_plan.subset_plan_item(m=d.m, n_total=d.n_total, accuracy=d.accuracy, a_only=d.a_only,
-                                           b_only=d.b_only, se=numbers["se"], agreement=numbers["agreement"],
-                                           halfwidth=d.halfwidth, m_for_halfwidth=numbers["m_hw"],
-                                           target_agreement=d.target_agreement, m_for_agreement=numbers["m_ag"],
-                                           seed=d.seed, link=current_link(), code=snippet), key="llm_subset")
+    snippet = subset_snippet(d)
+    plan_actions(llm_plan.subset_plan_item(d, se=numbers["se"], agreement=numbers["agreement"],
+                                           m_for_halfwidth=numbers["m_hw"], m_for_agreement=numbers["m_ag"],
+                                           link=current_link(), code=snippet), key="llm_subset")
     code_view(snippet, key="llm_subset_code")
 
 

@@ -150,9 +150,11 @@ def test_plan_item_states_the_numbers():
 
     se = llm.subset_se(500, 5000, 0.7)
     agree = llm.subset_agreement(500, n_total=5000, a_only=250, b_only=400)
-    item = llm_plan.subset_plan_item(m=500, n_total=5000, accuracy=0.7, a_only=250, b_only=400, se=se,
-                                     agreement=agree, halfwidth=0.02, m_for_halfwidth=llm.subset_size(5000, 0.7, 0.02),
-                                     target_agreement=0.95, m_for_agreement=360, seed=3)
+    design = llm.SubsetDesign(n_total=5000, m=500, accuracy=0.7, a_only_share=0.05, b_only_share=0.08,
+                              halfwidth=0.02, target_agreement=0.95, seed=3)
+    assert (design.a_only, design.b_only) == (250, 400)
+    item = llm_plan.subset_plan_item(design, se=se, agreement=agree,
+                                     m_for_halfwidth=llm.subset_size(5000, 0.7, 0.02), m_for_agreement=360)
     results = dict(item.results)
     assert results["SE vs the full run"] == f"{se:.4f}"
     assert results["Same winner as the full run"] == f"{100 * agree:.1f}%"

@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping
 
 from . import BenchmarkDesign
+from .items import SubsetDesign
 from ..sizing import SampleSize
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct, fmt_ratio
@@ -247,18 +248,23 @@ SUBSET_REFERENCES = (
 )
 
 
-def subset_plan_item(*, m: int, n_total: int, accuracy: float, a_only: int, b_only: int, se: float,
-                     agreement: float, halfwidth: float, m_for_halfwidth: int, target_agreement: float,
-                     m_for_agreement: int, seed: int, link: str = "", code: str = "") -> PlanItem:
-    """The plan of the LLM page's "Run a subset instead" tab (:mod:`core.llm.subset`): its numbers, in words.
+def subset_plan_item(design: SubsetDesign, *, se: float, agreement: float, m_for_halfwidth: int,
+                     m_for_agreement: int, link: str = "", code: str = "") -> PlanItem:
+    """The plan of the LLM page's "Run a subset instead" tab (:mod:`core.llm.subset`): the design's numbers, in words.
+
+    ``design`` gives m, N, the accuracy, the items only A / only B gets right, the half-width, the target agreement
+    and the seed; ``se``, ``agreement``, ``m_for_halfwidth`` and ``m_for_agreement`` are its results
+    (:meth:`SubsetDesign.se`, :meth:`~SubsetDesign.agreement`, :meth:`~SubsetDesign.size_for_halfwidth`,
+    :meth:`~SubsetDesign.size_for_agreement`).
 
     Examples
     --------
-    >>> subset_plan_item(m=500, n_total=5000, accuracy=0.7, a_only=250, b_only=400, se=0.0194, agreement=0.99,
-    ...                  halfwidth=0.02, m_for_halfwidth=1438, target_agreement=0.95, m_for_agreement=300,
-    ...                  seed=0).results[0]
+    >>> d = SubsetDesign(n_total=5000, m=500, accuracy=0.7, a_only_share=0.05, b_only_share=0.08)
+    >>> subset_plan_item(d, se=0.0194, agreement=0.99, m_for_halfwidth=1438, m_for_agreement=300).results[0]
     ('SE vs the full run', '0.0194')
     """
+    m, n_total, accuracy, a_only, b_only = design.m, design.n_total, design.accuracy, design.a_only, design.b_only
+    halfwidth, target_agreement, seed = design.halfwidth, design.target_agreement, design.seed
     z = 1.959963984540054
     sentence = (f"Instead of all {n_total:,} items we evaluate a seeded random subset of {m:,} (seed {seed}), the same "
                 f"for both models (not the first {m:,}). At an accuracy of {accuracy:.0%} the subset's score is within "

@@ -101,9 +101,11 @@ def llm_facets_snippet(*, n: int, delta: float, templates: int, samples: int, co
     return "\n".join(lines) + "\n"
 
 
-def subset_snippet(*, m: int, n_total: int, accuracy: float, a_only: int, b_only: int, halfwidth: float,
-                   target_agreement: float, seed: int = 0) -> str:
-    """Script for the LLM page's "Run a subset instead" tab (:mod:`core.llm.subset`)."""
+def subset_snippet(design) -> str:
+    """Script for the LLM page's "Run a subset instead" tab (:mod:`core.llm.subset`) at ``design``
+    (a :class:`core.llm.SubsetDesign`)."""
+    m, n_total, accuracy, a_only, b_only = design.m, design.n_total, design.accuracy, design.a_only, design.b_only
+    halfwidth, target_agreement, seed = design.halfwidth, design.target_agreement, design.seed
     lines = [HEADER, "from core import llm", "from core.runnable import item_list", "",
              f"m, n_total, accuracy = {int(m)}, {int(n_total)}, {literal(float(accuracy))}",
              f"a_only, b_only = {int(a_only)}, {int(b_only)}",
