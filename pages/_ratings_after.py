@@ -122,15 +122,12 @@ def plan_section(page) -> None:
     plan_figures = []
     if page.curves is not None:
         plan_figures.append(("Power vs effect (analytic, fully crossed)", effect_chart(page)))
-    snippet = ratings_snippet(layout=d.layout, workers=d.workers, items=d.items, per_item=d.per_item,
-                              effect=d.effect, sigmas=d.sigmas, alpha=d.alpha, target_power=page.target,
-                              analytic=d.analytic, prior=(prior.mean, prior.sd) if assured is not None else None)
+    snippet = ratings_snippet(d, target_power=page.target,
+                              prior=(prior.mean, prior.sd) if assured is not None else None)
     with guard("Cannot write the plan", stop=False):
         plan_actions(ratings_plan.plan_item(
             d, page.exact if d.analytic else None, target_power=page.target, mde=page.mde_value, assurance=assured,
-            prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=page.cost_now,
-            cost_per_rating=page.costs.rating_cost, paid_by_hour=page.costs.paid_by_hour,
-            cost_per_worker=page.costs.cost_per_worker,
+            prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, costs=page.costs,
             currency=page.currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
             sources={"effect": origin(d, "effect", d.effect), **{k: origin(d, k, v) for k, v in d.sigmas.items()}}),
             key="ratings")

@@ -34,8 +34,8 @@ def test_plan_states_the_analytic_numbers():
     result, mde = d.power(method="analytic"), d.mde(target_power=0.9)
     assured = d.assurance(0.02)
     item = ratings_plan.plan_item(d, result, target_power=0.9, mde=mde, assurance=assured,
-                                  prior=(0.05, 0.02, "set on the page"), cost=12_000 * 0.2 + 20 * 5,
-                                  cost_per_rating=0.2, cost_per_worker=5.0, currency="USD",
+                                  prior=(0.05, 0.02, "set on the page"),
+                                  costs=rt.RatingsCostDesign(cost_per_rating=0.2, cost_per_worker=5.0), currency="USD",
                                   sources={"sigma_w1": "preset “Table 16: high variance” (Card et al. 2020)"})
     values = dict(item.results)
     assert values["power"] == f"{100 * result.power:.1f}%" and values["Type-M"] == f"{result.type_m:.2f}×"
@@ -46,6 +46,7 @@ def test_plan_states_the_analytic_numbers():
     sources = {a.name: a.source for a in item.assumptions}
     assert sources["Worker slope SD σ_w1"].startswith("preset") and sources["Residual SD σ"] == "slider"
     assert {a.name: a.value for a in item.assumptions}["fixed cost per worker"] == "USD 5.00"
+    assert item.cost == 12_000 * 0.2 + 20 * 5  # ratings × cost per rating + workers × cost per worker
     assert item.alpha == 0.05 and "Human ratings (Likert)" in plan_html([item])
 
 

@@ -179,8 +179,9 @@ def test_simulated_ratings_design_prints_only_closed_form_numbers():
     from core import ratings as rt
 
     sig = dict(rt.PRESETS["high"])
-    code = ratings_snippet(layout="crowd", workers=20, items=100, per_item=5, effect=0.1, sigmas=sig,
-                                    alpha=0.05, target_power=0.8, analytic=False, prior=(0.1, 0.05))
+    design = rt.RatingsDesign(20, 100, 0.1, **sig, layout="crowd", per_item=5, alpha=0.05)
+    assert not design.analytic
+    code = ratings_snippet(design, target_power=0.8, prior=(0.1, 0.05))
     printed = run_here(code)
     assert "Power" not in printed and "method='simulate'" in code
     assert printed["MDE at 80% power (effect β1)"] == f"{rt.likert_mde(20, 100, target_power=0.8, alpha=0.05, **sig):.3f}"

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 
 from . import RatingsDesign
-from .design import RULE_LABELS, SIGMA_LABELS  # the page's labels, declared with the design's fields
+from .design import RULE_LABELS, SIGMA_LABELS, RatingsCostDesign  # the page's labels, declared with the design's fields
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct, fmt_ratio
 
@@ -31,9 +31,9 @@ def who(design: RatingsDesign) -> str:
 
 
 def plan_item(design: RatingsDesign, result=None, *, target_power: float, mde: float = math.nan, assurance=None,
-              prior: tuple[float, float, str] | None = None, cost: float | None = None, cost_per_rating: float = 0.0,
-              paid_by_hour: bool = False, cost_per_worker: float = 0.0, currency: str = "", figures: tuple = (),
-              link: str = "", code: str = "", sources: Mapping[str, str] | None = None) -> PlanItem:
+              prior: tuple[float, float, str] | None = None, costs: RatingsCostDesign | None = None,
+              currency: str = "", figures: tuple = (), link: str = "", code: str = "",
+              sources: Mapping[str, str] | None = None) -> PlanItem:
     """The plan of one ratings design, as the Ratings page shows it.
 
     Parameters
@@ -47,8 +47,10 @@ def plan_item(design: RatingsDesign, result=None, *, target_power: float, mde: f
         The fully crossed design's analytic MDE for β1 (``inf``: not reachable).
     assurance, prior : optional
         Power averaged over a normal prior on β1 (mean, sd, source).
-    cost, cost_per_rating, paid_by_hour, cost_per_worker, currency :
-        The design's cost and its parts (``paid_by_hour``: the cost per rating is a wage ÷ ratings per hour).
+    costs : RatingsCostDesign, optional
+        What the ratings cost (per rating or a wage ÷ ratings per hour, and a fixed cost per worker); the plan
+        states the design's cost (:meth:`RatingsCostDesign.cost`) when it has one.
+    currency : str
     figures, link, code :
         Passed through to the plan.
     sources : mapping, optional
@@ -98,11 +100,12 @@ def plan_item(design: RatingsDesign, result=None, *, target_power: float, mde: f
     if assurance is not None and prior is not None:
         assumptions.append(Assumption("prior on β1", f"N({prior[0]:+.3f}, {prior[1]:.3f}²)", prior[2]))
         results += [("assurance", fmt_pct(assurance.assurance)), ("assurance ceiling", fmt_pct(assurance.ceiling))]
+    cost = costs.cost(design) if costs is not None else None
     if cost is not None:
-        assumptions.append(Assumption("cost per rating", fmt_money(cost_per_rating, currency) + (
-            " (wage ÷ ratings per hour)" if paid_by_hour else ""), "set on the page"))
-        if cost_per_worker:
-            assumptions.append(Assumption("fixed cost per worker", fmt_money(cost_per_worker, currency),
+        assumptions.append(Assumption("cost per rating", fmt_money(costs.rating_cost, currency) + (
+            " (wage ÷ ratings per hour)" if costs.paid_by_hour else ""), "set on the page"))
+        if costs.cost_per_worker:
+            assumptions.append(Assumption("fixed cost per worker", fmt_money(costs.cost_per_worker, currency),
                                           "set on the page"))
         results.append(("ratings", f"{design.n_ratings:,}"))
     return PlanItem(

@@ -13,14 +13,15 @@ from ..snippets import HEADER, kwargs_literal, literal, prior_ok
 __all__ = ["ratings_snippet"]
 
 
-def ratings_snippet(*, layout: str, workers: int, items: int, per_item: int | None, effect: float,
-                    sigmas: Mapping, alpha: float, target_power: float, analytic: bool = True,
-                    prior: tuple[float, float] | None = None) -> str:
-    """Script for the human-ratings page (:mod:`core.ratings`).
+def ratings_snippet(design, *, target_power: float, prior: tuple[float, float] | None = None) -> str:
+    """Script for the human-ratings page (:mod:`core.ratings`) at ``design`` (a :class:`core.ratings.RatingsDesign`).
 
     The power, false-positive rate, Type-M and Type-S are printed for the analytic design (fully crossed, REML +
     Satterthwaite, continuous ratings); other designs are simulated on the page and the script shows the call.
+    ``prior`` (mean, SD of β1) adds the assurance.
     """
+    layout, workers, items, per_item = design.layout, design.workers, design.items, design.per_item
+    effect, sigmas, alpha, analytic = design.effect, design.sigmas, design.alpha, design.analytic
     lines = [HEADER, "from core import ratings as rt", "",
              f"sigmas = {kwargs_literal(dict(sigmas))}",
              f"workers, items, effect = {int(workers)!r}, {int(items)!r}, {literal(float(effect))}",
