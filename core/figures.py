@@ -276,6 +276,22 @@ def _current_marker(x, y, *, x_title, y_title, hover_format, x_hover_format, sty
     }
 
 
+def _groups(column: pd.Series) -> tuple[np.ndarray, list]:
+    """Each row's group number and the groups' values in order of first appearance (as ``dict.fromkeys``); rows
+    with a missing value get −1 and no group (a missing label never matched a series)."""
+    codes, uniques = pd.factorize(column)
+    return codes, list(uniques)
+
+
+def _ascending(values: np.ndarray) -> np.ndarray:
+    """The order ``Series.sort_values()`` gives: ascending by quicksort, missing values last."""
+    if values.dtype.kind not in "biuf":
+        return np.asarray(pd.Series(values).sort_values().index)
+    missing = np.isnan(values) if values.dtype.kind == "f" else np.zeros(values.size, bool)
+    present = np.flatnonzero(~missing)
+    return np.concatenate([present[np.argsort(values[present], kind="quicksort")], np.flatnonzero(missing)])
+
+
 def _finite(*values) -> bool:
     return all(v is not None and isinstance(v, (int, float, np.number)) and math.isfinite(float(v)) for v in values)
 
@@ -333,22 +349,23 @@ def curve_figure(
         ``str.format`` patterns for legend labels.
     """
     traces = []
-    dash_values = list(dict.fromkeys(data[dash])) if dash else [None]
-    color_values = list(dict.fromkeys(data[color])) if len(data) else []
     hover_x = x_title or x
     hover_y = y_title or y
+    # one pass over the columns (pandas' boolean selection and sort per series cost ≈ 1 ms each, on every rerun)
+    color_codes, color_values = _groups(data[color]) if len(data) else (np.zeros(0, int), [])
+    dash_codes, dash_values = _groups(data[dash]) if dash else (np.zeros(len(data), int), [None])
+    xs, ys = data[x].to_numpy(), data[y].to_numpy()
     for ci, cval in enumerate(color_values):
-        part_c = data[data[color] == cval]
         for di, dval in enumerate(dash_values):
-            part = part_c[part_c[dash] == dval] if dash else part_c
-            if part.empty:
+            rows = np.flatnonzero((color_codes == ci) & (dash_codes == di))
+            if not rows.size:
                 continue
-            part = part.sort_values(x)
+            rows = rows[_ascending(xs[rows])]
             label = color_format.format(plotly_text(cval))
             if dash and len(dash_values) > 1:
                 label += ", " + dash_format.format(plotly_text(dval))
             traces.append({
-                "type": "scatter", "x": _array(part[x]), "y": _array(part[y]), "mode": mode, "name": label,
+                "type": "scatter", "x": _array(xs[rows]), "y": _array(ys[rows]), "mode": mode, "name": label,
                 "line": {"color": PALETTE[ci % len(PALETTE)], "dash": _DASHES[di % len(_DASHES)],
                          "width": style.line_width},
                 "marker": {"size": max(6, style.marker_size // 2), "color": PALETTE[ci % len(PALETTE)]},

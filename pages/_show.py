@@ -184,11 +184,17 @@ def download_csv(frame: pd.DataFrame | Mapping[str, pd.DataFrame], file_name: st
 
     Text cells are neutralized so a spreadsheet never evaluates them as formulas (:mod:`core.export`).
     """
-    if isinstance(frame, Mapping):
-        parts = [f.assign(**{column: name}) for name, f in frame.items() if f is not None and len(f)]
-        frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    # Deferred: the CSV is written when the button is clicked, not in every rerun (≈ 10 ms of a slider move).
-    (container or st).download_button(label, lambda: csv_bytes(frame), file_name=file_name, mime="text/csv", key=key,
+    frames = dict(frame) if isinstance(frame, Mapping) else frame  # what is plotted now, not what a caller adds later
+
+    def table() -> pd.DataFrame:
+        if not isinstance(frames, dict):
+            return frames
+        parts = [f.assign(**{column: name}) for name, f in frames.items() if f is not None and len(f)]
+        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+    # Deferred: the frames are stacked and the CSV written when the button is clicked, not in every rerun (≈ 10–20 ms
+    # of a slider move).
+    (container or st).download_button(label, lambda: csv_bytes(table()), file_name=file_name, mime="text/csv", key=key,
                                       help=help or "Tidy table of every point in the charts shown.",
                                       on_click="ignore")
 

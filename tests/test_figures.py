@@ -159,3 +159,31 @@ def test_a_wrapped_title_gets_its_own_room(curves):
     assert low.layout.xaxis.title.text.count("<br>") == 1 and low.layout.legend.y < normal.layout.legend.y == -0.2
     assert half.layout.height == full.layout.height == figures.PRESENTATION.height  # rows of charts stay aligned
     assert normal.layout.height == figures.STYLE.height
+
+
+def test_curve_series_are_pandas_selections_sorted_by_x():
+    """Each trace holds the rows of one colour × dash value, in the order ``DataFrame.sort_values(x)`` gives
+    (quicksort, missing x last), series in order of first appearance; rows with a missing label draw nothing."""
+    import numpy as np
+    import pandas as pd
+
+    from core import figures
+
+    rng = np.random.default_rng(7)
+    n = 400
+    frame = pd.DataFrame({"n": rng.integers(1, 40, n).astype(float), "power": rng.random(n),
+                          "series": rng.choice(["b", "a", "c"], n), "kind": rng.choice(["exact", "normal"], n)})
+    frame.loc[rng.choice(n, 9, replace=False), "n"] = np.nan
+    frame.loc[rng.choice(n, 5, replace=False), "series"] = None
+    fig = figures.curve_figure(frame, x="n", y="power", color="series", dash="kind", target=None)
+    expected = []
+    for cval in dict.fromkeys(frame["series"].dropna()):
+        for dval in dict.fromkeys(frame["kind"]):
+            part = frame[(frame["series"] == cval) & (frame["kind"] == dval)].sort_values("n")
+            if len(part):
+                expected.append((f"{cval}, {dval}", part["n"].to_numpy(), part["power"].to_numpy()))
+    curves = [t for t in fig.data if t.mode == "lines"]
+    assert [t.name for t in curves] == [name for name, _, _ in expected]
+    for trace, (_, x, y) in zip(curves, expected):
+        np.testing.assert_array_equal(np.asarray(trace.x, float), x)
+        np.testing.assert_array_equal(np.asarray(trace.y, float), y)
