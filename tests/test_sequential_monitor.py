@@ -168,3 +168,13 @@ def test_planned_looks_rounded_to_whole_items_keep_the_size_at_alpha(n_max, look
     inside = stats.multivariate_normal(mean=np.zeros(looks), cov=corr, abseps=1e-7, releps=1e-7).cdf(
         c, lower_limit=-c, rng=np.random.default_rng(0))
     assert 1.0 - inside == pytest.approx(0.05, abs=5e-6)  # equally spaced boundaries: off by 2e-5 to 4.5e-4
+
+
+def test_fewer_items_than_planned_looks_analyse_each_distinct_look_once():
+    # n_max = 2 with 3 looks: round(2k/3) = 1, 1, 2 -> looks at 1 and 2 items, boundaries of a 2-look plan there
+    from core.sequential.boundaries import boundary_z
+
+    r = sq.monitor(np.array([0.5, 1.0]), target=0.1, n_max=2, looks=3, boundary="pocock")
+    assert r.looks == (1, 2)
+    assert np.array(r.look_bounds) * np.sqrt([1, 2]) / r.sd == pytest.approx(boundary_z(2, alpha=0.05,
+                                                                                        kind="pocock"))

@@ -281,13 +281,14 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     n = int(values.size)
     last = seq.iloc[-1]
     verdict, message = _verdict(float(last["lower"]), float(last["upper"]), target, n, n_max)
-    planned = np.array([max(1, round(n_max * k / looks)) for k in range(1, looks + 1)])
+    # (with fewer items than looks some looks coincide: each distinct one is analysed once)
+    planned = np.unique([max(1, round(n_max * k / looks)) for k in range(1, looks + 1)])
     # looks rounded to whole items are unequally spaced unless K divides n_max: the boundaries are solved at the
     # realised information fractions, so the plan's size is exactly α (Lan & DeMets 1983; Jennison & Turnbull
     # 2000, §7.2), as the general engine's group designs do
     information = equal_information(planned)
-    z = boundary_z(looks, alpha=alpha, kind=boundary) if information is None else \
-        np.asarray(_boundary_z(looks, float(alpha), boundary, 0.0, information))
+    z = boundary_z(planned.size, alpha=alpha, kind=boundary) if information is None else \
+        np.asarray(_boundary_z(planned.size, float(alpha), boundary, 0.0, information))
     bounds_est = z * sd_used / np.sqrt(planned)
     group_stop = None
     for nk, b in zip(planned, bounds_est):
