@@ -16,6 +16,7 @@ import pytest
 
 from core.accuracy.snippet import accuracy_snippet
 from core.mt.snippet import mt_snippet
+from core.pairwise import LeaderboardDesign, encode_ratings
 from core.pairwise.snippet import leaderboard_snippet
 from core.plan import PlanItem, plan_html
 from core.ratings.snippet import ratings_snippet
@@ -137,8 +138,8 @@ def test_plan_html_includes_the_code():
 
 def test_user_text_is_an_inert_literal():
     name = "x'); import os; os.system('echo pwned'); ('"
-    code = leaderboard_snippet(n_votes=100, ratings={name: 1000.0, "b": 1100.0}, tie_rate=0.0, ties="drop",
-                                        judge_accuracy=1.0, alpha=0.05, target_power=0.8)
+    table = encode_ratings({name: 1000.0, "b": 1100.0}, decimals=None)
+    code = leaderboard_snippet(LeaderboardDesign(preset="custom", ratings=table, n=100))
     compile(code, "<snippet>", "exec")  # still valid Python
     assert repr(name) in code
     assert "pwned" not in run_script(code).get("Weakest neighbours' power", "")
