@@ -107,8 +107,8 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
         point = _point(design, target)
     if point is None:
         return plotted
-    n, t, k, seeds, delta = design.n, design.templates, design.samples, design.seeds_used, design.delta
-    gain, comp = F.field("delta").to_widget(delta), design.components()
+    n, t, seeds, delta = design.n, design.templates, design.seeds_used, design.delta
+    gain = F.field("delta").to_widget(delta)
     res, se, ceiling, need, ordered = point
     which = "one prompt template" if t == 1 else f"{t} prompt templates"
     metrics_row(
@@ -168,7 +168,7 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
     st.markdown(f"At T = {t} and n = {n:,}, the model × template term is **{100 * now['template']:.0f}%** of SE²"
                 + (f" and the seeds **{100 * now['seed']:.0f}%**" if seeds else "") + ".")
 
-    best = _budget_split(design, currency, plotted)
+    budget, best = _budget_split(design, currency, plotted)  # the design with the budget's calls and cost
     if seeds is not None:
         _seeds(design, target, plotted)
     _simulate(design, res)
@@ -179,19 +179,17 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
                                                                        st.session_state.get("fc_sd_i")),
         ("var_item_template", "fc_sd_it", st.session_state.get("fc_sd_it")),
         ("var_sample", "fc_sd_s", st.session_state.get("fc_sd_s")))}
-    snippet = llm_facets_snippet(n=n, delta=delta, templates=t, samples=k, components=comp, target_power=target,
-                                 alpha=alpha, seeds=seeds, calls=best[0] if best else None)
+    snippet = llm_facets_snippet(budget, target_power=target)
     plan_actions(facet_plan_item(
-        n=n, delta=delta, templates=t, samples=k, components=comp, result=res, ceiling=ceiling, se=se, alpha=alpha,
-        target_power=target, seeds=seeds, best=best[1] if best else None, calls=best[0] if best else None,
-        cost=2 * n * t * k * best[2] if best and best[2] else None, currency=currency, figures=tuple(plan_figures),
-        link=current_link(), code=snippet, sources=sources), key="llm_facets")
+        budget, res, ceiling=ceiling, se=se, target_power=target, best=best, currency=currency,
+        figures=tuple(plan_figures), link=current_link(), code=snippet, sources=sources), key="llm_facets")
     code_view(snippet, key="llm_facets_code")
     return plotted
 
 
 def _budget_split(design: llm.FacetDesign, currency, plotted):
-    """The best whole-number split of a budget of calls per model: (calls, FacetPlan, cost per call) or None."""
+    """The best whole-number split of a budget of calls per model: the design with the budget's calls and cost per
+    call, and its best split (a FacetPlan; None at a zero gain or when it cannot be found)."""
     st.markdown("**The best split of a budget of calls** (per model: questions × templates × samples ≤ calls)")
     c1, c2 = st.columns(2)
     design = design.with_(calls=_field("calls", c1), cost_call=_field("cost_call", c2))
@@ -199,11 +197,11 @@ def _budget_split(design: llm.FacetDesign, currency, plotted):
                                         design.cost_call)
     if not delta:
         st.caption("Set a non-zero gain to compare splits by power.")
-        return None
+        return design, None
     found = None
     with guard("Cannot split this budget", stop=False):
         best = _best(design)
-        found = (calls, best, cost_call)
+        found = best
         metrics_row(
             Metric("Best split (questions × templates × answers)", f"{best.n:,} × {best.templates} × {best.samples}",
                    help="The most powerful whole-number design within the budget (searched over every T ≤ 50 and K)."),
@@ -225,7 +223,7 @@ def _budget_split(design: llm.FacetDesign, currency, plotted):
         st.caption(f"Your current design uses {now_calls:,} calls per model. With few templates the template term "
                    "caps power; with many, too few questions remain: the optimum balances var_template/T against "
                    "T·var_item/calls.")
-    return found
+    return design, found
 
 
 def _seeds(design: llm.FacetDesign, target, plotted):

@@ -127,7 +127,7 @@ def claims_view(**inputs) -> None:
     with guard("Cannot compute the family power"):
         claims = design.family()
         results = {c: family(design.with_(correction=c)) for c in CORRECTION_LABELS}
-    names, powers, m, alpha = claims.names, claims.powers, len(claims.powers), design.alpha
+    names, powers, m = claims.names, claims.powers, len(claims.powers)
     chosen = results[correction]
     factor = growth(design)
 
@@ -194,11 +194,9 @@ def claims_view(**inputs) -> None:
     # ---------------------------------------------------------------------------
     # plan and explanation
     # ---------------------------------------------------------------------------
-    snippet = claims_snippet(rows=design.rows, alpha=alpha, target_power=target, correction=correction,
-                             correlation=design.correlation,
-                             correction_label=CORRECTION_LABELS[correction], n_sims=N_SIMS)
+    snippet = claims_snippet(design, n_sims=N_SIMS)
     plan_actions(claims_plan.plan_item(
-        claims, chosen,
+        design, chosen,
         figures=(("Power of each claim", figures.bar_figure(
             names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),
             title="Power of each claim under each correction", x_title="Benchmark", y_title="Power")),),

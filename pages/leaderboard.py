@@ -234,9 +234,7 @@ def plan_and_allocation(design, result, needed, assured, cost, plan_figures: lis
     target, (cost_vote, currency) = design.target_power, cost
     board = design.board()
     delta_sd = design.delta_sd if assured is not None else None
-    snippet = leaderboard_snippet(n_votes=design.n, ratings=dict(board.ratings), tie_rate=design.tie_rate,
-                                  ties=design.ties, judge_accuracy=design.judge_accuracy, alpha=design.alpha,
-                                  target_power=target, gap_sd=delta_sd)
+    snippet = leaderboard_snippet(design)
     plan_actions(leaderboard_plan.plan_item(
         board, result, n_votes=design.n, target_power=target, votes_needed=needed,
         ratings_source=SOURCES[design.preset], assurance=assured, delta_sd=delta_sd, cost_per_vote=cost_vote,

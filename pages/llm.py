@@ -280,8 +280,7 @@ def plan_section(design: llm.BenchmarkDesign, s: Settings, h: Headline, plan_fig
     cost_q, cost_s = design.cost_question, design.cost_sample
     cost_now = n * (cost_q + 2 * k * cost_s) if (cost_q or cost_s) else None
     prior = (s.prior.mean, s.prior.sd) if h.assured is not None else None
-    snippet = llm_snippet(n=n, design=design.kwargs(), target_power=s.target, cost_question=cost_q,
-                          cost_sample=cost_s, prior=prior)
+    snippet = llm_snippet(design, target_power=s.target, prior=prior)
     sources = {f.key: source_of(f.key, shown(design, f.name), "slider") for f in map(Design.field, (
         "n", "accuracy_a", "difficulty_sd", "correlation", "samples", "cluster_size", "icc"))}
     plan_actions(llm_plan.plan_item(

@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import optimize
 
 from core import accuracy as acc
 from core import analysis as an
@@ -22,6 +23,7 @@ from core import ratings as rt
 from core import sequential as sq
 from core.accuracy.teaser import accuracy_teaser
 from core.analysis.teaser import ANALYSIS_SAMPLE, analysis_teaser
+from core.claims import ClaimsDesign
 from core.claims.teaser import CLAIMS_DEFAULT, claims_teaser
 from core.llm.teaser import llm_facets_teaser, llm_teaser
 from core.mt.teaser import mt_teaser
@@ -104,6 +106,42 @@ def test_claims_teaser_is_the_family_power_of_the_page_default_table():
     assert t.value == expected.all
     assert 0.0 <= t.value <= min(powers)  # all claims hold: at most the weakest claim's own power
     assert t.metric == "All 5 claims hold"
+
+
+def test_teasers_take_their_page_design():
+    from scipy import stats
+
+    # LLM: the paired t test's closed form at a non-default design (Miller 2024, eq. 5-6; K = 1, Bernoulli answers)
+    n, mu_a, mu_b, sd, rho = 2000, 0.80, 0.82, 0.25, 0.6
+    t = llm_teaser(llm.BenchmarkDesign(n=n, accuracy_a=mu_a, delta=0.02))
+    nc = (mu_b - mu_a) / math.sqrt((mu_a * (1 - mu_a) + mu_b * (1 - mu_b) - 2 * rho * sd * sd) / n)
+    assert t.value == pytest.approx(stats.nct.sf(stats.t.ppf(0.975, n - 1), n - 1, nc), abs=2e-3)
+    assert t.answer.startswith("Two LLMs on a 2,000-question benchmark:") and "a 2-point gain" in t.answer
+    # Prompts and seeds with two recipes: the ceiling keeps the template and the seed terms,
+    # Φ(|Δ| / √(var_t/T + 2 var_seed/S) − z_{1−α/2}) (Brennan 2001, D studies)
+    f = llm.FacetDesign(templates=2, recipe=True, seeds=4)
+    ceiling = stats.norm.cdf(0.02 / math.sqrt(f.sd_template ** 2 / 2 + 2 * f.sd_seed ** 2 / 4) - stats.norm.ppf(0.975))
+    t = llm_facets_teaser(f)
+    assert t.value == pytest.approx(ceiling, abs=1e-12)
+    assert t.answer == (f"With 2 prompt templates, no number of questions gets past {100 * ceiling:.0f}% power for "
+                        "+2 points (with 4 seeds per recipe).")
+    # Ratings, Leaderboard, Claims: the engines at the design's values
+    t = ratings_teaser(rt.RatingsDesign(workers=5, items=200, effect=0.05))
+    assert t.value == rt.likert_power(5, 200, 0.05, **dict(rt.PRESETS["high"]), alpha=0.05, rule="satterthwaite",
+                                      method="analytic").power
+    assert t.answer.startswith("5 workers rating 200 items:") and "a 0.1 difference" in t.answer
+    t = leaderboard_teaser(pw.LeaderboardDesign(k=4, gap=50.0, n=2000))
+    ratings = pd.Series(pw.evenly_spaced(4, 50.0), index=pw.system_names(4))
+    assert t.value == pw.leaderboard_power(2000, ratings, alpha=0.05).weakest_power
+    assert t.answer.startswith("4 systems 50 Elo apart, 2,000 votes:")
+    t = claims_teaser(ClaimsDesign(correction="bonferroni"))
+    powers = [round(max(acc.mcnemar_power(n, g / 100, a / 100, alpha=0.05, test="normal").rejection_rate, 0.05), 12)
+              for _, n, g, a in CLAIMS_DEFAULT]
+    # Bonferroni with independent claims: P(all hold) is the product of the powers at α/m (closed form)
+    z, zm = stats.norm.ppf(0.975), stats.norm.ppf(1 - 0.05 / 10)
+    mus = [optimize.brentq(lambda x: stats.norm.cdf(x - z) + stats.norm.cdf(-x - z) - p, 0.0, 40.0) for p in powers]
+    assert t.value == pytest.approx(math.prod(stats.norm.cdf(m - zm) + stats.norm.cdf(-m - zm) for m in mus), abs=1e-9)
+    assert t.answer.endswith("chance that all hold after Bonferroni's correction.")
 
 
 def test_mt_ratings_sequential_teasers_at_the_page_defaults():

@@ -372,12 +372,17 @@ def test_plan_item_states_the_ceiling_and_the_best_split():
     from core.llm.plan import facet_plan_item
 
     comps = dict(COMPS)
+    design = llm.FacetDesign(n=2000, delta=0.02, templates=1, samples=1, calls=20_000, cost_call=0.002,
+                             **{f"sd_{name}": math.sqrt(comps[f"var_{name}"])
+                                for name in ("template", "item", "item_template", "sample")})
     res = llm.facet_power(2000, 0.02, templates=1, **comps)
     ceiling = llm.facet_ceiling(0.02, templates=1, var_template=comps["var_template"])
     best = llm.facet_plan(0.02, calls=20_000, **comps)
-    item = facet_plan_item(n=2000, delta=0.02, templates=1, samples=1, components=comps, result=res, ceiling=ceiling,
-                           se=llm.facet_se(2000, **comps), alpha=0.05, target_power=0.8, best=best, calls=20_000)
+    item = facet_plan_item(design, res, ceiling=ceiling, se=llm.facet_se(2000, **comps), target_power=0.8, best=best)
     shown = dict(item.results)
+    # the design's cost per call prices the current design (both models, n × T × K calls each) when a split is shown
+    assert item.cost == pytest.approx(2 * 2000 * 1 * 1 * 0.002)
+    assert facet_plan_item(design, res, ceiling=ceiling, se=0.01, target_power=0.8).cost is None
     assert shown["power"] == f"{100 * res.power:.1f}%" and shown["ceiling as n → ∞"] == f"{100 * ceiling:.1f}%"
     assert f"{best.n:,} questions × {best.templates} templates" in shown["best split of 20,000 calls per model"]
     assert f"stays below {100 * ceiling:.0f}%" in item.paragraph

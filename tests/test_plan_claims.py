@@ -1,4 +1,5 @@
-"""core.multiplicity.ClaimFamily and core.claims.plan: the Claims page's plan, checked against the engines.
+"""core.multiplicity.ClaimFamily and core.claims.plan: the Claims page's plan (from its ClaimsDesign), checked
+against the engines.
 
 Oracles: Bonferroni in closed form (each claim tested at α/m: power Φ(μ − z_{1−α/2m}) + Φ(−μ − z_{1−α/2m}) with
 μ from the unadjusted power) and, for independent claims, P(all hold) = the product of the adjusted powers.
@@ -11,7 +12,9 @@ import math
 import pytest
 from scipy import optimize, stats
 
+from core import accuracy as acc
 from core import multiplicity as mt
+from core.claims import ClaimsDesign, encode_claims
 from core.claims import plan as claims_plan
 from core.plan import plan_html
 
@@ -26,10 +29,12 @@ def _bonferroni(power, m, alpha=0.05):
 
 
 def test_bonferroni_plan_against_the_closed_form():
-    powers = (0.6, 0.8, 0.7)
-    fam = mt.ClaimFamily(CLAIMS, powers, correction="bonferroni")
-    res = fam.power()
-    item = claims_plan.plan_item(fam, res)
+    design = ClaimsDesign(claims=encode_claims(CLAIMS, exact=True), correction="bonferroni")
+    # each claim's unadjusted power: McNemar's normal form on its own test set (Card et al. 2020, §3)
+    powers = [acc.mcnemar_power(n, gain / 100, agree / 100, alpha=0.05, test="normal").rejection_rate
+              for _, n, gain, agree in CLAIMS]
+    res = design.power()
+    item = claims_plan.plan_item(design, res)
     values = dict(item.results)
     adjusted = [_bonferroni(p, 3) for p in powers]
     for (name, *_), p in zip(CLAIMS, adjusted):
@@ -56,3 +61,5 @@ def test_bad_input():
         mt.ClaimFamily(CLAIMS, (0.6, 0.8, 0.7), correction="sidak")
     with pytest.raises(ValueError, match="`design`"):
         claims_plan.plan_item(None, None)
+    with pytest.raises(ValueError, match="`design` must be a core.claims.ClaimsDesign"):  # not the engine's family
+        claims_plan.plan_item(mt.ClaimFamily(CLAIMS, (0.6, 0.8, 0.7)), None)

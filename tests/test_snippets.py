@@ -16,6 +16,7 @@ import pytest
 
 from core.accuracy.snippet import accuracy_snippet
 from core.mt.snippet import mt_snippet
+from core.pairwise import LeaderboardDesign, encode_ratings
 from core.pairwise.snippet import leaderboard_snippet
 from core.plan import PlanItem, plan_html
 from core.ratings.snippet import ratings_snippet
@@ -137,11 +138,42 @@ def test_plan_html_includes_the_code():
 
 def test_user_text_is_an_inert_literal():
     name = "x'); import os; os.system('echo pwned'); ('"
-    code = leaderboard_snippet(n_votes=100, ratings={name: 1000.0, "b": 1100.0}, tie_rate=0.0, ties="drop",
-                                        judge_accuracy=1.0, alpha=0.05, target_power=0.8)
+    table = encode_ratings({name: 1000.0, "b": 1100.0}, decimals=None)
+    code = leaderboard_snippet(LeaderboardDesign(preset="custom", ratings=table, n=100))
     compile(code, "<snippet>", "exec")  # still valid Python
     assert repr(name) in code
     assert "pwned" not in run_script(code).get("Weakest neighbours' power", "")
+
+
+def test_design_snippets_read_the_design():
+    from core import llm
+    from core.claims import ClaimsDesign
+    from core.claims.snippet import claims_snippet
+    from core.llm.snippet import llm_facets_snippet, llm_snippet
+
+    # the best split of the design's calls: printed (and equal to core's) with a gain, left out without one
+    design = llm.FacetDesign(delta=0.03, templates=3, calls=50_000)
+    printed = run_here(llm_facets_snippet(design, target_power=0.8))
+    best = llm.facet_plan(0.03, calls=50_000, **design.components(seed=False), alpha=0.05)
+    assert printed["Best split (questions × templates × answers)"] == f"{best.n:,} × {best.templates} × {best.samples}"
+    assert printed["Power ceiling (unlimited questions)"] == f"{100 * design.ceiling():.1f}%"
+    assert "facet_plan" not in llm_facets_snippet(design.with_(delta=0.0), target_power=0.8)
+    # the benchmark's unit costs come from the design: the cheapest (n, K) only when one is positive
+    free = llm.BenchmarkDesign(cost_question=0.0, cost_sample=0.0)
+    assert "benchmark_plan" in llm_snippet(llm.BenchmarkDesign(), target_power=0.8)
+    assert "benchmark_plan" not in llm_snippet(free, target_power=0.8)
+    assert "n = 2500" in llm_snippet(free.with_(n=2500), target_power=0.8)
+    # the leaderboard's assurance only with `assure`, at the design's prior SD
+    board = LeaderboardDesign(assure=True, delta_sd=30.0)
+    assert "leaderboard_assurance(n_votes, ratings, 30.0," in leaderboard_snippet(board)
+    assert "assurance" not in leaderboard_snippet(board.with_(assure=False))
+    assert "label = 'Benjamini–Hochberg'" in claims_snippet(ClaimsDesign(correction="bh"))
+    for snippet in (llm_snippet, llm_facets_snippet):
+        with pytest.raises(ValueError, match="`design` must be a core.llm"):
+            snippet({"n": 100}, target_power=0.8)
+    for snippet in (claims_snippet, leaderboard_snippet):
+        with pytest.raises(ValueError, match="`design` must be a core"):
+            snippet({"n": 100})
 
 
 def test_bad_scenario_is_rejected():

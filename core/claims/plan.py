@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..multiplicity import ClaimFamily, FamilyPower
+from ..multiplicity import FamilyPower
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_pct
+from . import ClaimsDesign
 
 __all__ = ["CORRECTION_LABELS", "plan_item"]
 
@@ -22,14 +23,15 @@ REFERENCES = (
 )
 
 
-def plan_item(design: ClaimFamily, result: FamilyPower, *, figures: tuple = (), link: str = "",
+def plan_item(design: ClaimsDesign, result: FamilyPower, *, figures: tuple = (), link: str = "",
               code: str = "") -> PlanItem:
     """The plan of a family of claims, as the Claims page shows it.
 
     Parameters
     ----------
-    design : ClaimFamily
-        The benchmarks (name, n, gain, P_a), each claim's unadjusted power, the correction, ρ and α.
+    design : ClaimsDesign
+        The page's design: the benchmarks (name, n, gain, P_a), the correction, ρ and α; each claim's unadjusted
+        power is McNemar's (:meth:`ClaimsDesign.family`).
     result : FamilyPower
         ``design.power()``: each claim's power under the correction, P(all hold), the expected number that hold.
     figures, link, code :
@@ -41,20 +43,21 @@ def plan_item(design: ClaimFamily, result: FamilyPower, *, figures: tuple = (), 
 
     Examples
     --------
-    >>> fam = ClaimFamily((("A", 500, 2.0, 90.0), ("B", 500, 2.0, 90.0)), (0.5, 0.5), correction="bonferroni")
-    >>> plan_item(fam, fam.power()).results[-1]
-    ('expected claims that hold', '0.78 of 2')
+    >>> d = ClaimsDesign(claims="A:500:2:90;B:500:2:90", correction="bonferroni")
+    >>> plan_item(d, d.power()).results[-1]
+    ('expected claims that hold', '0.41 of 2')
     """
-    if not isinstance(design, ClaimFamily):
-        raise ValueError(f"`design` must be a core.multiplicity.ClaimFamily; got {type(design).__name__}.")
-    names, m, label, alpha = design.names, len(design.powers), CORRECTION_LABELS[design.correction], design.alpha
+    if not isinstance(design, ClaimsDesign):
+        raise ValueError(f"`design` must be a core.claims.ClaimsDesign; got {type(design).__name__}.")
+    family = design.family()  # the rows with each claim's unadjusted power, the correction, ρ and α
+    names, m, label, alpha = family.names, len(family.powers), CORRECTION_LABELS[family.correction], family.alpha
     assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1f} pts, {agree:.1f}%",
-                                   "table on the page") for name, n, gain, agree in design.claims) + (
-        Assumption("correlation between benchmarks", f"{design.correlation:g}", "slider"),)
+                                   "table on the page") for name, n, gain, agree in family.claims) + (
+        Assumption("correlation between benchmarks", f"{family.correlation:g}", "slider"),)
     sentence = (f"We claim gains on {m} benchmarks and control the family-wise error with {label} at α = {alpha:g}. "
                 f"With the planned test sets, each claim has on average "
                 f"{fmt_pct(float(np.mean(result.per_comparison)), 0)} "
-                f"power after the correction (unadjusted {fmt_pct(float(np.mean(design.powers)), 0)}), and all {m} "
+                f"power after the correction (unadjusted {fmt_pct(float(np.mean(family.powers)), 0)}), and all {m} "
                 f"claims hold together with probability {fmt_pct(result.all, 0)} (Holm, 1979; Benjamini & Hochberg, "
                 "1995).")
     results = tuple([(f"power, {name}", fmt_pct(p)) for name, p in zip(names, result.per_comparison)]

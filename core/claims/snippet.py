@@ -6,17 +6,31 @@ The shared header and literals come from :mod:`core.snippets`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..snippets import HEADER, literal
+from . import ClaimsDesign
+from .plan import CORRECTION_LABELS
 
 __all__ = ["claims_snippet"]
 
 
-def claims_snippet(*, rows: Sequence, alpha: float, target_power: float, correction: str, correlation: float,
-                   correction_label: str, n_sims: int = 20_000) -> str:
-    """Script for the many-claims page (:mod:`core.multiplicity`): ``rows`` are (benchmark, n, gain in points,
-    agreement in %)."""
+def claims_snippet(design: ClaimsDesign, *, n_sims: int = 20_000) -> str:
+    """Script for the many-claims page (:mod:`core.multiplicity`) at ``design``.
+
+    The design gives the rows (benchmark, n, gain in points, agreement in %), α, the target power, the correction
+    and the correlation between the benchmarks' statistics; ``n_sims`` is the number of families the page simulates
+    for Holm and Benjamini–Hochberg with unequal powers (a page setting, seed 0).
+
+    Examples
+    --------
+    >>> code = claims_snippet(ClaimsDesign())
+    >>> "correction, correlation = 'holm', 0.0" in code and "label = 'Holm'" in code
+    True
+    """
+    if not isinstance(design, ClaimsDesign):
+        raise ValueError(f"`design` must be a core.claims.ClaimsDesign; got {type(design).__name__}.")
+    rows, alpha, target_power = design.rows, design.alpha, design.target_power
+    correction, correlation = design.correction, design.correlation
+    correction_label = CORRECTION_LABELS[correction]
     lines = [HEADER, "from core import accuracy as acc", "from core import multiplicity as mt", "",
              f"rows = {literal([(str(a), int(b), float(c), float(d)) for a, b, c, d in rows])}",
              f"alpha, target_power = {literal(float(alpha))}, {literal(float(target_power))}",

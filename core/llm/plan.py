@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from . import BenchmarkDesign
+from . import BenchmarkDesign, FacetDesign
 from .items import SubsetDesign
 from ..sizing import SampleSize
 from ..plan.document import Assumption, PlanItem
@@ -155,44 +155,49 @@ def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, j
         link=link, code=code, references=REFERENCES)
 
 
-def facet_plan_item(*, n: int, delta: float, templates: int, samples: int, components: Mapping[str, float], result,
-                    ceiling: float, se: float, alpha: float, target_power: float, seeds: int | None = None,
-                    best=None, calls: int | None = None, cost: float | None = None, currency: str = "",
-                    figures: tuple = (), link: str = "", code: str = "",
+def facet_plan_item(design: FacetDesign, result, *, ceiling: float, se: float, target_power: float, best=None,
+                    currency: str = "", figures: tuple = (), link: str = "", code: str = "",
                     sources: Mapping[str, str] | None = None) -> PlanItem:
     """The plan of a comparison over questions × prompt templates × samples (× seeds), as the LLM page's "Prompts
     and seeds" tab shows it (generalizability theory: Cronbach et al. 1972; Brennan 2001).
 
     Parameters
     ----------
-    n, templates, samples, seeds :
-        Questions, prompt templates T, samples K per cell, and training seeds S per recipe (None: two fixed models).
-    delta : float
-        Expected gain (score scale).
-    components : mapping
-        ``var_template``, ``var_item``, ``var_item_template``, ``var_sample`` and, with seeds, ``var_seed``.
+    design : FacetDesign
+        The tab's design: n questions, the gain Δ (score scale), T prompt templates, K samples per cell, the
+        variance components (:meth:`FacetDesign.components`), S training seeds per recipe when recipes are compared
+        (:attr:`FacetDesign.seeds_used`; otherwise two fixed models), α, the calls per model and the cost per call.
     result : PowerResult
-        Power, Type-M and Type-S of the design (:func:`core.llm.facet_power`).
+        Power, Type-M and Type-S of the design (:meth:`FacetDesign.power`, :func:`core.llm.facet_power`).
     ceiling : float
-        Power as n → ∞ at this T (:func:`core.llm.facet_ceiling`).
+        Power as n → ∞ at this T (:meth:`FacetDesign.ceiling`).
     se : float
-        SE of the mean difference.
+        SE of the mean difference (:meth:`FacetDesign.se`).
+    target_power : float
+        The page's target power (a sidebar setting, not a field of the design).
     best : FacetPlan, optional
-        The best split of ``calls`` calls per model (:func:`core.llm.facet_plan`).
+        The best split of the design's calls per model (:meth:`FacetDesign.plan`); with it, the plan states the
+        split and, when the cost per call is positive, the cost of the current design, 2·n·T·K × cost per call.
+    currency : str
+        The page's currency label.
+    figures, link, code :
+        Passed through to the plan.
     sources : mapping, optional
         Where each component came from (default "assumption (page defaults)").
 
     Examples
     --------
-    >>> from core import llm
-    >>> comps = {k: v for k, v in llm.FACET_DEFAULTS.items() if k != "var_seed"}
-    >>> r = llm.facet_power(1000, 0.02, templates=5, **comps)
-    >>> item = facet_plan_item(n=1000, delta=0.02, templates=5, samples=1, components=comps, result=r,
-    ...                        ceiling=llm.facet_ceiling(0.02, templates=5, var_template=1e-4),
-    ...                        se=llm.facet_se(1000, templates=5, **comps), alpha=0.05, target_power=0.8)
+    >>> d = FacetDesign(templates=5)
+    >>> item = facet_plan_item(d, d.power(), ceiling=d.ceiling(), se=d.se(), target_power=0.8)
     >>> item.results[0]
     ('power', '43.4%')
     """
+    if not isinstance(design, FacetDesign):
+        raise ValueError(f"`design` must be a core.llm.FacetDesign; got {type(design).__name__}.")
+    n, delta, templates, samples, seeds = design.n, design.delta, design.templates, design.samples, design.seeds_used
+    components, alpha = design.components(), design.alpha
+    calls = design.calls if best is not None else None
+    cost = 2 * n * templates * samples * design.cost_call if best is not None and design.cost_call else None
     sources = dict(sources or {})
     gain = 100 * delta
     ordered = 0.5 if se <= 0 else float(_phi(abs(delta) / se)) if delta else 0.5

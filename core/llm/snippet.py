@@ -7,34 +7,41 @@ Each script prints the metrics row of its view with :mod:`core.llm`; the shared 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..snippets import HEADER, kwargs_literal, literal, prior_ok
+from .design import BenchmarkDesign, FacetDesign
 
 __all__ = ["llm_snippet", "llm_facets_snippet", "subset_snippet"]
 
 
-def llm_snippet(*, n: int, design: Mapping, target_power: float, cost_question: float = 0.0,
-                cost_sample: float = 0.0, prior: tuple[float, float] | None = None) -> str:
-    """Script for the LLM benchmark page (:mod:`core.llm`).
+def llm_snippet(design: BenchmarkDesign, *, target_power: float,
+                prior: tuple[float, float] | None = None) -> str:
+    """Script for the LLM benchmark page (:mod:`core.llm`) at ``design``.
 
     Parameters
     ----------
-    n : int
-        Questions.
-    design : mapping
-        Keyword arguments of :func:`core.llm.benchmark_power` (accuracies, spread, correlation, K, clusters, judge,
-        ``alpha``).
+    design : BenchmarkDesign
+        The page's design: its engine keyword arguments (:meth:`BenchmarkDesign.kwargs`: accuracies, spread,
+        correlation, K, clusters, the grading in effect, ``alpha``), its ``n`` questions and its unit costs
+        ``cost_question`` and ``cost_sample``; when either cost is positive, the cheapest (n, K) of
+        :func:`core.llm.benchmark_plan` is printed too.
     target_power : float
-    cost_question, cost_sample : float, optional
-        When either is positive, the cheapest (n, K) of :func:`core.llm.benchmark_plan` is printed too.
+        The page's target power (a sidebar setting, not a field of the design).
     prior : (mean, sd) in accuracy points, optional
         Prior on the gain for the assurance (:func:`core.llm.benchmark_assurance`).
+
+    Examples
+    --------
+    >>> code = llm_snippet(BenchmarkDesign(), target_power=0.8)
+    >>> "n = 1000" in code and "llm.benchmark_plan(" in code
+    True
     """
-    design = dict(design)
-    gain = design["accuracy_b"] - design["accuracy_a"]
+    if not isinstance(design, BenchmarkDesign):
+        raise ValueError(f"`design` must be a core.llm.BenchmarkDesign; got {type(design).__name__}.")
+    n, cost_question, cost_sample = design.n, design.cost_question, design.cost_sample
+    kw = design.kwargs()  # the effective values: perfect grading unless judged, no ICC for single questions
+    gain = kw["accuracy_b"] - kw["accuracy_a"]
     lines = [HEADER, "from core import llm", "",
-             f"design = {kwargs_literal(design)}", f"n = {int(n)!r}", f"target_power = {literal(float(target_power))}", "",
+             f"design = {kwargs_literal(kw)}", f"n = {int(n)!r}", f"target_power = {literal(float(target_power))}", "",
              "res = llm.benchmark_power(n, **design)",
              f"print({'Power' if gain else 'False-positive rate'!r} + ':', pct(res.power))",
              "print('Type-M (exaggeration):', ratio(res.type_m))",
@@ -61,15 +68,26 @@ def llm_snippet(*, n: int, design: Mapping, target_power: float, cost_question: 
     return "\n".join(lines) + "\n"
 
 
-def llm_facets_snippet(*, n: int, delta: float, templates: int, samples: int, components: Mapping,
-                       target_power: float, alpha: float, seeds: int | None = None, calls: int | None = None) -> str:
-    """Script for the LLM page's "Prompts and seeds" tab (:mod:`core.llm.facets`).
+def llm_facets_snippet(design: FacetDesign, *, target_power: float) -> str:
+    """Script for the LLM page's "Prompts and seeds" tab (:mod:`core.llm.facets`) at ``design``.
 
-    ``delta`` is on the score scale (0.02 = 2 points); ``components`` holds ``var_template``, ``var_item``,
-    ``var_item_template``, ``var_sample`` (and ``var_seed`` with ``seeds``); with ``calls`` the best split of that
-    many calls per model is printed too.
+    The design gives n, the gain (score scale: 0.02 = 2 points), T templates, K samples, the variance components
+    (:meth:`FacetDesign.components`; ``var_seed`` only when training recipes are compared, with S seeds), α and the
+    calls per model. With a non-zero gain the best split of those calls is printed too (:func:`core.llm.facet_plan`,
+    as the tab shows it: it finds one for every design :class:`FacetDesign` accepts). ``target_power`` is the page's
+    setting (not a field of the design).
+
+    Examples
+    --------
+    >>> code = llm_facets_snippet(FacetDesign(), target_power=0.8)
+    >>> "n, delta = 1000, 0.02" in code and "llm.facet_plan(delta, calls=20000," in code
+    True
     """
-    comps = {k: float(v) for k, v in dict(components).items()}
+    if not isinstance(design, FacetDesign):
+        raise ValueError(f"`design` must be a core.llm.FacetDesign; got {type(design).__name__}.")
+    n, delta, templates, samples, seeds = design.n, design.delta, design.templates, design.samples, design.seeds_used
+    alpha, calls = design.alpha, design.calls if design.delta else None
+    comps = {k: float(v) for k, v in design.components().items()}
     if seeds is None:
         comps.pop("var_seed", None)
     lines = [HEADER, "from scipy import stats", "", "from core import llm", "",

@@ -7,16 +7,32 @@ The shared header and literals come from :mod:`core.snippets`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 from ..snippets import HEADER, literal
+from .design import LeaderboardDesign
 
 __all__ = ["leaderboard_snippet"]
 
 
-def leaderboard_snippet(*, n_votes: int, ratings: Mapping, tie_rate: float, ties: str, judge_accuracy: float,
-                        alpha: float, target_power: float, gap_sd: float | None = None) -> str:
-    """Script for the leaderboard page (:mod:`core.pairwise`, Bradley–Terry on the Elo scale)."""
+def leaderboard_snippet(design: LeaderboardDesign) -> str:
+    """Script for the leaderboard page (:mod:`core.pairwise`, Bradley–Terry on the Elo scale) at ``design``.
+
+    The design gives the expected ratings (its preset or table, :meth:`LeaderboardDesign.board`), the votes, the
+    ties and their handling, the judge's accuracy, α and the target power; with ``assure`` on, the assurance over a
+    normal prior of SD ``delta_sd`` Elo on each gap is printed too.
+
+    Examples
+    --------
+    >>> code = leaderboard_snippet(LeaderboardDesign())
+    >>> "n_votes, target_power = 5000, 0.8" in code and "assurance" not in code
+    True
+    """
+    if not isinstance(design, LeaderboardDesign):
+        raise ValueError(f"`design` must be a core.pairwise.LeaderboardDesign; got {type(design).__name__}.")
+    board = design.board()
+    ratings, tie_rate, ties, judge_accuracy, alpha = (dict(board.ratings), design.tie_rate, design.ties,
+                                                      design.judge_accuracy, design.alpha)
+    n_votes, target_power, gap_sd = design.n, design.target_power, design.delta_sd if design.assure else None
     lines = [HEADER, "from core import pairwise as pw", "",
              f"ratings = pd.Series({literal({str(k): float(v) for k, v in ratings.items()})})",
              f"options = dict(tie_rate={literal(float(tie_rate))}, ties={ties!r}, "
