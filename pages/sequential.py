@@ -287,7 +287,7 @@ def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_ro
         plan_figures.append(("Power vs true difference", figures.curve_figure(
             fig5, x="delta", y="power", color="label", current=(campaign.delta, result.power), target=s.target,
             x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
-    snippet = sequential_snippet(design=campaign, target_power=s.target,
+    snippet = sequential_snippet(campaign, target_power=s.target,
                                  prior=(s.prior.mean, s.prior.sd) if assured is not None else None,
                                  **campaign_data.snippet_extras(found, s.loaded))
     plan_actions(sequential_plan.plan_item(
