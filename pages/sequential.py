@@ -291,7 +291,7 @@ def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_ro
                                  prior=(s.prior.mean, s.prior.sd) if assured is not None else None,
                                  **campaign_data.snippet_extras(found, s.loaded))
     plan_actions(sequential_plan.plan_item(
-        campaign, result, budget=campaign.budget, target_power=s.target, mde=mde_value,
+        campaign, result, target_power=s.target, mde=mde_value,
         futility_saving=fut_row["saving"], assurance=assured,
         prior=(s.prior.mean, s.prior.sd, s.prior.source) if assured is not None else None, cost=cost_now,
         cost_per_unit=s.cost_unit, currency=s.currency, figures=tuple(plan_figures), link=current_link(),
