@@ -86,7 +86,7 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
     c1, c2, c3 = st.columns(3)
     values = {"active_source": _inp("active_source", c1, format_func=SOURCES.get)}
     source = values["active_source"]
-    share = values["min_share"] = _inp("min_share", c1, widget="slider")
+    values["min_share"] = _inp("min_share", c1, widget="slider")
     conf = None
     if source == "beta":
         a = values["beta_a"] = _inp("beta_a", c2, widget="slider")
@@ -134,9 +134,7 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
     download_csv(items, "active_item_list.csv", key="al_items_csv", label="Download the item list (CSV)",
                  help="One row per item: its confidence f, probability π, weight 1/π and whether to label it "
                  "(label = True). Estimate: mean(f) + Σ_labelled (Y − f)·weight / N.")
-    snippet = active_snippet(n_human=n_human, target_se=target_se, min_share=share,
-                             beta=(a, b) if source == "beta" else None, n_items=n_items,
-                             calibration=None if source == "beta" else
+    snippet = active_snippet(page_design, calibration=None if source == "beta" else
                              ("sample" if origin and origin.startswith("the built-in") else str(origin)))
     plan_actions(judge_plan.active_plan_item(design, target_se=target_se, labels_needed=need, source=src_text,
                                              link=current_link(), code=snippet), key="judge_active")
@@ -153,9 +151,7 @@ def labels_view(design: JudgePageDesign, currency: str, plotted: dict) -> None:
     values["max_labels"] = _inp("max_labels", c3, widget="select_slider", options=LABEL_OPTIONS)
     with guard("Cannot plan these labels"):
         design = design.with_(**values)
-    p10, p01, kappa, prev = design.p10_pct / 100, design.p01_pct / 100, design.labels_kappa, design.labels_prevalence
-    cost_item, cost_label, max_labels = design.cost_item, design.cost_label, design.max_labels
-    alpha, target = design.alpha, design.target_power
+    p10, p01, target = design.p10_pct / 100, design.p01_pct / 100, design.target_power
     if p10 + p01 > 1 or p10 == p01:
         st.warning("Only-A and only-B shares must differ and sum to at most 100%.")
         return
@@ -185,11 +181,7 @@ def labels_view(design: JudgePageDesign, currency: str, plotted: dict) -> None:
     st.caption("A majority of k annotators errs with e_k = P(Bin(k, ε) > k/2); a wrong reference flips both "
                "classifiers' correctness, so p̃10 = (1 − e)p10 + e·p01 and the gap shrinks to (1 − 2e)Δ "
                "(Dorner & Hardt 2024).")
-    snippet = labels_snippet(p10=p10, p01=p01, kappa=kappa, prevalence=prev, cost_item=cost_item,
-                             cost_label=cost_label, alpha=alpha, target_power=target, max_labels=max_labels,
-                             currency=currency)
-    plan_actions(judge_plan.labels_plan_item(plan, p10=p10, p01=p01, kappa=kappa, prevalence=prev,
-                                             cost_item=cost_item, cost_label=cost_label, alpha=alpha,
-                                             target_power=target, currency=currency, link=current_link(),
-                                             code=snippet), key="judge_labels")
+    snippet = labels_snippet(design, currency=currency)
+    plan_actions(judge_plan.labels_plan_item(design, plan, currency=currency, link=current_link(), code=snippet),
+                 key="judge_labels")
     code_view(snippet, key="judge_labels_code")

@@ -244,7 +244,7 @@ def strategies_tab(design: D, res, currency: str, plotted: dict) -> None:
 
 def plan(design: D, res, currency: str) -> None:
     jd = design.judge_design()
-    snippet = judge_snippet(plan=jd.kwargs(), currency=currency, judge=design.judge())
+    snippet = judge_snippet(design, currency=currency)
     key = {name: D.field(name).key for name in ("correlation", "sd", "sensitivity_pct")}
     plan_actions(judge_plan.plan_item(
         jd, res, currency=currency, link=current_link(), code=snippet,

@@ -42,7 +42,7 @@ from pages._scaffold import code_view
 SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
            "votes": "pairwise votes"}
 VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}
-CS_METHODS = {"bounded": "betting", "mixture": "normal mixture"}
+CS_METHODS = monitor_plan.SEQUENCE_WORDS  # the sequence widget shows the words the plan states
 Design = sq.MonitorDesign
 BOUNDARY_LABELS = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
                    "lan_demets": "Lan–DeMets (O'Brien–Fleming type)", "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
@@ -260,19 +260,15 @@ def report(r, d, points, scale):
 
 def plan(r, d, plotted):
     """The download, the plan and the code view."""
-    upto, swap, target, n_max, alpha, looks, boundary, seed = (r.upto, r.swap, r.target, r.n_max, r.alpha, r.looks,
-                                                              r.boundary, r.seed)
-    cs_method, source, up, files, origin = r.cs_method, d.source, d.up, d.files, d.origin
-    res, name_a, name_b = r.res, r.name_a, r.name_b
+    source, up, files, origin = d.source, d.up, d.files, d.origin
     download_csv(plotted, "monitor.csv", key="download_monitor", label="Download the running estimate (CSV)")
 
-    snippet = monitor_snippet(upto=upto, swap=swap, design=r.design,
+    snippet = monitor_snippet(r.design, upto=r.upto, swap=r.swap,
                               data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
                               harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
                               if source == "harness" else ())
     plan_actions(monitor_plan.plan_item(
-        res, name_a=name_a, name_b=name_b, target=target, n_max=n_max, alpha=alpha,
-        confidence_sequence=CS_METHODS[cs_method], data=origin.strip("`"),
+        r.design, r.res, name_a=r.name_a, name_b=r.name_b, data=origin.strip("`"),
         data_source="upload" if source != "sample" else "built-in example", link=current_link(), code=snippet),
         key="monitor")
     code_view(snippet, key="monitor_code")

@@ -304,11 +304,10 @@ def plan(design: Design, s: Settings, h: dict, fig4, tab) -> None:
         plan_figures.append(("Power vs test-set size", figures.curve_figure(
             fig4, x="n", y="power", color="series", current=(n, result.power), target=target,
             x_title="Test-set size n (sentences)", y_title="Power", y_range=(0, 1.02))))
-    snippet = mt_snippet(n=n, delta=delta, p0=p0, b0=b0, alpha=design.alpha, target_power=target,
-                         prior=(prior.mean, prior.sd) if assured is not None else None)
+    snippet = mt_snippet(design, target_power=target, prior=(prior.mean, prior.sd) if assured is not None else None)
     key = {name: Design.field(name).key for name in ("n", "delta_bleu", "p0", "b0")}
     plan_actions(mt_plan.plan_item(
-        design, result, n=n, target_power=target, mde=h["mde"], sizes=h["sizes"], assurance=assured,
+        design, result, target_power=target, mde=h["mde"], sizes=h["sizes"], assurance=assured,
         prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, n_assured=h["n_assured"],
         cost=h["cost_now"], cost_per_unit=s.cost_unit, cost_needed=h["cost_needed"], currency=s.currency,
         figures=tuple(plan_figures), link=current_link(), code=snippet,

@@ -287,11 +287,11 @@ def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_ro
         plan_figures.append(("Power vs true difference", figures.curve_figure(
             fig5, x="delta", y="power", color="label", current=(campaign.delta, result.power), target=s.target,
             x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
-    snippet = sequential_snippet(design=campaign, target_power=s.target,
+    snippet = sequential_snippet(campaign, target_power=s.target,
                                  prior=(s.prior.mean, s.prior.sd) if assured is not None else None,
                                  **campaign_data.snippet_extras(found, s.loaded))
     plan_actions(sequential_plan.plan_item(
-        campaign, result, budget=campaign.budget, target_power=s.target, mde=mde_value,
+        campaign, result, target_power=s.target, mde=mde_value,
         futility_saving=fut_row["saving"], assurance=assured,
         prior=(s.prior.mean, s.prior.sd, s.prior.source) if assured is not None else None, cost=cost_now,
         cost_per_unit=s.cost_unit, currency=s.currency, figures=tuple(plan_figures), link=current_link(),

@@ -184,22 +184,30 @@ def test_the_snippet_reads_the_design():
     from core.sequential.snippet import sequential_snippet
 
     d = sq.CampaignDesign("interim", 2.5, looks=4, budget=1800, test="t")
-    by_design = sequential_snippet(design=d, target_power=0.8, sizes=True)
-    by_parts = sequential_snippet(design="interim", budget=1800, delta=2.5, options=d.options(), target_power=0.8,
-                                  sizes=True)
-    assert by_design == by_parts and "peeks=4" in by_design
-    assert sequential_snippet(design=d, budget=1200, target_power=0.8) != by_design
+    by_design = sequential_snippet(d, target_power=0.8, sizes=True)
+    assert "design, budget, delta = 'interim', 1800, 2.5\n" in by_design
+    assert ("options = dict(peeks=4, boundary='pocock', futility_p=0.5, mean=75.0, sd=27.0, alpha=0.05, test='t')\n"
+            in by_design)
+    assert sequential_snippet(d.with_(budget=1200), target_power=0.8, sizes=True) != by_design
+    with pytest.raises(ValueError, match="`design`"):
+        sequential_snippet("interim", target_power=0.8)
 
 
 def test_the_monitor_snippet_reads_the_design():
     from core.sequential.snippet import monitor_snippet
 
     d = sq.MonitorDesign(0.1, 5000, alpha=0.01, looks=5, boundary="pocock", seed=7, sequence="mixture")
-    by_design = monitor_snippet(upto=80, swap=True, design=d)
-    by_parts = monitor_snippet(upto=80, swap=True, target=0.1, n_max=5000, alpha=0.01, bounded=False, looks=5,
-                               boundary="pocock", seed=7)
-    assert by_design == by_parts and "bounds=None" in by_design and "seed=7" in by_design
-    assert "bounds=(-1.0, 1.0)" in monitor_snippet(upto=80, swap=False, design=sq.MonitorDesign())
+    by_design = monitor_snippet(d, upto=80, swap=True)
+    assert "upto, target, n_max, alpha = 80, 0.1, 5000, 0.01\n" in by_design
+    assert "bounds=None, looks=5, boundary='pocock', seed=7)\n" in by_design
+    assert "diffs = -diffs" in by_design
+    assert "bounds=(-1.0, 1.0), looks=3, boundary='obrien_fleming', seed=1)\n" in monitor_snippet(
+        sq.MonitorDesign(), upto=80, swap=False)
+    # the fields the page does not set appear only when they differ from monitor()'s defaults
+    extra = monitor_snippet(d.with_(sd=0.3, n_sims=500), upto=80, swap=True)
+    assert "seed=7, sd=0.3, n_sims=500)\n" in extra and "n_paths" not in extra
+    with pytest.raises(ValueError, match="`design`"):
+        monitor_snippet(None, upto=80, swap=True)
 
 
 @pytest.mark.parametrize("procedure", ["fixed", "interim", "interim_futility", "naive"])

@@ -126,8 +126,11 @@ def test_plan_item_states_the_engines_numbers():
     from core.judge import plan as judge_plan
 
     plan = jg.labels_per_item(0.08, 0.04, kappa=0.4, cost_item=20.0, cost_label=1.0)
-    item = judge_plan.labels_plan_item(plan, p10=0.08, p01=0.04, kappa=0.4, prevalence=0.5, cost_item=20.0,
-                                       cost_label=1.0, alpha=0.05, target_power=0.8, currency="EUR")
+    design = jg.JudgePageDesign(p10_pct=8.0, p01_pct=4.0, labels_kappa=0.4, labels_prevalence=0.5, cost_item=20.0,
+                                cost_label=1.0, alpha=0.05, target_power=0.8)
+    again = design.labels_plan()  # the design's plan is the engine's at the same values
+    assert again.best == plan.best and again.table.equals(plan.table)
+    item = judge_plan.labels_plan_item(design, plan, currency="EUR")
     row = plan.table.set_index("labels").loc[plan.best]
     results = dict(item.results)
     assert results["labels per item"] == str(plan.best)

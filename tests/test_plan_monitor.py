@@ -21,9 +21,10 @@ def _run(n, shift, seed=1):
 
 def test_plan_quotes_the_running_estimate_and_the_sequence():
     x = _run(60, 0.1)
-    res = sq.monitor(x, target=0.1, n_max=2000)
-    item = monitor_plan.plan_item(res, name_a="baseline", name_b="new <b>model</b>", target=0.1, n_max=2000,
-                                  alpha=0.05, confidence_sequence="normal mixture", data="scores.csv")
+    d = sq.MonitorDesign(target=0.1, n_max=2000, alpha=0.05, sequence="mixture")
+    res = d.run(x)
+    assert res.sequence.equals(sq.monitor(x, target=0.1, n_max=2000).sequence)  # the engine's sequence
+    item = monitor_plan.plan_item(d, res, name_a="baseline", name_b="new <b>model</b>", data="scores.csv")
     values = dict(item.results)
     assert values["items so far"] == "60"
     assert values["running difference"] == f"{x.mean():+.4f}"  # oracle: numpy's mean
@@ -38,17 +39,34 @@ def test_plan_quotes_the_running_estimate_and_the_sequence():
 def test_a_clear_run_stops():
     x = np.ones(400)
     x[::3] = 0.0
-    res = sq.monitor(x, target=0.05, n_max=2000)
-    item = monitor_plan.plan_item(res, name_a="A", name_b="B", target=0.05, n_max=2000, alpha=0.05,
-                                  confidence_sequence="normal mixture", data="example", data_source="built-in example")
+    d = sq.MonitorDesign(target=0.05, n_max=2000, alpha=0.05, sequence="mixture")
+    res = d.run(x)
+    item = monitor_plan.plan_item(d, res, name_a="A", name_b="B", data="example", data_source="built-in example")
     assert res.verdict != "continue" and dict(item.results)["verdict"] == res.message
     assert {a.name: a.source for a in item.assumptions}["data"] == "built-in example"
 
 
-def test_bad_result():
+def test_bad_design_or_result():
+    d = sq.MonitorDesign(target=0.1, n_max=100)
     with pytest.raises(ValueError, match="`result`"):
-        monitor_plan.plan_item(None, name_a="A", name_b="B", target=0.1, n_max=10, alpha=0.05,
-                               confidence_sequence="betting", data="x")
+        monitor_plan.plan_item(d, None, name_a="A", name_b="B", data="x")
+    with pytest.raises(ValueError, match="`design`"):
+        monitor_plan.plan_item(None, d.run(_run(20, 0.1)), name_a="A", name_b="B", data="x")
+    # a result of another sequence than the design's is refused, not described with the wrong words
+    mixture = d.with_(sequence="mixture", bounds=None).run(_run(20, 0.1))
+    with pytest.raises(ValueError, match="`result`"):
+        monitor_plan.plan_item(d, mixture, name_a="A", name_b="B", data="x")
+
+
+def test_plan_states_the_designs_settings():
+    x = _run(80, 0.1, seed=2)
+    d = sq.MonitorDesign(target=0.03, n_max=5000, alpha=0.01)
+    item = monitor_plan.plan_item(d, d.run(x), name_a="A", name_b="B", data="x")
+    assumptions = {a.name: a.value for a in item.assumptions}
+    assert assumptions["smallest difference that matters"] == "0.03"
+    assert assumptions["planned items"] == "5,000"
+    assert assumptions["confidence sequence"] == "betting"
+    assert item.alpha == 0.01 and "99% betting confidence sequence (Waudby-Smith & Ramdas, 2024)" in item.paragraph
 
 
 def test_monitor_design_is_the_keyword_api_and_a_cache_key():

@@ -27,9 +27,9 @@ def test_design_is_the_keyword_api():
 
 
 def test_plan_states_the_engines_numbers_and_the_paper():
-    d = mt.BleuDesign(1.0, 0.13, 25.8)
-    result, first = d.power(2000), d.sample_size(target_power=0.9)
-    item = mt_plan.plan_item(d, result, n=2000, target_power=0.9, mde=d.mde(2000, target_power=0.9),
+    d = mt.BleuDesign(1.0, 0.13, 25.8, n=2000)
+    result, first = d.power(), d.sample_size(target_power=0.9)
+    item = mt_plan.plan_item(d, result, target_power=0.9, mde=d.mde(target_power=0.9),
                              sizes=SampleSize(first, first), cost=4000.0, cost_per_unit=2.0,
                              cost_needed=2.0 * first, currency="USD",
                              sources={"p0": "preset “WMT19 en-de” (Card et al. 2020, Table 3)"})
@@ -45,10 +45,10 @@ def test_plan_states_the_engines_numbers_and_the_paper():
 
 
 def test_assurance_rows_and_a_null_design():
-    d = mt.BleuDesign(0.0, 0.13, 25.8)
-    result = d.power(2000)
+    d = mt.BleuDesign(0.0, 0.13, 25.8, n=2000)
+    result = d.power()
     assured = mt.bleu_assurance(2000, 0.5, 0.5, 0.13, 25.8)
-    item = mt_plan.plan_item(d, result, n=2000, target_power=0.8, assurance=assured, prior=(0.5, 0.5, "set"),
+    item = mt_plan.plan_item(d, result, target_power=0.8, assurance=assured, prior=(0.5, 0.5, "set"),
                              n_assured=-1)
     values = dict(item.results)
     assert values["assurance"] == f"{100 * assured.assurance:.1f}%" and values["n for 80% assurance"] == "not reachable"
@@ -62,7 +62,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="`b0`"):
         mt.BleuDesign(1.0, 0.1, 0.0)
     with pytest.raises(ValueError, match="`design`"):
-        mt_plan.plan_item(object(), None, n=10, target_power=0.8)
+        mt_plan.plan_item(object(), None, target_power=0.8)
 
 
 def test_design_is_a_cache_key_by_value():

@@ -28,10 +28,11 @@ def test_design_is_the_keyword_api():
 
 
 def test_plan_states_the_engines_numbers():
-    d = sq.CampaignDesign("interim_futility", 2.0)
-    result, mde = d.power(3600), d.mde(3600)
+    d = sq.CampaignDesign("interim_futility", 2.0, budget=3600)
+    result, mde = d.power(), d.mde()
     assured = d.assurance(3600, 1.0)
-    item = sequential_plan.plan_item(d, result, budget=3600, target_power=0.8, mde=mde, futility_saving=0.18,
+    assert result == sq.campaign_power("interim_futility", 3600, 2.0)  # the design's budget
+    item = sequential_plan.plan_item(d, result, target_power=0.8, mde=mde, futility_saving=0.18,
                                      assurance=assured, prior=(2.0, 1.0, "set on the page"),
                                      cost=0.3 * result.expected_judgments, cost_per_unit=0.3, currency="EUR")
     values = dict(item.results)
@@ -50,10 +51,11 @@ def test_plan_states_the_engines_numbers():
 
 
 def test_fixed_design_keeps_alpha_and_unreachable_mde():
-    d = sq.CampaignDesign("fixed", 0.5, test="t")
-    result = d.power(200)
+    d = sq.CampaignDesign("fixed", 0.5, test="t", budget=200)
+    result = d.power()
     assert result.false_positive_rate <= 0.05 + 1e-6
-    item = sequential_plan.plan_item(d, result, budget=200, target_power=0.8, mde=math.nan)
+    item = sequential_plan.plan_item(d, result, target_power=0.8, mde=math.nan)
+    assert {a.name: a.value for a in item.assumptions}["planned judgments"] == "200"
     assert dict(item.results)["MDE at 80% power"] == "not reachable"
     assert "a single t test after all judgments" in item.paragraph
     assert {a.name: a.value for a in item.assumptions}["design"] == "fixed"
@@ -68,7 +70,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="`delta`"):
         sq.CampaignDesign("interim", 60.0)
     with pytest.raises(ValueError, match="`design`"):
-        sequential_plan.plan_item("interim", None, budget=100, target_power=0.8)
+        sequential_plan.plan_item("interim", None, target_power=0.8)
 
 
 def test_design_is_a_cache_key_by_value():
@@ -88,7 +90,7 @@ def test_judgments_for_the_target_and_the_fits_source():
         size = sq.campaign_sample_size(procedure, 2.0)
         found[procedure] = (size, sq.campaign_power(procedure, size.first, 2.0).expected_judgments)
     source = "fitted from wmt23.tsv: A vs B"
-    item = sequential_plan.plan_item(d, d.power(1200), budget=1200, target_power=0.8, sample_sizes=found,
+    item = sequential_plan.plan_item(d, d.power(), target_power=0.8, sample_sizes=found,
                                      sources={"mean": source, "sd": source, "delta": source},
                                      fitted="wmt23.tsv: A vs B")
     results = dict(item.results)

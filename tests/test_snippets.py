@@ -129,7 +129,9 @@ def test_script_prints_the_metrics_row(page, key, query, required):
 
 
 def test_plan_html_includes_the_code():
-    code = mt_snippet(n=2000, delta=1.0, p0=0.13, b0=25.8, alpha=0.05, target_power=0.8)
+    from core import mt
+
+    code = mt_snippet(mt.BleuDesign(1.0, 0.13, 25.8, n=2000), target_power=0.8)
     page = plan_html([PlanItem(scenario="MT", question="q", code=code)], generated="today")
     assert "<h3>Python code</h3>" in page and "mt.bleu_power(n, delta, p0, b0, alpha=alpha)" in page
     assert "<pre><code>" in page
@@ -229,8 +231,9 @@ def test_monitor_script_reads_the_uploaded_file(tmp_path, monkeypatch):
     scores = pd.DataFrame({"old": rng.integers(0, 2, 200), "new": rng.integers(0, 2, 200)})
     (tmp_path / "run.csv").write_text(scores.to_csv(index=False))
     monkeypatch.chdir(tmp_path)
-    code = monitor_snippet(upto=150, swap=False, target=0.05, n_max=1000, alpha=0.05, bounded=True, looks=3,
-                                    boundary="obrien_fleming", seed=1, data_file="run.csv")
+    design = sq.MonitorDesign(target=0.05, n_max=1000, alpha=0.05, sequence="bounded", looks=3,
+                              boundary="obrien_fleming", seed=1)
+    code = monitor_snippet(design, upto=150, swap=False, data_file="run.csv")
     printed = run_here(code)
     data = sq.read_paired_scores((tmp_path / "run.csv").read_bytes(), name="run.csv")
     res = sq.monitor(data["difference"].to_numpy(dtype=float)[:150], target=0.05, n_max=1000, alpha=0.05,
@@ -281,9 +284,11 @@ def test_sequential_script_reads_and_fits_last_years_judgments(tmp_path, monkeyp
             for s, m in (("A", 80), ("B", 76)) for i in range(100) for j in range(2)]
     pd.DataFrame(rows, columns=["system", "item", "rater", "score"]).to_csv(tmp_path / "last.csv", index=False)
     monkeypatch.chdir(tmp_path)
-    code = sequential_snippet(design="fixed", budget=1200, delta=2.0, options=dict(
-        peeks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0, alpha=0.05, test="mwu"), target_power=0.8,
-        fitted=("last.csv", "A", "B", "da"))
+    from core import sequential as sq
+
+    design = sq.CampaignDesign("fixed", 2.0, looks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0,
+                               alpha=0.05, test="mwu", budget=1200)
+    code = sequential_snippet(design, target_power=0.8, fitted=("last.csv", "A", "B", "da"))
     printed = run_here(code)
     scores = he.read_scores((tmp_path / "last.csv").read_bytes(), "last.csv", protocol="da")
     fit = he.fit_campaign(scores, ["A", "B"])

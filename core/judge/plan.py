@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from . import ActiveDesign, JudgeDesign, LabelsPlan, PPIPlan
+from . import ActiveDesign, JudgeDesign, JudgePageDesign, LabelsPlan, PPIPlan
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct
 
@@ -148,21 +148,39 @@ def active_plan_item(design, *, target_se: float, labels_needed: Mapping[str, in
         paragraph=sentence, link=link, code=code, references=ACTIVE_REFERENCES)
 
 
-def labels_plan_item(plan, *, p10: float, p01: float, kappa: float, prevalence: float, cost_item: float,
-                     cost_label: float, alpha: float, target_power: float, currency: str = "", link: str = "",
+def labels_plan_item(design: JudgePageDesign, plan: LabelsPlan, *, currency: str = "", link: str = "",
                      code: str = "") -> PlanItem:
     """The plan of the "Labels per item" tab (:func:`core.judge.labels_per_item`'s ``LabelsPlan``).
 
+    Parameters
+    ----------
+    design : JudgePageDesign
+        The tab's design: the only-A / only-B shares (``p10_pct``, ``p01_pct``, in percent), the pilot's κ and
+        prevalence, the costs per item and per label, α and the target power are read from it.
+    plan : LabelsPlan
+        ``design.labels_plan()``.
+    currency : str
+        The page-level currency (not a design field).
+    link, code :
+        Passed through to the plan.
+
+    Returns
+    -------
+    PlanItem
+
     Examples
     --------
-    >>> from core.judge import labels_per_item
-    >>> p = labels_per_item(0.08, 0.04, kappa=0.6)
-    >>> labels_plan_item(p, p10=0.08, p01=0.04, kappa=0.6, prevalence=0.5, cost_item=0.0, cost_label=1.0,
-    ...                  alpha=0.05, target_power=0.8).results[0]
+    >>> d = JudgePageDesign(p10_pct=8.0, p01_pct=4.0, labels_kappa=0.6)
+    >>> labels_plan_item(d, d.labels_plan()).results[0]
     ('labels per item', '1')
     """
+    if not isinstance(design, JudgePageDesign):
+        raise ValueError(f"`design` must be a core.judge.JudgePageDesign; got {type(design).__name__}.")
     if not isinstance(plan, LabelsPlan):
         raise ValueError(f"`plan` must be a core.judge.LabelsPlan; got {type(plan).__name__}.")
+    p10, p01, kappa, prevalence = (design.p10_pct / 100, design.p01_pct / 100, design.labels_kappa,
+                                   design.labels_prevalence)
+    cost_item, cost_label, alpha, target_power = design.cost_item, design.cost_label, design.alpha, design.target_power
     row = plan.table.set_index("labels").loc[plan.best]
     one = plan.table.iloc[0]
     even = plan.break_even_cost_item

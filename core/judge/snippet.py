@@ -6,17 +6,38 @@ The shared header and literals come from :mod:`core.snippets`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..snippets import HEADER, kwargs_literal, literal
+from . import JudgePageDesign
 
 __all__ = ["judge_snippet", "active_snippet", "labels_snippet"]
 
 
-def judge_snippet(*, plan: Mapping, currency: str = "USD", judge: tuple[float, float, float] | None = None) -> str:
-    """Script for the LLM-judges page (:func:`core.judge.ppi_plan`): ``plan`` are its keyword arguments; ``judge``
-    (accuracy, sensitivity, specificity), when the page describes the judge that way, makes the script derive σ and
-    ρ as the page does (:func:`core.judge.judge_correlation`)."""
+def _check_design(design) -> JudgePageDesign:
+    if not isinstance(design, JudgePageDesign):
+        raise ValueError(f"`design` must be a core.judge.JudgePageDesign; got {type(design).__name__}.")
+    return design
+
+
+def judge_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
+    """Script for the LLM-judges page (:func:`core.judge.ppi_plan`) at ``design``.
+
+    Parameters
+    ----------
+    design : JudgePageDesign
+        The page's design: the plan's keyword arguments are its engine design's
+        (:meth:`~core.judge.design.JudgePageDesign.judge_design`); when it describes the judge by accuracy,
+        sensitivity and specificity, the script derives σ and ρ as the page does
+        (:func:`core.judge.judge_correlation`).
+    currency : str
+        The page-level currency (not a design field): the script prints the cost in it.
+
+    Examples
+    --------
+    >>> "jg.judge_correlation(0.7, 0.9, 0.85)" in judge_snippet(JudgePageDesign())
+    True
+    """
+    design = _check_design(design)
+    plan, judge = design.judge_design().kwargs(), design.judge()
     kw = {k: v for k, v in plan.items() if v is not None}
     lines = [HEADER, "from core import judge as jg", ""]
     if judge is not None:
@@ -44,11 +65,29 @@ def judge_snippet(*, plan: Mapping, currency: str = "USD", judge: tuple[float, f
     return "\n".join(lines) + "\n"
 
 
-def active_snippet(*, n_human: int, target_se: float, min_share: float = 0.0, beta: tuple[float, float] | None = None,
-                   n_items: int = 1000, calibration: str | None = None) -> str:
-    """Script for the Judge page's "Which items to label" tab (:mod:`core.judge.active`): the judge's confidences
-    from ``beta`` = (a, b) over ``n_items`` items, or calibrated from a calibration file (``calibration``: its name,
-    ``"sample"`` for the shipped one), then the three policies' SEs and the labels for ``target_se``."""
+def active_snippet(design: JudgePageDesign, *, calibration: str | None = None) -> str:
+    """Script for the Judge page's "Which items to label" tab (:mod:`core.judge.active`) at ``design``.
+
+    Parameters
+    ----------
+    design : JudgePageDesign
+        The tab's design (the page's, with the tab's inputs): the human labels ``n_human``, the target SE
+        ``active_target_se`` and the uniform share ``min_share``; with ``active_source="beta"`` the judge's
+        confidences are ``n_items`` Beta(``beta_a``, ``beta_b``) quantiles.
+    calibration : str, optional
+        With ``active_source="calibration"``: the calibration file's name (``"sample"`` for the shipped one), an
+        upload's name and not a design field; the script calibrates the judge's outputs from it.
+
+    Examples
+    --------
+    >>> "jg.beta_confidences(0.5, 0.5, 1000)" in active_snippet(JudgePageDesign())
+    True
+    """
+    design = _check_design(design)
+    beta = (design.beta_a, design.beta_b) if design.active_source == "beta" else None
+    if beta is None and calibration is None:
+        raise ValueError("`calibration` must name the calibration file when `active_source` is 'calibration'.")
+    n_items, n_human, target_se, min_share = design.n_items, design.n_human, design.active_target_se, design.min_share
     lines = [HEADER, "from core import judge as jg", ""]
     if beta is not None:
         lines.append(f"f = jg.beta_confidences({literal(float(beta[0]))}, {literal(float(beta[1]))}, {int(n_items)})")
@@ -67,13 +106,27 @@ def active_snippet(*, n_human: int, target_se: float, min_share: float = 0.0, be
     return "\n".join(lines) + "\n"
 
 
-def labels_snippet(*, p10: float, p01: float, kappa: float, prevalence: float = 0.5, cost_item: float = 0.0,
-                   cost_label: float = 1.0, alpha: float = 0.05, target_power: float = 0.8, max_labels: int = 7,
-                   currency: str = "USD") -> str:
-    """Script for the Judge page's "Labels per item" tab (:func:`core.judge.labels_per_item`)."""
-    kw = dict(kappa=float(kappa), prevalence=float(prevalence), cost_item=float(cost_item),
-              cost_label=float(cost_label), alpha=float(alpha), target_power=float(target_power),
-              max_labels=int(max_labels))
+def labels_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
+    """Script for the Judge page's "Labels per item" tab (:func:`core.judge.labels_per_item`) at ``design``.
+
+    Parameters
+    ----------
+    design : JudgePageDesign
+        The tab's design: the only-A / only-B shares (``p10_pct``, ``p01_pct``, in percent), the pilot's κ and
+        prevalence, the costs, α, target power and the most labels per item.
+    currency : str
+        The page-level currency (not a design field).
+
+    Examples
+    --------
+    >>> "jg.labels_per_item(0.08, 0.04, " in labels_snippet(JudgePageDesign())
+    True
+    """
+    design = _check_design(design)
+    p10, p01 = design.p10_pct / 100, design.p01_pct / 100
+    kw = dict(kappa=float(design.labels_kappa), prevalence=float(design.labels_prevalence),
+              cost_item=float(design.cost_item), cost_label=float(design.cost_label), alpha=float(design.alpha),
+              target_power=float(design.target_power), max_labels=int(design.max_labels))
     lines = [HEADER, "from core import judge as jg", "",
              f"plan = jg.labels_per_item({literal(float(p10))}, {literal(float(p01))}, **{kwargs_literal(kw)})",
              "best = plan.table.set_index('labels').loc[plan.best]",

@@ -8,7 +8,7 @@ from . import JudgePageDesign
 __all__ = ["judge_teaser"]
 
 
-def judge_teaser(design=None) -> Teaser:
+def judge_teaser(design: JudgePageDesign | None = None) -> Teaser:
     """An LLM judge with human labels: the precision a budget buys with PPI++ at ``design`` (default: the judge
     page's default design, :class:`core.judge.JudgePageDesign`).
 

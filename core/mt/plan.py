@@ -21,7 +21,7 @@ REFERENCES = (
 TEST = "paired randomization (approximate permutation) test on corpus BLEU"
 
 
-def plan_item(design: BleuDesign, result, *, n: int, target_power: float, mde: float = math.nan,
+def plan_item(design: BleuDesign, result, *, target_power: float, mde: float = math.nan,
               sizes: SampleSize | None = None, assurance=None, prior: tuple[float, float, str] | None = None,
               n_assured: int | None = None, cost: float | None = None, cost_per_unit: float = 0.0,
               cost_needed: float | None = None, currency: str = "", figures: tuple = (), link: str = "",
@@ -31,13 +31,13 @@ def plan_item(design: BleuDesign, result, *, n: int, target_power: float, mde: f
     Parameters
     ----------
     design : BleuDesign
+        The page's design: the test-set size ``n`` (sentences), Δ_B, P0, b0 and α are read from it.
     result : PowerResult
-        Power, Type-M and Type-S at ``n`` sentences.
-    n : int
-        Test-set size (sentences).
+        Power, Type-M and Type-S at the design's ``n`` sentences.
     target_power : float
+        The page's decision setting (not a design field).
     mde : float
-        Smallest Δ_B detected with ``target_power`` at ``n`` (``inf``: not reachable).
+        Smallest Δ_B detected with ``target_power`` at the design's ``n`` (``inf``: not reachable).
     sizes : SampleSize, optional
         Sentences reaching ``target_power`` (None when Δ_B = 0).
     assurance, prior, n_assured : optional
@@ -57,14 +57,14 @@ def plan_item(design: BleuDesign, result, *, n: int, target_power: float, mde: f
     Examples
     --------
     >>> from core import mt
-    >>> d = mt.BleuDesign(1.0, 0.13, 25.8)
-    >>> plan_item(d, d.power(2000), n=2000, target_power=0.8).results[0]
+    >>> d = mt.BleuDesign(1.0, 0.13, 25.8, n=2000)
+    >>> plan_item(d, d.power(), target_power=0.8).results[0]
     ('power', '74.7%')
     """
     if not isinstance(design, BleuDesign):
         raise ValueError(f"`design` must be a core.mt.BleuDesign; got {type(design).__name__}.")
     sources = dict(sources or {})
-    delta, p0, b0, alpha = design.delta_bleu, design.p0, design.b0, design.alpha
+    n, delta, p0, b0, alpha = design.n, design.delta_bleu, design.p0, design.b0, design.alpha
     sentence = (f"With a test set of {n:,} sentences, an expected gain of {delta:+.2f} BLEU, and swap effects with "
                 f"P0 = {p0:g} and b0 = {b0:g} (Card et al., 2020, §4), the paired randomization test at α = {alpha:g} "
                 f"has {fmt_pct(result.power, 0)} power")

@@ -6,13 +6,32 @@ The shared header and literals come from :mod:`core.snippets`.
 from __future__ import annotations
 
 from ..snippets import HEADER, literal, prior_ok
+from . import BleuDesign
 
 __all__ = ["mt_snippet"]
 
 
-def mt_snippet(*, n: int, delta: float, p0: float, b0: float, alpha: float, target_power: float,
-               prior: tuple[float, float] | None = None) -> str:
-    """Script for the machine-translation page (:mod:`core.mt`, Card et al. 2020 §4): ``prior`` in BLEU points."""
+def mt_snippet(design: BleuDesign, *, target_power: float, prior: tuple[float, float] | None = None) -> str:
+    """Script for the machine-translation page (:mod:`core.mt`, Card et al. 2020 §4) at ``design``.
+
+    Parameters
+    ----------
+    design : BleuDesign
+        The page's design: its ``n``, Δ_B, P0, b0 and α are the script's.
+    target_power : float
+        The page's decision setting (not a design field): the MDE and the sentences are for this power.
+    prior : (float, float), optional
+        A normal prior (mean, SD) on Δ_B in BLEU points: the script also prints the assurance.
+
+    Examples
+    --------
+    >>> from core import mt
+    >>> "mt.bleu_power(n, delta, p0, b0, alpha=alpha)" in mt_snippet(mt.BleuDesign(), target_power=0.8)
+    True
+    """
+    if not isinstance(design, BleuDesign):
+        raise ValueError(f"`design` must be a core.mt.BleuDesign; got {type(design).__name__}.")
+    n, delta, p0, b0, alpha = design.n, design.delta_bleu, design.p0, design.b0, design.alpha
     lines = [HEADER, "from core import mt", "",
              f"n, delta, p0, b0 = {int(n)!r}, {literal(float(delta))}, {literal(float(p0))}, {literal(float(b0))}",
              f"alpha, target_power = {literal(float(alpha))}, {literal(float(target_power))}",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from . import MonitorResult
+from .monitor import MonitorDesign, MonitorResult
 from ..plan.document import Assumption, PlanItem
 
 __all__ = ["plan_item"]
@@ -21,24 +21,23 @@ REFERENCES = (
 )
 
 
-def plan_item(result: MonitorResult, *, name_a: str, name_b: str, target: float, n_max: int, alpha: float,
-              confidence_sequence: str, data: str, data_source: str = "upload", link: str = "",
-              code: str = "") -> PlanItem:
+#: The confidence sequence of a :class:`MonitorDesign`'s ``sequence``, in words (as the engine's ``method``).
+SEQUENCE_WORDS = {"bounded": "betting", "mixture": "normal mixture"}
+
+
+def plan_item(design: MonitorDesign, result: MonitorResult, *, name_a: str, name_b: str, data: str,
+              data_source: str = "upload", link: str = "", code: str = "") -> PlanItem:
     """Where a monitored comparison stands, as the Monitor page shows it.
 
     Parameters
     ----------
+    design : MonitorDesign
+        The page's design: the smallest difference that matters (``target``), the planned items (``n_max``), α and
+        the confidence sequence (``sequence``) are read from it.
     result : MonitorResult
-        :func:`core.sequential.monitor` on the items so far.
+        ``design.run(x)`` (:func:`core.sequential.monitor`) on the items so far.
     name_a, name_b : str
         The baseline and the new system (user text: the plan document escapes it).
-    target : float
-        The smallest difference that matters.
-    n_max : int
-        Items planned at most.
-    alpha : float
-    confidence_sequence : str
-        The sequence chosen, in words ("betting", "normal mixture").
     data, data_source : str
         What was read (a file name) and how ("upload" or "built-in example").
     link, code :
@@ -47,9 +46,24 @@ def plan_item(result: MonitorResult, *, name_a: str, name_b: str, target: float,
     Returns
     -------
     PlanItem
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = MonitorDesign(target=0.2, n_max=400)
+    >>> item = plan_item(d, d.run(np.r_[np.ones(60), -np.ones(20)]), name_a="A", name_b="B", data="x")
+    >>> dict(item.results)["verdict"]
+    'stop: B is better'
     """
+    if not isinstance(design, MonitorDesign):
+        raise ValueError(f"`design` must be a core.sequential.MonitorDesign; got {type(design).__name__}.")
     if not isinstance(result, MonitorResult):
         raise ValueError(f"`result` must be a core.sequential.MonitorResult; got {type(result).__name__}.")
+    confidence_sequence = SEQUENCE_WORDS[design.sequence]
+    if result.method != confidence_sequence:
+        raise ValueError(f"`result` must come from `design` (its {confidence_sequence} sequence); got a "
+                         f"{result.method} sequence.")
+    target, n_max, alpha = design.target, design.n_max, design.alpha
     last = result.sequence.iloc[-1]
     verdict_text = result.message if result.verdict != "continue" else (
         f"continue (about {math.ceil(result.expected_more):,} more items expected)")

@@ -20,7 +20,7 @@ REFERENCES = (
 )
 
 
-def plan_item(design: CampaignDesign, result, *, budget: int, target_power: float, mde: float = math.nan,
+def plan_item(design: CampaignDesign, result, *, target_power: float, mde: float = math.nan,
               futility_saving: float = math.nan, assurance=None, prior: tuple[float, float, str] | None = None,
               cost: float | None = None, cost_per_unit: float = 0.0, currency: str = "", figures: tuple = (),
               link: str = "", code: str = "", sample_sizes: dict | None = None, sources: dict | None = None,
@@ -30,12 +30,13 @@ def plan_item(design: CampaignDesign, result, *, budget: int, target_power: floa
     Parameters
     ----------
     design : CampaignDesign
+        The page's design: the planned judgments (``budget``), procedure, difference, looks, boundary, futility,
+        mean, SD, α and test are read from it.
     result : CampaignResult
-        :func:`core.sequential.campaign_power` with ``budget`` judgments: power, false-positive rate, expected
-        judgments, Type-M at stopping.
-    budget : int
-        Planned judgments.
+        ``design.power()`` (:func:`core.sequential.campaign_power` with the design's budget): power, false-positive
+        rate, expected judgments, Type-M at stopping.
     target_power : float
+        The page's decision setting (not a design field).
     mde : float
         Smallest difference detected with ``target_power`` (``nan``/``inf``: not reachable).
     futility_saving : float
@@ -61,15 +62,15 @@ def plan_item(design: CampaignDesign, result, *, budget: int, target_power: floa
 
     Examples
     --------
-    >>> d = CampaignDesign("interim", 3.0)
-    >>> plan_item(d, d.power(1200), budget=1200, target_power=0.8).test
+    >>> d = CampaignDesign("interim", 3.0, budget=1200)
+    >>> plan_item(d, d.power(), target_power=0.8).test
     'Mann–Whitney U, interim design'
     """
     if not isinstance(design, CampaignDesign):
         raise ValueError(f"`design` must be a core.sequential.CampaignDesign; got {type(design).__name__}.")
     procedure, delta, peeks, kind, futility_p = (design.procedure, design.delta, design.looks, design.boundary,
                                                  design.futility_p)
-    mean, sd, alpha, test = design.mean, design.sd, design.alpha, design.test
+    mean, sd, alpha, test, budget = design.mean, design.sd, design.alpha, design.test, design.budget
     design_text = {"fixed": "a single Mann–Whitney test after all judgments" if test == "mwu" else
                    "a single t test after all judgments",
                    "interim": f"{peeks} equally spaced analyses with {kind.replace('_', '–')} boundaries",

@@ -6,29 +6,47 @@ The shared header, literals and score units come from :mod:`core.snippets`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import inspect
+from collections.abc import Sequence
 
 from ..snippets import HEADER, SCORE_UNITS, kwargs_literal, literal, prior_ok
+from .campaign import CampaignDesign
+from .monitor import MonitorDesign, monitor
 
 __all__ = ["sequential_snippet", "monitor_snippet"]
 
 
-def sequential_snippet(*, design, budget: int | None = None, delta: float | None = None,
-                       options: Mapping | None = None, target_power: float, prior: tuple[float, float] | None = None,
+def sequential_snippet(design: CampaignDesign, *, target_power: float, prior: tuple[float, float] | None = None,
                        sizes: bool = False, fitted: tuple[str, str, str, str] | None = None) -> str:
-    """Script for the DA-campaign page (:mod:`core.sequential`): ``design`` is the page's
-    :class:`core.sequential.CampaignDesign` (its procedure, budget, difference and options), or the procedure's name
-    with ``budget``, ``delta`` and ``options`` — the campaign keyword arguments (peeks, boundary, futility_p, mean,
-    sd, alpha, test); given with a design they override its values. ``sizes`` also prints the judgments each procedure needs
-    for ``target_power`` (:func:`core.sequential.campaign_sample_size`); ``fitted`` = (file name, system A, system B,
-    protocol) reads last year's judgments from that file (next to the notebook) and prints the fit of the two
-    systems (:func:`core.humaneval.fit_campaign`) as the page's metrics show it, and computes the resampled power at
-    the page's budget (:func:`core.humaneval.resampled_power`)."""
-    if not isinstance(design, str):  # the page's CampaignDesign
-        budget = design.budget if budget is None else budget
-        delta = design.delta if delta is None else delta
-        options = design.options() if options is None else options
-        design = design.procedure
+    """Script for the DA-campaign page (:mod:`core.sequential`) at ``design``.
+
+    Parameters
+    ----------
+    design : CampaignDesign
+        The page's design: its procedure, budget, difference and options (looks, boundary, futility, mean, SD, α,
+        test) are the script's.
+    target_power : float
+        The page's decision setting (not a design field): the MDE and the sizes are for this power.
+    prior : (float, float), optional
+        A normal prior (mean, SD) on the difference in DA points: the script also prints the assurance.
+    sizes : bool
+        Also print the judgments each procedure needs for ``target_power``
+        (:func:`core.sequential.campaign_sample_size`), as the page does when it shows them.
+    fitted : (str, str, str, str), optional
+        (file name, system A, system B, protocol), an upload's, not design fields: the script reads last year's
+        judgments from that file (next to the notebook), prints the fit of the two systems
+        (:func:`core.humaneval.fit_campaign`) as the page's metrics show it, and computes the resampled power at the
+        design's budget (:func:`core.humaneval.resampled_power`).
+
+    Examples
+    --------
+    >>> "sq.campaign_power(design, budget, delta, **options)" in sequential_snippet(CampaignDesign(), target_power=0.8)
+    True
+    """
+    if not isinstance(design, CampaignDesign):
+        raise ValueError(f"`design` must be a core.sequential.CampaignDesign; got {type(design).__name__}.")
+    budget, delta, options = design.budget, design.delta, design.options()
+    design = design.procedure
     lines = [HEADER, "from core import sequential as sq", "",
              f"design, budget, delta = {design!r}, {int(budget)!r}, {literal(float(delta))}",
              f"options = {kwargs_literal(dict(options))}", f"target_power = {literal(float(target_power))}",
@@ -70,25 +88,42 @@ def sequential_snippet(*, design, budget: int | None = None, delta: float | None
     return "\n".join(lines) + "\n"
 
 
-def monitor_snippet(*, upto: int, swap: bool, design=None, target: float | None = None, n_max: int | None = None,
-                    alpha: float | None = None, bounded: bool | None = None, looks: int | None = None,
-                    boundary: str | None = None, seed: int | None = None, data_file: str | None = None,
+def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: str | None = None,
                     votes: bool = False, harness_files: Sequence[tuple[str, str]] = ()) -> str:
-    """Script for the monitor page (:func:`core.sequential.monitor`).
+    """Script for the monitor page (:func:`core.sequential.monitor`) at ``design``.
 
-    ``design`` is the page's :class:`core.sequential.MonitorDesign` (target, planned items, α, sequence, looks,
-    boundary, seed); without it those are given one by one (given with it, they override its values).
+    Parameters
+    ----------
+    design : MonitorDesign
+        The page's design: the target, planned items, α, sequence (betting with its ``bounds``, or the normal
+        mixture), looks, boundary and seed are the script's (a known ``sd`` and non-default ``n_sims`` /
+        ``n_paths`` too).
+    upto : int
+        The items so far (the page's replay slider; not a design field).
+    swap : bool
+        Whether B and A are swapped (a page setting, not a design field).
+    data_file : str, optional
+        ``None``: the built-in example (:func:`core.sequential.sample_differences`); otherwise the named file is
+        read: per-item scores (:func:`core.sequential.read_paired_scores`, a per-answer log with
+        :func:`core.llm.read_benchmark_log`) or, with ``votes=True``, pairwise votes (:func:`core.pairwise.read_votes`).
+    harness_files : sequence of (str, str)
+        (model, file name) pairs: read lm-evaluation-harness samples files instead
+        (:func:`core.llm.read_harness_samples`).
 
-    With ``data_file=None`` it uses the built-in example (:func:`core.sequential.sample_differences`); otherwise it
-    reads the named file: per-item scores (:func:`core.sequential.read_paired_scores`, a per-answer log with
-    :func:`core.llm.read_benchmark_log`) or, with ``votes=True``,
-    pairwise votes (:func:`core.pairwise.read_votes`). ``harness_files`` — (model, file name) pairs — reads
-    lm-evaluation-harness samples files instead (:func:`core.llm.read_harness_samples`).
+    Examples
+    --------
+    >>> "bounds=(-1.0, 1.0)" in monitor_snippet(MonitorDesign(), upto=60, swap=False)
+    True
     """
-    if design is not None:
-        given = dict(target=target, n_max=n_max, alpha=alpha, looks=looks, boundary=boundary, seed=seed)
-        target, n_max, alpha, looks, boundary, seed = (getattr(design, k) if v is None else v for k, v in given.items())
-        bounded = design.sequence == "bounded" if bounded is None else bounded
+    if not isinstance(design, MonitorDesign):
+        raise ValueError(f"`design` must be a core.sequential.MonitorDesign; got {type(design).__name__}.")
+    target, n_max, alpha, looks, boundary, seed = (design.target, design.n_max, design.alpha, design.looks,
+                                                   design.boundary, design.seed)
+    # the design's other monitor() arguments, written only where they differ from monitor()'s defaults (the page
+    # never sets them, so its scripts stay as they were)
+    defaults = inspect.signature(monitor).parameters
+    extra = "".join(f", {name}={literal(getattr(design, name))}" for name in ("sd", "n_sims", "n_paths")
+                    if getattr(design, name) != defaults[name].default)
     if harness_files:
         pairs = [(str(m), str(f)) for m, f in harness_files]
         read = ("from core import llm\n\n"
@@ -110,8 +145,7 @@ def monitor_snippet(*, upto: int, swap: bool, design=None, target: float | None 
         lines.append("diffs = -diffs  # B and A swapped")
     lines += [f"upto, target, n_max, alpha = {int(upto)!r}, {literal(float(target))}, {int(n_max)!r}, {literal(float(alpha))}",
               f"res = sq.monitor(diffs[:upto], target=target, n_max=n_max, alpha=alpha, "
-              f"bounds={(-1.0, 1.0) if bounded else None!r}, looks={int(looks)!r}, boundary={boundary!r}, "
-              f"seed={int(seed)!r})",
+              f"bounds={design.bounds!r}, looks={int(looks)!r}, boundary={boundary!r}, seed={int(seed)!r}{extra})",
               "last = res.sequence.iloc[-1]",
               "print('Items so far:', f'{res.n:,}')",
               "print('Running difference:', f\"{100 * last['estimate']:+.2f} pts\" if points else "

@@ -10,40 +10,38 @@ from . import CampaignDesign, MonitorDesign, sample_differences
 __all__ = ["sequential_teaser", "monitor_teaser"]
 
 
-def sequential_teaser(*, budget=None, delta=None, mean=None, sd=None, alpha=None) -> Teaser:
-    """A Direct Assessment campaign: fixed-design Mann–Whitney power (the DA campaigns page's defaults).
+def sequential_teaser(design: CampaignDesign | None = None) -> Teaser:
+    """A Direct Assessment campaign: the campaign's power at ``design`` (default: the DA campaigns page's default
+    design, :class:`core.sequential.CampaignDesign`).
 
-    The page's default design (:class:`core.sequential.CampaignDesign`: 1,200 judgments for the pair, a 2-point true
-    difference, mean 75, SD 27, the fixed procedure — its K = 3 Pocock settings are ignored by a fixed design);
-    keyword arguments other than ``None`` override its fields.
+    The default: 1,200 judgments for the pair, a 2-point true difference, mean 75, SD 27, the fixed procedure
+    (Mann–Whitney; its K = 3 Pocock settings are ignored by a fixed design; Wei, Kocmi & Federmann 2022).
 
     Examples
     --------
     >>> sequential_teaser().shown
     '55.0%'
     """
-    given = dict(budget=budget, delta=delta, mean=mean, sd=sd, alpha=alpha)
-    design = CampaignDesign(**{k: v for k, v in given.items() if v is not None})
+    design = CampaignDesign() if design is None else design
     power = design.power().power
     return Teaser("sequential", f"A DA campaign of {design.budget:,} judgments: {fmt_pct(power, 0)} power for a "
                   f"{design.delta:g}-point difference.", "Power", power, fmt_pct(power))
 
 
-def monitor_teaser(*, upto=60, target=None, n_max=None, alpha=None) -> Teaser:
-    """A running evaluation: the confidence sequence after ``upto`` items of the built-in run (the Monitor page).
+def monitor_teaser(design: MonitorDesign | None = None, *, upto: int = 60) -> Teaser:
+    """A running evaluation: the confidence sequence after ``upto`` items of the built-in run (the Monitor page),
+    watched by ``design`` (default: the Monitor page's default :class:`core.sequential.MonitorDesign`).
 
-    The page's example (two models on 300 questions, :func:`core.sequential.sample_differences`) at 60 items,
-    watched by the page's default :class:`core.sequential.MonitorDesign` — the betting confidence sequence, X = 0.05,
-    1,000 planned items, the page's seed for the simulated forecast (its interval and verdict are not simulated);
-    ``target``, ``n_max`` and ``alpha`` other than ``None`` override them.
+    The page's example (two models on 300 questions, :func:`core.sequential.sample_differences`) at 60 items (the
+    page's replay slider, not a design field), watched by the betting confidence sequence, X = 0.05, 1,000 planned
+    items, the page's seed for the simulated forecast (its interval and verdict are not simulated).
 
     Examples
     --------
     >>> monitor_teaser().metric
     'Running difference'
     """
-    given = dict(target=target, n_max=n_max, alpha=alpha)
-    design = MonitorDesign(**{k: v for k, v in given.items() if v is not None})
+    design = MonitorDesign() if design is None else design
     diffs = sample_differences()["difference"].to_numpy(dtype=float)
     res = design.run(diffs[:upto])
     last = res.sequence.iloc[-1]
