@@ -8,7 +8,7 @@ Each script prints the metrics row of its view with :mod:`core.llm`; the shared 
 from __future__ import annotations
 
 from ..snippets import HEADER, kwargs_literal, literal, prior_ok
-from .design import BenchmarkDesign, FacetDesign
+from . import BenchmarkDesign, FacetDesign
 
 __all__ = ["llm_snippet", "llm_facets_snippet", "subset_snippet"]
 
