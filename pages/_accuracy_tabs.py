@@ -13,7 +13,7 @@ import streamlit as st
 from core import accuracy as acc
 from core import figures
 from core.accuracy import AccuracyPageDesign
-from core.accuracy.design import CLAIM_LABELS, NI_TEST_LABELS, SOURCE_LABELS, SQUAD_SIZE_LABELS
+from core.accuracy.design import CLAIM_LABELS, NI_TEST_LABELS, SQUAD_SIZE_LABELS
 from core.datasets import SQUAD_DEV_SIZE, SQUAD_TEST_SIZE, squad_models
 from core.accuracy import plan as accuracy_plan
 from pages._fields import field_input
@@ -225,9 +225,8 @@ def tab_noworse(design, plotted) -> None:
         if ni_sizes is not None and ni_sizes.differ:
             st.caption(f"Power zigzags in n: it first reaches {target:.0%} at n = {ni_sizes.first:,} and "
                        f"stays there from n = {ni_sizes.conservative:,}.")
-        plan_actions(accuracy_plan.noninferiority_plan_item(
-            design.noninferiority(test=test), ni_res, n=n, target_power=target, size=ni_size, sizes=ni_sizes,
-            agreement_source=SOURCE_LABELS[design.source], link=current_link()), key="accuracy_noworse")
+        plan_actions(accuracy_plan.noninferiority_plan_item(design, ni_res, size=ni_size, sizes=ni_sizes,
+                                                            link=current_link()), key="accuracy_noworse")
     st.markdown(
         "**Why the hypothesis is reversed.** A non-significant superiority test does not show that two models "
         "are equally good — it may only show that the test set is too small. To *claim* that the cheaper model "

@@ -364,9 +364,7 @@ def planner(values: dict, prior, cost_unit: float, currency: str, sim) -> None:
             x_title=curves_tabs.X_TITLES[scenario], y_title="Power", y_range=(0, 1.02))))
     snippet = accuracy_design_snippet(design, prior=(prior.mean, prior.sd) if assured is not None else None)
     plan_actions(accuracy_plan.plan_item(
-        {"paired": design.paired, "unpaired": design.unpaired, "preference": design.preference}[scenario](),
-        result, n=n, alpha=design.alpha, target_power=target,
-        test=design.test if scenario != "unpaired" else "exact", mde=mde_now, sizes=sizes, assurance=assured,
+        design, result, mde=mde_now, sizes=sizes, assurance=assured,
         prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
         cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
         sources={k: source_of(k, value, "slider") for k, value in (

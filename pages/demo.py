@@ -132,10 +132,10 @@ else:
 
 # the demo's comparison, as a plan to file (the same numbers as the Accuracy page's preference view)
 with guard("Cannot plan this comparison", stop=False):
-    plan_design = acc.PreferenceDesign(p_new, round(1.0 - p_new, 6))
-    exact, mde_value, sizes = plan_numbers(plan_design, n)
-    plan_actions(accuracy_plan.plan_item(plan_design, exact, n=n, alpha=0.05, target_power=0.8, mde=mde_value,
-                                         sizes=sizes, link=current_link()), key="demo")
+    plan_design = acc.AccuracyPageDesign(scenario="preference", n=n, p_new=p_pct, tie_rate=0.0)  # 5%, 80% by default
+    exact, mde_value, sizes = plan_numbers(plan_design.preference(), n)
+    plan_actions(accuracy_plan.plan_item(plan_design, exact, mde=mde_value, sizes=sizes, link=current_link()),
+                 key="demo")
 explain(
     f"""
 **The story.** Two systems are compared by asking {n} raters which output they prefer; in truth {p_pct:.0f}% prefer the

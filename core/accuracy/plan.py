@@ -9,8 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from . import NonInferiorityDesign, PairedDesign, PreferenceDesign, UnpairedDesign
-from .design import SCENARIO_LABELS, SOURCE_LABELS  # the page's names, declared with its design
+from .design import SCENARIO_LABELS, SOURCE_LABELS, AccuracyPageDesign  # the page's names and its design
 from ..sizing import SampleSize
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct, fmt_ratio
@@ -31,36 +30,21 @@ REFERENCES = (
 )
 
 
-def _scenario(design) -> str:
-    if isinstance(design, PairedDesign):
-        return "paired"
-    if isinstance(design, UnpairedDesign):
-        return "unpaired"
-    if isinstance(design, PreferenceDesign):
-        return "preference"
-    raise ValueError("`design` must be a PairedDesign, UnpairedDesign or PreferenceDesign; got "
-                     f"{type(design).__name__}.")
-
-
-def plan_item(design, result, *, n: int, alpha: float, target_power: float, test: str = "exact",
-              mde: float = math.nan, sizes: SampleSize | None = None, assurance=None,
-              prior: tuple[float, float, str] | None = None, cost: float | None = None,
+def plan_item(design: AccuracyPageDesign, result, *, mde: float = math.nan, sizes: SampleSize | None = None,
+              assurance=None, prior: tuple[float, float, str] | None = None, cost: float | None = None,
               cost_per_unit: float = 0.0, currency: str = "", figures: tuple = (), link: str = "", code: str = "",
               sources: Mapping[str, str] | None = None) -> PlanItem:
     """The plan of one Accuracy-page design, as the page shows it.
 
     Parameters
     ----------
-    design : PairedDesign, UnpairedDesign or PreferenceDesign
-        The design (:mod:`core.accuracy`).
+    design : AccuracyPageDesign
+        The page's design: its ``scenario`` picks the engine design (:meth:`~AccuracyPageDesign.paired`,
+        :meth:`~AccuracyPageDesign.unpaired` or :meth:`~AccuracyPageDesign.preference`); ``n`` (test items, items
+        per model or raters), ``alpha``, ``target_power`` and ``test`` (the McNemar variant of a paired design; a
+        preference design carries its own sign test) are read from it.
     result : PowerResult
-        Its power, Type-M and Type-S at ``n``.
-    n : int
-        Test items (paired), items per model (unpaired) or raters (preferences).
-    alpha, target_power : float
-        The level and the power the sizes aim at.
-    test : str
-        The McNemar variant of a paired design (a preference design carries its own sign test).
+        Its power, Type-M and Type-S at ``design.n``.
     mde : float
         Minimum detectable effect at ``n`` (a fraction; ``inf`` when not reachable).
     sizes : SampleSize, optional
@@ -70,7 +54,7 @@ def plan_item(design, result, *, n: int, alpha: float, target_power: float, test
     prior : (mean, sd, source), optional
         The normal prior on the effect in percentage points, and where it came from.
     cost, cost_per_unit : float
-        The design's cost and the cost of one unit (None / 0: no costs).
+        The design's cost and the cost of one unit (None / 0: no costs; a page-level setting).
     currency : str
         The currency label.
     figures, link, code :
@@ -84,13 +68,17 @@ def plan_item(design, result, *, n: int, alpha: float, target_power: float, test
 
     Examples
     --------
-    >>> from core import accuracy as acc
-    >>> d = acc.paired_design("manual", delta=0.02, agreement=0.9, baseline=0.8)
-    >>> item = plan_item(d, acc.mcnemar_power(500, 0.02, 0.9), n=500, alpha=0.05, target_power=0.8)
+    >>> from core.accuracy import AccuracyPageDesign
+    >>> d = AccuracyPageDesign(n=500, delta=2.0, agreement=90.0, baseline=80.0)
+    >>> item = plan_item(d, d.power())
     >>> item.results[0]
     ('power', '24.9%')
     """
-    scenario = _scenario(design)
+    if not isinstance(design, AccuracyPageDesign):
+        raise ValueError(f"`design` must be a core.accuracy.AccuracyPageDesign; got {type(design).__name__}.")
+    scenario, n, alpha, target_power = design.scenario, design.n, design.alpha, design.target_power
+    test = design.test if scenario == "paired" else "exact"
+    design = {"paired": design.paired, "unpaired": design.unpaired, "preference": design.preference}[scenario]()
     sources = dict(sources or {})
 
     def source(key: str) -> str:
@@ -175,34 +163,40 @@ NI_REFERENCES = (
 )
 
 
-def noninferiority_plan_item(design: NonInferiorityDesign, result, *, n: int, target_power: float, size=None,
-                             sizes: SampleSize | None = None, agreement_source: str = "my estimate",
+def noninferiority_plan_item(design: AccuracyPageDesign, result, *, size=None, sizes: SampleSize | None = None,
                              link: str = "") -> PlanItem:
     """The plan of a "no worse than" or equivalence claim, as the Accuracy page's tab shows it.
 
     Parameters
     ----------
-    design : NonInferiorityDesign
+    design : AccuracyPageDesign
+        The page's design: the claim is :meth:`~AccuracyPageDesign.noninferiority` with the tab's test at this n
+        (:meth:`~AccuracyPageDesign.noninferiority_test`); the paired test items ``n``, ``target_power`` and where
+        P_a came from (``source``, in words by :data:`SOURCE_LABELS`) are read from it.
     result : PowerResult
-        ``design.power(n)``.
-    n : int
-        Paired test items.
-    target_power : float
+        The claim's power at ``design.n`` (:meth:`~AccuracyPageDesign.noninferiority_power`).
     size : PowerResult, optional
         The rejection rate at Δ = −margin (the test's size, which must not exceed α).
     sizes : SampleSize, optional
         Items reaching ``target_power``.
-    agreement_source : str
-        Where P_a came from (the page's source label).
     link : str
         The link that reproduces the view.
 
     Returns
     -------
     PlanItem
+
+    Examples
+    --------
+    >>> from core.accuracy import AccuracyPageDesign
+    >>> d = AccuracyPageDesign(n=2000, delta=0.0, agreement=90.0, margin=1.0)
+    >>> noninferiority_plan_item(d, d.noninferiority_power()).test
+    'the score test of Nam (1997) and Tango (1998)'
     """
-    if not isinstance(design, NonInferiorityDesign):
-        raise ValueError(f"`design` must be a NonInferiorityDesign; got {type(design).__name__}.")
+    if not isinstance(design, AccuracyPageDesign):
+        raise ValueError(f"`design` must be a core.accuracy.AccuracyPageDesign; got {type(design).__name__}.")
+    n, target_power, agreement_source = design.n, design.target_power, SOURCE_LABELS[design.source]
+    design = design.noninferiority(test=design.noninferiority_test())
     margin_pp, delta_pp, agreement = 100 * design.margin, 100 * design.delta, design.agreement
     claim = "no worse than the baseline by more than" if design.claim == "ni" else "equivalent to the baseline within ±"
     test_text = _NI_TEST_WORDS[design.test]
