@@ -54,9 +54,6 @@ TIE_LABELS = {"drop": "dropped", "split": "split: half a win each"}
 VIEWS = {"board": "Leaderboard", "pairs": "Neighbours vs votes", "assurance": "Assurance vs votes", "judge": "Votes vs judge accuracy",
          "order": "Whole order vs votes", "fit": "Fit your votes", "resolution": "Rank resolution"}
 PIN_KEYS = ("preset", "k", "gap", "leaders", "lead_gap", "_ratings_text", "votes", "ties_pct", "ties", "judge", "alpha")
-SOURCES = {"even": "evenly spaced preset", "crowded": "crowded-top preset", "custom": "table on the page"}
-
-
 # Every cached call takes the page's one design (frozen, hashed by value).
 @cached
 def power(design: pw.LeaderboardDesign):
@@ -233,11 +230,9 @@ def plan_and_allocation(design, result, needed, assured, cost, plan_figures: lis
     """The plan, the code view and the vote allocation download."""
     target, (cost_vote, currency) = design.target_power, cost
     board = design.board()
-    delta_sd = design.delta_sd if assured is not None else None
     snippet = leaderboard_snippet(design)
     plan_actions(leaderboard_plan.plan_item(
-        board, result, n_votes=design.n, target_power=target, votes_needed=needed,
-        ratings_source=SOURCES[design.preset], assurance=assured, delta_sd=delta_sd, cost_per_vote=cost_vote,
+        design, result, votes_needed=needed, assurance=assured, cost_per_vote=cost_vote,
         currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet), key="leaderboard")
     code_view(snippet, key="leaderboard_code")
     # how many votes each adjacent pair needs: a file the vote collection can follow

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from . import Leaderboard
+from . import LeaderboardDesign
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct
 
-__all__ = ["plan_item"]
+__all__ = ["RATINGS_SOURCES", "plan_item"]
 
 REFERENCES = (
     "Bradley & Terry (1952). Rank analysis of incomplete block designs. Biometrika 39.",
@@ -15,30 +15,30 @@ REFERENCES = (
 )
 
 
-def plan_item(design: Leaderboard, result, *, n_votes: int, target_power: float, votes_needed: int,
-              ratings_source: str = "table on the page", assurance=None, delta_sd: float | None = None,
-              cost_per_vote: float = 0.0, currency: str = "", figures: tuple = (), link: str = "",
-              code: str = "") -> PlanItem:
+#: Where the expected ratings come from, by the design's ``preset`` (the plan's assumption source).
+RATINGS_SOURCES = {"even": "evenly spaced preset", "crowded": "crowded-top preset", "custom": "table on the page"}
+
+
+def plan_item(design: LeaderboardDesign, result, *, votes_needed: int, assurance=None, cost_per_vote: float = 0.0,
+              currency: str = "", figures: tuple = (), link: str = "", code: str = "") -> PlanItem:
     """The plan of one leaderboard, as the Leaderboard page shows it.
 
     Parameters
     ----------
-    design : Leaderboard
-        Expected ratings (Elo), ties and their handling, judge accuracy, α.
+    design : LeaderboardDesign
+        The page's design: the expected ratings (Elo, from its ``preset``; :meth:`~LeaderboardDesign.board`),
+        ties and their handling, judge accuracy, α, the votes ``n`` (spread evenly over all pairs),
+        ``target_power`` and the prior SD ``delta_sd`` of the assurance are read from it.
     result : LeaderboardResult
-        :func:`core.pairwise.leaderboard_power` at ``n_votes``: the weakest neighbours' power, the probability
+        :func:`core.pairwise.leaderboard_power` at ``design.n``: the weakest neighbours' power, the probability
         of the whole order, the typical interval half-width, whether the exact sign test was used (two systems).
-    n_votes : int
-        Votes, spread evenly over all pairs.
-    target_power : float
     votes_needed : int
         Votes for ``target_power`` on every pair of neighbours (−1: more than can be planned).
-    ratings_source : str
-        Where the expected ratings came from (a preset or the page's table).
     assurance : LeaderboardAssurance, optional
-        The neighbours' assurance over a normal prior on each adjacent gap with SD ``delta_sd`` Elo.
+        The neighbours' assurance over a normal prior on each adjacent gap with SD ``design.delta_sd`` Elo
+        (None: no assurance in the plan).
     cost_per_vote, currency :
-        0 leaves costs out.
+        A page-level setting; 0 leaves costs out.
     figures, link, code :
         Passed through to the plan.
 
@@ -49,13 +49,16 @@ def plan_item(design: Leaderboard, result, *, n_votes: int, target_power: float,
     Examples
     --------
     >>> from core import pairwise as pw
-    >>> board = pw.Leaderboard({"A": 1050, "B": 1000})
-    >>> item = plan_item(board, board.power(2000), n_votes=2000, target_power=0.8, votes_needed=board.votes())
+    >>> d = pw.LeaderboardDesign(preset="custom", ratings="A:1050;B:1000", n=2000)
+    >>> item = plan_item(d, d.board().power(2000), votes_needed=d.board().votes())
     >>> item.test
     "exact two-sided sign test on the non-tied votes (the Accuracy page's preference engine)"
     """
-    if not isinstance(design, Leaderboard):
-        raise ValueError(f"`design` must be a core.pairwise.Leaderboard; got {type(design).__name__}.")
+    if not isinstance(design, LeaderboardDesign):
+        raise ValueError(f"`design` must be a core.pairwise.LeaderboardDesign; got {type(design).__name__}.")
+    n_votes, target_power, ratings_source = design.n, design.target_power, RATINGS_SOURCES[design.preset]
+    delta_sd = design.delta_sd if assurance is not None else None
+    design = design.board()
     ratings, tie_rate, ties, judge, alpha = (design.series, design.tie_rate, design.ties, design.judge_accuracy,
                                              design.alpha)
     tie_pct, judge_pct, needed = 100 * tie_rate, 100 * judge, votes_needed
