@@ -276,18 +276,14 @@ def headline(design: llm.BenchmarkDesign, s: Settings) -> Headline:
 
 def plan_section(design: llm.BenchmarkDesign, s: Settings, h: Headline, plan_figures: list) -> None:
     """The plan document and the code that reproduces the numbers."""
-    n, k = design.n, design.samples
-    cost_q, cost_s = design.cost_question, design.cost_sample
-    cost_now = n * (cost_q + 2 * k * cost_s) if (cost_q or cost_s) else None
     prior = (s.prior.mean, s.prior.sd) if h.assured is not None else None
     snippet = llm_snippet(design, target_power=s.target, prior=prior)
     sources = {f.key: source_of(f.key, shown(design, f.name), "slider") for f in map(Design.field, (
         "n", "accuracy_a", "difficulty_sd", "correlation", "samples", "cluster_size", "icc"))}
     plan_actions(llm_plan.plan_item(
-        design, h.result, n=n, target_power=s.target, judged=design.judged, mde=h.mde, sizes=h.sizes,
-        cheapest=h.best, assurance=h.assured, prior=prior and (*prior, s.prior.source), cost=cost_now,
-        currency=s.currency, figures=tuple(plan_figures), link=current_link(), code=snippet, sources=sources),
-        key="llm")
+        design, h.result, target_power=s.target, mde=h.mde, sizes=h.sizes, cheapest=h.best, assurance=h.assured,
+        prior=prior and (*prior, s.prior.source), currency=s.currency, figures=tuple(plan_figures),
+        link=current_link(), code=snippet, sources=sources), key="llm")
     code_view(snippet, key="llm_code")
 
 

@@ -272,10 +272,10 @@ def test_the_plan_reads_the_grading_in_effect():
     from core.llm.plan import plan_item
 
     d = D()
-    text = plan_item(d, d.power(), n=d.n, target_power=0.8).paragraph
+    text = plan_item(d, d.power(), target_power=0.8).paragraph
     assert "judge" not in text
     j = d.with_(judged=True)
-    text = plan_item(j, j.power(), n=j.n, target_power=0.8).paragraph
+    text = plan_item(j, j.power(), target_power=0.8).paragraph
     assert "sensitivity 90% and specificity 90%" in text
 
 

@@ -43,23 +43,22 @@ def _get(row, name: str) -> float:
         return float(getattr(row, name))
 
 
-def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, judged: bool | None = None,
-              mde: float = math.nan, sizes: SampleSize | None = None, cheapest=None, assurance=None,
-              prior: tuple[float, float, str] | None = None, cost: float | None = None, currency: str = "",
-              figures: tuple = (), link: str = "", code: str = "", sources: Mapping[str, str] | None = None) -> PlanItem:
+def plan_item(design: BenchmarkDesign, result, *, target_power: float, mde: float = math.nan,
+              sizes: SampleSize | None = None, cheapest=None, assurance=None,
+              prior: tuple[float, float, str] | None = None, currency: str = "", figures: tuple = (), link: str = "",
+              code: str = "", sources: Mapping[str, str] | None = None) -> PlanItem:
     """The plan of one two-model benchmark comparison, as the LLM page shows it.
 
     Parameters
     ----------
     design : BenchmarkDesign
-        The comparison (accuracies, difficulty spread, correlation, K samples, clusters, judge, α).
+        The comparison (accuracies, difficulty spread, correlation, K samples, clusters, whether answers are
+        ``judged`` by an LLM judge and its Se / Sp, α), its ``n`` questions and its unit costs: the design's cost is
+        n × (cost per question + 2 × K × cost per answer), left out when both unit costs are 0.
     result : PowerResult
-        Power, Type-M and Type-S at ``n`` questions.
-    n : int
-        Questions.
+        Power, Type-M and Type-S at ``design.n`` questions.
     target_power : float
-    judged : bool, optional
-        Whether answers are graded by an LLM judge (default: when the judge is not perfect).
+        The power the sizes aim at (a page-level setting; the design holds none).
     mde : float
         Smallest gain (a fraction) detected with ``target_power`` at ``n``; ``inf`` when not reachable.
     sizes : SampleSize, optional
@@ -70,8 +69,8 @@ def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, j
         ``assurance`` and ``ceiling`` of the power averaged over ``prior``.
     prior : (mean, sd, source), optional
         The normal prior on the gain in points.
-    cost, currency :
-        The design's cost and its currency label.
+    currency :
+        The currency label of the costs.
     figures, link, code :
         Passed through to the plan.
     sources : mapping, optional
@@ -85,7 +84,7 @@ def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, j
     Examples
     --------
     >>> d = BenchmarkDesign(0.70, 0.73, difficulty_sd=0.25, correlation=0.6)
-    >>> plan_item(d, d.power(2000), n=2000, target_power=0.8).results[0]
+    >>> plan_item(d.with_(n=2000), d.power(2000), target_power=0.8).results[0]
     ('power', '64.3%')
     """
     if not isinstance(design, BenchmarkDesign):
@@ -99,8 +98,9 @@ def plan_item(design: BenchmarkDesign, result, *, n: int, target_power: float, j
     sd, rho, k, m, icc, alpha = (design.difficulty_sd, design.correlation, design.samples, design.cluster_size,
                                  design.icc, design.alpha)
     se_pct, sp_pct = 100 * design.se, 100 * design.sp  # the grading in effect (exact unless judged)
-    if judged is None:
-        judged = design.se < 1.0 or design.sp < 1.0
+    n, judged = design.n, design.judged
+    cost_q, cost_s = design.cost_question, design.cost_sample
+    cost = n * (cost_q + 2 * k * cost_s) if (cost_q or cost_s) else None  # two models, K graded answers each
     judge_text = (f", answers graded by an LLM judge with sensitivity {se_pct:.0f}% and specificity {sp_pct:.0f}%"
                   if judged else "")
     cluster_text = f" in clusters of {m} (ICC {icc:.2f})" if m > 1 else ""
