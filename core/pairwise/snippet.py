@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..snippets import HEADER, literal
-from .design import LeaderboardDesign
+from . import LeaderboardDesign
 
 __all__ = ["leaderboard_snippet"]
 
