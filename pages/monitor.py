@@ -166,6 +166,9 @@ def key_controls(r, d):
                              bind="query-params", help="Show the run as it stood after this many items: the sequence "
                              "is valid at every n, so any stopping point is honest.")
     target = _input("target", top[0])
+    points, scale = units(r, d)
+    if points:  # the input is in the items' units; the metrics and the verdict read points
+        top[0].caption(f"= {scale * target:g} points (the items are accuracies or votes)")
     with guard("Cannot monitor this run"):
         if r.n_max < upto:
             raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
@@ -200,7 +203,7 @@ def report(r, d, points, scale):
                              "that matters, X).",
             "budget": f"**{res.message}.**",
             "continue": f"**{res.message}** if the true difference is the smallest difference that matters "
-                        f"(X = {x_signed}, set in the sidebar; ± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
+                        f"(X = {x_signed}, set above; ± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
     {"b_better": st.success, "a_better": st.success, "no_difference": st.info, "budget": st.warning,
      "continue": st.info}[res.verdict](text)
 
@@ -286,7 +289,7 @@ far more often than 5% (every 50 items up to 4,000: about 36%).
 The price: it is wider than a fixed-n interval at the same n (about 1.5× at the planned size).
 
 **The verdict.** *Stop: B is better* when the band lies above 0; *stop: no difference of at least X is plausible* when
-it lies inside ±X (X = {x_text} here, the smallest difference that matters, set in the sidebar); otherwise *continue*,
+it lies inside ±X (X = {x_text} here, the smallest difference that matters, set above the chart); otherwise *continue*,
 with the number of further items expected if the true difference is X (simulated continuations — the second tab shows
 them moving).
 

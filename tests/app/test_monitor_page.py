@@ -38,8 +38,9 @@ def test_defaults_match_core(page):
     assert res.verdict == "continue"
     # the verdict names the value the user set, not an unexplained "planned effect"
     verdict = " ".join(i.value for i in page.info)
-    assert "smallest difference that matters (X = +5 points, set in the sidebar" in verdict
+    assert "smallest difference that matters (X = +5 points, set above" in verdict
     assert "planned effect" not in verdict
+    assert "= 5 points (the items are accuracies or votes)" in captions(page)  # under the X input (0.050)
     assert shown["Expected further items"] == f"{int(np.ceil(res.expected_more)):,}"
     assert any(res.message in i.value for i in page.info)
     fig = chart(page, "monitor_chart")
