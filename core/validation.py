@@ -16,6 +16,7 @@ __all__ = [
     "check_probability",
     "check_alpha",
     "check_choice",
+    "check_type",
     "renamed",
 ]
 
@@ -65,6 +66,15 @@ def check_probability(name: str, value, *, open_low: bool = False, open_high: bo
 def check_alpha(value) -> float:
     """Significance level in (0, 0.5]."""
     return check_real("alpha", value, low=0.0, high=0.5, low_open=True)
+
+
+def check_type(name: str, value, cls: type):
+    """``value`` itself when it is a ``cls``; else a ``ValueError`` naming the parameter and the class by its public
+    package (``core.llm.BenchmarkDesign``, as the scenario packages export it)."""
+    if not isinstance(value, cls):
+        public = ".".join(cls.__module__.split(".")[:2])
+        raise ValueError(f"`{name}` must be a {public}.{cls.__name__}; got {type(value).__name__}.")
+    return value
 
 
 def check_choice(name: str, value, choices: Iterable[str]) -> str:

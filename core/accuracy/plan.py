@@ -13,6 +13,7 @@ from .design import SCENARIO_LABELS, SOURCE_LABELS, AccuracyPageDesign  # the pa
 from ..sizing import SampleSize
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct, fmt_ratio
+from ..validation import check_type
 
 __all__ = ["SCENARIO_LABELS", "SOURCE_LABELS", "TEST_WORDS", "noninferiority_plan_item", "plan_item"]
 
@@ -74,8 +75,7 @@ def plan_item(design: AccuracyPageDesign, result, *, mde: float = math.nan, size
     >>> item.results[0]
     ('power', '24.9%')
     """
-    if not isinstance(design, AccuracyPageDesign):
-        raise ValueError(f"`design` must be a core.accuracy.AccuracyPageDesign; got {type(design).__name__}.")
+    check_type("design", design, AccuracyPageDesign)
     scenario, n, alpha, target_power = design.scenario, design.n, design.alpha, design.target_power
     test = design.test if scenario == "paired" else "exact"
     design = {"paired": design.paired, "unpaired": design.unpaired, "preference": design.preference}[scenario]()
@@ -193,8 +193,7 @@ def noninferiority_plan_item(design: AccuracyPageDesign, result, *, size=None, s
     >>> noninferiority_plan_item(d, d.noninferiority_power()).test
     'the score test of Nam (1997) and Tango (1998)'
     """
-    if not isinstance(design, AccuracyPageDesign):
-        raise ValueError(f"`design` must be a core.accuracy.AccuracyPageDesign; got {type(design).__name__}.")
+    check_type("design", design, AccuracyPageDesign)
     n, target_power, agreement_source = design.n, design.target_power, SOURCE_LABELS[design.source]
     design = design.noninferiority(test=design.noninferiority_test())
     margin_pp, delta_pp, agreement = 100 * design.margin, 100 * design.delta, design.agreement

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import NextEvaluation
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_pct
+from ..validation import check_type
 
 __all__ = ["plan_item"]
 
@@ -50,8 +51,7 @@ def plan_item(design: NextEvaluation, *, report: str, name_a: str, name_b: str, 
     >>> dict(item.results)["pairs needed for 80% power"]
     '34'
     """
-    if not isinstance(design, NextEvaluation):
-        raise ValueError(f"`design` must be a core.analysis.NextEvaluation; got {type(design).__name__}.")
+    check_type("design", design, NextEvaluation)
     sources = dict(sources or {})
     need = design.pairs_needed()
     power_now = design.power(max(int(n_units), 2))

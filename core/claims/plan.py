@@ -12,6 +12,7 @@ from ..multiplicity import FamilyPower
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_pct
 from . import ClaimsDesign
+from ..validation import check_type
 
 __all__ = ["CORRECTION_LABELS", "plan_item"]
 
@@ -47,8 +48,7 @@ def plan_item(design: ClaimsDesign, result: FamilyPower, *, figures: tuple = (),
     >>> plan_item(d, d.power()).results[-1]
     ('expected claims that hold', '0.41 of 2')
     """
-    if not isinstance(design, ClaimsDesign):
-        raise ValueError(f"`design` must be a core.claims.ClaimsDesign; got {type(design).__name__}.")
+    check_type("design", design, ClaimsDesign)
     family = design.family()  # the rows with each claim's unadjusted power, the correction, ρ and α
     names, m, label, alpha = family.names, len(family.powers), CORRECTION_LABELS[family.correction], family.alpha
     assumptions = tuple(Assumption(f"{name}: n, gain, P_a", f"{n:,} items, {gain:+.1f} pts, {agree:.1f}%",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..snippets import HEADER, literal
 from . import ClaimsDesign
 from .plan import CORRECTION_LABELS
+from ..validation import check_type
 
 __all__ = ["claims_snippet"]
 
@@ -26,8 +27,7 @@ def claims_snippet(design: ClaimsDesign, *, n_sims: int = 20_000) -> str:
     >>> "correction, correlation = 'holm', 0.0" in code and "label = 'Holm'" in code
     True
     """
-    if not isinstance(design, ClaimsDesign):
-        raise ValueError(f"`design` must be a core.claims.ClaimsDesign; got {type(design).__name__}.")
+    check_type("design", design, ClaimsDesign)
     rows, alpha, target_power = design.rows, design.alpha, design.target_power
     correction, correlation = design.correction, design.correlation
     correction_label = CORRECTION_LABELS[correction]

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from . import ActiveDesign, JudgeDesign, JudgePageDesign, LabelsPlan, PPIPlan
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct
+from ..validation import check_type
 
 __all__ = ["plan_item", "active_plan_item", "labels_plan_item"]
 
@@ -54,8 +55,7 @@ def plan_item(design: JudgeDesign, result: PPIPlan, *, currency: str = "", link:
     >>> plan_item(d, d.plan()).results[0]
     ('human-labelled items', '882')
     """
-    if not isinstance(design, JudgeDesign):
-        raise ValueError(f"`design` must be a core.judge.JudgeDesign; got {type(design).__name__}.")
+    check_type("design", design, JudgeDesign)
     sources = dict(sources or {})
     res, rho, sd, alpha, delta = result, design.correlation, design.sd, design.alpha, design.delta
     what = "the difference between two models" if design.paired else "a model's score"
@@ -117,8 +117,7 @@ def active_plan_item(design, *, target_se: float, labels_needed: Mapping[str, in
     ...                  source="Beta(0.5, 0.5)").results[2]
     ('SE, active labels', '0.0337')
     """
-    if not isinstance(design, ActiveDesign):
-        raise ValueError(f"`design` must be a core.judge.ActiveDesign; got {type(design).__name__}.")
+    check_type("design", design, ActiveDesign)
     n, big = design.n_human, len(design.confidence)
     se = {p: design.se(p) for p in ("human", "uniform", "active")}
 
@@ -174,8 +173,7 @@ def labels_plan_item(design: JudgePageDesign, plan: LabelsPlan, *, currency: str
     >>> labels_plan_item(d, d.labels_plan()).results[0]
     ('labels per item', '1')
     """
-    if not isinstance(design, JudgePageDesign):
-        raise ValueError(f"`design` must be a core.judge.JudgePageDesign; got {type(design).__name__}.")
+    check_type("design", design, JudgePageDesign)
     if not isinstance(plan, LabelsPlan):
         raise ValueError(f"`plan` must be a core.judge.LabelsPlan; got {type(plan).__name__}.")
     p10, p01, kappa, prevalence = (design.p10_pct / 100, design.p01_pct / 100, design.labels_kappa,

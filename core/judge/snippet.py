@@ -8,14 +8,9 @@ from __future__ import annotations
 
 from ..snippets import HEADER, kwargs_literal, literal
 from . import JudgePageDesign
+from ..validation import check_type
 
 __all__ = ["judge_snippet", "active_snippet", "labels_snippet"]
-
-
-def _check_design(design) -> JudgePageDesign:
-    if not isinstance(design, JudgePageDesign):
-        raise ValueError(f"`design` must be a core.judge.JudgePageDesign; got {type(design).__name__}.")
-    return design
 
 
 def judge_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
@@ -36,7 +31,7 @@ def judge_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
     >>> "jg.judge_correlation(0.7, 0.9, 0.85)" in judge_snippet(JudgePageDesign())
     True
     """
-    design = _check_design(design)
+    check_type("design", design, JudgePageDesign)
     plan, judge = design.judge_design().kwargs(), design.judge()
     kw = {k: v for k, v in plan.items() if v is not None}
     lines = [HEADER, "from core import judge as jg", ""]
@@ -83,7 +78,7 @@ def active_snippet(design: JudgePageDesign, *, calibration: str | None = None) -
     >>> "jg.beta_confidences(0.5, 0.5, 1000)" in active_snippet(JudgePageDesign())
     True
     """
-    design = _check_design(design)
+    check_type("design", design, JudgePageDesign)
     beta = (design.beta_a, design.beta_b) if design.active_source == "beta" else None
     if beta is None and calibration is None:
         raise ValueError("`calibration` must name the calibration file when `active_source` is 'calibration'.")
@@ -122,7 +117,7 @@ def labels_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
     >>> "jg.labels_per_item(0.08, 0.04, " in labels_snippet(JudgePageDesign())
     True
     """
-    design = _check_design(design)
+    check_type("design", design, JudgePageDesign)
     p10, p01 = design.p10_pct / 100, design.p01_pct / 100
     kw = dict(kappa=float(design.labels_kappa), prevalence=float(design.labels_prevalence),
               cost_item=float(design.cost_item), cost_label=float(design.cost_label), alpha=float(design.alpha),

@@ -14,6 +14,7 @@ from .items import SubsetDesign
 from ..sizing import SampleSize
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct, fmt_ratio
+from ..validation import check_type
 
 __all__ = ["plan_item", "facet_plan_item", "subset_plan_item"]
 
@@ -87,8 +88,7 @@ def plan_item(design: BenchmarkDesign, result, *, target_power: float, mde: floa
     >>> plan_item(d.with_(n=2000), d.power(2000), target_power=0.8).results[0]
     ('power', '64.3%')
     """
-    if not isinstance(design, BenchmarkDesign):
-        raise ValueError(f"`design` must be a core.llm.BenchmarkDesign; got {type(design).__name__}.")
+    check_type("design", design, BenchmarkDesign)
     sources = dict(sources or {})
 
     def source(key: str) -> str:
@@ -192,8 +192,7 @@ def facet_plan_item(design: FacetDesign, result, *, ceiling: float, se: float, t
     >>> item.results[0]
     ('power', '43.4%')
     """
-    if not isinstance(design, FacetDesign):
-        raise ValueError(f"`design` must be a core.llm.FacetDesign; got {type(design).__name__}.")
+    check_type("design", design, FacetDesign)
     n, delta, templates, samples, seeds = design.n, design.delta, design.templates, design.samples, design.seeds_used
     components, alpha = design.components(), design.alpha
     calls = design.calls if best is not None else None

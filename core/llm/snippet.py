@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..snippets import HEADER, kwargs_literal, literal, prior_ok
 from . import BenchmarkDesign, FacetDesign
+from ..validation import check_type
 
 __all__ = ["llm_snippet", "llm_facets_snippet", "subset_snippet"]
 
@@ -35,8 +36,7 @@ def llm_snippet(design: BenchmarkDesign, *, target_power: float,
     >>> "n = 1000" in code and "llm.benchmark_plan(" in code
     True
     """
-    if not isinstance(design, BenchmarkDesign):
-        raise ValueError(f"`design` must be a core.llm.BenchmarkDesign; got {type(design).__name__}.")
+    check_type("design", design, BenchmarkDesign)
     n, cost_question, cost_sample = design.n, design.cost_question, design.cost_sample
     kw = design.kwargs()  # the effective values: perfect grading unless judged, no ICC for single questions
     gain = kw["accuracy_b"] - kw["accuracy_a"]
@@ -83,8 +83,7 @@ def llm_facets_snippet(design: FacetDesign, *, target_power: float) -> str:
     >>> "n, delta = 1000, 0.02" in code and "llm.facet_plan(delta, calls=20000," in code
     True
     """
-    if not isinstance(design, FacetDesign):
-        raise ValueError(f"`design` must be a core.llm.FacetDesign; got {type(design).__name__}.")
+    check_type("design", design, FacetDesign)
     n, delta, templates, samples, seeds = design.n, design.delta, design.templates, design.samples, design.seeds_used
     alpha, calls = design.alpha, design.calls if design.delta else None
     comps = {k: float(v) for k, v in design.components().items()}

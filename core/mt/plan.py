@@ -9,6 +9,7 @@ from . import BleuDesign
 from ..sizing import SampleSize
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct, fmt_ratio
+from ..validation import check_type
 
 __all__ = ["plan_item"]
 
@@ -61,8 +62,7 @@ def plan_item(design: BleuDesign, result, *, target_power: float, mde: float = m
     >>> plan_item(d, d.power(), target_power=0.8).results[0]
     ('power', '74.7%')
     """
-    if not isinstance(design, BleuDesign):
-        raise ValueError(f"`design` must be a core.mt.BleuDesign; got {type(design).__name__}.")
+    check_type("design", design, BleuDesign)
     sources = dict(sources or {})
     n, delta, p0, b0, alpha = design.n, design.delta_bleu, design.p0, design.b0, design.alpha
     sentence = (f"With a test set of {n:,} sentences, an expected gain of {delta:+.2f} BLEU, and swap effects with "

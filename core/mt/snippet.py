@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..snippets import HEADER, literal, prior_ok
 from . import BleuDesign
+from ..validation import check_type
 
 __all__ = ["mt_snippet"]
 
@@ -29,8 +30,7 @@ def mt_snippet(design: BleuDesign, *, target_power: float, prior: tuple[float, f
     >>> "mt.bleu_power(n, delta, p0, b0, alpha=alpha)" in mt_snippet(mt.BleuDesign(), target_power=0.8)
     True
     """
-    if not isinstance(design, BleuDesign):
-        raise ValueError(f"`design` must be a core.mt.BleuDesign; got {type(design).__name__}.")
+    check_type("design", design, BleuDesign)
     n, delta, p0, b0, alpha = design.n, design.delta_bleu, design.p0, design.b0, design.alpha
     lines = [HEADER, "from core import mt", "",
              f"n, delta, p0, b0 = {int(n)!r}, {literal(float(delta))}, {literal(float(p0))}, {literal(float(b0))}",

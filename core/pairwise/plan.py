@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import LeaderboardDesign
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct
+from ..validation import check_type
 
 __all__ = ["RATINGS_SOURCES", "plan_item"]
 
@@ -54,8 +55,7 @@ def plan_item(design: LeaderboardDesign, result, *, votes_needed: int, assurance
     >>> item.test
     "exact two-sided sign test on the non-tied votes (the Accuracy page's preference engine)"
     """
-    if not isinstance(design, LeaderboardDesign):
-        raise ValueError(f"`design` must be a core.pairwise.LeaderboardDesign; got {type(design).__name__}.")
+    check_type("design", design, LeaderboardDesign)
     n_votes, target_power, ratings_source = design.n, design.target_power, RATINGS_SOURCES[design.preset]
     delta_sd = design.delta_sd if assurance is not None else None
     design = design.board()

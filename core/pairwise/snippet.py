@@ -10,6 +10,7 @@ import math
 
 from ..snippets import HEADER, literal
 from . import LeaderboardDesign
+from ..validation import check_type
 
 __all__ = ["leaderboard_snippet"]
 
@@ -27,8 +28,7 @@ def leaderboard_snippet(design: LeaderboardDesign) -> str:
     >>> "n_votes, target_power = 5000, 0.8" in code and "assurance" not in code
     True
     """
-    if not isinstance(design, LeaderboardDesign):
-        raise ValueError(f"`design` must be a core.pairwise.LeaderboardDesign; got {type(design).__name__}.")
+    check_type("design", design, LeaderboardDesign)
     board = design.board()
     ratings, tie_rate, ties, judge_accuracy, alpha = (dict(board.ratings), design.tie_rate, design.ties,
                                                       design.judge_accuracy, design.alpha)

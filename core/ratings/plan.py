@@ -10,6 +10,7 @@ from . import RatingsDesign
 from .design import RULE_LABELS, SIGMA_LABELS, RatingsCostDesign  # the page's labels, declared with the design's fields
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct, fmt_ratio
+from ..validation import check_type
 
 __all__ = ["RULE_LABELS", "SIGMA_LABELS", "plan_item", "who"]
 
@@ -68,8 +69,7 @@ def plan_item(design: RatingsDesign, result=None, *, target_power: float, mde: f
     >>> plan_item(d, d.power(method="analytic"), target_power=0.8).results[0]
     ('power', '67.8%')
     """
-    if not isinstance(design, RatingsDesign):
-        raise ValueError(f"`design` must be a core.ratings.RatingsDesign; got {type(design).__name__}.")
+    check_type("design", design, RatingsDesign)
     sources = dict(sources or {})
     effect, sig, alpha, rule = design.effect, design.sigmas, design.alpha, design.rule
     text = who(design)

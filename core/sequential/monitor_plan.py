@@ -10,6 +10,7 @@ import math
 
 from .monitor import MonitorDesign, MonitorResult
 from ..plan.document import Assumption, PlanItem
+from ..validation import check_type
 
 __all__ = ["plan_item"]
 
@@ -55,8 +56,7 @@ def plan_item(design: MonitorDesign, result: MonitorResult, *, name_a: str, name
     >>> dict(item.results)["verdict"]
     'stop: B is better'
     """
-    if not isinstance(design, MonitorDesign):
-        raise ValueError(f"`design` must be a core.sequential.MonitorDesign; got {type(design).__name__}.")
+    check_type("design", design, MonitorDesign)
     if not isinstance(result, MonitorResult):
         raise ValueError(f"`result` must be a core.sequential.MonitorResult; got {type(result).__name__}.")
     confidence_sequence = SEQUENCE_WORDS[design.sequence]

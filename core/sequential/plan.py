@@ -7,6 +7,7 @@ import math
 from . import CampaignDesign
 from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct
+from ..validation import check_type
 
 __all__ = ["DESIGN_LABELS", "plan_item"]
 
@@ -66,8 +67,7 @@ def plan_item(design: CampaignDesign, result, *, target_power: float, mde: float
     >>> plan_item(d, d.power(), target_power=0.8).test
     'Mann–Whitney U, interim design'
     """
-    if not isinstance(design, CampaignDesign):
-        raise ValueError(f"`design` must be a core.sequential.CampaignDesign; got {type(design).__name__}.")
+    check_type("design", design, CampaignDesign)
     procedure, delta, peeks, kind, futility_p = (design.procedure, design.delta, design.looks, design.boundary,
                                                  design.futility_p)
     mean, sd, alpha, test, budget = design.mean, design.sd, design.alpha, design.test, design.budget

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..snippets import HEADER, SCORE_UNITS, kwargs_literal, literal, prior_ok
 from .campaign import CampaignDesign
 from .monitor import MonitorDesign, monitor
+from ..validation import check_type
 
 __all__ = ["sequential_snippet", "monitor_snippet"]
 
@@ -43,8 +44,7 @@ def sequential_snippet(design: CampaignDesign, *, target_power: float, prior: tu
     >>> "sq.campaign_power(design, budget, delta, **options)" in sequential_snippet(CampaignDesign(), target_power=0.8)
     True
     """
-    if not isinstance(design, CampaignDesign):
-        raise ValueError(f"`design` must be a core.sequential.CampaignDesign; got {type(design).__name__}.")
+    check_type("design", design, CampaignDesign)
     budget, delta, options = design.budget, design.delta, design.options()
     design = design.procedure
     lines = [HEADER, "from core import sequential as sq", "",
@@ -115,8 +115,7 @@ def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: 
     >>> "bounds=(-1.0, 1.0)" in monitor_snippet(MonitorDesign(), upto=60, swap=False)
     True
     """
-    if not isinstance(design, MonitorDesign):
-        raise ValueError(f"`design` must be a core.sequential.MonitorDesign; got {type(design).__name__}.")
+    check_type("design", design, MonitorDesign)
     target, n_max, alpha, looks, boundary, seed = (design.target, design.n_max, design.alpha, design.looks,
                                                    design.boundary, design.seed)
     # the design's other monitor() arguments, written only where they differ from monitor()'s defaults (the page
