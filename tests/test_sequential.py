@@ -610,3 +610,36 @@ def test_mwu_effect_where_the_gamma_shape_is_tiny(mean, sd):
     assert 0.5 < up < 1.0
     assert sq.mwu_effect(mean - half, mean + half, sd) == pytest.approx(1.0 - up, abs=1e-12)
     assert sq.mwu_effect(mean + half / 2, mean - half / 2, sd) < up  # larger gaps, larger effects
+
+
+def test_score_gamma_is_scipys_frozen_gamma():
+    """The score model's Gamma (not frozen: scipy builds a frozen distribution's docstring on creation) gives
+    scipy's frozen ``gamma(a=k, scale=θ)`` numbers bit for bit: cdf, sf, pdf (0 at the support's edge), ppf, rvs."""
+    from core.sequential.scores import _gamma
+
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        mean, sd = rng.uniform(1, 99), rng.uniform(1, 60)
+        mu = 100.0 - mean
+        frozen, ours = stats.gamma(a=mu**2 / sd**2, scale=sd**2 / mu), _gamma(mean, sd)
+        assert ours.kwds == frozen.kwds
+        x = np.concatenate([[0.0, 100.0], rng.uniform(0, 200, 30)])
+        for method in ("cdf", "sf", "pdf"):
+            assert np.array_equal(getattr(ours, method)(x), getattr(frozen, method)(x)), method
+        q = rng.uniform(0, 1, 10)
+        assert np.array_equal(ours.ppf(q), frozen.ppf(q))
+        assert np.array_equal(ours.rvs(size=(2, 3), random_state=np.random.default_rng(3)),
+                              frozen.rvs(size=(2, 3), random_state=np.random.default_rng(3)))
+
+
+@pytest.mark.parametrize("design, budget, delta, peeks, boundary, test", [
+    ("interim_futility", 1200, 1.3, 3, "pocock", "mwu"), ("interim", 777, -2.0, 5, "obrien_fleming", "t"),
+    ("fixed", 500, 0.7, 3, "pocock", "mwu"), ("naive", 1001, 0.0, 4, "lan_demets", "mwu"),
+    ("interim_futility", 20_002, 0.4, 7, "lan_demets_pocock", "t"),
+])
+def test_power_alone_is_campaign_powers_power(design, budget, delta, peeks, boundary, test):
+    """The MDE's root search evaluates power without the Type-M integrals: the same number, bit for bit."""
+    from core.sequential.campaign import _analytic_power
+
+    kw = dict(peeks=peeks, boundary=boundary, test=test)
+    assert _analytic_power(design, budget, delta, **kw) == sq.campaign_power(design, budget, delta, **kw).power

@@ -51,7 +51,7 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from ..design import Design, spec
 from ..sizing import SampleSize, sample_size_search
@@ -141,6 +141,7 @@ def _validate_design(design, budget, peeks, kind, futility_p, alpha):
 
 
 _GL6_X, _GL6_W = np.polynomial.legendre.leggauss(6)
+_SQRT_2PI = np.sqrt(2 * np.pi)  # scipy.stats.norm's normalising constant (_norm_pdf_C)
 _TYPE_M_CELLS = 4_000_000  # paths × grid points × tail nodes per block
 
 
@@ -158,7 +159,9 @@ def _fold_mean(m, s):
     m, s = np.broadcast_arrays(np.asarray(m, dtype=float), np.asarray(s, dtype=float))
     with np.errstate(divide="ignore", invalid="ignore"):
         x = m / s
-        out = m * (1.0 - 2.0 * stats.norm.cdf(-x)) + 2.0 * s * stats.norm.pdf(x)
+        # scipy.stats.norm's cdf and pdf formulas (special.ndtr; exp(-x²/2)/√(2π)) without its argument
+        # checking, a third of this function's time on the Type-M grids
+        out = m * (1.0 - 2.0 * special.ndtr(-x)) + 2.0 * s * (np.exp(-x**2 / 2.0) / _SQRT_2PI)
     return np.where(s > 0, out, np.abs(m))
 
 
@@ -203,8 +206,14 @@ def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, varia
             block = max(1, _TYPE_M_CELLS // max(1, mass.shape[1] * y.size))
             for start in range(0, n_paths, block):
                 rows = slice(start, min(n_paths, start + block))
-                kernel = np.exp(-0.5 * ((y[None, None, :] - mu[rows, :, None]) / sigma) ** 2) / (
-                    sigma * math.sqrt(2 * math.pi))
+                # φ((y - μ)/σ)/σ on the (path, grid point, node) cube, each step in place: the cube is the bulk
+                # of a budget move's time and the temporaries of the one-line form doubled it (same numbers)
+                kernel = np.subtract(y[None, None, :], mu[rows, :, None])
+                np.divide(kernel, sigma, out=kernel)
+                np.square(kernel, out=kernel)
+                np.multiply(kernel, -0.5, out=kernel)
+                np.exp(kernel, out=kernel)
+                np.divide(kernel, sigma * math.sqrt(2 * math.pi), out=kernel)
                 density = np.einsum("dm,dmq->dq", mass[rows], kernel)
                 abs_mean[rows, k] += (density * h[rows] * w[None, :]).sum(axis=1) * se[rows, k]
 
@@ -449,6 +458,23 @@ def campaign_power(
         futility_probabilities=tuple(futp[0]), type_s=type_s, nominal_p=nominal, budget=budget,
         looks=looks, type_m=type_m,
     )
+
+
+def _analytic_power(design, budget, delta, *, peeks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0,
+                    alpha=0.05, test="mwu") -> float:
+    """:attr:`CampaignResult.power` of :func:`campaign_power`'s analytic engine without its Type-M integrals (the
+    root searches need power alone): the same recursion on the same two paths, so the same number."""
+    design, budget, peeks, kind, futility_p, alpha = _validate_design(design, budget, peeks, boundary, futility_p,
+                                                                      alpha)
+    mean, sd, delta = _validate_model(mean, sd, delta)
+    test = check_choice("test", test, TESTS)
+    sizes = _look_sizes(budget, peeks)
+    info = _information(sizes)
+    eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha, info)
+    drift = _drifts(test, sizes, mean, sd, delta)
+    up, low, fut = _crossings(_thetas(np.vstack([drift, np.zeros(peeks)]), info), eff_z, fut_z, info)
+    up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
+    return float(_summaries(up[:1], low[:1], fut[:1], sizes, delta)[0][0])
 
 
 def _simulate_scores(rng, mean, sd, size):
@@ -810,7 +836,7 @@ def campaign_mde(design, budget, *, target_power=0.8, peeks=3, boundary="pocock"
     limit = min(40.0, 2 * (99.0 - mean), 2 * (mean - 1.0))
 
     def gap(d):
-        return campaign_power(design, budget, d, **kw).power - target_power
+        return _analytic_power(design, budget, d, **kw) - target_power
 
     if gap(limit) < 0:
         return math.nan
