@@ -43,6 +43,12 @@ the same server; the ratio of the two says what contention costs. Target: p95 of
 ≤ 1.0 s on a 2-core machine. Differences from a browser: no rendering (a browser adds its React and Plotly work on
 the client's own machine), and the frontend's widget states of unchanged widgets are not sent.
 
+**The floors.** The same load then runs on the two floor apps of :mod:`benchmarks.browser_bench` (the one-chart
+app and the page-shaped app with a page's element mix and no statistics, each under plain ``streamlit run``), so
+the figures can be read against what Streamlit itself costs under 25 sessions on the same machine in the same run.
+On this 2-core machine the page-shaped floor's own p95 was 1.6 s and the one-chart floor's 1.0 s: a page with a
+scenario page's number of elements cannot meet the 1.0 s target by making its statistics faster alone.
+
 ``python -m benchmarks.sessions_bench`` runs it alone.
 """
 
@@ -58,7 +64,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
-from benchmarks.browser_bench import _free_port, _start_server, _stop_server
+from benchmarks.browser_bench import FLOOR_PAGE_APP, _free_port, _start_server, _stop_server
 from pages._registry import PAGES as REGISTRY
 
 SESSIONS = 25
@@ -336,6 +342,25 @@ def cpu_seconds(pid: int) -> float:
         return math.nan
 
 
+#: Streamlit's floors under the same load (as in :mod:`benchmarks.browser_bench`): (name, app, slider label).
+FLOORS = (("one-chart floor", True, None), ("page-shaped floor", FLOOR_PAGE_APP, "Slope"))
+
+
+async def _floor_concurrent(port: int, sessions: int, label: str | None) -> list[SessionResult]:
+    return list(await asyncio.gather(*[use_page(port, "", label, slot=1 + i) for i in range(sessions)]))
+
+
+def measure_floor(app, label: str | None, sessions: int = SESSIONS) -> dict:
+    """The same load — ``sessions`` sessions at once, ``MOVES`` moves ``THINK`` seconds apart — on a floor app
+    (plain ``streamlit run``; every move reruns its whole one-page script): what Streamlit itself costs."""
+    port = _free_port()
+    proc = _start_server(port, floor=app)
+    try:
+        return summary(_run(_floor_concurrent(port, sessions, label)))
+    finally:
+        _stop_server(proc)
+
+
 def measure(sessions: int = SESSIONS) -> dict:
     """Start the app, run the one-session reference and the ``sessions`` concurrent sessions; always stop it.
 
@@ -354,7 +379,9 @@ def measure(sessions: int = SESSIONS) -> dict:
         cpu2, own2 = cpu_seconds(proc.pid), time.process_time()
     finally:
         _stop_server(proc)
+    floors = {name: measure_floor(app, label, sessions) for name, app, label in FLOORS}
     return {"alone": summary(alone), "together": summary(together), "sessions": sessions, "wall": wall,
+            "floors": floors,
             "pages": {page: (by_page(alone).get(page), seconds) for page, seconds in by_page(together).items()},
             "server_cpu": (cpu1 - cpu0, cpu2 - cpu1), "client_cpu": (own1 - own0, own2 - own1)}
 
@@ -381,6 +408,14 @@ def check_sessions(timed=None) -> bool:
     print(f"   server CPU per run (first visits and moves): {m['server_cpu'][0] / runs_alone:.2f} s alone, "
           f"{m['server_cpu'][1] / runs_shared:.2f} s shared; this client used {m['client_cpu'][1]:.1f} CPU s "
           f"for the {m['sessions']} sessions")
+    floors = m["floors"]
+    print("   the same load on Streamlit's floors (benchmarks/floor_app.py, floor_page_app.py; whole-script reruns): "
+          + "; ".join(f"{name} p50 {f['p50']:.2f} s, p95 {f['p95']:.2f} s" for name, f in floors.items())
+          + "; this app's p95 is " + ", ".join(f"{many['p95'] / f['p95']:.2f}× the {name}'s" for name, f in floors.items()
+                                              if f["p95"] > 0))
+    for name, f in floors.items():
+        for error in f["errors"]:
+            print(f"   {name} session failed: {error}")
     print("   per page, median / max rerun: " + "; ".join(
         f"{page} {alone[0]:.2f}/{alone[1]:.2f} s alone, {both[0]:.2f}/{both[1]:.2f} s shared"
         for page, (alone, both) in m["pages"].items() if alone))

@@ -477,3 +477,31 @@ def test_critical_counts_against_statsmodels_mcnemar(test, exact, correction, al
             return mcnemar([[0, b], [dd - b, 0]], exact=exact, correction=correction).pvalue
         assert kk == -1 or p(kk) <= alpha * (1 + 1e-9), (dd, kk)
         assert 2 * (kk + 1) >= dd or p(kk + 1) > alpha * (1 - 1e-9), (dd, kk)
+
+
+def test_normal_closed_form_is_scipy_norms_bit_for_bit():
+    """The asymptotic McNemar closed form evaluates scipy.stats.norm's formulas without its argument checks
+    (curves call it per point): the numbers of the scipy.stats.norm version, to the last digit."""
+    from scipy import stats
+
+    from core.accuracy.engine import _normal_result
+
+    def with_scipy(n, p_disc, effect, alpha):  # the closed form as written with scipy.stats.norm
+        z = stats.norm.isf(alpha / 2.0)
+        crit, sd, mu = z * math.sqrt(p_disc / n), math.sqrt(max(p_disc - effect**2, 1e-300) / n), abs(effect)
+        right, wrong = stats.norm.sf((crit - mu) / sd), stats.norm.cdf((-crit - mu) / sd)
+        a, b = (crit - mu) / sd, (-crit - mu) / sd
+        e_right = mu * stats.norm.sf(a) + sd * stats.norm.pdf(a)
+        e_wrong = -(mu * stats.norm.cdf(b) - sd * stats.norm.pdf(b))
+        return right, wrong, e_right, e_wrong
+
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        n, p_disc = int(rng.integers(1, 100_000)), rng.uniform(1e-4, 1.0)
+        effect = rng.uniform(-1, 1) * min(p_disc, 0.999) * rng.choice([1.0, 0.1, 0.01])
+        alpha = rng.choice([0.001, 0.01, 0.05, 0.1])
+        right, wrong, e_right, e_wrong = with_scipy(n, p_disc, effect, alpha)
+        r = _normal_result(n, p_disc, effect, alpha)
+        assert r.power == right and r.rejection_rate == right + wrong
+        assert r.type_m == (e_right + e_wrong) / (right + wrong) / abs(effect) or not right + wrong
+        assert r.mean_significant == math.copysign((e_right - e_wrong) / (right + wrong), effect) or not right + wrong

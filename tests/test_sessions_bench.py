@@ -131,3 +131,13 @@ def test_the_server_is_stopped_when_the_sessions_fail(monkeypatch):
     assert started and started[0].poll() is not None
     assert sb.check_sessions() is False  # the check reports the failure instead of raising
     assert all(proc.poll() is not None for proc in started) and len(started) == 2
+
+
+@pytest.mark.parametrize("name, app, label", sb.FLOORS)
+def test_the_floors_take_the_same_load(name, app, label):
+    """A session on each floor app opens it and moves its slider MOVES times (whole-script reruns, no error)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a thread of its own, as above
+        result = pool.submit(sb.measure_floor, app, label, 1).result()
+    assert not result["errors"]
+    assert result["reruns"] == sb.MOVES and 0 < result["p50"] <= result["p95"] <= result["max"]
+    assert result["visit_p50"] > 0

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from ..results import PowerResult, nan_if_zero
 from ..validation import check_real
@@ -255,25 +255,36 @@ def _result_from_moments(m: _Moments, i: int, n: int, effect: float) -> PowerRes
     )
 
 
+def _norm_pdf(x):
+    """scipy.stats.norm.pdf's formula (``_norm_pdf``) for a scalar, on a one-element array as scipy evaluates it
+    (numpy's exp of a scalar may differ from its exp of an array in the last digit)."""
+    return (np.exp(-np.atleast_1d(x) ** 2 / 2.0) / _SQRT_2PI)[0]
+
+
+_SQRT_2PI = np.sqrt(2 * np.pi)
+
+
 def _normal_result(n, p_disc, effect, alpha) -> PowerResult:
     """Closed form for the asymptotic test (Connett et al. 1987; MESS "normal").
 
     Observed effect ~ N(Δ, (p_d - Δ²)/n); reject when |effect| >= z_{1-α/2} sqrt(p_d/n).
     """
-    z = stats.norm.isf(alpha / 2.0)
+    # scipy.stats.norm's own formulas (isf = -ndtri, sf(x) = ndtr(-x), cdf = ndtr, pdf = e^(-x²/2)/√(2π)) on
+    # scalars, without its argument checking: the same numbers at a tenth of the cost (curves call this per point)
+    z = -special.ndtri(alpha / 2.0)
     crit = z * math.sqrt(p_disc / n)
     sd = math.sqrt(max(p_disc - effect**2, 1e-300) / n)
     mu = abs(effect)
-    right = stats.norm.sf((crit - mu) / sd)
-    wrong = stats.norm.cdf((-crit - mu) / sd)
+    right = special.ndtr(-((crit - mu) / sd))
+    wrong = special.ndtr((-crit - mu) / sd)
     rejection = right + wrong
     if effect == 0.0:
         return PowerResult(power=rejection, type_s=math.nan, type_m=math.nan,
                            rejection_rate=rejection, method="normal")
     # partial expectations of |X| over the two tails of N(mu, sd^2)
     a, b = (crit - mu) / sd, (-crit - mu) / sd
-    e_right = mu * stats.norm.sf(a) + sd * stats.norm.pdf(a)
-    e_wrong = -(mu * stats.norm.cdf(b) - sd * stats.norm.pdf(b))
+    e_right = mu * special.ndtr(-a) + sd * _norm_pdf(a)
+    e_wrong = -(mu * special.ndtr(b) - sd * _norm_pdf(b))
     return PowerResult(
         power=right,
         type_s=nan_if_zero(wrong, rejection),
