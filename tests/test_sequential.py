@@ -643,3 +643,21 @@ def test_power_alone_is_campaign_powers_power(design, budget, delta, peeks, boun
 
     kw = dict(peeks=peeks, boundary=boundary, test=test)
     assert _analytic_power(design, budget, delta, **kw) == sq.campaign_power(design, budget, delta, **kw).power
+
+
+@pytest.mark.parametrize("budget, kw", [(1200, {}), (1402, dict(peeks=4, boundary="obrien_fleming")),
+                                        (300, dict(test="t", futility_p=0.3))])
+def test_budget_savings_reads_population_curves(budget, kw):
+    """Each sequential row of the savings is population_curves' row at its planned budget (the search evaluates each
+    budget once, without building frames), and that budget matches the fixed design's average power."""
+    pop = sq.default_population(30)
+    saved = sq.budget_savings(budget, pop, **kw).set_index("design")
+    target = sq.population_curves([budget], pop, designs=("fixed",), **kw)["average_power"].iloc[0]
+    for design in ("interim", "interim_futility"):
+        planned = int(saved.loc[design, "planned_budget"])
+        row = sq.population_curves([planned], pop, designs=(design,), **kw).iloc[0]
+        assert saved.loc[design, "expected_judgments"] == row["average_judgments"]
+        assert saved.loc[design, "saving"] == 1.0 - row["average_judgments"] / budget
+        # Brent's answer on a step function lies within one judgment of where power reaches the target
+        above = sq.population_curves([planned + 1, planned + 2], pop, designs=(design,), **kw)["average_power"]
+        assert max(row["average_power"], *above) >= target - 1e-12

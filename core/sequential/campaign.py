@@ -794,33 +794,44 @@ def budget_savings(budget, population, *, peeks=3, boundary="pocock", futility_p
     kw = dict(peeks=peeks, boundary=boundary, futility_p=futility_p, mean=mean, sd=sd, alpha=alpha, test=test)
     target = float(population_curves([budget], population, designs=("fixed",), **kw)["average_power"].iloc[0])
     rows = [("fixed", budget, float(budget), 0.0)]
-    # one batched pass over a geometric grid of planned budgets brackets the answer;
-    # Brent's method then solves it inside the bracket with exact evaluations
     # sequential designs need a somewhat larger plan (typically 1.1–1.6×) to match the fixed design
     factors = np.array([0.75, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5, 3.0])
     for design in ("interim", "interim_futility"):
-        grid = np.unique(np.maximum(np.round(budget * factors), 4 * peeks).astype(int))
-        coarse = population_curves(grid, population, designs=(design,), **kw)["average_power"].to_numpy()
-        while coarse[-1] < target and grid[-1] < 64 * budget:  # widen upwards if needed
-            grid = np.append(grid, 2 * grid[-1])
-            coarse = np.append(coarse, population_curves([grid[-1]], population, designs=(design,),
-                                                          **kw)["average_power"].iloc[0])
-        above = np.nonzero(coarse >= target)[0]
-        if above.size == 0:
+        seen: dict[int, tuple[float, float]] = {}
+
+        def at(b, design=design, seen=seen):
+            """(average power, average judgments) at planned budget ``b``, each budget evaluated once: the grid,
+            Brent's iterations (which land on the same whole budget near the end) and the answer share them."""
+            if b not in seen:  # population_curves([b], …)'s row, without building its frame
+                design_, _, peeks_, kind, futility_p_, alpha_ = _validate_design(design, b, peeks, boundary,
+                                                                                  futility_p, alpha)
+                power, judgments = _batched(design_, [b], population, peeks=peeks_, kind=kind,
+                                            futility_p=futility_p_, mean=mean, sd=sd, alpha=alpha_, test=test)
+                seen[b] = (float(power.mean(axis=1)[0]), float(judgments.mean(axis=1)[0]))
+            return seen[b]
+
+        # a geometric grid of planned budgets brackets the answer — walked up only to its first budget at the
+        # target (the bracket is the same as evaluating the whole grid: the first one at or above it), widened
+        # upwards while none is — then Brent's method solves it inside the bracket with exact evaluations
+        grid = [int(g) for g in np.unique(np.maximum(np.round(budget * factors), 4 * peeks).astype(int))]
+        first, i = None, 0
+        while first is None:
+            if i == len(grid):
+                if grid[-1] >= 64 * budget:
+                    break
+                grid.append(2 * grid[-1])
+            if at(grid[i])[0] >= target:
+                first = i
+            i += 1
+        if first is None:
             rows.append((design, math.nan, math.nan, math.nan))
             continue
-
-        def gap(b, design=design):
-            row = population_curves([int(round(b))], population, designs=(design,), **kw).iloc[0]
-            return row["average_power"] - target
-
-        first = int(above[0])
         if first == 0:
             planned = float(grid[0])
         else:
-            planned = optimize.brentq(gap, float(grid[first - 1]), float(grid[first]), xtol=1.0)
-        row = population_curves([int(round(planned))], population, designs=(design,), **kw).iloc[0]
-        spent = float(row["average_judgments"])
+            planned = optimize.brentq(lambda b, at=at: at(int(round(b)))[0] - target, float(grid[first - 1]),
+                                      float(grid[first]), xtol=1.0)
+        spent = at(int(round(planned)))[1]
         rows.append((design, int(round(planned)), spent, 1.0 - spent / budget))
     return pd.DataFrame(rows, columns=["design", "planned_budget", "expected_judgments", "saving"])
 
