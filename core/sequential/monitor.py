@@ -68,9 +68,10 @@ class MonitorResult:
         The first planned look already passed at which the running estimate was beyond its boundary.
     expected_more, expected_more_se : float
         Forecast further items until a stop (or the budget) under the planned
-        effect, with its Monte Carlo SE (0 when the run has stopped).
+        effect, with its Monte Carlo SE (0 when the run has stopped; ``nan`` while it continues when
+        :func:`monitor` was asked for no forecast).
     p_stop_effect : float
-        Share of simulated continuations that end with a significant difference.
+        Share of simulated continuations that end with a significant difference (``nan`` likewise).
     paths : pandas.DataFrame
         A few simulated continuations for display: ``path, n, estimate, stopped``.
     """
@@ -225,15 +226,16 @@ class MonitorDesign(Design):
             raise ValueError(f"`bounds` must be (low, high) with low < high, got {self.bounds!r}.")
         object.__setattr__(self, "bounds", bounds)
 
-    def run(self, x) -> MonitorResult:
-        """:func:`monitor` on the per-item differences so far."""
+    def run(self, x, *, forecast=True) -> MonitorResult:
+        """:func:`monitor` on the per-item differences so far (``forecast=False``: the sequence, verdict and
+        planned looks only)."""
         return monitor(x, target=self.target, n_max=self.n_max, alpha=self.alpha, sd=self.sd, bounds=self.bounds,
                        looks=self.looks, boundary=self.boundary, n_sims=self.n_sims, n_paths=self.n_paths,
-                       seed=self.seed)
+                       seed=self.seed, forecast=forecast)
 
 
 def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boundary="obrien_fleming",
-            n_sims=2000, n_paths=30, seed=0) -> MonitorResult:
+            n_sims=2000, n_paths=30, seed=0, forecast=True) -> MonitorResult:
     """Where a running comparison stands, and what to do next.
 
     Parameters
@@ -255,6 +257,10 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     n_sims, n_paths, seed : optional
         Simulated continuations for the forecast, how many to return for
         display, and the seed.
+    forecast : bool, optional
+        False: skip the simulated continuations (a page draws the sequence first and adds the forecast after);
+        a run that continues then has ``nan`` for ``expected_more``, ``expected_more_se`` and
+        ``p_stop_effect``, no ``paths`` and the message "continue". Everything else is as with the forecast.
 
     Returns
     -------
@@ -302,7 +308,10 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
             group_stop = int(nk)
             break
     rng = np.random.default_rng(seed)
-    if verdict == "continue":
+    if verdict == "continue" and not forecast:
+        more = more_se = p_effect = math.nan
+        paths = pd.DataFrame(columns=["path", "n", "estimate", "stopped"])
+    elif verdict == "continue":
         sign = 1.0 if last["estimate"] >= 0 else -1.0
         rho = mixture_rho(n_max, sd_used, alpha=alpha)
         more, more_se, p_effect, paths = _forecast(float(values.sum()), n, n_max, sign * target, sd_used, target,
