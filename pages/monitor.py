@@ -69,9 +69,15 @@ def read_votes(data: bytes, name: str):
 
 
 @cached
-def watch(values: np.ndarray, design: sq.MonitorDesign, forecast: bool = True):
+def watch(values: np.ndarray, design: sq.MonitorDesign):
     # an array, not a tuple: Streamlit hashes an array's bytes at once, a million-item tuple item by item (≈ 2 s)
-    return design.run(values, forecast=forecast)
+    return design.run(values, forecast=False)
+
+
+@cached
+def forecast_of(values: np.ndarray, design: sq.MonitorDesign):
+    # the continuations alone (small): the sequence stays in watch's entry, computed once
+    return design.forecast(watch(values, design), values)
 
 
 def _input(name, box, **options):
@@ -176,7 +182,7 @@ def key_controls(r, d):
                         sequence=r.cs_method)
         values = np.ascontiguousarray(r.diffs[:upto])
         # the sequence first, for the chart; the forecast (a simulation, half of a move) is added after it is drawn
-        res = watch(values, design, False)
+        res = watch(values, design)
     return SimpleNamespace(**vars(r), upto=upto, target=target, design=design, res=res, values=values)
 
 
@@ -262,7 +268,7 @@ def views_of(r, points, scale) -> dict:
                        f"boundaries on the estimate (SD {res.sd:.4f}): {planned}. {group}")
     if res.verdict == "continue":  # a stopped run has nothing to forecast: the result is already whole
         with guard("Cannot monitor this run"):
-            res = r.res = watch(r.values, r.design)
+            res = r.res = res.with_forecast(forecast_of(r.values, r.design))
     if tab.open("paths"):
         with tab["paths"]:
             if res.verdict != "continue":

@@ -199,3 +199,22 @@ def test_without_the_forecast_everything_else_is_the_same():
     assert whole.message == alone.message == "stop: B is better"
     assert (whole.expected_more, whole.expected_more_se, whole.p_stop_effect) == \
         (alone.expected_more, alone.expected_more_se, alone.p_stop_effect) == (0.0, 0.0, 1.0)
+
+
+def test_the_forecast_added_afterwards_is_monitors():
+    """``result.with_forecast(design.forecast(result, x))`` with ``result = design.run(x, forecast=False)`` is
+    ``design.run(x)``: the same continuations (same seed), message and expected items."""
+    rng = np.random.default_rng(9)
+    x = rng.normal(0.02, 0.5, size=300)
+    design = sq.MonitorDesign(target=0.1, n_max=2000, sequence="mixture", seed=3, n_sims=500, n_paths=7)
+    full, part = design.run(x), design.run(x, forecast=False)
+    added = part.with_forecast(design.forecast(part, x))
+    assert full.verdict == "continue"
+    assert (added.message, added.expected_more, added.expected_more_se, added.p_stop_effect) == \
+        (full.message, full.expected_more, full.expected_more_se, full.p_stop_effect)
+    pd.testing.assert_frame_equal(added.paths, full.paths)
+    with pytest.raises(ValueError, match="`x` must hold the 300 items"):
+        design.forecast(part, x[:-1])
+    stopped = np.r_[np.ones(60), -np.ones(20)]
+    done = design.run(stopped, forecast=False)
+    assert done.with_forecast(design.forecast(done, stopped)).message == "stop: B is better"
