@@ -71,7 +71,13 @@ def read_votes(data: bytes, name: str):
 @cached
 def watch(values: np.ndarray, design: sq.MonitorDesign):
     # an array, not a tuple: Streamlit hashes an array's bytes at once, a million-item tuple item by item (≈ 2 s)
-    return design.run(values)
+    return design.run(values, forecast=False)
+
+
+@cached
+def forecast_of(values: np.ndarray, design: sq.MonitorDesign):
+    # the continuations alone (small): the sequence stays in watch's entry, computed once
+    return design.forecast(watch(values, design), values)
 
 
 def _input(name, box, **options):
@@ -174,8 +180,10 @@ def key_controls(r, d):
             raise ValueError(f"`Planned items` must be at least the {upto:,} items already seen.")
         design = Design(target, r.n_max, alpha=r.alpha, looks=r.looks, boundary=r.boundary, seed=r.seed,
                         sequence=r.cs_method)
-        res = watch(np.ascontiguousarray(r.diffs[:upto]), design)
-    return SimpleNamespace(**vars(r), upto=upto, target=target, design=design, res=res)
+        values = np.ascontiguousarray(r.diffs[:upto])
+        # the sequence first, for the chart; the forecast (a simulation, half of a move) is added after it is drawn
+        res = watch(values, design)
+    return SimpleNamespace(**vars(r), upto=upto, target=target, design=design, res=res, values=values)
 
 
 def units(r, d):
@@ -185,9 +193,12 @@ def units(r, d):
 
 
 def report(r, d, points, scale):
-    """The verdict, the metrics row and the open view; returns the plotted frames."""
-    res, name_a, name_b, target, n_max, alpha = r.res, r.name_a, r.name_b, r.target, r.n_max, r.alpha
-    looks, boundary = r.looks, r.boundary
+    """The verdict, the metrics row and the open view; returns the plotted frames. The verdict and the metrics are
+    filled after the chart is drawn: they need the forecast (``r.res`` becomes the result with it)."""
+    name_a, name_b, target, n_max, alpha = r.name_a, r.name_b, r.target, r.n_max, r.alpha
+    verdict_box, metrics_box = st.container(), st.container()
+    plotted = views_of(r, points, scale)
+    res = r.res
     last = res.sequence.iloc[-1]
 
     def fmt_diff(x: float) -> str:
@@ -204,8 +215,8 @@ def report(r, d, points, scale):
             "budget": f"**{res.message}.**",
             "continue": f"**{res.message}** if the true difference is the smallest difference that matters "
                         f"(X = {x_signed}, set above; ± {res.expected_more_se:.0f} Monte Carlo SE)."}[res.verdict]
-    {"b_better": st.success, "a_better": st.success, "no_difference": st.info, "budget": st.warning,
-     "continue": st.info}[res.verdict](text)
+    {"b_better": verdict_box.success, "a_better": verdict_box.success, "no_difference": verdict_box.info,
+     "budget": verdict_box.warning, "continue": verdict_box.info}[res.verdict](text)
 
     metrics_row(
         Metric("Items so far", f"{res.n:,}", help=f"Of {n_max:,} planned."),
@@ -225,8 +236,18 @@ def report(r, d, points, scale):
         Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
                help=f"Share of simulated continuations with true difference X = {x_signed} that stop with 0 outside the "
                "sequence."),
+        container=metrics_box,
     )
+    return plotted, x_text
 
+
+def views_of(r, points, scale) -> dict:
+    """The open view: the sequence's chart (drawn before the forecast is simulated), then the forecast, then the
+    continuations' view. Sets ``r.res`` to the result with the forecast; returns the plotted frames."""
+    res, name_a, name_b, target, n_max, looks, boundary = r.res, r.name_a, r.name_b, r.target, r.n_max, r.looks, \
+        r.boundary
+    last = res.sequence.iloc[-1]
+    x_signed = f"{'+' if last['estimate'] >= 0 else '−'}{scale * target:g} {'points' if points else 'score units'}"
     plotted: dict[str, pd.DataFrame] = {"sequence": res.sequence}
     tab = views(VIEWS)
     title = f"{md_escape(name_b)} − {md_escape(name_a)}: running difference with its confidence sequence"
@@ -245,6 +266,9 @@ def report(r, d, points, scale):
                       "lan_demets_pocock": "Lan–DeMets (Pocock type)"}[boundary]
             st.caption(f"Confidence sequence: {res.method} ({how}). Planned {looks}-look {family} "
                        f"boundaries on the estimate (SD {res.sd:.4f}): {planned}. {group}")
+    if res.verdict == "continue":  # a stopped run has nothing to forecast: the result is already whole
+        with guard("Cannot monitor this run"):
+            res = r.res = res.with_forecast(forecast_of(r.values, r.design))
     if tab.open("paths"):
         with tab["paths"]:
             if res.verdict != "continue":
@@ -258,7 +282,7 @@ def report(r, d, points, scale):
                                            style=style()), "paths_chart")
                 st.caption("Press ▶ Play: each grey line is one way the rest of the run may go if the true difference is "
                            "X, the smallest difference that matters; × marks where it would stop (0 or ±X settled by the confidence sequence).")
-    return plotted, x_text
+    return plotted
 
 
 def plan(r, d, plotted):

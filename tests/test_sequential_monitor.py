@@ -178,3 +178,43 @@ def test_fewer_items_than_planned_looks_analyse_each_distinct_look_once():
     assert r.looks == (1, 2)
     assert np.array(r.look_bounds) * np.sqrt([1, 2]) / r.sd == pytest.approx(boundary_z(2, alpha=0.05,
                                                                                         kind="pocock"))
+
+
+def test_without_the_forecast_everything_else_is_the_same():
+    """``forecast=False`` (the page draws the sequence before simulating): the same sequence, verdict, looks and
+    bounds as with the forecast; the forecast's fields are nan while the run continues, and a stopped run is whole."""
+    rng = np.random.default_rng(4)
+    x = rng.choice([-1.0, 0.0, 1.0], size=120, p=[0.3, 0.4, 0.3])
+    design = sq.MonitorDesign(target=0.2, n_max=1000)
+    full, part = design.run(x), design.run(x, forecast=False)
+    assert full.verdict == part.verdict == "continue"
+    pd.testing.assert_frame_equal(full.sequence, part.sequence)
+    assert (full.looks, full.look_bounds, full.group_stop, full.sd, full.first_n) == \
+        (part.looks, part.look_bounds, part.group_stop, part.sd, part.first_n)
+    assert np.isfinite(full.expected_more) and full.expected_more > 0 and 0 <= full.p_stop_effect <= 1
+    assert math.isnan(part.expected_more) and math.isnan(part.expected_more_se) and math.isnan(part.p_stop_effect)
+    assert part.paths.empty and part.message == "continue" and full.message.startswith("continue: about")
+    stopped = np.r_[np.ones(60), -np.ones(20)]
+    whole, alone = design.run(stopped), design.run(stopped, forecast=False)
+    assert whole.message == alone.message == "stop: B is better"
+    assert (whole.expected_more, whole.expected_more_se, whole.p_stop_effect) == \
+        (alone.expected_more, alone.expected_more_se, alone.p_stop_effect) == (0.0, 0.0, 1.0)
+
+
+def test_the_forecast_added_afterwards_is_monitors():
+    """``result.with_forecast(design.forecast(result, x))`` with ``result = design.run(x, forecast=False)`` is
+    ``design.run(x)``: the same continuations (same seed), message and expected items."""
+    rng = np.random.default_rng(9)
+    x = rng.normal(0.02, 0.5, size=300)
+    design = sq.MonitorDesign(target=0.1, n_max=2000, sequence="mixture", seed=3, n_sims=500, n_paths=7)
+    full, part = design.run(x), design.run(x, forecast=False)
+    added = part.with_forecast(design.forecast(part, x))
+    assert full.verdict == "continue"
+    assert (added.message, added.expected_more, added.expected_more_se, added.p_stop_effect) == \
+        (full.message, full.expected_more, full.expected_more_se, full.p_stop_effect)
+    pd.testing.assert_frame_equal(added.paths, full.paths)
+    with pytest.raises(ValueError, match="`x` must hold the 300 items"):
+        design.forecast(part, x[:-1])
+    stopped = np.r_[np.ones(60), -np.ones(20)]
+    done = design.run(stopped, forecast=False)
+    assert done.with_forecast(design.forecast(done, stopped)).message == "stop: B is better"

@@ -43,13 +43,14 @@ from .general import (  # noqa: F401
 from .sizing import campaign_sample_size  # noqa: F401
 from .adapters import ItemModel, SequentialDesign, compare_designs, vote_item_model  # noqa: F401
 from .monitor import (  # noqa: F401
-    SEQUENCES, VERDICTS, MonitorDesign, MonitorResult, differences_from_log, differences_from_votes, monitor, read_paired_scores,
-    sample_differences)
+    SEQUENCES, VERDICTS, MonitorDesign, MonitorForecast, MonitorResult, differences_from_log, differences_from_votes,
+    monitor, monitor_forecast, read_paired_scores, sample_differences)
 
 __all__ = list(_campaign_all) + [
     "SEQUENTIAL_DESIGNS", "SequentialResult", "sequential_power", "sequential_sample_size", "sequential_curves",
     "look_schedule", "cs_halfwidth", "confidence_sequence", "mixture_rho", "MAX_RECURSION_LOOKS",
-    "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
+    "MAX_SIMULATED_ITEMS", "VERDICTS", "MonitorDesign", "MonitorForecast", "MonitorResult", "monitor",
+    "monitor_forecast", "read_paired_scores", "differences_from_log",
     "differences_from_votes", "sample_differences", "SEQUENCES", "ItemModel", "SequentialDesign", "vote_item_model",
     "compare_designs", "campaign_sample_size"]
 

@@ -18,6 +18,7 @@ are shown on the estimate scale, ``± c_k sd / √n_k`` at the planned looks.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,8 @@ from ..validation import check_alpha, check_choice, check_int, check_real
 from .boundaries import BOUNDARIES, _boundary_z, boundary_z, equal_information
 from .confidence import confidence_sequence, cs_boundary, mixture_rho
 
-__all__ = ["VERDICTS", "SEQUENCES", "MonitorDesign", "MonitorResult", "monitor", "read_paired_scores", "differences_from_log",
+__all__ = ["VERDICTS", "SEQUENCES", "MonitorDesign", "MonitorResult", "MonitorForecast", "monitor",
+           "monitor_forecast", "read_paired_scores", "differences_from_log",
            "differences_from_votes", "sample_differences"]
 
 VERDICTS = ("b_better", "a_better", "no_difference", "budget", "continue")
@@ -68,9 +70,10 @@ class MonitorResult:
         The first planned look already passed at which the running estimate was beyond its boundary.
     expected_more, expected_more_se : float
         Forecast further items until a stop (or the budget) under the planned
-        effect, with its Monte Carlo SE (0 when the run has stopped).
+        effect, with its Monte Carlo SE (0 when the run has stopped; ``nan`` while it continues when
+        :func:`monitor` was asked for no forecast).
     p_stop_effect : float
-        Share of simulated continuations that end with a significant difference.
+        Share of simulated continuations that end with a significant difference (``nan`` likewise).
     paths : pandas.DataFrame
         A few simulated continuations for display: ``path, n, estimate, stopped``.
     """
@@ -92,6 +95,24 @@ class MonitorResult:
     target: float
     n_max: int
     n_sims: int
+
+    def with_forecast(self, forecast: MonitorForecast) -> MonitorResult:
+        """This result with ``forecast``'s fields (:func:`monitor_forecast`)."""
+        return dataclasses.replace(self, message=forecast.message, expected_more=forecast.expected_more,
+                                   expected_more_se=forecast.expected_more_se, p_stop_effect=forecast.p_stop_effect,
+                                   paths=forecast.paths)
+
+
+@dataclass(frozen=True)
+class MonitorForecast:
+    """What the simulated continuations say (:func:`monitor_forecast`): the fields of :class:`MonitorResult` of the
+    same names."""
+
+    message: str
+    expected_more: float
+    expected_more_se: float
+    p_stop_effect: float
+    paths: pd.DataFrame
 
 
 def _verdict(lower, upper, target, n, n_max):
@@ -225,15 +246,22 @@ class MonitorDesign(Design):
             raise ValueError(f"`bounds` must be (low, high) with low < high, got {self.bounds!r}.")
         object.__setattr__(self, "bounds", bounds)
 
-    def run(self, x) -> MonitorResult:
-        """:func:`monitor` on the per-item differences so far."""
+    def run(self, x, *, forecast=True) -> MonitorResult:
+        """:func:`monitor` on the per-item differences so far (``forecast=False``: the sequence, verdict and
+        planned looks only)."""
         return monitor(x, target=self.target, n_max=self.n_max, alpha=self.alpha, sd=self.sd, bounds=self.bounds,
                        looks=self.looks, boundary=self.boundary, n_sims=self.n_sims, n_paths=self.n_paths,
-                       seed=self.seed)
+                       seed=self.seed, forecast=forecast)
+
+    def forecast(self, result: MonitorResult, x) -> MonitorForecast:
+        """:func:`monitor_forecast` of ``result`` (``self.run(x, forecast=False)``): ``result.with_forecast(…)`` is
+        ``self.run(x)``."""
+        return monitor_forecast(result, x, alpha=self.alpha, n_sims=self.n_sims, n_paths=self.n_paths,
+                                seed=self.seed)
 
 
 def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boundary="obrien_fleming",
-            n_sims=2000, n_paths=30, seed=0) -> MonitorResult:
+            n_sims=2000, n_paths=30, seed=0, forecast=True) -> MonitorResult:
     """Where a running comparison stands, and what to do next.
 
     Parameters
@@ -255,6 +283,10 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     n_sims, n_paths, seed : optional
         Simulated continuations for the forecast, how many to return for
         display, and the seed.
+    forecast : bool, optional
+        False: skip the simulated continuations (a page draws the sequence first and adds the forecast after);
+        a run that continues then has ``nan`` for ``expected_more``, ``expected_more_se`` and
+        ``p_stop_effect``, no ``paths`` and the message "continue". Everything else is as with the forecast.
 
     Returns
     -------
@@ -301,21 +333,61 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
         if nk <= n and abs(seq["estimate"].iloc[nk - 1]) >= b:
             group_stop = int(nk)
             break
-    rng = np.random.default_rng(seed)
-    if verdict == "continue":
-        sign = 1.0 if last["estimate"] >= 0 else -1.0
-        rho = mixture_rho(n_max, sd_used, alpha=alpha)
-        more, more_se, p_effect, paths = _forecast(float(values.sum()), n, n_max, sign * target, sd_used, target,
-                                                   alpha, rho, n_sims, n_paths, rng)
-        message = f"continue: about {math.ceil(more):,} more items expected"
+    if verdict == "continue":  # the forecast's fields, filled by monitor_forecast
+        more = more_se = p_effect = math.nan
+        paths = _NO_PATHS.copy()
     else:
         more, more_se, p_effect = 0.0, 0.0, float(verdict in ("a_better", "b_better"))
-        paths = pd.DataFrame(columns=["path", "n", "estimate", "stopped"])
-    return MonitorResult(sequence=seq, verdict=verdict, message=message, n=n, sd=sd_used,
-                         method=seq.attrs["method"], first_n=seq.attrs["first_n"],
-                         looks=tuple(int(v) for v in planned), look_bounds=tuple(float(v) for v in bounds_est),
-                         group_stop=group_stop, expected_more=more, expected_more_se=more_se, p_stop_effect=p_effect,
-                         paths=paths, target=target, n_max=n_max, n_sims=n_sims)
+        paths = _NO_PATHS.copy()
+    result = MonitorResult(sequence=seq, verdict=verdict, message=message, n=n, sd=sd_used,
+                           method=seq.attrs["method"], first_n=seq.attrs["first_n"],
+                           looks=tuple(int(v) for v in planned), look_bounds=tuple(float(v) for v in bounds_est),
+                           group_stop=group_stop, expected_more=more, expected_more_se=more_se,
+                           p_stop_effect=p_effect, paths=paths, target=target, n_max=n_max, n_sims=n_sims)
+    if forecast and verdict == "continue":
+        return result.with_forecast(monitor_forecast(result, values, alpha=alpha, n_sims=n_sims, n_paths=n_paths,
+                                                     seed=seed))
+    return result
+
+
+_NO_PATHS = pd.DataFrame(columns=["path", "n", "estimate", "stopped"])
+
+
+def monitor_forecast(result: MonitorResult, x, *, alpha=0.05, n_sims=2000, n_paths=30, seed=0) -> MonitorForecast:
+    """The simulated continuations of a run: what :func:`monitor` adds to ``monitor(x, …, forecast=False)``.
+
+    Parameters
+    ----------
+    result : MonitorResult
+        ``monitor(x, …, forecast=False)`` of the same items.
+    x : array_like
+        The items of ``result`` (their sum starts the continuations).
+    alpha, n_sims, n_paths, seed : optional
+        As in :func:`monitor` (the same values give the same forecast).
+
+    Returns
+    -------
+    MonitorForecast
+        For a run that continues, the simulated continuations under the smallest difference that matters, in
+        the direction of the running estimate (:func:`_forecast`); for a stopped run, nothing more to expect.
+        ``result.with_forecast(…)`` is what :func:`monitor` returns.
+    """
+    if result.verdict != "continue":
+        return MonitorForecast(result.message, 0.0, 0.0, float(result.verdict in ("a_better", "b_better")),
+                               _NO_PATHS.copy())
+    values = np.asarray(x, dtype=float).ravel()
+    if values.size != result.n:
+        raise ValueError(f"`x` must hold the {result.n:,} items of `result`, got {values.size:,}.")
+    alpha = check_alpha(alpha)
+    n_sims = check_int("n_sims", n_sims, low=100, high=100_000)
+    n_paths = check_int("n_paths", n_paths, low=0, high=200)
+    sign = 1.0 if result.sequence["estimate"].iloc[-1] >= 0 else -1.0
+    rho = mixture_rho(result.n_max, result.sd, alpha=alpha)
+    more, more_se, p_effect, paths = _forecast(float(values.sum()), result.n, result.n_max, sign * result.target,
+                                               result.sd, result.target, alpha, rho, n_sims, n_paths,
+                                               np.random.default_rng(seed))
+    return MonitorForecast(f"continue: about {math.ceil(more):,} more items expected", more, more_se, p_effect,
+                           paths)
 
 
 # ---------------------------------------------------------------------------
