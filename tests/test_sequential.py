@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import integrate, stats
 
@@ -661,3 +662,16 @@ def test_budget_savings_reads_population_curves(budget, kw):
         # Brent's answer on a step function lies within one judgment of where power reaches the target
         above = sq.population_curves([planned + 1, planned + 2], pop, designs=(design,), **kw)["average_power"]
         assert max(row["average_power"], *above) >= target - 1e-12
+
+
+@pytest.mark.parametrize("budget, kw", [(1200, {}), (777, dict(peeks=5, boundary="obrien_fleming", test="t")),
+                                        (20_002, dict(peeks=4, boundary="lan_demets"))])
+def test_curves_without_type_m_have_the_same_power(budget, kw):
+    """``with_type_m=False`` (the page's power and judgments charts, drawn before the Type-M integrals run): the
+    same power and expected judgments, bit for bit, and no Type-M."""
+    deltas = list(np.round(np.linspace(-2, 8, 21), 3))
+    designs = ("fixed", "naive", "interim", "interim_futility")
+    full = sq.campaign_curves(budget, deltas, designs=designs, **kw)
+    fast = sq.campaign_curves(budget, deltas, designs=designs, with_type_m=False, **kw)
+    pd.testing.assert_frame_equal(full.drop(columns="type_m"), fast.drop(columns="type_m"), check_exact=True)
+    assert fast["type_m"].isna().all() and full.loc[full["delta"] != 0, "type_m"].notna().all()
