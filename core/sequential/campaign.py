@@ -61,7 +61,7 @@ from .differences import parse_differences, read_differences
 from .scores import (  # noqa: F401  (ScoreMoments: importable from core.sequential as before)
     CEILING_WARNING, EstimateModel, ScoreMoments, _drifts, _gamma, ceiling_share, estimate_model, mwu_effect,
     score_distribution)
-from .recursion import clip_probabilities, recursion, stop_distribution, unit_recursion
+from .recursion import _SQRT_2PI, clip_probabilities, recursion, stop_distribution, unit_recursion
 
 __all__ = [
     "DESIGNS",
@@ -141,7 +141,6 @@ def _validate_design(design, budget, peeks, kind, futility_p, alpha):
 
 
 _GL6_X, _GL6_W = np.polynomial.legendre.leggauss(6)
-_SQRT_2PI = np.sqrt(2 * np.pi)  # scipy.stats.norm's normalising constant (_norm_pdf_C)
 _TYPE_M_CELLS = 4_000_000  # paths × grid points × tail nodes per block
 
 
@@ -213,7 +212,7 @@ def _recursion_with_type_m(thetas, eff_z, fut_z, drift, sizes, difference, varia
                 np.square(kernel, out=kernel)
                 np.multiply(kernel, -0.5, out=kernel)
                 np.exp(kernel, out=kernel)
-                np.divide(kernel, sigma * math.sqrt(2 * math.pi), out=kernel)
+                np.divide(kernel, sigma * _SQRT_2PI, out=kernel)
                 density = np.einsum("dm,dmq->dq", mass[rows], kernel)
                 abs_mean[rows, k] += (density * h[rows] * w[None, :]).sum(axis=1) * se[rows, k]
 
@@ -374,6 +373,7 @@ def campaign_power(
     method="analytic",
     n_sims=2000,
     seed=None,
+    with_type_m=True,
 ) -> CampaignResult:
     """Power, false-positive rate and expected cost of a DA campaign design.
 
@@ -405,6 +405,9 @@ def campaign_power(
         ``n_sims × budget`` at most :data:`MAX_SIMULATED_JUDGMENTS`).
     seed : int or numpy.random.Generator, optional
         Seed for ``"simulate"``.
+    with_type_m : bool, optional
+        False: the analytic engine leaves out the Type-M integrals (``type_m`` is ``nan``); everything else is
+        the same number (the integrals only observe the recursion). Root searches that need power alone use it.
 
     Returns
     -------
@@ -443,11 +446,16 @@ def campaign_power(
         return _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal)
     drift = _drifts(test, sizes, mean, sd, delta)
     null = np.zeros(peeks)
-    model = estimate_model(test, mean, sd, delta)
-    up, low, fut, type_ms = _recursion_with_type_m(
-        _thetas(np.vstack([drift, null]), info), eff_z, fut_z, np.vstack([drift, null]), np.vstack([sizes, sizes]),
-        [model.difference, 1.0], [model.variance, model.variance], [model.correlation, model.correlation], info)
-    type_m = float(type_ms[0])
+    thetas = _thetas(np.vstack([drift, null]), info)
+    if with_type_m:
+        model = estimate_model(test, mean, sd, delta)
+        up, low, fut, type_ms = _recursion_with_type_m(
+            thetas, eff_z, fut_z, np.vstack([drift, null]), np.vstack([sizes, sizes]), [model.difference, 1.0],
+            [model.variance, model.variance], [model.correlation, model.correlation], info)
+        type_m = float(type_ms[0])
+    else:
+        up, low, fut = _sequential_probs(thetas, eff_z, fut_z, info)
+        type_m = math.nan
     power, wrong, judgments, stop, eff, futp, looks = _summaries(up[:1], low[:1], fut[:1], sizes, delta)
     false_positive_rate = float(clip_probabilities(up[1].sum() + low[1].sum()))
     significant = float(up[0].sum() + low[0].sum())
@@ -458,23 +466,6 @@ def campaign_power(
         futility_probabilities=tuple(futp[0]), type_s=type_s, nominal_p=nominal, budget=budget,
         looks=looks, type_m=type_m,
     )
-
-
-def _analytic_power(design, budget, delta, *, peeks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0,
-                    alpha=0.05, test="mwu") -> float:
-    """:attr:`CampaignResult.power` of :func:`campaign_power`'s analytic engine without its Type-M integrals (the
-    root searches need power alone): the same recursion on the same two paths, so the same number."""
-    design, budget, peeks, kind, futility_p, alpha = _validate_design(design, budget, peeks, boundary, futility_p,
-                                                                      alpha)
-    mean, sd, delta = _validate_model(mean, sd, delta)
-    test = check_choice("test", test, TESTS)
-    sizes = _look_sizes(budget, peeks)
-    info = _information(sizes)
-    eff_z, fut_z = _design_bounds(design, peeks, kind, futility_p, alpha, info)
-    drift = _drifts(test, sizes, mean, sd, delta)
-    up, low, fut = _crossings(_thetas(np.vstack([drift, np.zeros(peeks)]), info), eff_z, fut_z, info)
-    up, low, fut = clip_probabilities(up), clip_probabilities(low), clip_probabilities(fut)
-    return float(_summaries(up[:1], low[:1], fut[:1], sizes, delta)[0][0])
 
 
 def _simulate_scores(rng, mean, sd, size):
@@ -853,7 +844,7 @@ def campaign_mde(design, budget, *, target_power=0.8, peeks=3, boundary="pocock"
     limit = min(40.0, 2 * (99.0 - mean), 2 * (mean - 1.0))
 
     def gap(d):
-        return _analytic_power(design, budget, d, **kw) - target_power
+        return campaign_power(design, budget, d, with_type_m=False, **kw).power - target_power
 
     if gap(limit) < 0:
         return math.nan
