@@ -761,13 +761,20 @@ def population_curves(budgets, population, *, designs=("fixed", "interim", "inte
         raise ValueError("`population` must contain at least one difference.")
     rows = []
     for design in designs:
-        design_, _, peeks_, kind, futility_p_, alpha_ = _validate_design(design, int(np.min(budgets)), peeks,
-                                                                          boundary, futility_p, alpha)
-        power, judgments = _batched(design_, budgets, population, peeks=peeks_, kind=kind, futility_p=futility_p_,
-                                    mean=mean, sd=sd, alpha=alpha_, test=test)
-        for b, p, j in zip(np.atleast_1d(budgets), power.mean(axis=1), judgments.mean(axis=1)):
+        power, judgments = _population_averages(design, budgets, population, peeks=peeks, boundary=boundary,
+                                                futility_p=futility_p, mean=mean, sd=sd, alpha=alpha, test=test)
+        for b, p, j in zip(np.atleast_1d(budgets), power, judgments):
             rows.append((design, int(b), float(p), float(j)))
     return pd.DataFrame(rows, columns=["design", "budget", "average_power", "average_judgments"])
+
+
+def _population_averages(design, budgets, population, *, peeks, boundary, futility_p, mean, sd, alpha, test):
+    """One design's average power and expected judgments over ``population`` at each of ``budgets`` (arrays)."""
+    design_, _, peeks_, kind, futility_p_, alpha_ = _validate_design(design, int(np.min(budgets)), peeks, boundary,
+                                                                      futility_p, alpha)
+    power, judgments = _batched(design_, budgets, population, peeks=peeks_, kind=kind, futility_p=futility_p_,
+                                mean=mean, sd=sd, alpha=alpha_, test=test)
+    return power.mean(axis=1), judgments.mean(axis=1)
 
 
 def budget_savings(budget, population, *, peeks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0,
@@ -800,11 +807,8 @@ def budget_savings(budget, population, *, peeks=3, boundary="pocock", futility_p
             """(average power, average judgments) at planned budget ``b``, each budget evaluated once: the grid,
             Brent's iterations (which land on the same whole budget near the end) and the answer share them."""
             if b not in seen:  # population_curves([b], …)'s row, without building its frame
-                design_, _, peeks_, kind, futility_p_, alpha_ = _validate_design(design, b, peeks, boundary,
-                                                                                  futility_p, alpha)
-                power, judgments = _batched(design_, [b], population, peeks=peeks_, kind=kind,
-                                            futility_p=futility_p_, mean=mean, sd=sd, alpha=alpha_, test=test)
-                seen[b] = (float(power.mean(axis=1)[0]), float(judgments.mean(axis=1)[0]))
+                power, judgments = _population_averages(design, [b], population, **kw)
+                seen[b] = (float(power[0]), float(judgments[0]))
             return seen[b]
 
         # a geometric grid of planned budgets brackets the answer — walked up only to its first budget at the
