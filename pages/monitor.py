@@ -197,15 +197,15 @@ def report(r, d, points, scale):
     filled after the chart is drawn: they need the forecast (``r.res`` becomes the result with it)."""
     name_a, name_b, target, n_max, alpha = r.name_a, r.name_b, r.target, r.n_max, r.alpha
     verdict_box, metrics_box = st.container(), st.container()
-    plotted = views_of(r, points, scale)
-    res = r.res
-    last = res.sequence.iloc[-1]
+    last = r.res.sequence.iloc[-1]  # the sequence is the same with the forecast
 
     def fmt_diff(x: float) -> str:
         return f"{scale * x:+.2f} pts" if points else f"{x:+.4f} score units"
 
     x_text = f"{scale * target:g} {'points' if points else 'score units'}"
     x_signed = f"{'+' if last['estimate'] >= 0 else '−'}{x_text}"
+    plotted = views_of(r, x_signed)
+    res = r.res
     text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "
                         f"{res.first_n:,}." if res.first_n else "",
             "a_better": f"**{res.message.replace('A', md_escape(name_a), 1)}** — 0 left the confidence sequence at item "
@@ -241,13 +241,11 @@ def report(r, d, points, scale):
     return plotted, x_text
 
 
-def views_of(r, points, scale) -> dict:
+def views_of(r, x_signed: str) -> dict:
     """The open view: the sequence's chart (drawn before the forecast is simulated), then the forecast, then the
     continuations' view. Sets ``r.res`` to the result with the forecast; returns the plotted frames."""
     res, name_a, name_b, target, n_max, looks, boundary = r.res, r.name_a, r.name_b, r.target, r.n_max, r.looks, \
         r.boundary
-    last = res.sequence.iloc[-1]
-    x_signed = f"{'+' if last['estimate'] >= 0 else '−'}{scale * target:g} {'points' if points else 'score units'}"
     plotted: dict[str, pd.DataFrame] = {"sequence": res.sequence}
     tab = views(VIEWS)
     title = f"{md_escape(name_b)} − {md_escape(name_a)}: running difference with its confidence sequence"

@@ -333,18 +333,13 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
         if nk <= n and abs(seq["estimate"].iloc[nk - 1]) >= b:
             group_stop = int(nk)
             break
-    if verdict == "continue":  # the forecast's fields, filled by monitor_forecast
-        more = more_se = p_effect = math.nan
-        paths = _NO_PATHS.copy()
-    else:
-        more, more_se, p_effect = 0.0, 0.0, float(verdict in ("a_better", "b_better"))
-        paths = _NO_PATHS.copy()
+    # the forecast's fields, filled by monitor_forecast (a stopped run's at once: nothing is simulated)
     result = MonitorResult(sequence=seq, verdict=verdict, message=message, n=n, sd=sd_used,
                            method=seq.attrs["method"], first_n=seq.attrs["first_n"],
                            looks=tuple(int(v) for v in planned), look_bounds=tuple(float(v) for v in bounds_est),
-                           group_stop=group_stop, expected_more=more, expected_more_se=more_se,
-                           p_stop_effect=p_effect, paths=paths, target=target, n_max=n_max, n_sims=n_sims)
-    if forecast and verdict == "continue":
+                           group_stop=group_stop, expected_more=math.nan, expected_more_se=math.nan,
+                           p_stop_effect=math.nan, paths=_NO_PATHS.copy(), target=target, n_max=n_max, n_sims=n_sims)
+    if forecast or verdict != "continue":
         return result.with_forecast(monitor_forecast(result, values, alpha=alpha, n_sims=n_sims, n_paths=n_paths,
                                                      seed=seed))
     return result
