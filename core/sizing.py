@@ -60,6 +60,18 @@ class SampleSize:
         return self.conservative if conservative else self.first
 
 
+def smallest_reaching(reaches, lo: int, hi: int) -> int:
+    """The smallest ``n`` in ``(lo, hi]`` with ``reaches(n)``, by bisection: for a ``reaches`` that is monotone in
+    ``n``, false at ``lo`` and true at ``hi`` (the callers check both ends)."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if reaches(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 def search_block(n: int) -> int:
     """Block length used around size ``n``: ``max(64, 4⌈√n⌉)``."""
     return max(64, 4 * math.isqrt(max(int(n), 0)) + 4)

@@ -136,3 +136,16 @@ def test_large_mcnemar_sample_size_in_bounded_time():
     assert (per_n_power(np.arange(got.conservative, got.conservative + 2000, 97), **kw) >= 0.8).all()
     normal = (1.959964 * np.sqrt(p_disc) + 0.841621 * np.sqrt(p_disc - 0.003**2)) ** 2 / 0.003**2
     assert got.first == pytest.approx(normal, rel=1e-3)
+
+
+def test_smallest_reaching_is_the_first_true_of_a_scan():
+    """The shared bisection gives what a scan from ``lo + 1`` finds, for monotone predicates and every bracket."""
+    from core.sizing import smallest_reaching
+
+    for threshold in range(1, 40):
+        for lo in range(0, threshold):
+            for hi in range(threshold, 41):
+                calls = []
+                found = smallest_reaching(lambda n: calls.append(n) or n >= threshold, lo, hi)
+                assert found == next(n for n in range(lo + 1, hi + 1) if n >= threshold)
+                assert all(lo < n < hi for n in calls)  # the ends are the caller's to check

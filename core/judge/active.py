@@ -60,6 +60,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from core.sizing import smallest_reaching
 from core.validation import check_choice, check_int, check_real
 from core.teaser import Teaser
 
@@ -252,14 +253,9 @@ def active_labels_for_se(confidence, target_se, *, policy="active", min_share=0.
     filler = _Sorted(np.sqrt(u2))
     if _variance(f, u2, float(total), s, policy, target, filler) > goal * (1 + 1e-12):
         return -1
-    lo, hi = 0, total  # var(lo) > goal (lo = 0 means "none"), var(hi) <= goal
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _variance(f, u2, float(mid), s, policy, target, filler) <= goal * (1 + 1e-12):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    # var(0) > goal (0 means "none"), var(total) <= goal
+    return smallest_reaching(lambda m: _variance(f, u2, float(m), s, policy, target, filler) <= goal * (1 + 1e-12),
+                             0, total)
 
 
 def active_curve(confidence, ns, *, policies=("human", "uniform", "active"), min_share=0.0,

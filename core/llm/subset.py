@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from core.sizing import smallest_reaching
 from core.teaser import Teaser
 from core.uploads import read_table
 from core.validation import check_choice, check_int, check_real
@@ -187,14 +188,7 @@ def subset_size_for_agreement(n_total, a_only, b_only, *, target_agreement=0.95,
 
     if agree(1) >= target:
         return 1
-    lo, hi = 1, n_total
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if agree(mid) >= target:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return smallest_reaching(lambda m: agree(m) >= target, 1, n_total)
 
 
 def subset_curve(ms, *, n_total, accuracy, a_only=None, b_only=None, method="exact") -> pd.DataFrame:

@@ -37,7 +37,7 @@ from scipy import optimize, stats
 from .. import uploads
 from ..design import Design, spec
 from ..results import PowerResult, nan_if_zero
-from ..sizing import SampleSize
+from ..sizing import SampleSize, smallest_reaching
 from ..validation import check_alpha, check_choice, check_int, check_real
 
 __all__ = [
@@ -392,13 +392,8 @@ def bleu_sample_size(delta_bleu, p0, b0, *, target_power=0.8, alpha=0.05, n_max=
     lo, hi = 2, n_max
     if power(lo) >= target_power:
         return lo
-    while hi - lo > 1:  # power is increasing in n for this engine
-        mid = (lo + hi) // 2
-        if power(mid) >= target_power:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    # power is increasing in n for this engine
+    return smallest_reaching(lambda n: power(n) >= target_power, lo, hi)
 
 
 def bleu_assurance(n, delta_mean, delta_sd, p0, b0, *, alpha=0.05):

@@ -10,6 +10,7 @@ import pandas as pd
 from scipy import stats
 
 from ..results import nan_if_zero
+from ..sizing import smallest_reaching
 from ..validation import check_alpha, check_int, check_real
 from ._model import (  # noqa: F401  (PRESETS: the doctests)
     _SIGMAS,
@@ -136,13 +137,7 @@ def _fewest_items(w, effect, target_power, alpha, max_items, sigmas):
     ceiling = _analytic_power(w, max_items, effect, alpha, sigmas)
     if ceiling < target_power:
         return None, ceiling
-    lo, hi = 2, max_items
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _analytic_power(w, mid, effect, alpha, sigmas) >= target_power:
-            hi = mid
-        else:
-            lo = mid
+    hi = smallest_reaching(lambda n: _analytic_power(w, n, effect, alpha, sigmas) >= target_power, 2, max_items)
     return hi, _analytic_power(w, hi, effect, alpha, sigmas)
 
 

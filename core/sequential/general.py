@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..sizing import smallest_reaching
 from ..validation import check_alpha, check_choice, check_int, check_real
 from .boundaries import BOUNDARIES, _boundary_z, equal_information
 from .confidence import cs_boundary, mixture_rho
@@ -520,10 +521,4 @@ def sequential_sample_size(delta, sd, *, design="group", target_power=0.8, looks
         hi = min(math.ceil(hi * 1.25) + 1, n_limit)
     if power(lo) >= target:
         return lo
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if power(mid) >= target:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return smallest_reaching(lambda n: power(n) >= target, lo, hi)
