@@ -46,7 +46,18 @@ st.set_page_config(
     initial_sidebar_state="collapsed" if str(st.query_params.get("present", "")).lower() in ("true", "1") else "expanded",
 )
 
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException  # noqa: E402
+
+from pages._links import remember_link, report_link  # noqa: E402
 from pages._registry import PAGES as REGISTRY, SECTIONS  # noqa: E402
+
+
+def _link_fields(url_path: str) -> dict:
+    """The declared fields of the page at ``url_path``, by URL key (for the link notes' control names and ranges)."""
+    from pages._registry import design_classes
+
+    info = next((i for i in REGISTRY if i.name == url_path), None)
+    return {} if info is None else {f.key: f for cls in design_classes(info) for f in cls.fields()}
 
 
 def home() -> None:
@@ -70,6 +81,8 @@ navigation = st.navigation({"": [HOME, HOME_ALIAS],
                           # across the top: in the sidebar the list of pages took its first ≈ 700 px and pushed every
                           # page's controls below the fold
                           position="top")
+# The link as it came, before any bound widget (the presentation toggle included) takes or drops its value.
+link = remember_link(navigation.url_path)
 # Before the page runs, so the page reads the mode of this very run.
 st.sidebar.toggle(
     "Presentation mode", key="present", bind="query-params",
@@ -89,6 +102,11 @@ if preload is not None:
                          key="plotly_preload", config={"staticPlot": True})
 try:
     navigation.run()
+except StopException:  # a page that stopped on a message still says which of the link's values it could not use
+    report_link(navigation.url_path, link, _link_fields(navigation.url_path))
+    raise
+else:
+    report_link(navigation.url_path, link, _link_fields(navigation.url_path))
 finally:
     if preload is not None:
         preload.empty()

@@ -117,6 +117,11 @@ class Field:
         hi = "∞" if self.high is None else _number(unit(self.high))
         return f"{'(' if self.low_open else '['}{lo}, {hi}{')' if self.high_open else ']'}"
 
+    def widget_range_text(self) -> str:
+        """The widget's ends in the units it shows (``"1 to 99"``): what a slider, and so a link, can take."""
+        lo, hi = self.widget_low, self.widget_high
+        return f"{'−∞' if lo is None else _number(lo)} to {'∞' if hi is None else _number(hi)}"
+
     def check(self, value):
         """``value`` coerced to the field's kind, or a ``ValueError`` naming the field and its range."""
         if value is None:

@@ -8,6 +8,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from core import figures
+from pages._links import notes_slot
 
 __all__ = ['cached', 'design_key', 'cached_upload', 'CHART_CONFIG', 'PRESENTATION_CHART_CONFIG', 'ensure_frame', 'presentation', 'style', 'start', 'key_inputs']
 
@@ -137,6 +138,7 @@ def start(title: str, caption: str) -> None:
     st.title(title)
     if not presentation():
         st.caption(caption)
+    notes_slot()  # where a link's values that the page cannot use are named (pages._links)
 
 
 def key_inputs(count: int) -> list:

@@ -95,6 +95,15 @@ def test_widget_units():
     assert math.isclose(f.from_widget(f.to_widget(0.0123)), 0.0123)
 
 
+def test_widget_range_text_gives_the_widgets_ends_in_its_units():
+    # what a slider (and so a link) can take: the widget's ends, scaled, narrower than the valid range with ui_*
+    assert Toy.field("delta").widget_range_text() == "-100 to 100"
+    assert Toy.field("n").widget_range_text() == "2 to 10,000"
+    assert Toy.field("sd").widget_range_text() == "0 to ∞"
+    narrow = Field(name="acc", default=0.7, kind="float", low=0.0, high=1.0, ui_low=0.01, ui_high=0.99, scale=100.0)
+    assert narrow.widget_range_text() == "1 to 99"
+
+
 def test_designs_are_hashable_cache_keys():
     assert hash(Toy()) == hash(Toy.from_params({})) and Toy() != Toy(n=101)
     assert Toy().with_(n=200) == Toy(n=200)

@@ -1,0 +1,107 @@
+"""A link's values that a page cannot use are named under its title (pages._links), never dropped in silence.
+
+Oracles: Streamlit itself decides what a bound widget takes (the value it shows after the run); a link the page's
+widgets can show must give no note (every page, its continuous controls each moved one step, and every declared
+field written at its default, choices by value), and a refused value must give exactly one note naming it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pages._links import _same
+from pages._registry import PAGES as REGISTRY, design_classes
+
+from .conftest import open_page
+
+PAGES = tuple(page.name for page in REGISTRY)
+HEADLINE = "This link asked for values the page cannot use"
+
+
+def notes(at) -> list[str]:
+    return [w.value for w in at.warning if HEADLINE in w.value]
+
+
+def test_refused_values_are_named_once_and_escaped():
+    at = open_page("monitor", {"target": "-3", "n_max": "abc", "alpha": "0.01", "present": "maybe",
+                               "looks": "<b>7</b>"}, timeout=120)
+    assert not at.exception, at.exception
+    [note] = notes(at)
+    # the refused ones, each with what the control takes and what it shows instead
+    assert "`target=-3`: **Smallest difference that matters (X)** takes a number from 0.001 to 100" in note
+    assert "it shows `0.05`" in note
+    assert "`n_max=abc`: **Planned items** takes a whole number from 2 to 1,000,000 items; it shows `1,000`" in note
+    assert "`present=maybe`: **Presentation mode** takes `true` or `false`; it shows `false`" in note
+    assert "`looks=<b>7</b>`" in note  # user text inside a code span: shown as typed, inert
+    # the accepted one is not named, and it was taken
+    assert "alpha" not in note
+    assert at.session_state["alpha"] == 0.01
+    # said once, on the visit the link opened: the next rerun carries what the widgets show
+    at.run()
+    assert not notes(at)
+
+
+def test_an_option_the_control_does_not_list_is_named_with_its_options():
+    at = open_page("leaderboard", {"ties": "half"}, timeout=120)
+    [note] = notes(at)
+    assert "`ties=half`: **Ties in the fit** takes one of `dropped`, `split: half a win each`" in note
+
+
+def test_a_value_beyond_the_sliders_end_is_named():
+    # the slider ends at 99% although the design's valid range is [0, 100]: Streamlit refuses 100
+    at = open_page("llm", {"acc_a": "100"}, timeout=120)
+    [note] = notes(at)
+    assert "`acc_a=100`: **Accuracy of the baseline A (%)** takes a number from 1 to 99 %; it shows `70`" in note
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_defaults_written_out_give_no_note(page):
+    """Every declared field at its default, as the design writes it (choices by value): all taken silently."""
+    query = {}
+    for info in REGISTRY:
+        if info.name == page:
+            for cls in design_classes(info):
+                query.update(cls().to_params())
+    at = open_page(page, query, timeout=120)
+    assert not at.exception, at.exception
+    assert not notes(at), notes(at)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p != "plan"])  # the plan basket has no slider or number box
+def test_continuous_controls_moved_one_step_give_no_note(page):
+    """Each slider and number box of the page moved one step inside its ends, all in one link: every value is taken
+    (the widgets show them) and nothing is reported."""
+    at = open_page(page, timeout=120)
+    query, expected = {}, {}
+    for widget in list(at.slider) + list(at.number_input):
+        bound = getattr(widget.proto, "query_param_key", "")  # widgets the link can set
+        if not bound or widget.key == "present" or isinstance(widget.value, (tuple, list)):
+            continue
+        if widget.value is None:
+            continue
+        lo = -float("inf") if widget.min is None else widget.min
+        hi = float("inf") if widget.max is None else widget.max
+        step = widget.step or 1
+        value = widget.value + step if widget.value + step <= hi else widget.value - step
+        if not lo <= value <= hi:
+            continue
+        value = round(value, 9)
+        query[widget.key] = f"{value:g}" if isinstance(value, float) else str(value)
+        expected[widget.key] = value
+    assert query, f"{page}: no bound slider or number box found"
+    moved = open_page(page, query, timeout=120)
+    assert not moved.exception, moved.exception
+    assert not notes(moved), (query, notes(moved))
+    for key, value in expected.items():
+        if key in moved.session_state:
+            assert moved.session_state[key] == pytest.approx(value), key
+
+
+@pytest.mark.parametrize("text, value, same", [
+    ("0.8", 0.8, True), ("0.80", 0.8, True), ("2", 2.0, True), ("1e3", 1000, True), ("0.81", 0.8, False),
+    ("TRUE", True, True), ("true", False, False), ("1", True, False),
+    ("split", "split", True), ("Split", "split", False), (["a", "b"], ["a", "b"], True), (["a"], ["a", "b"], False),
+    ("abc", 1000, False), ("nan", 0.5, False),
+])
+def test_same_reads_numbers_by_value_and_flags_in_any_case(text, value, same):
+    assert _same(text, value) is same
