@@ -9,8 +9,11 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8501
 # Listen on this machine only; `make run ADDRESS=0.0.0.0` serves a lab network on purpose.
 ADDRESS ?= 127.0.0.1
+# App processes: 1 for one person (`make run`); a lab's shared server runs one per core (`make lab`,
+# `WORKERS=auto`) behind scripts/lab.py, which keeps each browser on its own process.
+WORKERS ?= 1
 
-.PHONY: run test test-fast bench browser venv clean
+.PHONY: run lab test test-fast bench browser venv clean
 
 venv: $(STAMP)
 
@@ -21,7 +24,11 @@ $(STAMP): requirements.txt
 	@touch $(STAMP)
 
 run: venv
-	$(BIN)/python scripts/serve.py --server.address $(ADDRESS) --server.port $(PORT)
+	$(BIN)/python scripts/lab.py --workers $(WORKERS) --server.address $(ADDRESS) --server.port $(PORT)
+
+# A lab on one server: one app process per core (`make lab ADDRESS=0.0.0.0` to serve the lab's network).
+lab: venv
+	$(BIN)/python scripts/lab.py --workers auto --server.address $(ADDRESS) --server.port $(PORT)
 
 browser: venv
 	@PYTHON=$(BIN)/python sh scripts/ensure-chromium.sh

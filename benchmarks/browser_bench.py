@@ -92,12 +92,14 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start_server(port: int, *, floor: bool | Path = False) -> subprocess.Popen:
-    """The app as ``make run`` starts it, or (``floor``) a floor app under plain ``streamlit run``
-    (``floor=True``: the one-chart floor; a path: that app)."""
+def _start_server(port: int, *, floor: bool | Path = False, workers: int = 1) -> subprocess.Popen:
+    """The app as ``make run`` starts it (``workers`` > 1: as ``make lab`` does, several app processes behind
+    ``scripts/lab.py``), or (``floor``) a floor app under plain ``streamlit run`` (``floor=True``: the one-chart
+    floor; a path: that app)."""
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     floor_app = FLOOR_APP if floor is True else floor
     launcher = ([sys.executable, "-m", "streamlit", "run", str(floor_app)] if floor else
+                [sys.executable, str(ROOT / "scripts" / "lab.py"), "--workers", str(workers)] if workers > 1 else
                 [sys.executable, str(ROOT / "scripts" / "serve.py")])
     proc = subprocess.Popen(
         [*launcher, "--server.address", "127.0.0.1", "--server.port",
@@ -105,7 +107,7 @@ def _start_server(port: int, *, floor: bool | Path = False) -> subprocess.Popen:
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 90 * workers
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise RuntimeError(f"streamlit exited with code {proc.returncode} before answering")
@@ -115,7 +117,7 @@ def _start_server(port: int, *, floor: bool | Path = False) -> subprocess.Popen:
                         return proc
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("streamlit did not start within 90 s")
+        raise RuntimeError(f"streamlit did not start within {90 * workers} s")
     except BaseException:  # not started, or interrupted while waiting: leave no server behind
         _stop_server(proc)
         raise

@@ -1,9 +1,11 @@
 """How a lab shares one server: 25 sessions moving sliders at once, speaking Streamlit's own protocol.
 
-Starts the app the way ``make run`` does (``scripts/serve.py`` on a free port of 127.0.0.1) and opens sessions as
-websocket clients of ``ws://127.0.0.1:PORT/_stcore/stream`` — no browser, so the figures are the server's share of a
-slider move alone: the script run, the serialisation of its elements and the websocket, with the sessions' script
-threads taking turns on the server process's interpreter and the machine's two cores.
+Starts the app the way a lab serves it, ``make lab`` (``scripts/lab.py --workers auto``: one app process per core
+behind a sticky proxy on a free port of 127.0.0.1), and opens sessions as websocket clients of
+``ws://127.0.0.1:PORT/_stcore/stream`` — no browser, so the figures are the server's share of a slider move alone:
+the script run, the serialisation of its elements and the websocket, with each process's sessions taking turns on
+its interpreter. The same load then runs on one process (``make run``: every session's script on one interpreter,
+so on one core at a time), for comparison.
 
 **The protocol** (Streamlit 1.67, as its frontend speaks it: ``streamlit/proto/BackMsg.proto``,
 ``ClientState.proto``, ``ForwardMsg.proto`` and ``runtime/app_session.py``). A client sends ``BackMsg``
@@ -46,8 +48,9 @@ the client's own machine), and the frontend's widget states of unchanged widgets
 **The floors.** The same load then runs on the two floor apps of :mod:`benchmarks.browser_bench` (the one-chart
 app and the page-shaped app with a page's element mix and no statistics, each under plain ``streamlit run``), so
 the figures can be read against what Streamlit itself costs under 25 sessions on the same machine in the same run.
-On this 2-core machine the page-shaped floor's own p95 was 1.6 s and the one-chart floor's 1.0 s: a page with a
-scenario page's number of elements cannot meet the 1.0 s target by making its statistics faster alone.
+On this 2-core machine the page-shaped floor's own p95 was 1.6 s and the one-chart floor's 1.0 s: on one process, a
+page with a scenario page's number of elements cannot meet the 1.0 s target by making its statistics faster alone;
+with one process per core (the lab) it does.
 
 ``python -m benchmarks.sessions_bench`` runs it alone.
 """
@@ -342,6 +345,25 @@ def cpu_seconds(pid: int) -> float:
         return math.nan
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and its live children (a lab's proxy and its app processes; Linux
+    ``/proc/PID/task/*/children``); NaN elsewhere."""
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        total += cpu_seconds(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            pass
+    return total
+
+
 #: Streamlit's floors under the same load (as in :mod:`benchmarks.browser_bench`): (name, app, slider label).
 FLOORS = (("one-chart floor", True, None), ("page-shaped floor", FLOOR_PAGE_APP, "Slope"))
 
@@ -361,27 +383,55 @@ def measure_floor(app, label: str | None, sessions: int = SESSIONS) -> dict:
         _stop_server(proc)
 
 
-def measure(sessions: int = SESSIONS) -> dict:
-    """Start the app, run the one-session reference and the ``sessions`` concurrent sessions; always stop it.
+def lab_workers() -> int:
+    """The app processes ``make lab`` starts on this machine (one per core; ``scripts/lab.py --workers auto``)."""
+    import importlib.util
 
-    Besides the reruns it records the CPU seconds the server and this client used in each phase: on a loaded
-    machine, the server's CPU per rerun says whether sharing added work or only waiting.
-    """
+    from benchmarks.browser_bench import ROOT
+
+    spec = importlib.util.spec_from_file_location("lab", ROOT / "scripts" / "lab.py")
+    lab = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("lab", lab)  # dataclasses look their module up
+    spec.loader.exec_module(lab)
+    return lab.worker_count("auto")
+
+
+def measure_one_process(sessions: int = SESSIONS) -> dict:
+    """The same load on the app as ``make run`` serves it: one process, every session's script on its interpreter."""
     port = _free_port()
     proc = _start_server(port)
     try:
-        cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
+        return summary(_run(_concurrent(port, sessions, first_slot=1)))
+    finally:
+        _stop_server(proc)
+
+
+def measure(sessions: int = SESSIONS) -> dict:
+    """Start the app as a lab serves it (``make lab``: :func:`lab_workers` processes behind ``scripts/lab.py``),
+    run the one-session reference and the ``sessions`` concurrent sessions; always stop it. Then the same load on
+    one process (``make run``) and on Streamlit's floors.
+
+    Besides the reruns it records the CPU seconds the server (the lab's proxy and app processes) and this client
+    used in each phase: on a loaded machine, the server's CPU per rerun says whether sharing added work or only
+    waiting.
+    """
+    workers = lab_workers()
+    port = _free_port()
+    proc = _start_server(port, workers=workers)
+    try:
+        cpu0, own0 = tree_cpu_seconds(proc.pid), time.process_time()
         alone = _run(_one_at_a_time(port))
-        cpu1, own1 = cpu_seconds(proc.pid), time.process_time()
+        cpu1, own1 = tree_cpu_seconds(proc.pid), time.process_time()
         start = time.perf_counter()
         together = _run(_concurrent(port, sessions, first_slot=1))
         wall = time.perf_counter() - start
-        cpu2, own2 = cpu_seconds(proc.pid), time.process_time()
+        cpu2, own2 = tree_cpu_seconds(proc.pid), time.process_time()
     finally:
         _stop_server(proc)
+    one_process = measure_one_process(sessions) if workers > 1 else summary(together)
     floors = {name: measure_floor(app, label, sessions) for name, app, label in FLOORS}
     return {"alone": summary(alone), "together": summary(together), "sessions": sessions, "wall": wall,
-            "floors": floors,
+            "workers": workers, "one_process": one_process, "floors": floors,
             "pages": {page: (by_page(alone).get(page), seconds) for page, seconds in by_page(together).items()},
             "server_cpu": (cpu1 - cpu0, cpu2 - cpu1), "client_cpu": (own1 - own0, own2 - own1)}
 
@@ -395,8 +445,9 @@ def check_sessions(timed=None) -> bool:
         return False
     one, many = m["alone"], m["together"]
     good = many["p95"] <= TARGET_P95 and not many["errors"] and not one["errors"]
-    print(f"Lab server, {m['sessions']} websocket sessions at once over {len(PAGES)} pages (Streamlit's protocol, "
-          f"no browser; {MOVES} slider moves each, {THINK[0]}–{THINK[1]} s apart):")
+    print(f"Lab server (make lab: {m['workers']} app processes behind scripts/lab.py), {m['sessions']} websocket "
+          f"sessions at once over {len(PAGES)} pages (Streamlit's protocol, no browser; {MOVES} slider moves each, "
+          f"{THINK[0]}–{THINK[1]} s apart):")
     print(f"   slider rerun → script_finished: p50 {many['p50']:.2f} s, p95 {many['p95']:.2f} s, "
           f"max {many['max']:.2f} s over {many['reruns']} reruns   (target p95 ≤ {TARGET_P95:.1f} s on 2 cores) {'OK' if good else 'MISSED'}")
     print(f"   one session alone, same pages and moves: p50 {one['p50']:.2f} s, p95 {one['p95']:.2f} s, "
@@ -404,9 +455,15 @@ def check_sessions(timed=None) -> bool:
           f"p50, {many['p95'] / one['p95']:.1f}× at p95")
     print(f"   first visits: {m['sessions']} at once p50 {many['visit_p50']:.2f} s, max {many['visit_max']:.2f} s; "
           f"alone p50 {one['visit_p50']:.2f} s; all {m['sessions']} sessions done in {m['wall']:.0f} s")
+    single = m["one_process"]
+    print(f"   the same load on one process (make run): p50 {single['p50']:.2f} s, p95 {single['p95']:.2f} s, "
+          f"max {single['max']:.2f} s; the lab's p95 is {many['p95'] / single['p95']:.2f}× of it"
+          if single["p95"] > 0 else "   the same load on one process (make run): no reruns")
+    for error in single["errors"]:
+        print(f"   one-process session failed: {error}")
     runs_alone, runs_shared = one["reruns"] + len(PAGES), many["reruns"] + m["sessions"]  # moves + first visits
-    print(f"   server CPU per run (first visits and moves): {m['server_cpu'][0] / runs_alone:.2f} s alone, "
-          f"{m['server_cpu'][1] / runs_shared:.2f} s shared; this client used {m['client_cpu'][1]:.1f} CPU s "
+    print(f"   server CPU per run (first visits and moves; the proxy and its app processes): "
+          f"{m['server_cpu'][0] / runs_alone:.2f} s alone, {m['server_cpu'][1] / runs_shared:.2f} s shared; this client used {m['client_cpu'][1]:.1f} CPU s "
           f"for the {m['sessions']} sessions")
     floors = m["floors"]
     print("   the same load on Streamlit's floors (benchmarks/floor_app.py, floor_page_app.py; whole-script reruns): "

@@ -69,6 +69,28 @@ def test_cpu_seconds_agree_with_the_process_own_clock():
     assert math.isnan(sb.cpu_seconds(2**31 - 1))
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+def test_tree_cpu_seconds_adds_the_children():
+    """A lab's server CPU is its proxy's and its app processes': a child that burns 0.3 s of CPU is counted."""
+    import subprocess
+    import sys
+
+    burn = ("import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+            "print('done', flush=True)\ntime.sleep(30)")
+    child = subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "done"
+        extra = sb.tree_cpu_seconds(os.getpid()) - sb.cpu_seconds(os.getpid())
+        assert extra >= sb.cpu_seconds(child.pid) - 0.011 >= 0.28  # clock ticks of 0.01 s
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_the_lab_runs_one_app_process_per_core():
+    assert sb.lab_workers() == max(1, min(64, os.cpu_count() or 1))
+
+
 def test_quantile_matches_linear_interpolation():
     assert sb.quantile([4.0, 1.0, 3.0, 2.0], 0.5) == 2.5
     assert sb.quantile([1.0, 2.0, 3.0, 4.0, 5.0], 0.95) == pytest.approx(4.8)
@@ -117,7 +139,7 @@ def test_the_server_is_stopped_when_the_sessions_fail(monkeypatch):
 
     started = []
 
-    def fake_server(port):
+    def fake_server(port, **options):
         started.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
         return started[-1]
 
