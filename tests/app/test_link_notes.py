@@ -105,3 +105,24 @@ def test_continuous_controls_moved_one_step_give_no_note(page):
 ])
 def test_same_reads_numbers_by_value_and_flags_in_any_case(text, value, same):
     assert _same(text, value) is same
+
+
+def _home_uploads():
+    from core import home
+    from tests.test_home import HUMANEVAL, MT_TSV, VOTES_CSV, llm_log_csv, pilot_csv
+
+    files = [("log.csv", llm_log_csv(1)), ("votes.csv", VOTES_CSV), ("pilot.csv", pilot_csv(2)),
+             ("outputs.tsv", MT_TSV), ("mqm_synthetic.tsv", (HUMANEVAL / "mqm_synthetic.tsv").read_bytes())]
+    return [(name, home.read_upload(name, data)) for name, data in files]
+
+
+@pytest.mark.parametrize("name, upload", _home_uploads(), ids=lambda x: x if isinstance(x, str) else "")
+def test_the_home_pages_upload_links_give_no_note(name, upload):
+    """"Start from your data" hands a page values fitted from a file, rounded and clipped to its widgets: every one
+    is taken (no note) and the widgets show them."""
+    at = open_page(upload.page, dict(upload.query), timeout=120)
+    assert not at.exception, at.exception
+    assert not notes(at), (name, upload.query, notes(at))
+    for key, value in dict(upload.values).items():
+        if key in at.session_state and isinstance(value, (int, float)) and not isinstance(value, bool):
+            assert at.session_state[key] == pytest.approx(value, abs=1e-9), key
