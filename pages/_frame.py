@@ -115,6 +115,8 @@ h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.
 [data-testid="stMainBlockContainer"] [data-testid="stPageLink"] { display: none; }
 [data-testid="stMainBlockContainer"] [class*="st-key-card_"] [data-testid="stPageLink"] { display: block; }
 .st-key-pins_panel { display: none; }
+/* the title's box is tighter than its text here: a link's note keeps clear of it */
+.st-key-link_notes { margin-top: 0.6rem; }
 </style>
 """
 

@@ -56,8 +56,8 @@ def report_link(page: str, link: Mapping[str, str] | None, fields: Mapping | Non
     st.session_state[_CHECKED] = page
     notes = link_notes(link, fields or {})
     if notes:
-        slot = getattr(_RUN, "slot", None) or st.container()
-        slot.warning("**This link asked for values the page cannot use**, so it shows others:\n\n"
+        slot = getattr(_RUN, "slot", None) or st.empty()
+        slot.container(key="link_notes").warning("**This link asked for values the page cannot use**, so it shows others:\n\n"
                      + "\n".join(f"- {n}" for n in notes), icon=":material/link_off:")
     return notes
 
@@ -91,18 +91,29 @@ def _sentence(key: str, text: str, written, field, meta) -> str:
     asked = code(f"{key}={text}", limit=60)
     label = field.label if field is not None and field.label else CONTROL_NAMES.get(key, "")
     name = f"**{label}**" if label else "this control"
-    options = list(getattr(meta, "formatted_options", None) or [])
+    options = _options(meta)
     if field is not None and field.kind in ("float", "int") and not options:
         takes = f"a {'whole ' if field.kind == 'int' else ''}number from {field.widget_range_text()}" + (
             f" {field.unit}" if field.unit else "")
     elif meta.value_type == "bool_value":
         takes = "`true` or `false`"
     elif options:
-        listed = ", ".join(code(o, limit=40) for o in options[:8])
-        takes = f"one of {listed}{', …' if len(options) > 8 else ''}"
+        shown_options = options if len(options) <= 8 else [*options[:3], None, *options[-2:]]
+        takes = "one of " + ", ".join("…" if o is None else code(o, limit=40) for o in shown_options)
     else:
         takes = "another value"
     return f"{asked}: {name} takes {takes}; it shows {code(_plain(shown))}."
+
+
+def _options(meta) -> list[str]:
+    """The labels a choice widget writes into the URL, in order: a radio's or selectbox's ``formatted_options``, a
+    select slider's from its serializer (Streamlit keeps them there); ``[]`` for other widgets."""
+    found = getattr(meta, "formatted_options", None)
+    if not found:
+        serde = getattr(meta.deserializer, "__self__", None)
+        found = getattr(serde, "formatted_options", None) or list(getattr(serde, "formatted_option_to_index", None)
+                                                                  or [])
+    return [str(o) for o in found or []]
 
 
 def _asks_default(field, text) -> bool:

@@ -47,6 +47,16 @@ def test_an_option_the_control_does_not_list_is_named_with_its_options():
     assert "`ties=half`: **Ties in the fit** takes one of `dropped`, `split: half a win each`" in note
 
 
+def test_a_select_sliders_options_are_listed_and_long_lists_elided():
+    at = open_page("accuracy", {"alpha": "0.02"}, timeout=120)
+    [note] = notes(at)
+    assert ("`alpha=0.02`: **Significance level α (two-sided)** takes one of `0.001`, `0.005`, `0.01`, `0.025`, "
+            "`0.05`, `0.1`; it shows `0.05`") in note
+    at = open_page("sequential", {"budget": "1234"}, timeout=120)
+    [note] = notes(at)
+    assert "`budget=1234`: **Planned judgments for the pair** takes one of `200`, `300`, `400`, …, `8000`, `10000`" in note
+
+
 def test_a_value_beyond_the_sliders_end_is_named():
     # the slider ends at 99% although the design's valid range is [0, 100]: Streamlit refuses 100
     at = open_page("llm", {"acc_a": "100"}, timeout=120)
