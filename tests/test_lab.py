@@ -184,6 +184,14 @@ def test_a_connection_that_never_sends_a_whole_head_is_closed():
     _with_lab(test)
 
 
+def test_the_lab_stops_when_an_app_process_exits():
+    """Half a lab is not served: once a process has exited, :meth:`Lab.serve` returns (and main stops the rest)."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    proxy = lab.Lab(1, "127.0.0.1", lab.free_port(), ports=[lab.free_port()], procs=[gone], sessions=[0])
+    asyncio.run(asyncio.wait_for(proxy.serve(), 30))  # returns instead of serving on
+
+
 # --- the real lab -------------------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_the_lab_serves_streamlit_sessions_from_two_processes_and_stops_them():

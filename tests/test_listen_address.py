@@ -71,19 +71,23 @@ def test_config_names_the_loopback_address():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("launcher", ["serve", "streamlit"])
+@pytest.mark.parametrize("launcher", ["serve", "lab", "streamlit"])
 def test_a_launch_without_an_address_listens_on_loopback_only(launcher):
     port = _free_port()
     if launcher == "serve":
         command = [sys.executable, "scripts/serve.py", "--server.port", str(port)]
+    elif launcher == "lab":  # `make lab`: the proxy takes the public port (its app processes use private ones)
+        command = [sys.executable, "scripts/lab.py", "--workers", "2", "--server.port", str(port)]
     else:
         command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
     assert _bound(command, port) == {"127.0.0.1"}
 
 
 @pytest.mark.slow
-def test_an_explicit_address_still_serves_every_interface():
+@pytest.mark.parametrize("launcher", ["streamlit", "lab"])
+def test_an_explicit_address_still_serves_every_interface(launcher):
     port = _free_port()
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-               "--server.address", "0.0.0.0"]
+    command = ([sys.executable, "-m", "streamlit", "run", "app.py"] if launcher == "streamlit" else
+               [sys.executable, "scripts/lab.py", "--workers", "2"])
+    command += ["--server.port", str(port), "--server.address", "0.0.0.0"]
     assert _bound(command, port) == {"0.0.0.0"}
