@@ -208,19 +208,23 @@ class Lab:
 
     @staticmethod
     async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Copy until the reader's end, then pass the end on (a half-close), so the other direction can finish; a
+        broken connection closes the writer instead, which ends the other direction too."""
         try:
             while data := await reader.read(CHUNK):
                 writer.write(data)
                 await writer.drain()
-        finally:
             if writer.can_write_eof():
-                try:
-                    writer.write_eof()
-                except OSError:
-                    pass
+                writer.write_eof()
+        except (ConnectionError, OSError):
+            writer.close()
 
     async def _copy_setting_cookie(self, reader, writer, worker: int) -> None:
-        head = await reader.readuntil(b"\r\n\r\n")
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, OSError):
+            writer.close()  # the process answered nothing readable: the browser sees a closed connection
+            return
         writer.write(with_cookie(head, worker))
         await writer.drain()
         await self._copy(reader, writer)

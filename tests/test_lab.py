@@ -170,6 +170,27 @@ def test_sessions_spread_over_the_processes_and_their_bytes_pass_unchanged():
     _with_lab(test)
 
 
+def test_a_browser_that_vanishes_mid_session_is_no_longer_counted():
+    upgrade = b"GET /_stcore/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+
+    async def test(proxy, port, received):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(upgrade + os.urandom(100_000))
+        await writer.drain()
+        await reader.readuntil(b"\r\n\r\n")
+        assert proxy.sessions == [1, 0]
+        writer.transport.abort()  # a reset, not a goodbye
+        for _ in range(100):
+            if proxy.sessions == [0, 0]:
+                break
+            await asyncio.sleep(0.05)
+        assert proxy.sessions == [0, 0]
+        _, body = await _request(port, b"GET / HTTP/1.1\r\n\r\n")  # and the proxy serves on
+        assert body == b"worker 0"
+
+    _with_lab(test)
+
+
 def test_a_connection_that_never_sends_a_whole_head_is_closed():
     async def test(proxy, port, received):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
