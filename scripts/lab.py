@@ -237,7 +237,10 @@ class Lab:
         loop = asyncio.get_running_loop()
         stopped = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stopped.set)
+            try:
+                loop.add_signal_handler(sig, stopped.set)
+            except (ValueError, RuntimeError, NotImplementedError):  # not the main thread, or no signals here
+                pass
         async with server:
             while not stopped.is_set():
                 if any(proc.poll() is not None for proc in self.procs):

@@ -10,6 +10,7 @@ processes) and runs Streamlit sessions through it.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import importlib.util
 import os
@@ -27,6 +28,12 @@ _spec = importlib.util.spec_from_file_location("lab", ROOT / "scripts" / "lab.py
 lab = importlib.util.module_from_spec(_spec)
 sys.modules.setdefault("lab", lab)  # dataclasses look their module up
 _spec.loader.exec_module(lab)
+
+
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own: in the full suite the browser tests' event loop runs in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 # --- routing --------------------------------------------------------------------------------------------------
@@ -114,7 +121,7 @@ def _with_lab(test):
             for b in backends:
                 b.close()
 
-    asyncio.run(main())
+    _run(main())
 
 
 def test_a_browser_without_the_cookie_is_given_one_naming_the_process_that_answered():
@@ -210,7 +217,7 @@ def test_the_lab_stops_when_an_app_process_exits():
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     proxy = lab.Lab(1, "127.0.0.1", lab.free_port(), ports=[lab.free_port()], procs=[gone], sessions=[0])
-    asyncio.run(asyncio.wait_for(proxy.serve(), 30))  # returns instead of serving on
+    _run(asyncio.wait_for(proxy.serve(), 30))  # returns instead of serving on
 
 
 # --- the real lab -------------------------------------------------------------------------------------------------
