@@ -463,8 +463,8 @@ def check_sessions(timed=None) -> bool:
         print(f"   one-process session failed: {error}")
     runs_alone, runs_shared = one["reruns"] + len(PAGES), many["reruns"] + m["sessions"]  # moves + first visits
     print(f"   server CPU per run (first visits and moves; the proxy and its app processes): "
-          f"{m['server_cpu'][0] / runs_alone:.2f} s alone, {m['server_cpu'][1] / runs_shared:.2f} s shared; this client used {m['client_cpu'][1]:.1f} CPU s "
-          f"for the {m['sessions']} sessions")
+          f"{m['server_cpu'][0] / runs_alone:.2f} s alone, {m['server_cpu'][1] / runs_shared:.2f} s shared; "
+          f"this client used {m['client_cpu'][1]:.1f} CPU s for the {m['sessions']} sessions")
     floors = m["floors"]
     print("   the same load on Streamlit's floors (benchmarks/floor_app.py, floor_page_app.py; whole-script reruns): "
           + "; ".join(f"{name} p50 {f['p50']:.2f} s, p95 {f['p95']:.2f} s" for name, f in floors.items())

@@ -57,8 +57,9 @@ def report_link(page: str, link: Mapping[str, str] | None, fields: Mapping | Non
     notes = link_notes(link, fields or {})
     if notes:
         slot = getattr(_RUN, "slot", None) or st.empty()
-        slot.container(key="link_notes").warning("**This link asked for values the page cannot use**, so it shows others:\n\n"
-                     + "\n".join(f"- {n}" for n in notes), icon=":material/link_off:")
+        text = "**This link asked for values the page cannot use**, so it shows others:\n\n" + "\n".join(
+            f"- {n}" for n in notes)
+        slot.container(key="link_notes").warning(text, icon=":material/link_off:")
     return notes
 
 
@@ -66,7 +67,7 @@ def link_notes(link: Mapping[str, str], fields: Mapping) -> list[str]:
     """One sentence (Markdown, user text inert) per link parameter whose widget shows something else.
 
     ``fields`` maps URL keys to the page's declared fields (:class:`core.design.Field`), for the control's name and
-    the range a link may set. Parameters without a bound widget in this run are left alone: pins, uploads and
+    the widget's range. Parameters without a bound widget in this run are left alone: pins, uploads and
     settings of views that are not open read the link themselves.
     """
     from streamlit.runtime.state import get_session_state

@@ -54,7 +54,8 @@ def test_a_select_sliders_options_are_listed_and_long_lists_elided():
             "`0.05`, `0.1`; it shows `0.05`") in note
     at = open_page("sequential", {"budget": "1234"}, timeout=120)
     [note] = notes(at)
-    assert "`budget=1234`: **Planned judgments for the pair** takes one of `200`, `300`, `400`, …, `8000`, `10000`" in note
+    assert ("`budget=1234`: **Planned judgments for the pair** takes one of `200`, `300`, `400`, …, `8000`, "
+            "`10000`") in note
 
 
 def test_a_value_beyond_the_sliders_end_is_named():
