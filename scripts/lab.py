@@ -116,6 +116,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_healthy(url: str, proc: subprocess.Popen, timeout: float, *, what: str = "the server") -> None:
+    """Wait until Streamlit at ``url`` answers its health check; ``RuntimeError`` if ``proc`` exits first or
+    ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with code {proc.returncode} while starting")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer within {timeout:.0f} s")
+        time.sleep(0.2)
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
     """A worker ends when the lab does, even if the lab is killed (Linux's PR_SET_PDEATHSIG)."""
     try:
@@ -154,18 +172,8 @@ class Lab:
                 preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None))
         deadline = time.monotonic() + START_TIMEOUT
         for proc, port in zip(self.procs, self.ports):
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"a worker exited with code {proc.returncode} while starting")
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
-                        if resp.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"a worker did not answer within {START_TIMEOUT:.0f} s")
-                time.sleep(0.2)
+            wait_until_healthy(f"http://127.0.0.1:{port}", proc, max(0.0, deadline - time.monotonic()),
+                               what="an app process")
 
     def stop_workers(self) -> None:
         for proc in self.procs:

@@ -212,6 +212,21 @@ def test_a_connection_that_never_sends_a_whole_head_is_closed():
     _with_lab(test)
 
 
+def test_waiting_for_a_process_says_why_it_gave_up():
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    nobody = f"http://127.0.0.1:{lab.free_port()}"
+    with pytest.raises(RuntimeError, match="an app process exited with code 0 while starting"):
+        lab.wait_until_healthy(nobody, gone, 30, what="an app process")
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        with pytest.raises(RuntimeError, match="the lab did not answer within 1 s"):
+            lab.wait_until_healthy(nobody, sleeper, 1, what="the lab")
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
 def test_the_lab_stops_when_an_app_process_exits():
     """Half a lab is not served: once a process has exited, :meth:`Lab.serve` returns (and main stops the rest)."""
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -231,17 +246,7 @@ def test_the_lab_serves_streamlit_sessions_from_two_processes_and_stops_them():
                             stderr=subprocess.DEVNULL)
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            assert proc.poll() is None, f"the lab exited with {proc.returncode}"
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the lab did not answer"
-            time.sleep(0.3)
+        lab.wait_until_healthy(f"http://127.0.0.1:{port}", proc, 300, what="the lab")
         workers = [int(c) for t in os.listdir(f"/proc/{proc.pid}/task")
                    for c in open(f"/proc/{proc.pid}/task/{t}/children").read().split()]
         assert len(workers) == 2

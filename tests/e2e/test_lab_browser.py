@@ -9,17 +9,21 @@ analysis of the file that browser sent.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 
 from .conftest import ARTIFACTS, ROOT, _free_port, click_download, wait_idle
 
 pytestmark = pytest.mark.e2e
+
+_spec = importlib.util.spec_from_file_location("lab", ROOT / "scripts" / "lab.py")
+lab = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("lab", lab)  # dataclasses look their module up
+_spec.loader.exec_module(lab)
 
 
 @pytest.fixture(scope="module")
@@ -31,19 +35,7 @@ def lab_url():
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the lab exited with {proc.returncode}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the lab did not answer within 300 s")
-            time.sleep(0.3)
+        lab.wait_until_healthy(url, proc, 300, what="the lab")
         yield url
     finally:
         proc.terminate()
