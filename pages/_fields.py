@@ -24,7 +24,6 @@ def field_help(f: Field, extra: str = "") -> str:
     if f.kind in ("float", "int") and (f.low is not None or f.high is not None):
         unit = f" {f.unit}" if f.unit and f.scale == 1.0 else ""
         shown = f.scale == 1.0 and f.ui_low is None and f.ui_high is None
-        # the widget shows its own ends; a link may go further, to the engine's valid range
         # the widget's own ends (a slider may be narrower than the valid range), in the units it shows
         parts.append(f"Range {f.range_text()}{unit}." if shown else
                      f"Range {f.widget_range_text()}{f' {f.unit}' if f.unit else ''}.")
