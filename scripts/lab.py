@@ -85,29 +85,33 @@ def with_cookie(head: bytes, worker: int) -> bytes:
     return status + sep + cookie + rest
 
 
-def split_args(argv: list[str]) -> tuple[str, int, list[str]]:
-    """The public address and port from Streamlit's ``--server.address`` / ``--server.port`` (either ``--k v`` or
-    ``--k=v``), and the other arguments, which every worker gets."""
-    address, port, rest = "127.0.0.1", 8501, []
+def _take(argv: list[str], names: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+    """The values of the options ``names`` (``--k v`` or ``--k=v``; the last one wins) and the other arguments."""
+    found, rest = {}, []
     i = 0
     while i < len(argv):
-        arg = argv[i]
-        name, eq, value = arg.partition("=")
-        if name in ("--server.address", "--server.port"):
+        name, eq, value = argv[i].partition("=")
+        if name in names:
             if not eq:
                 i += 1
                 value = argv[i] if i < len(argv) else ""
-            if name == "--server.address":
-                address = value
-            else:
-                try:
-                    port = int(value)
-                except ValueError:
-                    raise ValueError(f"`server.port` must be a whole number, got {value!r}.") from None
+            found[name] = value
         else:
-            rest.append(arg)
+            rest.append(argv[i])
         i += 1
-    return address, port, rest
+    return found, rest
+
+
+def split_args(argv: list[str]) -> tuple[str, int, list[str]]:
+    """The public address and port from Streamlit's ``--server.address`` / ``--server.port`` (either ``--k v`` or
+    ``--k=v``), and the other arguments, which every worker gets."""
+    found, rest = _take(argv, ("--server.address", "--server.port"))
+    value = found.get("--server.port", "8501")
+    try:
+        port = int(value)
+    except ValueError:
+        raise ValueError(f"`server.port` must be a whole number, got {value!r}.") from None
+    return found.get("--server.address", "127.0.0.1"), port, rest
 
 
 def free_port() -> int:
@@ -261,21 +265,9 @@ class Lab:
 
 
 def main(argv: list[str]) -> int:
-    workers = "1"
-    rest = []
-    i = 0
-    while i < len(argv):
-        name, eq, value = argv[i].partition("=")
-        if name == "--workers":
-            if not eq:
-                i += 1
-                value = argv[i] if i < len(argv) else ""
-            workers = value
-        else:
-            rest.append(argv[i])
-        i += 1
+    found, rest = _take(argv, ("--workers",))
     try:
-        count = worker_count(workers)
+        count = worker_count(found.get("--workers", "1"))
         address, port, args = split_args(rest)
     except ValueError as err:
         print(f"NLP Power Explorer: {err}", file=sys.stderr)
