@@ -12,7 +12,6 @@ import hashlib
 import math
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -20,6 +19,7 @@ from core import figures
 from core import humaneval as he
 from core import sequential as sq
 from core.sequential import plan as sequential_plan
+from pages._sequential_tabs import savings
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
                              md_escape, metrics_row, presentation, simulation, style)
 
@@ -217,11 +217,6 @@ def model_curve(campaign: sq.CampaignDesign, budgets: tuple, procedures: tuple):
 
 
 @cached
-def savings(budget: int, population: tuple, kw: tuple):
-    return sq.budget_savings(budget, np.array(population), **dict(kw))
-
-
-@cached
 def raters(segment_var, residual_var, budget, cost_segment, delta):
     return he.raters_per_segment(segment_var, residual_var, budget=budget, cost_segment=cost_segment,
                                  cost_judgment=1.0, max_ratings=10, delta=delta)
@@ -299,7 +294,7 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
     frame = model
     if run:
         key = ("campaign_resampled", hashlib.sha1(loaded.data).hexdigest(), loaded.a, loaded.b, loaded.protocol,
-               procedures, tuple(design.options().items()), RESAMPLE_BUDGETS)
+               procedures, design.options_only(), RESAMPLE_BUDGETS)
 
         def work(progress):
             parts = []
@@ -358,9 +353,8 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
 
     # savings over this campaign's pairs (Wei et al. §7.3 on your own population of differences)
     if len(every.differences) >= 2:
-        kw = tuple(design.options().items())
         with guard("Cannot compute the savings over these pairs", stop=False):
-            saved = savings(budget, tuple(float(d) for d in every.population()), kw)
+            saved = savings(design.options_only(), budget, tuple(float(d) for d in every.population()))
             plotted["savings_over_pairs"] = saved
             row = saved.set_index("design").loc["interim_futility"]
             st.caption(f"Over all {len(every.differences)} pairs of this campaign's {len(loaded.table)} systems, "

@@ -29,10 +29,11 @@ def _compare(n, design: sq.SequentialDesign, n_sims):
 
 
 @cached
-def _curves(n, deltas, sd, looks, boundary, alpha, n_sims):
+def _curves(n, design: sq.SequentialDesign, deltas, n_sims):
+    """The curves over ``deltas`` read the design's SD and options, not its difference: ``design`` comes with
+    ``delta=0`` so a move of the difference alone recomputes nothing."""
     designs = ("fixed", "group", "anytime", "naive") if n_sims else ("fixed", "group", "naive")
-    return sq.sequential_curves(n, list(deltas), sd, designs=designs, looks=looks, boundary=boundary, alpha=alpha,
-                                n_sims=max(n_sims, 100), seed=0)
+    return design.curves(n, deltas, designs=designs, n_sims=max(n_sims, 100), seed=0)
 
 
 def _sims(n, work):
@@ -100,7 +101,7 @@ def sequential_section(*, n: int, model: sq.ItemModel, alpha: float, target: flo
                       caption=f"fixed {fmt_money(n * cost_per_item, currency)}")] if cost_per_item > 0 else []),
         )
         deltas = tuple(np.round(np.linspace(0, 1, 13) * x_max_to_delta(x_max, to_x, model), 8))
-        curves = _curves(n, deltas, model.sd, looks, boundary, alpha, sims_curve)
+        curves = _curves(n, design.with_(delta=0.0), deltas, sims_curve)
         curves = curves.assign(label=curves["design"].map(LABELS), effect=[to_x(d) for d in curves["delta"]])
         cols = st.columns(3)
         here = {d: table.loc[d] for d in table.index}

@@ -1,7 +1,8 @@
 """The DA campaign page's views, one function per tab (layout only; ``pages/sequential.py`` calls them).
 
 Every tab takes the page's one :class:`core.sequential.CampaignDesign`; the curves over every procedure are keyed
-on its options only (:func:`options_key`), so a new difference or procedure does not recompute them.
+on its options only (:meth:`~core.sequential.CampaignDesign.options_only`), so a new difference or procedure does
+not recompute them.
 """
 
 from __future__ import annotations
@@ -27,25 +28,21 @@ VIEWS = {"power": "Power and cost vs difference (Figure 5)", "assurance": "Assur
 CURVE_DELTAS = tuple(np.round(np.linspace(0, 8, 33), 3))
 
 
-def options_key(campaign: sq.CampaignDesign) -> tuple:
-    """The design's options (everything but procedure, budget and difference) as a cache key."""
-    return tuple(campaign.options().items())
+# The outputs over every procedure take the campaign's options_only() design and their budget: moving the difference
+# or switching procedure recomputes none of them.
+@cached
+def curves(options: sq.CampaignDesign, budget, deltas, with_type_m=True):
+    return options.curves(deltas, procedures=tuple(DESIGN_LABELS), budget=budget, with_type_m=with_type_m)
 
 
 @cached
-def curves(budget, deltas, kw, with_type_m=True):
-    return sq.campaign_curves(budget, list(deltas), designs=tuple(DESIGN_LABELS), with_type_m=with_type_m,
-                              **dict(kw))
+def population(options: sq.CampaignDesign, budgets, pop):
+    return options.population_curves(budgets, pop)
 
 
 @cached
-def population(budgets, pop, kw):
-    return sq.population_curves(list(budgets), np.array(pop), **dict(kw))
-
-
-@cached
-def savings(budget, pop, kw):
-    return sq.budget_savings(budget, np.array(pop), **dict(kw))
+def savings(options: sq.CampaignDesign, budget, pop):
+    return options.savings(pop, budget=budget)
 
 
 def futility_row(saved: pd.DataFrame) -> pd.Series:
@@ -54,10 +51,9 @@ def futility_row(saved: pd.DataFrame) -> pd.Series:
 
 
 @cached
-def per_pair(budget_fixed, budget_futility, pop, kw):
-    fixed = sq.campaign_curves(budget_fixed, list(pop), designs=("fixed",), with_type_m=False, **dict(kw))
-    futile = sq.campaign_curves(budget_futility, list(pop), designs=("interim_futility",), with_type_m=False,
-                                **dict(kw))
+def per_pair(options: sq.CampaignDesign, budget_fixed, budget_futility, pop):
+    fixed = options.curves(pop, procedures=("fixed",), budget=budget_fixed, with_type_m=False)
+    futile = options.curves(pop, procedures=("interim_futility",), budget=budget_futility, with_type_m=False)
     return pd.DataFrame({"delta": fixed["delta"], "power_fixed": fixed["power"],
                          "power_interim_futility": futile["power"],
                          "judgments_interim_futility": futile["expected_judgments"]})
@@ -73,9 +69,9 @@ def assurance_curve(campaign: sq.CampaignDesign, budgets, mean, sd):
 
 
 @cached
-def money_curves(budgets, delta, kw):
+def money_curves(options: sq.CampaignDesign, budgets, delta):
     """Power at the current difference and expected judgments of each design over planned budgets."""
-    frames = [sq.campaign_curves(b, [delta], designs=("fixed", "interim", "interim_futility"), **dict(kw))
+    frames = [options.curves([delta], procedures=("fixed", "interim", "interim_futility"), budget=b)
               for b in budgets]
     return pd.concat(frames, ignore_index=True)
 
@@ -84,7 +80,7 @@ def tab_power(campaign, result, target, plotted, pinned_power):
     """Figure 5: power, expected judgments and Type-M against the true difference. Returns the curves."""
     budget, delta = campaign.budget, campaign.delta
     # power and judgments first (a tenth of the time): their charts are drawn before the Type-M integrals run
-    fig5 = curves(budget, CURVE_DELTAS, options_key(campaign), False)
+    fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS, False)
     fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
     c1, c2 = st.columns(2)
     with c1:
@@ -102,7 +98,7 @@ def tab_power(campaign, result, target, plotted, pinned_power):
               "judgments_chart")
     st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                "the smallest differences — it trades their (already low) power for savings.")
-    fig5 = curves(budget, CURVE_DELTAS, options_key(campaign))
+    fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS)
     fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
     plotted["figure5"] = fig5
     exaggeration = fig5[(fig5["delta"] > 0) & fig5["design"].isin(["fixed", "interim", "interim_futility"])]
@@ -150,7 +146,7 @@ def tab_money(campaign, target, cost_unit, currency, plotted):
     if campaign.delta == 0:
         st.info("Set a non-zero true difference to compare what each design costs for the power it buys.")
         return
-    money = money_curves(tuple(BUDGETS), campaign.delta, options_key(campaign))
+    money = money_curves(campaign.options_only(), tuple(BUDGETS), campaign.delta)
     unit_cost = cost_unit if cost_unit > 0 else 1.0
     money = money.assign(label=money["design"].map(DESIGN_LABELS),
                          expected_cost=money["expected_judgments"] * unit_cost)
@@ -170,11 +166,11 @@ def tab_money(campaign, target, cost_unit, currency, plotted):
 
 def tab_budget(campaign, pop, target, plotted):
     """Figure 6: average power over the population of pairs against the judgments spent, and the savings."""
-    budget, kw = campaign.budget, options_key(campaign)
-    fig6 = population(tuple(BUDGETS), pop, kw)
+    budget, options = campaign.budget, campaign.options_only()
+    fig6 = population(options, tuple(BUDGETS), pop)
     fig6 = fig6.assign(label=fig6["design"].map(DESIGN_LABELS))
-    saved = savings(budget, pop, kw)
-    saved_3x = savings(3 * budget, pop, kw)  # §7.3 also reports the saving at three times the budget
+    saved = savings(options, budget, pop)
+    saved_3x = savings(options, 3 * budget, pop)  # §7.3 also reports the saving at three times the budget
     plotted["figure6"] = fig6
     lines = [figures.Line(x=row.expected_judgments, text=f"{DESIGN_LABELS[row.design]}: {100 * row.saving:.0f}% "
                           "saved", color=figures.PALETTE[list(DESIGN_LABELS).index(row.design)])
@@ -206,12 +202,12 @@ def tab_budget(campaign, pop, target, plotted):
 
 def tab_pairs(campaign, pop, target, plotted):
     """Figure 4: each pair's power, fixed vs interim-futility at the same average cost."""
-    budget, kw = campaign.budget, options_key(campaign)
-    futility_budget = futility_row(savings(budget, pop, kw))["planned_budget"]
+    budget, options = campaign.budget, campaign.options_only()
+    futility_budget = futility_row(savings(options, budget, pop))["planned_budget"]
     if not math.isfinite(futility_budget):
         st.info("Interim-futility cannot match the fixed design's average power here.")
         return
-    pairs = per_pair(budget, int(futility_budget), pop, kw)
+    pairs = per_pair(options, budget, int(futility_budget), pop)
     plotted["per_pair"] = pairs
     chart(figures.scatter_figure(
         pairs["power_fixed"], pairs["power_interim_futility"], color_values=pairs["delta"], color_title="Δ",

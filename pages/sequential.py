@@ -253,7 +253,7 @@ def headline(campaign: Design, result, target, summary, pop):
     """The metrics row at the top (filled after the charts). Returns (MDE, savings, sizes)."""
     with summary, guard("Cannot compute this campaign"):
         mde_value = mde(campaign, target)
-        saved = tabs.savings(campaign.budget, pop, tabs.options_key(campaign))
+        saved = tabs.savings(campaign.options_only(), campaign.budget, pop)
     delta, described = campaign.delta, design_text(campaign)
     metrics_row(
         Metric("Power" if delta else "False-positive rate", fmt_pct(result.power),

@@ -228,3 +228,26 @@ def test_relevant_keeps_every_number(procedure):
             assert r.futility_p == 0.5
         else:
             assert r == d
+
+
+def test_options_only_keys_the_curves_over_every_procedure():
+    """The cache key of Figures 5 and 6 and of the §7.3 savings: the same frames as the engine functions with the
+    design's options, whatever the design's procedure, difference and budget."""
+    kw = dict(peeks=4, boundary="obrien_fleming", futility_p=0.4, mean=70.0, sd=25.0, alpha=0.05, test="mwu")
+    pop = (0.5, 1.0, 2.5, 4.0)
+    keys = set()
+    for procedure, delta, budget in (("interim", 3.0, 1800), ("fixed", -1.5, 400), ("interim_futility", 0.0, 2400)):
+        d = sq.CampaignDesign(procedure, delta, looks=4, boundary="obrien_fleming", futility_p=0.4, mean=70.0,
+                              sd=25.0, budget=budget)
+        o = d.options_only()
+        keys.add(o)
+        assert o.options() == d.options() == kw and (o.procedure, o.delta, o.budget) == ("fixed", 0.0, 1200)
+    assert len(keys) == 1  # one cache entry for every procedure, difference and budget
+    o = keys.pop()
+    assert o.curves([0.0, 2.0], budget=1000, with_type_m=False).equals(
+        sq.campaign_curves(1000, [0.0, 2.0], with_type_m=False, **kw))
+    assert o.curves([2.0], procedures=("interim",), budget=600).equals(
+        sq.campaign_curves(600, [2.0], designs=("interim",), **kw))
+    assert o.population_curves([400, 800], pop).equals(sq.population_curves([400, 800], np.array(pop), **kw))
+    assert o.savings(pop, budget=800).equals(sq.budget_savings(800, np.array(pop), **kw))
+    assert o.with_(budget=800).savings(pop).equals(o.savings(pop, budget=800))

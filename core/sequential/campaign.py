@@ -1110,10 +1110,31 @@ class CampaignDesign(Design):
         """:func:`core.sequential.campaign_sample_size`: the first and conservative budgets reaching the target."""
         return campaign_sample_size(self.procedure, self.delta, target_power=target_power, **self.options())
 
-    def curves(self, deltas, *, procedures=("fixed", "interim", "interim_futility"), budget=None) -> pd.DataFrame:
-        """:func:`campaign_curves` of ``procedures`` over true differences ``deltas`` at :attr:`budget`."""
+    def options_only(self) -> CampaignDesign:
+        """This campaign with only its :meth:`options` kept: the procedure, the difference (0) and the budget at
+        their defaults. The outputs drawn over every procedure, many differences or many budgets (Figures 5 and 6,
+        the savings of §7.3) read nothing else, so as their cache key it lets a move of the difference or of the
+        procedure recompute none of them (the budget is their own argument)."""
+        default = {f.name: f.default for f in self.fields()}
+        return self.with_(procedure=default["procedure"], delta=0.0, budget=default["budget"])
+
+    def curves(self, deltas, *, procedures=("fixed", "interim", "interim_futility"), budget=None,
+               with_type_m=True) -> pd.DataFrame:
+        """:func:`campaign_curves` of ``procedures`` over true differences ``deltas`` at :attr:`budget`
+        (``with_type_m=False``: power and expected judgments only, a tenth of the time)."""
         return campaign_curves(self.budget if budget is None else budget, list(deltas), designs=tuple(procedures),
-                               **self.options())
+                               **self.options(), with_type_m=with_type_m)
+
+    def population_curves(self, budgets, population, *,
+                          procedures=("fixed", "interim", "interim_futility")) -> pd.DataFrame:
+        """:func:`population_curves` of ``procedures`` over the planned ``budgets``, averaged over the true
+        differences ``population`` (Figure 6a)."""
+        return population_curves(list(budgets), np.array(population), designs=tuple(procedures), **self.options())
+
+    def savings(self, population, *, budget=None) -> pd.DataFrame:
+        """:func:`budget_savings` at ``budget`` judgments (default: :attr:`budget`) over the true differences
+        ``population`` (§7.3)."""
+        return budget_savings(self.budget if budget is None else budget, np.array(population), **self.options())
 
     def assurance(self, budget=None, delta_sd=1.0, *, delta_mean=None):
         """:func:`campaign_assurance` with a normal prior N(delta_mean, delta_sd²) on the difference (mean:
