@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -11,7 +10,7 @@ import streamlit as st
 
 from pages._show import guard
 
-__all__ = ['Pin', 'pin_controls', 'pin_int', 'pinned_designs', 'pinned_curve', 'pins_table', 'pin_columns']
+__all__ = ['Pin', 'pin_controls', 'pinned_designs', 'pinned_curve', 'pins_table', 'pin_columns']
 
 
 @dataclass(frozen=True)
@@ -23,6 +22,21 @@ class Pin:
 
     def get(self, key: str, default=None):
         return dict(self.values).get(key, default)
+
+    def design(self, cls, *, renamed: Mapping[str, str] | None = None):
+        """This pin's design, read by ``cls.from_params`` from its link text (``renamed``: keys an older pin kept
+        under another name). A pin is a saved design, so a value the design refuses is reported with the pin's
+        name (:func:`pinned_designs` then skips the pin); it is never drawn with a default in its place."""
+        values = dict(self.values)
+        for old, new in (renamed or {}).items():
+            if old in values:
+                values.setdefault(new, values.pop(old))
+        notes: list[str] = []
+        design = cls.from_params(values, messages=notes)
+        if notes:
+            raise ValueError("A value in the pin is out of range or not a number: "
+                             + "; ".join(note.split("; the default")[0] for note in notes) + ".")
+        return design
 
 
 def _encode_pins(pins: list) -> str:
@@ -103,24 +117,17 @@ def pin_controls(page: str, keys, *, label: str) -> list:
     return list(pins)
 
 
-def pin_int(values: Mapping, key: str, default: int) -> int:
-    """A pinned design's whole-number setting (from its link text), or a clear message: a link may carry
-    ``n=1e308``, whose ``int`` is a 309-digit number that numpy cannot take."""
-    number = float(values.get(key, default))
-    if not math.isfinite(number) or abs(number) > 1e12:
-        raise OverflowError(key)
-    return int(number)
+def pinned_designs(pins, compute: Callable, *, design, name: str = "pin",
+                   renamed: Mapping[str, str] | None = None) -> tuple[list, list]:
+    """Every pin's curve frame (with a ``pin`` column) and table row, from ``compute(d) -> (frame, summary)`` on
+    the pin's design ``d`` (:meth:`Pin.design` of the page's design class ``design``).
 
-
-def pinned_designs(pins, compute: Callable, *, name: str = "pin") -> tuple[list, list]:
-    """Every pin's curve frame (with a ``pin`` column) and table row, from ``compute(values) -> (frame, summary)``.
-
-    A pin that cannot be computed (a bad value in the link) is reported and skipped; the page goes on.
+    A pin that cannot be read or computed (a bad value in the link) is reported and skipped; the page goes on.
     """
     frames, rows = [], []
     for pin in pins:
         with guard(f"Cannot compute the pinned design “{pin.name}”", stop=False):
-            frame, summary = compute(pin.values)
+            frame, summary = compute(pin.design(design, renamed=renamed))
             frames.append(frame.assign(pin=pin.name))
             rows.append({name: pin.name, **summary})
     return frames, rows

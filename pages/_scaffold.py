@@ -32,7 +32,7 @@ from pages._controls import (PriorSettings, SimulationSettings, apply_values, co
 from pages._fields import field_input, read_design
 from pages._frame import (CHART_CONFIG, PRESENTATION_CHART_CONFIG, cached, cached_upload, ensure_frame, key_inputs,
                           presentation, start, style)
-from pages._pins import (Pin, pin_columns, pin_controls, pin_int, pinned_curve, pinned_designs, pins_table)
+from pages._pins import (Pin, pin_columns, pin_controls, pinned_curve, pinned_designs, pins_table)
 from pages._plans import add_to_basket, code_view, current_link, plan_actions
 from pages._show import (Metric, Views, chart, download_csv, explain, fmt_money, fmt_points, guard, metric_slots,
                          metrics_row, sample_size_metric, verdict, views)
@@ -45,7 +45,7 @@ __all__ = [
     "apply_values", "source_of", "PriorSettings", "prior_controls", "cost_controls", "field_input", "read_design",
     "simulation", "clear_simulations", "guard", "Metric", "metrics_row", "metric_slots", "verdict",
     "sample_size_metric", "fmt_points", "fmt_money", "chart", "Views", "views", "explain", "download_csv",
-    "current_link", "add_to_basket", "plan_actions", "code_view", "Pin", "pin_controls", "pinned_designs", "pin_int",
+    "current_link", "add_to_basket", "plan_actions", "code_view", "Pin", "pin_controls", "pinned_designs",
     "pinned_curve", "pins_table", "pin_columns", "currency_label", "fmt_pct", "fmt_ratio", "fmt_n", "md_escape",
     "safe_message", "code", "list_of",
 ]

@@ -259,25 +259,6 @@ def headline(design, prior, cost_unit, currency):
     return result, mde_now, sizes, assured, cost_now
 
 
-def pin_design(pin_values, target: float) -> AccuracyPageDesign:
-    """A pin's design, read from its link text with ``from_params``. A pin is a saved design, so a value that does
-    not parse is reported (and the pin skipped) rather than replaced by its default."""
-    notes: list[str] = []
-    pinned_design = D.from_params(dict(pin_values), messages=notes)
-    if notes:
-        if any(_too_large(value) for _, value in pin_values):
-            raise OverflowError(notes[0])  # n=1e308: the scaffold's "out of range" message
-        raise ValueError(notes[0].rsplit("; the default", 1)[0] + ".")
-    return pinned_design.with_(target_power=target).for_scenario()
-
-
-def _too_large(text) -> bool:
-    try:
-        return not abs(float(text)) <= 1e12
-    except ValueError:
-        return False
-
-
 def pins_panel(design, result, sizes) -> list:
     """'Pin this design' and the pinned designs' table; returns the pins' curve frames."""
     n, target = design.n, design.target_power
@@ -285,7 +266,8 @@ def pins_panel(design, result, sizes) -> list:
              "unpaired": f"n = {n:,}, Δ = {design.delta:+.1f} pp, unpaired",
              "preference": f"n = {n:,}, {design.p_new:.0f}% prefer new"}[design.scenario]
     pins = pin_controls("accuracy", PIN_KEYS, label=label)
-    frames, rows = pinned_designs(pins, lambda values: pinned(pin_design(values, target)), name="design")
+    frames, rows = pinned_designs(pins, lambda d: pinned(d.with_(target_power=target).for_scenario()),
+                                  design=D, name="design")
     pins_table({"design": f"current ({label})", "n": n, "effect": "", "power": result.power,
                 "type_m": result.type_m, "type_s": result.type_s,
                 "n_for_target": sizes.first if sizes is not None else -1}, rows, pin_columns(

@@ -71,18 +71,8 @@ def votes_needed(design: pw.LeaderboardDesign):
 
 
 @cached
-def pinned(values, votes, target):
-    """A pinned design's weakest-neighbour power over the vote grid, and its summary (read by ``from_params``)."""
-    v = dict(values)
-    v["ratings"] = v.pop("_ratings_text", None) or "none"  # the pin keeps the table under the session key
-    if v.get("ties") == "half":  # a pin from before ties="half" became "split"
-        v["ties"] = "split"
-    notes: list = []
-    design = Design.from_params(v, messages=notes)
-    if notes:
-        raise ValueError("The pin has a value out of range or malformed: "
-                         + "; ".join(n.split("; the default")[0] for n in notes) + ".")
-    design = design.with_(target_power=target)
+def pinned(design: pw.LeaderboardDesign, votes):
+    """A pinned design's weakest-neighbour power over the vote grid, and its summary."""
     weakest = design.curves(votes).groupby("n_votes", as_index=False)["power"].min()
     res = design.power()
     return weakest, {"systems": len(design.expected_ratings()), "votes": design.n,
@@ -292,7 +282,10 @@ def views_of(design, ratings, result, needed, assured, plotted: dict, plan_figur
         tab_board(tab, design, plotted, plan_figures)
     if tab.open("assurance"):
         tab_assurance(tab, design, assured, high, plotted)
-    pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, grid, target))
+    # the pin keeps the ratings table under its session key; a pin from before ties="half" became "split"
+    pinned_frames, pinned_rows = pinned_designs(
+        pins, lambda d: pinned(d.with_(target_power=target), grid), design=Design,
+        renamed={"_ratings_text": "ratings"})
     pins_table({"pin": "current", "systems": len(ratings), "votes": n_votes, "weakest_power": result.weakest_power,
                 "order_correct": result.order_correct, "votes_for_target": needed}, pinned_rows,
                {"weakest_power": st.column_config.NumberColumn("Weakest power", format="percent"),

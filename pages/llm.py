@@ -119,13 +119,8 @@ def plan(design: llm.BenchmarkDesign, target):
 
 
 @cached
-def pinned(values, target):
+def pinned(d: llm.BenchmarkDesign, target):
     """A pinned design's power curve over questions (its own K) and its summary."""
-    notes: list[str] = []
-    d = Design.from_params(dict(values), messages=notes)
-    if notes:  # a pin is drawn as it was kept, or not at all
-        raise ValueError("A value in the pin is out of range or not a number: "
-                         + " ".join(note.split("; the default")[0] + "." for note in notes))
     lo_p, hi_p = max(20, d.n // 30), min(10_000_000, max(d.n * 30, 2000))
     grid = np.unique(np.concatenate([np.geomspace(lo_p, hi_p, 40).astype(int), [d.n]]))
     point_p = d.power()
@@ -255,7 +250,7 @@ def headline(design: llm.BenchmarkDesign, s: Settings) -> Headline:
     st.page_link("pages/claims.py", label="Claiming gains on several benchmarks? See each claim's power after a "
                  "multiplicity correction", icon=":material/checklist:")
     pins = pin_controls("llm", PIN_KEYS, label=f"n = {n:,}, K = {k}, gain {gain:+.1f}")
-    pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, target))
+    pinned_frames, pinned_rows = pinned_designs(pins, lambda d: pinned(d, target), design=Design)
     pins_table({"pin": "current", "n": n, "design": f"{acc_a:.1f}% + {gain:+.1f} pts, K = {k}, m = {m}",
                 "power": result.power, "type_m": result.type_m,
                 "n_for_target": n_sizes.first if n_sizes is not None else -1}, pinned_rows, pin_columns(target))

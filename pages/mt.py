@@ -97,13 +97,8 @@ def assurance_n(design: Design, mean, sd, target, ceiling, guess):
 
 
 @cached
-def pinned(values, target):
+def pinned(d: Design, target):
     """A pinned design's power and Type-M curves over n (its own Δ_B, P0, b0) and its summary."""
-    notes: list[str] = []
-    d = Design.from_params(dict(values), messages=notes)
-    if notes:  # a pin is what it was pinned as, or reported: never silently the default
-        raise ValueError("A value in the pin is out of range or not a number: "
-                         + notes[0].rsplit("; the default", 1)[0] + ".")
     frame = d.curves(list(CURVE_NS))[["n", "power", "type_m"]]
     point_p = d.power()
     need = d.sample_size(target_power=target) if d.delta_bleu else -1
@@ -227,7 +222,7 @@ def headline(design: Design, s: Settings) -> dict:
         metrics_row(*extra)
 
     pins = pin_controls("mt", PIN_KEYS, label=f"n = {n:,}, Δ_B = {delta:+.2f}")
-    pinned_frames, pinned_rows = pinned_designs(pins, lambda values: pinned(values, target))
+    pinned_frames, pinned_rows = pinned_designs(pins, lambda d: pinned(d, target), design=Design)
     pins_table({"pin": "current", "n": n, "design": f"Δ_B {delta:+.2f}, P0 {design.p0:g}, b0 {design.b0:g}",
                 "power": result.power, "type_m": result.type_m,
                 "n_for_target": sizes.first if sizes is not None else -1}, pinned_rows, pin_columns(target))

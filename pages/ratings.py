@@ -73,16 +73,6 @@ def pinned(design: rt.RatingsDesign):
     return frame[["effect", "power", "type_m"]], summary
 
 
-def pinned_values(values):
-    """A pin's design read from its link text; a pin with a value the design refuses is skipped with a message."""
-    notes: list[str] = []
-    design = D.from_params(dict(values), messages=notes)
-    if notes:  # drawing it with a default in place of the bad value would mislabel the curve
-        raise ValueError("A value in the link is out of range or not a number: "
-                         + "; ".join(n.split("; the default")[0] for n in notes) + ".")
-    return pinned(design)
-
-
 def apply_preset() -> None:
     name = st.session_state["preset"]
     values = dict(rt.PRESETS.get(name) or rt.DATASET_PRESETS[name])
@@ -303,7 +293,7 @@ def headline(page) -> None:
 def pins_section(page) -> None:
     d = page.design
     pins = pin_controls("ratings", PIN_KEYS, label=d.label())
-    frames, rows = pinned_designs(pins, pinned_values)
+    frames, rows = pinned_designs(pins, pinned, design=D)
     page.pinned_power = pinned_curve(frames, "effect", "power")
     type_m = pinned_curve([f[f["effect"] > 0] for f in frames], "effect", "type_m")
     if type_m is not None:  # Type-M is undefined at β1 = 0 and where nothing is significant

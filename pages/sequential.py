@@ -82,12 +82,8 @@ def read_uploaded(data: bytes):
 
 
 @cached
-def pinned(values):
-    """A pinned campaign: its power vs true difference and its summary (the pin's values read by the design)."""
-    notes = []
-    pin = Design.from_params(dict(values), messages=notes)
-    if notes:  # a bad value in the link: reported and skipped, not silently replaced by a default
-        raise ValueError("A value in the pin is out of range: " + " ".join(notes))
+def pinned(pin: Design):
+    """A pinned campaign: its power vs true difference and its summary."""
     frame = pin.curves(list(tabs.CURVE_DELTAS), procedures=(pin.procedure,))
     res = pin.power()
     summary = {"budget": pin.budget, "design": f"{DESIGN_LABELS[pin.procedure]}, Δ = {pin.delta:g}",
@@ -239,7 +235,7 @@ def pins_panel(campaign: Design, result):
     """Pinned designs: their power curves (dashed) and a side-by-side table. Returns the pins' curve frame."""
     label = DESIGN_LABELS[campaign.procedure]
     pins = pin_controls("sequential", PIN_KEYS, label=f"{label}, {campaign.budget:,} judgments")
-    pinned_frames, pinned_rows = pinned_designs(pins, pinned)
+    pinned_frames, pinned_rows = pinned_designs(pins, pinned, design=Design)
     pins_table({"pin": "current", "budget": campaign.budget, "design": f"{label}, Δ = {campaign.delta:g}",
                 "power": result.power, "expected_judgments": result.expected_judgments,
                 "false_positive_rate": result.false_positive_rate}, pinned_rows, {

@@ -794,3 +794,13 @@ def test_the_earlier_ties_name_still_works_with_a_warning():
     assert (old.weakest_power, old.order_correct) == (new.weakest_power, new.order_correct)
     with pytest.warns(DeprecationWarning):
         assert pw.Leaderboard({"A": 1020, "B": 1000}, ties="half").ties == "split"
+
+
+def test_a_link_or_pin_with_the_former_ties_name_reads_as_split():
+    """Pins kept before ``ties="half"`` became ``"split"`` carry the old name; the design reads it without a note."""
+    notes: list[str] = []
+    d = pw.LeaderboardDesign.from_params({"ties": "half", "ties_pct": "20"}, messages=notes)
+    assert notes == [] and d.ties == "split"
+    assert d == pw.LeaderboardDesign.from_params({"ties": "split", "ties_pct": "20"})
+    notes = []
+    assert pw.LeaderboardDesign.from_params({"ties": "halves"}, messages=notes).ties == "drop" and notes

@@ -264,6 +264,17 @@ class LeaderboardDesign(Design):
             text = str(e)
             raise ValueError(text if text.startswith("`") else f"`ratings`: {text}") from None
 
+    @classmethod
+    def from_params(cls, params=None, *, messages=None):
+        """The design a link or pin describes (:meth:`core.design.Design.from_params`); ``ties=half``, the former
+        name of ``"split"`` that older pins carry, reads as ``"split"``."""
+        params = dict(params or {})
+        raw = params.get("ties")
+        raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw
+        if isinstance(raw, str) and raw.strip() == "half":
+            params["ties"] = "split"
+        return super().from_params(params, messages=messages)
+
     # --- the engines' inputs --------------------------------------------------------------------------------
     @property
     def tie_rate(self) -> float:

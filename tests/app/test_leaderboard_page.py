@@ -208,3 +208,21 @@ def test_crowded_top_follows_the_number_of_systems():
     assert page.slider(key="leaders").max == 10 and page.slider(key="leaders").value == 3
     ratings = pd.Series(pw.crowded_top(10), index=pw.system_names(10))
     assert metrics(page)["Weakest neighbours' power"] == f"{100 * pw.leaderboard_power(5000, ratings).weakest_power:.1f}%"
+
+
+def test_a_pin_kept_before_the_renames_draws_its_own_design():
+    """A pin in a link keeps the ratings table under its session key and may carry ``ties=half`` (now "split"):
+    the page reads it with the design, and a bad pin beside it is reported and skipped."""
+    from urllib.parse import quote
+
+    ratings = "A:1000;B:1030;C:1045"
+    old = "old~" + ",".join(f"{k}={quote(v, safe='')}" for k, v in (
+        ("preset", "custom"), ("_ratings_text", ratings), ("votes", "3000"), ("ties", "half"), ("ties_pct", "20")))
+    at = open_page("leaderboard", {"pins": old + "|bad~votes=abc"}, timeout=120)
+    assert not at.exception
+    table = [t.value for t in at.dataframe if "pin" in t.value.columns][0].set_index("pin")
+    expected = pw.LeaderboardDesign(preset="custom", ratings=ratings, n=3000, ties="split", tie_pct=20.0).power()
+    assert table.loc["old", "systems"] == 3 and table.loc["old", "votes"] == 3000
+    assert table.loc["old", "weakest_power"] == pytest.approx(expected.weakest_power)
+    assert "bad" not in table.index
+    assert any("“bad”" in e.value and "`n`" in e.value for e in at.error)
