@@ -360,3 +360,19 @@ class Design:
     def with_(self, **changes):
         """The same design with some fields changed (validated again)."""
         return dataclasses.replace(self, **changes)
+
+    #: For an output method's name, the fields it does not read and the value each takes in its cache key (None: the
+    #: field's default; a callable: its value for the design, when a fixed value could break a check that spans
+    #: fields), as :meth:`key_for` applies them. A subclass declares them; the contract test checks that
+    #: every listed output is the same for the key as for the design.
+    UNREAD: Mapping[str, Mapping[str, Any]] = {}
+
+    def key_for(self, output: str):
+        """This design as the cache key of the method ``output``: the fields that output does not read
+        (:attr:`UNREAD`) set to fixed values, so a page that caches the output on this key reuses it when only those
+        fields move (the MDE when the difference moves, the sample sizes when n moves)."""
+        unread = self.UNREAD.get(output)
+        if not unread:
+            return self
+        return self.with_(**{name: self.field(name).default if value is None else
+                             value(self) if callable(value) else value for name, value in unread.items()})

@@ -161,12 +161,12 @@ def _size(design: sq.CampaignDesign, target: float):
 def sizes(campaign: sq.CampaignDesign, target: float):
     """Each procedure's first budget reaching ``target`` and its expected judgments there (None at Δ = 0).
 
-    One cached call per procedure, on the design without its budget and without the fields that procedure does not
-    read (:meth:`core.sequential.CampaignDesign.relevant`): a futility move recomputes only interim-futility."""
+    One cached call per procedure, on the design without its budget (``key_for("sample_sizes")``) and without the
+    fields that procedure does not read (:meth:`core.sequential.CampaignDesign.relevant`): a futility move recomputes
+    only interim-futility."""
     if campaign.delta == 0:
         return None
-    budget = sq.CampaignDesign.field("budget").default
-    return {procedure: _size(campaign.with_(procedure=procedure, budget=budget).relevant(), target)
+    return {procedure: _size(campaign.with_(procedure=procedure).relevant().key_for("sample_sizes"), target)
             for procedure in PROCEDURES}
 
 

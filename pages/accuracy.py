@@ -212,7 +212,8 @@ def headline(design, prior, cost_unit, currency):
     scenario, n, target, effect, key = design.scenario, design.n, design.target_power, design.effect, \
         design.for_scenario()
     with guard():
-        result, mde_now, sizes = power(key), mde(key), sample_sizes(key)
+        # the MDE reads no effect and the sample sizes no n: a move of either reuses the other's cached value
+        result, mde_now, sizes = power(key), mde(design.key_for("mde")), sample_sizes(design.key_for("sample_sizes"))
     assured = None
     if prior.on:
         with guard("Cannot average over this prior"):

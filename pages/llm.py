@@ -213,9 +213,11 @@ def headline(design: llm.BenchmarkDesign, s: Settings) -> Headline:
     acc_a, gain = shown(design, "accuracy_a"), shown(design, "delta")
     with guard("Impossible design"):
         result = point(design)
-        mde_value = mde(design, target)
-        n_sizes = sizes(design, target) if gain != 0 else None
-        best = plan(design, target) if gain != 0 and (design.cost_question or design.cost_sample) else None
+        # each keyed on the fields it reads (the MDE no gain, the sizes no n, the plan neither n nor K)
+        mde_value = mde(design.key_for("mde"), target)
+        n_sizes = sizes(design.key_for("sample_sizes"), target) if gain != 0 else None
+        best = plan(design.key_for("plan"), target) if gain != 0 and (design.cost_question or design.cost_sample) \
+            else None
     cheapest = ("—" if best is None else "not reachable" if best.n_questions < 0 else
                 f"{best.n_questions:,} questions × {best.samples} answers each")
     # the cheapest design depends on the unit costs: say so when they are still the page's example values

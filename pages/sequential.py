@@ -248,7 +248,7 @@ def pins_panel(campaign: Design, result):
 def headline(campaign: Design, result, target, summary, pop):
     """The metrics row at the top (filled after the charts). Returns (MDE, savings, sizes)."""
     with summary, guard("Cannot compute this campaign"):
-        mde_value = mde(campaign, target)
+        mde_value = mde(campaign.key_for("mde"), target)  # reads no difference
         saved = tabs.savings(campaign.options_only(), campaign.budget, pop)
     delta, described = campaign.delta, design_text(campaign)
     metrics_row(

@@ -94,3 +94,53 @@ def test_bad_link_values_fall_back_with_a_message(cls):
         for f in cls.fields():
             if getattr(d, f.name) != f.default:  # accepted: the link's value parsed and was in range
                 assert f.format(getattr(d, f.name)) in {f.format(f.parse(params[f.key]))}
+
+
+def _outcome(design, output):
+    try:
+        value = getattr(design, output)()
+    except ValueError as e:
+        return ("refused", str(e))
+    return ("value", repr(value))  # reprs compare NaN, dataclasses and floats to the last digit
+
+
+KEYED = [(cls, output) for cls in DESIGNS for output in cls.UNREAD]
+
+
+def test_the_keyed_outputs_are_declared_where_pages_cache_them():
+    names = {(cls.__qualname__, output) for cls, output in KEYED}
+    assert {("AccuracyPageDesign", "mde"), ("AccuracyPageDesign", "sample_sizes"), ("BenchmarkDesign", "mde"),
+            ("BenchmarkDesign", "sample_sizes"), ("BenchmarkDesign", "plan"), ("CampaignDesign", "mde"),
+            ("CampaignDesign", "sample_sizes")} <= names
+
+
+@pytest.mark.parametrize("cls, output", KEYED, ids=lambda x: getattr(x, "__qualname__", x))
+def test_an_output_is_the_same_on_its_cache_key(cls, output):
+    """:meth:`core.design.Design.key_for` sets the fields an output does not read: the output must not move, and
+    designs that differ only in those fields share one key."""
+    rng = random.Random(f"key-{cls.__qualname__}-{output}")
+    checked = 0
+    for _ in range(200):
+        if checked == 6:
+            break
+        try:
+            d = cls(**{f.name: _draw(f, rng) for f in cls.fields()})
+            key = d.key_for(output)
+        except ValueError:
+            continue
+        if cls.__qualname__ == "CampaignDesign" and abs(d.delta) < 1.0:
+            continue  # the sample-size search for a tiny difference runs to a million judgments: slow, not wrong
+        assert _outcome(key, output) == _outcome(d, output), (d, output)
+        moved = {}
+        for name in cls.UNREAD[output]:
+            f = cls.field(name)
+            other = _draw(f, rng)
+            moved[name] = other
+        try:
+            twin = d.with_(**moved)
+        except ValueError:
+            twin = None
+        if twin is not None:
+            assert twin.key_for(output) == key
+        checked += 1
+    assert checked >= 3, f"only {checked} random designs could be checked"

@@ -317,6 +317,16 @@ class AccuracyPageDesign(Design):
             "preference": ("p_new", "tie_rate", "ties", "test")}[self.scenario]
         return self.only(*keep)
 
+    #: The MDE reads no effect (Δ = 0; preferences: the raters who are not tied split evenly); the sample sizes read
+    #: no n (:meth:`key_for`).
+    UNREAD = {"mde": {"delta": 0.0, "p_new": lambda d: round((100.0 - d.tie_rate) / 2.0, 6)},
+              "sample_sizes": {"n": None}}
+
+    def key_for(self, output: str) -> AccuracyPageDesign:
+        """The cache key of ``output`` among the headline's outputs: :meth:`for_scenario` without the fields the
+        output does not read (:attr:`UNREAD`)."""
+        return Design.key_for(self.for_scenario(), output)
+
     # --- the headline: power, MDE, sample sizes, curves, assurance ------------------------------------------
     def _n(self, n):
         return self.n if n is None else n

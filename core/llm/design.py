@@ -198,6 +198,11 @@ class BenchmarkDesign(Design):
         self.model  # the engines' checks spanning fields: σ² <= μ(1 − μ) for both models, Se + Sp > 1
         _check_n(self.n, self.cluster_size, "n")
 
+    #: The MDE reads no difference; the sample sizes no n; the plan (every K) neither n nor K (:meth:`key_for`).
+    #: n is set to two clusters, which every cluster size allows.
+    UNREAD = {"mde": {"delta": 0.0}, "sample_sizes": {"n": lambda d: 2 * d.cluster_size},
+              "plan": {"n": lambda d: 2 * d.cluster_size, "samples": None}}
+
     def with_(self, **changes) -> BenchmarkDesign:
         """The same design with some fields changed (validated again); ``accuracy_b`` may be changed too."""
         values = {f.name: getattr(self, f.name) for f in self.fields()}

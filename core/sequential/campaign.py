@@ -1110,6 +1110,9 @@ class CampaignDesign(Design):
         """:func:`core.sequential.campaign_sample_size`: the first and conservative budgets reaching the target."""
         return campaign_sample_size(self.procedure, self.delta, target_power=target_power, **self.options())
 
+    #: The MDE reads no difference; the sample sizes read no budget (:meth:`key_for`).
+    UNREAD = {"mde": {"delta": 0.0}, "sample_sizes": {"budget": None}}
+
     def options_only(self) -> CampaignDesign:
         """This campaign with only its :meth:`options` kept: the procedure, the difference (0) and the budget at
         their defaults. The outputs drawn over every procedure, many differences or many budgets (Figures 5 and 6,
