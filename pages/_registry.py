@@ -38,6 +38,9 @@ class PageInfo:
         Whether ``make bench`` moves a slider of this page in the browser benchmark.
     bench_slider : str or None
         The accessible name of the slider it moves; None: the first key input (else the sidebar's first slider).
+    bench_visit : bool
+        Whether ``make bench`` times the page's first visit although it moves none of its sliders (``bench=False``):
+        a page that opens on a chart but has no slider above it (Analyze).
     question : str
         The user's question the page answers, for its home-page card ("" for no card). The card's one-line answer
         comes from ``teaser`` (a page with a question but no teaser gets no card).
@@ -57,6 +60,7 @@ class PageInfo:
     core: tuple[str, ...] = ()
     bench: bool = True
     bench_slider: str | None = None
+    bench_visit: bool = False
     question: str = ""
     designs: tuple[str, ...] = ()
     teaser: str = ""
@@ -137,6 +141,7 @@ PAGES: tuple[PageInfo, ...] = (
         "analysis", "Analyze your results", ":material/analytics:",
         "Upload per-item results: the right significance test, effect sizes, a Bayesian HDI/ROPE assessment, "
         "many-system comparisons, and what to write in the paper.", core=("analysis", "bayes"), bench=False,
+        bench_visit=True,
         designs=("core.analysis:AnalysisDesign",),
         question="I already have results: which test, and what do I write?",
         teaser="core.analysis.teaser:analysis_teaser"),

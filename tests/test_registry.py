@@ -42,4 +42,6 @@ def test_fuzz_and_bench_follow_the_registry():
 
     assert test_fuzz_pages.PAGES == tuple(p.name for p in registry.PAGES)
     assert [path for path, _ in browser_bench.PAGES] == [f"/{p.name}" for p in registry.PAGES if p.bench]
+    # the first-visit target includes Analyze, which has no slider above its charts
+    assert browser_bench.VISIT_ONLY == ["/analysis"]
     assert set(test_fuzz_pages.EXTREMES) <= {p.name for p in registry.PAGES}
