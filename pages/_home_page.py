@@ -18,8 +18,9 @@ from core.teaser import Teaser
 from pages._registry import PAGES as REGISTRY, VIEW_CARDS, by_name, teaser_of
 from pages._scaffold import cached, cached_upload, chart, list_of, md_escape, presentation, safe_message, start, style
 
-#: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options).
+#: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options), and its default.
 RATERS = [10, 15, 20, 25, 30, 40, 50, 75, 100]
+FILTER_RATERS = 25
 
 
 @cached
@@ -63,7 +64,7 @@ def filter_chart(box) -> None:
     """Observed vs true difference of many small studies, the significant ones highlighted."""
     with box:
         above = st.container()  # the chart, drawn above its slider once the slider's value is known
-        n = st.select_slider("Raters per study", RATERS, value=25, key="home_n", bind="query-params",
+        n = st.select_slider("Raters per study", RATERS, value=FILTER_RATERS, key="home_n", bind="query-params",
                              help="Each dot is a simulated head-to-head study with this many raters (exact sign test, "
                              "α = 0.05). More raters: more dots are significant and they sit on the truth.")
         points = filter_points(n)

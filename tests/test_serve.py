@@ -186,3 +186,27 @@ def test_warm_answers_the_da_pages_default_budgets_before_the_first_visitor():
     for procedure, size in sizes.items():
         design = default.with_(procedure=procedure)
         assert design.power(size.first).power >= 0.8 > design.power(size.first - 2).power
+
+
+def test_warm_fills_the_home_pages_cached_cards_and_chart(monkeypatch):
+    """The home page's cards and significance-filter chart come from Streamlit's cache after :func:`warm` (a cache
+    made before the runtime starts is the one the runtime uses): the first visitor computes none of them."""
+    from core import demo
+    from pages import _home_page
+    from pages._registry import PAGES, VIEW_CARDS, teaser_of
+
+    _home_page.teaser.clear()  # earlier tests in the same process may have filled them
+    _home_page.filter_points.clear()
+    serve.warm()
+    names = [p.name for p in PAGES if p.teaser] + [v.key for v in VIEW_CARDS if v.teaser]
+    filter_points = demo.significance_filter
+
+    def computed(*args, **kwargs):
+        raise AssertionError("computed again: not warmed")
+
+    monkeypatch.setattr(_home_page, "teaser_of", computed)
+    monkeypatch.setattr(demo, "significance_filter", computed)
+    assert {name: _home_page.teaser(name) for name in names} == {name: teaser_of(name) for name in names}
+    assert _home_page.filter_points(_home_page.FILTER_RATERS).equals(filter_points(_home_page.FILTER_RATERS))
+    with pytest.raises(AssertionError, match="not warmed"):  # a size the page did not open with is computed
+        _home_page.filter_points(_home_page.RATERS[0])
