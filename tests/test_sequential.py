@@ -677,3 +677,21 @@ def test_curves_without_type_m_have_the_same_power(budget, kw):
     fast = sq.campaign_curves(budget, deltas, designs=designs, with_type_m=False, **kw)
     pd.testing.assert_frame_equal(full.drop(columns="type_m"), fast.drop(columns="type_m"), check_exact=True)
     assert fast["type_m"].isna().all() and full.loc[full["delta"] != 0, "type_m"].notna().all()
+
+
+@pytest.mark.parametrize("kind", ["pocock", "obrien_fleming", "lan_demets", "lan_demets_pocock"])
+def test_boundaries_at_realised_looks_solved_near_the_equally_spaced_ones_are_the_same_roots(kind, monkeypatch):
+    """The solver first tries a narrow bracket around the equally spaced boundary (a sample-size search solves
+    hundreds of realised looks); the roots are those of the wide bracket, and the size is α at the realised looks,
+    also for looks far from equal spacing (where the narrow bracket misses and the wide one is used)."""
+    from core.sequential import boundaries as b
+
+    looks = [(200, 401, 601), (203, 406, 610), (33, 67, 100), (2, 5, 8, 10), (10, 11, 40), (120, 240, 361, 481)]
+    narrow = {info: b._boundary_z.__wrapped__(len(info), 0.05, kind, 0.0, tuple(map(float, info)))
+              for info in looks}
+    monkeypatch.setattr(b, "_NEAR", 0.0)  # an empty bracket: the wide one only
+    for info, bounds in narrow.items():
+        wide = b._boundary_z.__wrapped__(len(info), 0.05, kind, 0.0, tuple(map(float, info)))
+        assert np.allclose(bounds, wide, rtol=0, atol=1e-8), (info, bounds, wide)
+        size = b._look_crossing(np.asarray(bounds), np.zeros(len(info)), tuple(map(float, info))).sum()
+        assert size == pytest.approx(0.05, abs=1e-8)
