@@ -28,6 +28,12 @@ VIEWS = {"power": "Power and cost vs difference (Figure 5)", "assurance": "Assur
 CURVE_DELTAS = tuple(np.round(np.linspace(0, 8, 33), 3))
 
 
+def default_population() -> tuple:
+    """The true differences of the pairs that the budget curves and savings average over by default: 30 quantiles
+    of the WMT-shaped population (Figure 6; :func:`core.sequential.default_population`)."""
+    return tuple(float(v) for v in sq.default_population(30))
+
+
 # The outputs over every procedure take the campaign's options_only() design and their budget: moving the difference
 # or switching procedure recomputes none of them.
 @cached
@@ -98,7 +104,8 @@ def tab_power(campaign, result, target, plotted, pinned_power):
               "judgments_chart")
     st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                "the smallest differences — it trades their (already low) power for savings.")
-    fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS)
+    # with_type_m given, as scripts/serve.py warms it: Streamlit keys an argument left at its default apart
+    fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS, True)
     fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
     plotted["figure5"] = fig5
     exaggeration = fig5[(fig5["delta"] > 0) & fig5["design"].isin(["fixed", "interim", "interim_futility"])]

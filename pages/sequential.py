@@ -178,7 +178,7 @@ def population_input(side) -> tuple:
         if pop.size > 200:  # quantiles keep the curves instant; averages change by < 1e-3
             pop = np.quantile(pop, (np.arange(200) + 0.5) / 200)
     else:
-        pop = sq.default_population(30)
+        return tabs.default_population()
     return tuple(float(v) for v in pop)
 
 

@@ -210,3 +210,24 @@ def test_warm_fills_the_home_pages_cached_cards_and_chart(monkeypatch):
     assert _home_page.filter_points(_home_page.FILTER_RATERS).equals(filter_points(_home_page.FILTER_RATERS))
     with pytest.raises(AssertionError, match="not warmed"):  # a size the page did not open with is computed
         _home_page.filter_points(_home_page.RATERS[0])
+
+
+def test_warm_fills_the_da_pages_first_tab(monkeypatch):
+    """The DA page's first tab (Figure 5 with and without Type-M) and its savings over the default population come
+    from the page's caches after :func:`warm`: the page opened at its defaults computes none of them again."""
+    from core.sequential import campaign
+    from pages import _sequential_tabs as da_tabs
+    from tests.app.conftest import open_page
+
+    da_tabs.curves.clear()  # earlier tests in the same process may have filled them
+    da_tabs.savings.clear()
+    serve.warm()
+
+    def computed(*args, **kwargs):
+        raise AssertionError("computed again: not warmed")
+
+    monkeypatch.setattr(campaign, "campaign_curves", computed)
+    monkeypatch.setattr(campaign, "budget_savings", computed)
+    at = open_page("sequential", timeout=120)
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) >= 3 and any(m.label.startswith("MDE") for m in at.metric)
