@@ -36,7 +36,7 @@ import dataclasses
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .validation import check_choice, check_int, check_real
 
@@ -365,7 +365,7 @@ class Design:
     #: field's default; a callable: its value for the design, when a fixed value could break a check that spans
     #: fields), as :meth:`key_for` applies them. A subclass declares them; the contract test checks that
     #: every listed output is the same for the key as for the design.
-    UNREAD: Mapping[str, Mapping[str, Any]] = {}
+    UNREAD: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     def key_for(self, output: str):
         """This design as the cache key of the method ``output``: the fields that output does not read
