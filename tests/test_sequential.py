@@ -689,7 +689,7 @@ def test_boundaries_at_realised_looks_solved_near_the_equally_spaced_ones_are_th
     looks = [(200, 401, 601), (203, 406, 610), (33, 67, 100), (2, 5, 8, 10), (10, 11, 40), (120, 240, 361, 481)]
     narrow = {info: b._boundary_z.__wrapped__(len(info), 0.05, kind, 0.0, tuple(map(float, info)))
               for info in looks}
-    monkeypatch.setattr(b, "_NEAR", 0.0)  # an empty bracket: the wide one only
+    monkeypatch.setattr(b, "_NEAR", ())  # no narrow bracket: the wide one only
     for info, bounds in narrow.items():
         wide = b._boundary_z.__wrapped__(len(info), 0.05, kind, 0.0, tuple(map(float, info)))
         assert np.allclose(bounds, wide, rtol=0, atol=1e-8), (info, bounds, wide)

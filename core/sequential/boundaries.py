@@ -79,8 +79,9 @@ def _unspendable(kind, alpha, futility, look, reach, target):
         f"fewer `looks`.")
 
 
-#: Half-width of the bracket tried first around the equally spaced boundary (:func:`_solve_near`).
-_NEAR = 0.03
+#: Half-widths of the brackets tried in turn around the equally spaced boundary (:func:`_solve_near`): the first
+#: holds the realised boundary of most budgets a search visits, the second of small or unevenly split ones.
+_NEAR = (0.005, 0.03)
 
 
 def _equally_spaced(peeks, alpha, kind, futility):
@@ -92,20 +93,21 @@ def _equally_spaced(peeks, alpha, kind, futility):
         return None
 
 
-def _solve_near(gap, near, width):
-    """The root of the decreasing ``gap`` in ``[near − width, near + width]`` by Brent's method (xtol 1e-10), or
-    None when that bracket does not hold it (the caller then searches its wide bracket)."""
-    lo, hi = near - width, near + width
-    if lo <= 0.0:
-        return None
-    g_lo, g_hi = gap(lo), gap(hi)
-    if not (g_lo >= 0.0 >= g_hi):
-        return None
-    if g_lo == 0.0:
-        return lo
-    if g_hi == 0.0:
-        return hi
-    return optimize.brentq(gap, lo, hi, xtol=1e-10)
+def _solve_near(gap, near, widths):
+    """The root of the decreasing ``gap`` in the first bracket ``[near − w, near + w]`` (``w`` in ``widths``) that
+    holds it, by Brent's method (xtol 1e-10); None when none does (the caller then searches its wide bracket)."""
+    for width in widths:
+        lo, hi = near - width, near + width
+        if lo <= 0.0:
+            return None
+        g_lo, g_hi = gap(lo), gap(hi)
+        if g_lo >= 0.0 >= g_hi:
+            if g_lo == 0.0:
+                return lo
+            if g_hi == 0.0:
+                return hi
+            return optimize.brentq(gap, lo, hi, xtol=1e-10)
+    return None
 
 
 # A DA sample-size search solves the boundaries of hundreds of realised looks (one per budget), and a move of the
