@@ -15,8 +15,9 @@ It prints the medians next to the targets (first change ≤ 0.5 s, stable ≤
 1.0 s, on every page at its defaults) and, for every page, the time from
 opening it after the server starts (fresh browser profile) to its first chart
 (target ≤ 3 s) — also for the home page and for Analyze, which open on charts
-but have no slider above them (``PageInfo.bench_visit``). A single first visit varies by ± 0.4 s from run to run on a
-small machine, so it is the median over separate server starts.
+but have no slider above them (``PageInfo.bench_visit``). A single first visit
+varies by ± 0.4 s from run to run on a small machine, so it is the median over
+separate server starts.
 
 **The floor.** In the same run it measures the smallest Streamlit app with a
 slider and one Plotly line (``benchmarks/floor_app.py``, under plain

@@ -92,25 +92,24 @@ def warm() -> float:
     accuracy.mcnemar_power(500, 0.02, 0.9)
     accuracy.paired_curves([10, 500, 15000], [(0.02, 0.9)])
     accuracy.preference_power(100, 0.65, 0.35)
-    # The home page (the usual first visit): its cards and its chart, ≈ 0.3 s here instead of in that run. They are
-    # filled through the page's own cached calls: Streamlit keeps a cache made before its runtime starts (same
-    # function, same arguments), whereas an engine without a memo table of its own (the Monitor card's simulated
-    # forecast, the chart's 400 studies) would compute again for the first visitor.
+    # Page outputs computed before the first visitor, through the pages' own cached calls: Streamlit keeps a cache
+    # made before its runtime starts (same function, same arguments), whereas an engine without a memo table of its
+    # own would compute again in the first visitor's run. The home page (the usual first visit): its cards (the
+    # Monitor card's simulated forecast among them) and the chart's 400 studies, ≈ 0.3 s. The DA campaign page (the
+    # heaviest first run): Figure 5 with and without Type-M and the savings over the default population, ≈ 0.3 s;
+    # then its headline's search of each procedure's budget for 80% power (≈ 1–3 s cold on a small machine), which
+    # the engine's memo keeps.
     import logging
 
+    from core import sequential
     from pages import _home_page
+    from pages import _sequential_tabs as da_tabs
     from pages._registry import VIEW_CARDS
 
+    campaign = sequential.CampaignDesign()
     quiet = logging.getLogger("streamlit.runtime.caching.cache_data_api")
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # "No runtime found, using MemoryCacheStorageManager": expected before the runtime
-    # The DA campaign page (the heaviest first run): its headline searches each procedure's budget for 80% power
-    # (≈ 1–3 s cold on a small machine; the engine keeps the answers), and its first tab draws Figure 5 with Type-M
-    # and the savings over the default population (≈ 0.3 s, in the page's caches).
-    from core import sequential
-    from pages import _sequential_tabs as da_tabs
-
-    campaign = sequential.CampaignDesign()
     try:
         for name in [p.name for p in PAGES if p.teaser] + [v.key for v in VIEW_CARDS if v.teaser]:
             _home_page.teaser(name)

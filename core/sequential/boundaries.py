@@ -174,6 +174,7 @@ def _boundary_z(peeks, alpha, kind, futility=0.0, information=None):
         return tuple(float(v) for v in c * shape)
     bounds: list[float] = []
     spent = 0.0
+    near = _equally_spaced(peeks, alpha, kind, futility) if information is not None else None  # as above
     for k in range(1, peeks + 1):
         target = (_spend(kind, 1.0 if k == peeks else float(fractions[k - 1]), alpha) if information is not None
                   else _spend(kind, k / peeks, alpha)) - spent
@@ -181,21 +182,17 @@ def _boundary_z(peeks, alpha, kind, futility=0.0, information=None):
         def gap(c, k=k):  # only the first k looks matter for the k-th increment (futility at look k unused)
             return float(_look_crossing(np.array(bounds + [c]), fut[:k], information)[k - 1]) - target
 
-        c = None
-        near = _equally_spaced(peeks, alpha, kind, futility) if information is not None else None
-        if target > 1e-12 and near:  # near the equally spaced boundary, as above
-            c = _solve_near(gap, near[k - 1], _NEAR)
-        if c is not None:
-            pass
-        elif target <= 1e-12:
-            c = 12.0
-        elif gap(0.1) >= 0:
-            c = optimize.brentq(gap, 0.1, 12.0, xtol=1e-10)
-        else:  # the increment is more than P(reaching look k, |Z_k| >= 0.1): only binding futility does this
-            most = gap(0.0)
-            if most < -1e-10:
-                raise _unspendable(kind, alpha, futility, k, most + target, target)
-            c = optimize.brentq(gap, 0.0, 0.1, xtol=1e-10) if most > 0 else 0.0
+        c = _solve_near(gap, near[k - 1], _NEAR) if near and target > 1e-12 else None
+        if c is None:
+            if target <= 1e-12:
+                c = 12.0
+            elif gap(0.1) >= 0:
+                c = optimize.brentq(gap, 0.1, 12.0, xtol=1e-10)
+            else:  # the increment is more than P(reaching look k, |Z_k| >= 0.1): only binding futility does this
+                most = gap(0.0)
+                if most < -1e-10:
+                    raise _unspendable(kind, alpha, futility, k, most + target, target)
+                c = optimize.brentq(gap, 0.0, 0.1, xtol=1e-10) if most > 0 else 0.0
         bounds.append(float(c))
         spent += target
     return tuple(bounds)

@@ -1118,8 +1118,7 @@ class CampaignDesign(Design):
         their defaults. The outputs drawn over every procedure, many differences or many budgets (Figures 5 and 6,
         the savings of §7.3) read nothing else, so as their cache key it lets a move of the difference or of the
         procedure recompute none of them (the budget is their own argument)."""
-        default = {f.name: f.default for f in self.fields()}
-        return self.with_(procedure=default["procedure"], delta=0.0, budget=default["budget"])
+        return self.with_(procedure=self.field("procedure").default, delta=0.0, budget=self.field("budget").default)
 
     def curves(self, deltas, *, procedures=("fixed", "interim", "interim_futility"), budget=None,
                with_type_m=True) -> pd.DataFrame:
