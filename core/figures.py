@@ -248,8 +248,66 @@ def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iter
     return layout
 
 
+#: Height of one entry of a vertical legend, in font sizes, and the legend's own padding in pixels (measured in
+#: Chromium at 18 px: five entries take 142 px, seven 190 px).
+LEGEND_ROW = 1.4
+LEGEND_PAD = 20
+#: The smallest legend font a right-hand legend is shrunk to so that all its entries show.
+LEGEND_MIN_FONT = 11
+
+
+def legend_entries(traces: Sequence[dict]) -> int:
+    """How many entries Plotly's legend shows for ``traces`` (one per trace that is not hidden from it)."""
+    return sum(1 for t in traces if t.get("showlegend", True) is not False and t.get("name", "") != "")
+
+
+#: The narrowest plot a chart is drawn in (a full-width chart on a 1024-pixel projector, beside its legend), and
+#: a character's width in font sizes: category labels wider than that share are tilted by Plotly (30°).
+NARROWEST_PLOT = 600
+CHAR_WIDTH = 0.55
+
+
+def _tilted_labels(traces: Sequence[dict], size: float) -> float:
+    """Extra height, in pixels, that tilted category labels take under the plot: Plotly turns them 30° when the
+    longest times the count is wider than the plot (:data:`NARROWEST_PLOT`), which lifts the plot by half the
+    longest label's width."""
+    longest = count = 0
+    for t in traces:
+        x = t.get("x")
+        if isinstance(x, (list, tuple)) and x and all(isinstance(v, str) for v in x):
+            longest, count = max(longest, max(len(v) for v in x)), max(count, len(x))
+    width = longest * CHAR_WIDTH * size
+    return 0.5 * width if width * count > NARROWEST_PLOT else 0.0
+
+
+def fit_legend(layout: dict, entries: int, *, tilted: float = 0.0) -> dict:
+    """``layout`` with a right-hand legend's font shrunk so that ``entries`` rows fit beside the plot.
+
+    Plotly gives a vertical legend no more height than the plot area and scrolls the rest: in lab-meeting mode
+    (18-px fonts, a 310-px chart) the last of eight entries — the current-design marker — was scrolled out of
+    sight. The plot area is the figure's height less its top and bottom margins and the x axis's tick labels
+    and title (two font sizes, which Plotly's automatic margins add); the font is the largest at most the
+    chart's own for which ``entries`` rows of :data:`LEGEND_ROW` font sizes and :data:`LEGEND_PAD` fit, and
+    never below :data:`LEGEND_MIN_FONT` (where Plotly's scroll bar takes over). ``tilted``: the height tilted
+    category labels add (:func:`_tilted_labels`). Other legends are returned as they are.
+    """
+    legend = layout.get("legend") or {}
+    if not layout.get("showlegend", True) or legend.get("orientation") != "v" or entries <= 0:
+        return layout
+    margin = layout.get("margin") or {}
+    size = (layout.get("font") or {}).get("size", 12)
+    plot_height = layout.get("height", 450) - margin.get("t", 100) - margin.get("b", 80) - 2 * size - tilted
+    fits = int((plot_height - LEGEND_PAD) / (LEGEND_ROW * entries))
+    if fits >= size:
+        return layout
+    return {**layout, "legend": {**legend, "font": {"size": max(LEGEND_MIN_FONT, fits)}}}
+
+
 def figure(traces: list[dict], layout: dict) -> go.Figure:
-    """A figure from plain trace and layout dictionaries, without per-property validation."""
+    """A figure from plain trace and layout dictionaries, without per-property validation; a right-hand legend is
+    fitted to the plot's height (:func:`fit_legend`)."""
+    size = (layout.get("font") or {}).get("size", 12)
+    layout = fit_legend(layout, legend_entries(traces), tilted=_tilted_labels(traces, size))
     return go.Figure({"data": traces, "layout": layout}, _validate=False)
 
 
@@ -798,22 +856,47 @@ def replay_figure(replay, summary: pd.DataFrame, *, frame_every: int = 4, scale:
 # ---------------------------------------------------------------------------
 # monitoring a running evaluation
 # ---------------------------------------------------------------------------
+def _scaled(frame: pd.DataFrame, columns: Sequence[str], scale: float) -> pd.DataFrame:
+    """``frame`` with ``columns`` multiplied by ``scale`` (the frame itself when ``scale`` is 1)."""
+    if scale == 1:
+        return frame
+    return frame.assign(**{c: frame[c] * scale for c in columns if c in frame})
+
+
+def _with_unit(title: str, unit: str) -> str:
+    """"Running difference (B − A)" and "points" → "Running difference (B − A, points)"."""
+    if not unit:
+        return title
+    return f"{title[:-1]}, {unit})" if title.endswith(")") else f"{title} ({unit})"
+
+
+def _digits(scale: float) -> str:
+    """Hover format of a difference: two decimals in points (× 100), four in the items' own units."""
+    return ".2f" if scale >= 100 else ".4f"
+
+
 def monitor_figure(sequence: pd.DataFrame, *, looks: Sequence[int] = (), look_bounds: Sequence[float] = (),
                    target: float | None = None, n_max: int | None = None, title: str = "",
                    x_title: str = "Items so far", y_title: str = "Running difference (B − A)",
-                   style: Style = STYLE) -> go.Figure:
+                   scale: float = 1.0, unit: str = "", style: Style = STYLE) -> go.Figure:
     """Running estimate with its confidence sequence, the planned group boundaries and ±target lines.
 
     ``sequence`` has the columns ``n, estimate, lower, upper``; the last row is
     marked as the current state. ``looks``/``look_bounds`` draw the planned
     group-sequential efficacy boundaries on the estimate scale (±bound at each look).
+    Differences, boundaries and ``target`` are drawn × ``scale`` in ``unit`` (100 and "points" for accuracies,
+    so the chart reads as the page's metrics do); the y-axis title names the unit.
     """
+    sequence, look_bounds, target = _scaled(sequence, ("estimate", "lower", "upper"), scale), \
+        [scale * b for b in look_bounds], None if target is None else scale * target
+    y_title = _with_unit(y_title, unit)
     n = sequence["n"].to_numpy()
     step = max(1, len(n) // 2000)  # at most ~2,000 points per line in the browser
     keep = np.r_[np.arange(0, len(n), step), len(n) - 1] if len(n) else np.arange(0)
     keep = np.unique(keep)
     s = sequence.iloc[keep]
-    hover = "n = %{x:,}<br>%{y:.4f}<extra>%{fullData.name}</extra>"
+    digits = _digits(scale)
+    hover = f"n = %{{x:,}}<br>%{{y:{digits}}}<extra>%{{fullData.name}}</extra>"
     traces = [
         {"type": "scatter", "x": s["n"], "y": s["upper"], "mode": "lines", "name": "confidence sequence",
          "line": {"color": PALETTE[5], "width": 0.5}, "hovertemplate": hover, "legendgroup": "cs",
@@ -830,14 +913,16 @@ def monitor_figure(sequence: pd.DataFrame, *, looks: Sequence[int] = (), look_bo
                        "name": "planned group boundaries",
                        "marker": {"symbol": "line-ew-open", "size": 18, "color": PALETTE[1],
                                   "line": {"width": 3, "color": PALETTE[1]}},
-                       "hovertemplate": "planned look at n = %{x:,}<br>stop if |estimate| ≥ %{y:.4f}<extra></extra>"})
+                       "hovertemplate": f"planned look at n = %{{x:,}}<br>stop if |estimate| ≥ %{{y:{digits}}}"
+                                        "<extra></extra>"})
     if len(n):
         last = sequence.iloc[-1]
         traces.append(_current_marker(float(last["n"]), float(last["estimate"]), x_title="n", y_title="estimate",
-                                      hover_format=".4f", x_hover_format=",", style=style, name="now"))
+                                      hover_format=digits, x_hover_format=",", style=style, name="now"))
     lines = [Line(y=0.0, text="", color="#333333")]
     if target:
-        lines += [Line(y=target, text=f"±{target:g}: smallest difference that matters", color=PALETTE[2], dash="dot"),
+        lines += [Line(y=target, text=f"±{target:g}{' ' + unit if unit else ''}: smallest difference that matters",
+                       color=PALETTE[2], dash="dot"),
                   Line(y=-target, text="", color=PALETTE[2], dash="dot")]
     if n_max:
         lines.append(Line(x=n_max, text=""))  # the axis ends at the planned items
@@ -857,14 +942,18 @@ def monitor_figure(sequence: pd.DataFrame, *, looks: Sequence[int] = (), look_bo
 
 
 def paths_figure(sequence: pd.DataFrame, paths: pd.DataFrame, *, n_max: int, target: float, frames: int = 25,
-                 title: str = "", style: Style = STYLE) -> go.Figure:
+                 title: str = "", scale: float = 1.0, unit: str = "", style: Style = STYLE) -> go.Figure:
     """Simulated continuations of a run, animated in the browser (play/pause and a scrubber).
 
     ``paths`` has the columns ``path, n, estimate, stopped`` (one row per
     shown point; :func:`core.sequential.monitor`). Frame k shows every path up
     to the k-th of ``frames`` equally spaced item counts; a path that has
-    stopped ends in a marker.
+    stopped ends in a marker. ``target`` is the smallest difference that
+    matters, X; differences are drawn × ``scale`` in ``unit``, as in :func:`monitor_figure`.
     """
+    sequence, paths, target = _scaled(sequence, ("estimate",), scale), _scaled(paths, ("estimate",), scale), \
+        scale * target
+    digits = _digits(scale)
     n0 = int(sequence["n"].iloc[-1]) if len(sequence) else 0
     step = max(1, len(sequence) // 500)
     past = sequence.iloc[::step]
@@ -887,12 +976,12 @@ def paths_figure(sequence: pd.DataFrame, paths: pd.DataFrame, *, n_max: int, tar
     traces = [
         {"type": "scatter", "x": past["n"], "y": past["estimate"], "mode": "lines", "name": "observed so far",
          "line": {"color": PALETTE[0], "width": style.line_width + 1},
-         "hovertemplate": "n = %{x:,}<br>estimate %{y:.4f}<extra>observed</extra>"},
+         "hovertemplate": f"n = %{{x:,}}<br>estimate %{{y:{digits}}}<extra>observed</extra>"},
         {**first[0], "mode": "lines", "name": "simulated continuations", "line": {"color": "#999999", "width": 1},
-         "opacity": 0.7, "hovertemplate": "n = %{x:,}<br>estimate %{y:.4f}<extra>simulated</extra>"},
+         "opacity": 0.7, "hovertemplate": f"n = %{{x:,}}<br>estimate %{{y:{digits}}}<extra>simulated</extra>"},
         {**first[1], "mode": "markers", "name": "stopped",
          "marker": {"color": PALETTE[1], "size": max(7, style.marker_size // 2), "symbol": "x"},
-         "hovertemplate": "stopped at n = %{x:,}<br>estimate %{y:.4f}<extra></extra>"},
+         "hovertemplate": f"stopped at n = %{{x:,}}<br>estimate %{{y:{digits}}}<extra></extra>"},
     ]
     play = {"label": "▶ Play", "method": "animate",
             "args": [None, {"frame": {"duration": 150, "redraw": True}, "fromcurrent": True,
@@ -905,10 +994,11 @@ def paths_figure(sequence: pd.DataFrame, paths: pd.DataFrame, *, n_max: int, tar
                          "args": [[str(c)], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}]}
                         for i, c in enumerate(cuts)]}
     lines = [Line(y=0.0, text="no difference", color="#333333"),
-             Line(y=target, text=f"planned effect +{target:g}", color=PALETTE[2], dash="dot"),
+             Line(y=target, text=f"X = +{target:g}{' ' + unit if unit else ''}: smallest difference that matters",
+                  color=PALETTE[2], dash="dot"),
              Line(y=-target, text=f"−{target:g}", color=PALETTE[2], dash="dot")]
     layout = _layout(style, title=title, x_axis=_axis("Items", rng=(0, n_max * 1.02)),
-                     y_axis=_axis("Running difference (B − A)"), lines=lines,
+                     y_axis=_axis(_with_unit("Running difference (B − A)", unit)), lines=lines,
                      updatemenus=[{"type": "buttons", "direction": "left", "x": 0.0, "y": -0.3, "xanchor": "left",
                                    "yanchor": "top", "buttons": [play, pause], "showactive": False,
                                    "font": {"size": style.annotation_size}}],

@@ -187,3 +187,59 @@ def test_curve_series_are_pandas_selections_sorted_by_x():
     for trace, (_, x, y) in zip(curves, expected):
         np.testing.assert_array_equal(np.asarray(trace.x, float), x)
         np.testing.assert_array_equal(np.asarray(trace.y, float), y)
+
+
+# ---------------------------------------------------------------------------
+# a right-hand legend fits beside its plot (lab-meeting mode)
+# ---------------------------------------------------------------------------
+def _family(series: int) -> pd.DataFrame:
+    n = np.array([10, 100, 1000])
+    return pd.DataFrame({"n": np.tile(n, series), "power": np.linspace(0, 1, 3 * series),
+                         "s": np.repeat([f"series {k}" for k in range(series)], 3)})
+
+
+@pytest.mark.parametrize("series", [2, 4, 6, 7, 9])
+def test_presentation_legend_font_fits_its_entries(series):
+    fig = figures.curve_figure(_family(series), x="n", y="power", color="s", current=(100, 0.5),
+                               style=figures.PRESENTATION)
+    entries = series + 1  # the curves and the current-design marker
+    assert figures.legend_entries([t.to_plotly_json() for t in fig.data]) == entries
+    size = fig.layout.legend.font.size or figures.PRESENTATION.font_size
+    plot = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b - 2 * figures.PRESENTATION.font_size
+    assert figures.LEGEND_MIN_FONT <= size <= figures.PRESENTATION.font_size
+    # the rows fit (Chromium: 5 entries at 18 px take 142 px, i.e. 1.33 font sizes a row and 22 px of padding);
+    # a font one pixel larger would not, unless the chart's own size already fits
+    assert entries * figures.LEGEND_ROW * size + figures.LEGEND_PAD <= plot
+    if size < figures.PRESENTATION.font_size:
+        assert entries * figures.LEGEND_ROW * (size + 1) + figures.LEGEND_PAD > plot
+
+
+def test_few_entries_and_the_normal_look_keep_their_legends():
+    few = figures.curve_figure(_family(2), x="n", y="power", color="s", style=figures.PRESENTATION)
+    assert few.layout.legend.font.size is None  # three entries fit at the chart's own 18 px
+    normal = figures.curve_figure(_family(9), x="n", y="power", color="s", current=(100, 0.5))
+    assert normal.layout.legend.orientation == "h" and normal.layout.legend.font.size is None
+
+
+def test_tilted_category_labels_leave_less_room_for_the_legend():
+    short = [{"type": "bar", "x": ["A", "B", "C"], "y": [1, 2, 3]}]
+    long = [{"type": "bar", "x": ["ARC-Challenge", "HellaSwag", "HumanEval", "GSM8K", "MMLU"], "y": [1] * 5}]
+    assert figures._tilted_labels(short, 18) == 0
+    assert figures._tilted_labels(long, 18) == pytest.approx(0.5 * 13 * figures.CHAR_WIDTH * 18)
+    layout = figures._layout(figures.PRESENTATION, title="", x_axis={}, y_axis={})
+    assert figures.fit_legend(layout, 5)["legend"].get("font") is None
+    assert figures.fit_legend(layout, 5, tilted=64)["legend"]["font"]["size"] < figures.PRESENTATION.font_size
+
+
+@pytest.mark.parametrize("scale, unit, title", [(1.0, "", "Running difference (B − A)"),
+                                                (100.0, "points", "Running difference (B − A, points)")])
+def test_monitor_figure_draws_in_the_metrics_units(scale, unit, title):
+    seq = pd.DataFrame({"n": [10, 20, 30], "estimate": [0.1, 0.05, 0.04], "lower": [-0.3, -0.1, -0.02],
+                        "upper": [0.5, 0.2, 0.1]})
+    fig = figures.monitor_figure(seq, looks=[50, 100], look_bounds=[0.08, 0.05], target=0.03, n_max=100,
+                                 scale=scale, unit=unit)
+    by_name = {t.name: t for t in fig.data}
+    assert list(by_name["running estimate"].y) == pytest.approx([scale * v for v in seq["estimate"]])
+    assert list(by_name["planned group boundaries"].y) == pytest.approx([scale * b for b in (0.08, 0.05, -0.08, -0.05)])
+    assert fig.layout.yaxis.title.text == title
+    assert any(s.y0 == pytest.approx(scale * 0.03) for s in fig.layout.shapes)
