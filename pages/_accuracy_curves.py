@@ -15,7 +15,7 @@ import streamlit as st
 from core import figures
 from core.accuracy import AccuracyPageDesign
 from core.accuracy.design import N_MAX, N_MIN
-from pages._scaffold import cached, chart, fmt_pct, guard, style
+from pages._scaffold import cached, chart, chart_row, fmt_pct, guard, style
 
 #: The "Explain this page" text (``{target}``: the target power).
 EXPLANATION = """
@@ -144,18 +144,18 @@ def tab_assurance(design, prior, assured, plotted) -> None:
 def tab_exaggeration(design, frame, dash, result, sizes, pinned_type_m) -> None:
     target, n, x_title = design.target_power, design.n, X_TITLES[design.scenario]
     needed_line = sizes.first if sizes is not None and sizes.first > 0 else None
-    c1, c2 = st.columns(2)
+    (c1, c2), (s1, s2) = chart_row(2)
     text = f"{target:.0%} power<br>n = {needed_line:,}" if needed_line else ""
     with c1:
         chart(figures.type_m_figure(frame, x="n", color="series", dash=dash, current=(n, result.type_m),
                                     needed=needed_line, needed_text=text, title="Type-M error (cf. Figure 7)",
-                                    x_title=x_title, pins=pinned_type_m, style=style(0.5)), "type_m_chart")
+                                    x_title=x_title, pins=pinned_type_m, style=style(s1)), "type_m_chart")
     with c2:
         lines = [figures.Line(x=needed_line, text=text)] if needed_line else []
         chart(figures.curve_figure(frame, x="n", y="type_s", color="series", dash=dash,
                                    current=(n, result.type_s), target=None, title="Type-S error (cf. Figure 8)",
                                    x_title=x_title, y_title="P(wrong sign | significant)", hover_format=".4f",
-                                   lines=lines, style=style(0.5)), "type_s_chart")
+                                   lines=lines, style=style(s2)), "type_s_chart")
     st.caption(f"The dashed vertical line marks the size at which the current design reaches {target:.0%} power. "
                "Left of it, significant results overstate (Type-M) or even reverse (Type-S) the true difference.")
 

@@ -10,7 +10,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from core import figures
 from pages._links import notes_slot
 
-__all__ = ['cached', 'design_key', 'cached_upload', 'CHART_CONFIG', 'PRESENTATION_CHART_CONFIG', 'ensure_frame', 'presentation', 'style', 'start', 'key_inputs']
+__all__ = ['cached', 'design_key', 'cached_upload', 'CHART_CONFIG', 'PRESENTATION_CHART_CONFIG', 'ensure_frame', 'presentation', 'style', 'chart_row', 'start', 'key_inputs']
 
 
 def design_key(design) -> tuple:
@@ -80,6 +80,16 @@ def style(share: float = 1.0) -> figures.Style:
     return figures.narrow(figures.PRESENTATION if presentation() else figures.STYLE, share)
 
 
+def chart_row(spec=2) -> tuple[list, list[float]]:
+    """Boxes for charts side by side (``spec`` as for ``st.columns``) and each one's share of the width, for
+    :func:`style`. In lab-meeting mode they are stacked at full width instead: beside its 18-px legend a
+    half-width chart keeps a plot of about 150 pixels on a 1024-pixel projector, too small to read."""
+    widths = [1.0] * spec if isinstance(spec, int) else [float(w) for w in spec]
+    if presentation():
+        return [st.container() for _ in widths], [1.0] * len(widths)
+    return list(st.columns(spec)), [w / sum(widths) for w in widths]
+
+
 _PRESENTATION_CSS = """
 <style>
 /* lab-meeting mode: large numbers and text, compact top, captions and secondary controls hidden; the title, the
@@ -91,11 +101,14 @@ _PRESENTATION_CSS = """
 [data-testid="stWidgetLabel"] p { font-size: 1.05rem !important; }
 /* the metrics' help icons are for the desk, not the projector: the row stays on one line */
 [data-testid="stMetricLabel"] [data-testid="stTooltipIcon"] { display: none; }
+/* a long label wraps onto a second line rather than pushing the row's last metric onto a line of its own; the
+   value keeps its own width, so it is never cut */
+[data-testid="stMetricLabel"] { max-width: 11rem; }
 @media (max-width: 1100px) {
   [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1.65rem !important; }
   [data-testid="stMetricLabel"] p { font-size: 0.85rem; }
-  /* long labels wrap onto two lines instead of pushing a row of five metrics onto a second line */
-  [data-testid="stMetric"] { max-width: 9.5rem; }
+  /* long labels wrap onto two or three lines instead of pushing a row of five metrics onto a second line */
+  [data-testid="stMetricLabel"] { max-width: 8.5rem; }
   [data-testid="stTab"] p { font-size: 0.9rem !important; }
   [data-testid="stTab"] { height: 2.1rem; }
   [data-testid="stAlert"] p { font-size: 0.92rem !important; }

@@ -26,6 +26,7 @@ from pages._scaffold import (
     cached,
     cached_upload,
     chart,
+    chart_row,
     code_view,
     current_link,
     fmt_pct,
@@ -154,17 +155,19 @@ def _results(d: llm.SubsetDesign, plotted: dict) -> dict:
                        help="The m at which the exact agreement first reaches the target."))
     frame = curves(d, ms)
     plotted["subset_curves"] = frame
-    left, right = st.columns(2)
+    (left, right), (s1, s2) = chart_row(2)
     frame = frame.assign(series="random subset")
-    chart(figures.curve_figure(frame, x="m", y="se", color="series", current=(m, se_), target=None,
-                               lines=[figures.Line(y=hw / Z95, text=f"± {100 * hw:g} pts")], log_y=True,
-                               hover_format=".4f", title="SE of the subset's score vs the full run",
-                               x_title="Items in the subset m", y_title="Standard error", style=style(0.5)),
+    # in accuracy points, as the metrics read it
+    chart(figures.curve_figure(frame.assign(se=100 * frame["se"]), x="m", y="se", color="series",
+                               current=(m, 100 * se_), target=None,
+                               lines=[figures.Line(y=100 * hw / Z95, text=f"± {100 * hw:g} pts")], log_y=True,
+                               hover_format=".2f", title="SE of the subset's score vs the full run",
+                               x_title="Items in the subset m", y_title="Standard error (points)", style=style(s1)),
           "subset_se_chart", container=left)
     chart(figures.curve_figure(frame, x="m", y="agreement", color="series", current=(m, agree), target=None,
                                lines=[figures.Line(y=target_ag, text=f"target {fmt_pct(target_ag)}")],
                                title="P(same winner as the full run)", x_title="Items in the subset m",
-                               y_title="Agreement", y_range=(0.45, 1.01), style=style(0.5)),
+                               y_title="Agreement", y_range=(0.45, 1.01), style=style(s2)),
           "subset_agreement_chart", container=right)
     return numbers
 

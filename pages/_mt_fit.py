@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, mt
-from pages._scaffold import Metric, apply_values, cached, cached_upload, chart, guard, metrics_row, style
+from pages._scaffold import Metric, apply_values, cached, cached_upload, chart, chart_row, guard, metrics_row, style
 
 SAMPLE = Path(mt.__file__).resolve().parents[1] / "data" / "mt_sample" / "sample.tsv"
 
@@ -94,18 +94,18 @@ def fit_tab(tab, plotted: dict) -> None:
     nonzero = effects[np.abs(effects) > 1e-9]
     xs = np.linspace(nonzero.min(), nonzero.max(), 200) if nonzero.size else np.array([0.0])
     dens = np.exp(-np.abs(xs - fitted.location) / fitted.b) / (2 * fitted.b)
-    g1, g2 = st.columns(2)
+    (g1, g2), (s1, s2) = chart_row(2)
     with g1:
         chart(figures.histogram_figure({"non-zero effects": nonzero}, density=("fitted Laplace", xs, dens),
                                        title="Swap effects and the fitted Laplace (cf. Figure 16)",
-                                       x_title="Swap effect δ_i (BLEU points)", style=style(0.5)),
+                                       x_title="Swap effect δ_i (BLEU points)", style=style(s1)),
               "effects_chart")
     with g2:
         chart(figures.scatter_figure(additivity.sum_of_effects, additivity.actual, identity=True,
                                      name="random subsets",
                                      title=f"Additivity (cf. Figure 15): r = {additivity.correlation:.3f}",
                                      x_title="Sum of single-swap effects",
-                                     y_title="Effect of swapping the subset", style=style(0.5)),
+                                     y_title="Effect of swapping the subset", style=style(s2)),
               "additivity_chart")
     st.caption(f"200 random subsets (each segment swapped with probability ½). RMS difference "
                f"{additivity.rmse:.3f} BLEU: the paper's simulation assumes these agree.")

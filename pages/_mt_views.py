@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures, mt
-from pages._scaffold import Metric, cached, chart, fmt_pct, fmt_ratio, guard, metrics_row, simulation, style
+from pages._scaffold import Metric, cached, chart, chart_row, fmt_pct, fmt_ratio, guard, metrics_row, simulation, style
 
 Design = mt.BleuDesign
 
@@ -31,32 +31,32 @@ def sensitivity_tab(design: Design, s, h: dict, ns: tuple, plotted: dict) -> Non
     sens_p0 = sens_p0.assign(series=[f"P0 = {v:g}" for v in sens_p0["p0"]])
     sens_b0 = sens_b0.assign(series=[f"b0 = {v:g}" for v in sens_b0["b0"]])
     plotted.update(sensitivity_p0=sens_p0, sensitivity_b0=sens_b0)
-    c1, c2 = st.columns(2)
+    (c1, c2), (s1, s2) = chart_row(2)
     with c1:
         chart(figures.curve_figure(sens_p0, x="n", y="power", color="series", current=(n, result.power),
                                    target=target, title=f"Varying P0 (Δ_B = {base_delta:g}, b0 = {b0:g})",
-                                   x_title="n", y_title="Power", y_range=(0, 1.02), style=style(0.5)), "p0_chart")
+                                   x_title="n", y_title="Power", y_range=(0, 1.02), style=style(s1)), "p0_chart")
     with c2:
         chart(figures.curve_figure(sens_b0, x="n", y="power", color="series", current=(n, result.power),
                                    target=target, title=f"Varying b0 (Δ_B = {base_delta:g}, P0 = {p0:g})",
-                                   x_title="n", y_title="Power", y_range=(0, 1.02), style=style(0.5)), "b0_chart")
+                                   x_title="n", y_title="Power", y_range=(0, 1.02), style=style(s2)), "b0_chart")
     st.caption("More identical outputs (higher P0) make a difference easier to detect; noisier sentence-level "
                "effects (higher b0) make it harder — cf. Card et al. Figure 17.")
 
 
 def exaggeration_tab(design: Design, h: dict, fig4: pd.DataFrame, needed, target: float) -> None:
     n, result = design.n, h["result"]
-    c1, c2 = st.columns(2)
+    (c1, c2), (s1, s2) = chart_row(2)
     text = f"{target:.0%} power<br>n = {needed:,}" if needed else ""
     with c1:
         chart(figures.type_m_figure(fig4, x="n", color="series", current=(n, result.type_m), needed=needed,
                                     needed_text=text, title="Type-M error (exaggeration ratio)", x_title="n",
-                                    pins=h["pinned_type_m"], style=style(0.5)), "type_m_chart")
+                                    pins=h["pinned_type_m"], style=style(s1)), "type_m_chart")
     with c2:
         chart(figures.curve_figure(fig4, x="n", y="type_s", color="series", current=(n, result.type_s),
                                    target=None, title="Type-S error", x_title="n",
                                    y_title="P(wrong sign | significant)", hover_format=".4f",
-                                   lines=[figures.Line(x=needed, text=text)] if needed else [], style=style(0.5)),
+                                   lines=[figures.Line(x=needed, text=text)] if needed else [], style=style(s2)),
               "type_s_chart")
 
 

@@ -12,7 +12,7 @@ import streamlit as st
 
 from core import figures
 from core import ratings as rt
-from pages._scaffold import cached, chart, fmt_money, fmt_pct, guard, metric_slots, simulation, style
+from pages._scaffold import cached, chart, chart_row, fmt_money, fmt_pct, guard, metric_slots, simulation, style
 
 ITEM_OPTIONS = [10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000]
 EFFECTS = tuple(np.round(np.linspace(0.0, 0.3, 31), 3))  # the x axis of Figure 6 (Card et al. 2020)
@@ -116,19 +116,19 @@ def items_tab(page) -> None:
     by_workers = by_workers.assign(series=[f"I = {i}" for i in by_workers["items"]])
     page.plotted.update(power_vs_items=by_items, power_vs_workers=by_workers)
     current_power = page.exact.power if d.analytic else None
-    c1, c2 = st.columns(2)
+    (c1, c2), (s1, s2) = chart_row(2)
     with c1:
         chart(figures.curve_figure(by_items, x="items", y="power", color="series",
                                    current=(d.items, current_power) if current_power is not None else None,
                                    target=target, title=f"Power vs items (effect {d.effect:g}, analytic)",
-                                   x_title="Items I", y_title="Power", y_range=(0, 1.02), style=style(0.5)),
+                                   x_title="Items I", y_title="Power", y_range=(0, 1.02), style=style(s1)),
               "items_chart")
     with c2:
         chart(figures.curve_figure(by_workers, x="workers", y="power", color="series",
                                    current=(d.workers, current_power) if current_power is not None else None,
                                    target=target, log_x=False, y_range=(0, 1.02),
                                    title=f"Power vs workers (effect {d.effect:g}, analytic)", x_title="Workers W",
-                                   y_title="Power", style=style(0.5)), "workers_chart")
+                                   y_title="Power", style=style(s2)), "workers_chart")
     st.caption("With few workers power hits a ceiling: more items cannot average away how much the workers "
                "themselves disagree about the systems (the worker-slope variance)."
                + (" Curves are fully crossed designs for comparison." if d.layout == "crowd" else ""))

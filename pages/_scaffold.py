@@ -31,7 +31,7 @@ from pages._controls import (PriorSettings, SimulationSettings, apply_values, co
                              link_values, prior_controls, simulation_controls, source_of)
 from pages._fields import field_input, read_design
 from pages._frame import (CHART_CONFIG, PRESENTATION_CHART_CONFIG, cached, cached_upload, ensure_frame, key_inputs,
-                          presentation, start, style)
+                          presentation, start, style, chart_row)
 from pages._pins import (Pin, pin_columns, pin_controls, pinned_curve, pinned_designs, pins_table)
 from pages._plans import add_to_basket, code_view, current_link, plan_actions
 from pages._show import (Metric, Views, chart, download_csv, explain, fmt_money, fmt_points, guard, metric_slots,
@@ -40,7 +40,7 @@ from pages._simulate import clear_simulations, simulation
 from pages._text import code, list_of, md_escape, safe_message
 
 __all__ = [
-    "cached", "cached_upload", "ensure_frame", "start", "presentation", "style", "key_inputs", "CHART_CONFIG",
+    "cached", "cached_upload", "ensure_frame", "start", "presentation", "style", "chart_row", "key_inputs", "CHART_CONFIG",
     "PRESENTATION_CHART_CONFIG", "decision_controls", "SimulationSettings", "simulation_controls", "link_values",
     "apply_values", "source_of", "PriorSettings", "prior_controls", "cost_controls", "field_input", "read_design",
     "simulation", "clear_simulations", "guard", "Metric", "metrics_row", "metric_slots", "verdict",

@@ -16,7 +16,7 @@ import streamlit as st
 from core import figures
 from core import sequential as sq
 from core.sequential import plan as sequential_plan
-from pages._scaffold import cached, chart, guard, style
+from pages._scaffold import cached, chart, chart_row, guard, style
 
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 BUDGETS = list(sq.BUDGETS)
@@ -88,19 +88,19 @@ def tab_power(campaign, result, target, plotted, pinned_power):
     # power and judgments first (a tenth of the time): their charts are drawn before the Type-M integrals run
     fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS, False)
     fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
-    c1, c2 = st.columns(2)
+    (c1, c2), (s1, s2) = chart_row(2)
     with c1:
         chart(figures.curve_figure(fig5, x="delta", y="power", color="label",
                                    current=(delta, result.power if delta else result.false_positive_rate),
                                    target=target, title=f"Power vs true difference ({budget:,} judgments planned)",
                                    x_title="True difference (DA points)", y_title="Power", log_x=False,
-                                   y_range=(0, 1.02), pins=pinned_power, style=style(0.5)), "power_chart")
+                                   y_range=(0, 1.02), pins=pinned_power, style=style(s1)), "power_chart")
     with c2:
         chart(figures.curve_figure(fig5, x="delta", y="expected_judgments", color="label",
                                    current=(delta, result.expected_judgments), target=None,
                                    title="Expected judgments collected", x_title="True difference (DA points)",
                                    y_title="Judgments", log_x=False, hover_format=",.0f",
-                                   lines=[figures.Line(y=budget, text="planned budget")], style=style(0.5)),
+                                   lines=[figures.Line(y=budget, text="planned budget")], style=style(s2)),
               "judgments_chart")
     st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                "the smallest differences — it trades their (already low) power for savings.")
@@ -183,16 +183,16 @@ def tab_budget(campaign, pop, target, plotted):
                           "saved", color=figures.PALETTE[list(DESIGN_LABELS).index(row.design)])
              for row in saved.itertuples() if row.design != "fixed" and math.isfinite(row.expected_judgments)]
     fixed_here = fig6[(fig6.design == "fixed") & (fig6.budget == budget)]["average_power"]
-    c1, c2 = st.columns([3, 2])
+    (c1, c2), (s1, s2) = chart_row([3, 2])
     with c1:
         chart(figures.curve_figure(fig6, x="average_judgments", y="average_power", color="label",
                                    current=(budget, float(fixed_here.iloc[0])) if len(fixed_here) else None,
                                    target=target, title="Average power over the population vs judgments spent",
                                    x_title="Average judgments actually spent per pair", y_title="Average power",
-                                   y_range=(0, 1.02), lines=lines, style=style(0.6)), "budget_chart")
+                                   y_range=(0, 1.02), lines=lines, style=style(s1)), "budget_chart")
     with c2:
         chart(figures.histogram_figure({"pairs": np.array(pop)}, nbins=30, title="True differences of the pairs",
-                                       x_title="DA points", y_title="Pairs", style=style(0.4)), "population_chart")
+                                       x_title="DA points", y_title="Pairs", style=style(s2)), "population_chart")
     table = pd.concat([saved.assign(budget=f"{budget:,} (current)"),
                        saved_3x.assign(budget=f"{3 * budget:,} (3×)")], ignore_index=True)
     table = table.assign(design=table["design"].map(DESIGN_LABELS))[["budget", "design", "planned_budget",

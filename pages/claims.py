@@ -17,22 +17,23 @@ from core.claims import plan as claims_plan
 from core.claims.snippet import claims_snippet
 from pages._fields import field_input
 from pages._scaffold import (
-    key_inputs,
     Metric,
     cached,
     chart,
+    code_view,
     current_link,
     download_csv,
     explain,
     fmt_pct,
     guard,
+    key_inputs,
     md_escape,
     metrics_row,
     plan_actions,
+    presentation,
     start,
     style,
 )
-from pages._scaffold import code_view
 
 CORRECTION_LABELS = claims_plan.CORRECTION_LABELS
 DEFAULT = list(cl.DEFAULT_CLAIMS)  # the starting table (tests read it)
@@ -112,7 +113,10 @@ def claims_view(**inputs) -> None:
     # the metrics (filled once the table is read) above the table, and the family chart beside it, so the headline
     # numbers and the first chart are on the first screen
     metrics_box = st.container()
-    table_box, family_box = st.columns([3, 2])
+    if presentation():  # on a projector the family chart comes first, at full width, and the table under it
+        family_box, table_box = st.container(), st.container()
+    else:
+        table_box, family_box = st.columns([3, 2])
     with table_box:
         st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
     rows = benchmark_table(table_box)
@@ -136,15 +140,15 @@ def claims_view(**inputs) -> None:
     # ---------------------------------------------------------------------------
     se_text = (lambda r: f"{100 * r.mc_se:.1f}%" if r.mc_se > 0 else None)
     metrics_row(
-        Metric("Mean power per claim, unadjusted", fmt_pct(float(np.mean(powers))),
+        Metric("Power per claim, unadjusted", fmt_pct(float(np.mean(powers))),
                help="Each benchmark's two-sided power at α, averaged (McNemar's test, normal form)."),
-        Metric(f"Mean power per claim, {CORRECTION_LABELS[correction]}", fmt_pct(float(np.mean(chosen.per_comparison))),
+        Metric(f"Power per claim, {CORRECTION_LABELS[correction]}", fmt_pct(float(np.mean(chosen.per_comparison))),
                se=se_text(chosen), help="P(a benchmark's claim survives the correction), averaged over benchmarks."),
         Metric(f"All {m} claims hold ({CORRECTION_LABELS[correction]})", fmt_pct(chosen.all), se=se_text(chosen),
                help="P(every benchmark's comparison is significant after the correction)."),
         Metric("Expected claims that hold", f"{chosen.expected_rejections:.2f} of {m}",
                help="Sum of the per-benchmark powers under the correction."),
-        Metric(f"Test-set growth to keep {target:.0%} each", f"{factor:.3f}×",
+        Metric(f"Test-set growth for {target:.0%} each", f"{factor:.3f}×",
                help=f"With {m} equal-effect comparisons, each test set must grow by this factor to keep {target:.0%} "
                f"power per claim under {CORRECTION_LABELS[correction]} (independent comparisons)."),
         container=metrics_box,
@@ -163,7 +167,8 @@ def claims_view(**inputs) -> None:
                                  {"all claims hold": summary["all_claims"], "at least one holds": summary["any_claim"]},
                                  title=f"All {m} claims vs at least one", x_title="Correction", y_title="Probability",
                                  y_range=(0, 1.02), lines=[figures.Line(y=target, text=f"target {target:.0%}")],
-                                 current=(CORRECTION_LABELS[correction], chosen.all), style=style(0.4)),
+                                 current=(CORRECTION_LABELS[correction], chosen.all),
+                                 style=style(1.0 if presentation() else 0.4)),
               "family_chart")
     chart(figures.bar_figure(names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS},
                              title="Power of each claim under each correction", x_title="Benchmark",

@@ -42,11 +42,11 @@ def claims_snippet(design: ClaimsDesign, *, n_sims: int = 20_000) -> str:
              f"fam = mt.family_power(powers, alpha=alpha, correction=correction, correlation=correlation, "
              f"n_sims={int(n_sims)!r}, seed=0)",
              f"label = {correction_label!r}",
-             "print('Mean power per claim, unadjusted:', pct(float(np.mean(powers))))",
-             "print(f'Mean power per claim, {label}:', pct(float(np.mean(fam.per_comparison))))",
+             "print('Power per claim, unadjusted:', pct(float(np.mean(powers))))",
+             "print(f'Power per claim, {label}:', pct(float(np.mean(fam.per_comparison))))",
              "print(f'All {m} claims hold ({label}):', pct(fam.all))",
              "print('Expected claims that hold:', f'{fam.expected_rejections:.2f} of {m}')",
              "factor = mt.family_sample_size(m, target_power=target_power, alpha=alpha, correction=correction) "
              "if correction != 'none' else 1.0",
-             "print(f'Test-set growth to keep {target_power:.0%} each:', f'{factor:.3f}×')"]
+             "print(f'Test-set growth for {target_power:.0%} each:', f'{factor:.3f}×')"]
     return "\n".join(lines) + "\n"

@@ -25,9 +25,9 @@ def test_equal_benchmarks_reproduce_the_exact_holm_numbers():
     holm = mt.family_power(powers, correction="holm")
     assert holm.method == "exact"
     assert shown["All 3 claims hold (Holm)"] == f"{100 * holm.all:.1f}%"
-    assert shown["Mean power per claim, Holm"] == f"{100 * np.mean(holm.per_comparison):.1f}%"
-    assert shown["Mean power per claim, unadjusted"] == f"{100 * powers[0]:.1f}%"
-    assert shown["Test-set growth to keep 80% each"] == f"{mt.family_sample_size(3, correction='holm'):.3f}×"
+    assert shown["Power per claim, Holm"] == f"{100 * np.mean(holm.per_comparison):.1f}%"
+    assert shown["Power per claim, unadjusted"] == f"{100 * powers[0]:.1f}%"
+    assert shown["Test-set growth for 80% each"] == f"{mt.family_sample_size(3, correction='holm'):.3f}×"
 
 
 def test_default_table_chart_and_correction_switch():

@@ -29,6 +29,12 @@ _BOXES = """() => {
           sidebar: box(document.querySelector('[data-testid="stSidebar"]')),
           modebars: Array.from(document.querySelectorAll('.modebar')).filter(m => m.offsetParent !== null).length,
           tabsOverflow: tabs ? tabs.scrollWidth > tabs.clientWidth + 1 : false,
+          // Plotly scrolls a legend taller than its plot: an entry (often the current-design marker) is hidden
+          legendScrolls: Array.from(document.querySelectorAll('.js-plotly-plot .legend .scrollbar'))
+                              .filter(b => b.getBoundingClientRect().height > 0).length,
+          // the tops of the metrics above the first chart: one row on a projector
+          metricTops: charts.length ? Array.from(new Set(metrics.map(m => Math.round(m.getBoundingClientRect().top))
+                                        .filter(t => t < charts[0].getBoundingClientRect().top))) : [],
           cut: values.filter(v => v.scrollWidth > v.clientWidth + 1).map(v => v.innerText)};
 }"""
 
@@ -75,6 +81,9 @@ def test_presentation_mode_fits_a_projector(browser, server_url, name, width, he
         assert b["chart"]["top"] <= height - CHART_VISIBLE, b
         assert b["chart"]["bottom"] <= height + 1, b  # the whole first chart, axes included
         assert b["modebars"] == 0 and not b["tabsOverflow"] and not b["cut"], b
+        assert b["legendScrolls"] == 0, b
+        assert b["chart"]["width"] >= 0.95 * b["keys"]["width"], b  # the first chart at full width, never half
+        assert len(b["metricTops"]) == 1, b  # the headline metrics in one row
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"present-{width}-{name}.png"))
     finally:
