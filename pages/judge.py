@@ -176,9 +176,17 @@ def headline(design: D, currency: str):
     return res
 
 
-def target_lines(design: D, res) -> list:
-    return ([figures.Line(y=res.target_se, text="target SE")] if design.plan_by != "budget" else
-            [figures.Line(y=res.human_only.se, text="human only, same cost")])
+def target_lines(design: D, res, scale: float = 1.0) -> list:
+    return ([figures.Line(y=scale * res.target_se, text="target SE")] if design.plan_by != "budget" else
+            [figures.Line(y=scale * res.human_only.se, text="human only, same cost")])
+
+
+def se_scale(design: D) -> tuple[float, str]:
+    """How the charts draw an SE: × 100 in points for right/wrong labels (as the metrics row reads it), as it is in
+    the scores' own units otherwise; and the axis title that says which."""
+    if design.judged_by_accuracy:
+        return 100.0, "Standard error (points)"
+    return 1.0, "Standard error (score units)"
 
 
 def se_tab(design: D, res, plotted: dict) -> None:
@@ -196,10 +204,13 @@ def se_tab(design: D, res, plotted: dict) -> None:
                                    "items N", x_title="Human-labelled items n", y_title="Power", y_range=(0, 1.02),
                                    style=style())
     else:
-        fig = figures.curve_figure(curves, x="n_human", y="se", color="series", current=(res.n_human, res.se),
-                                   target=None, lines=target_lines(design, res), log_y=True, hover_format=".4f",
+        scale, y_title = se_scale(design)
+        fig = figures.curve_figure(curves.assign(se=scale * curves["se"]), x="n_human", y="se", color="series",
+                                   current=(res.n_human, scale * res.se), target=None,
+                                   lines=target_lines(design, res, scale), log_y=True,
+                                   hover_format=".2f" if scale == 100 else ".4f",
                                    title="Standard error vs human-labelled items, by judge-only items N",
-                                   x_title="Human-labelled items n", y_title="Standard error", style=style())
+                                   x_title="Human-labelled items n", y_title=y_title, style=style())
     chart(fig, "se_chart")
     st.caption("Judge-only items lower the floor only as far as σ·√(1 − ρ²)/√n: beyond that, only more human "
                "labels help.")
@@ -229,12 +240,14 @@ def strategies_tab(design: D, res, currency: str, plotted: dict) -> None:
     plotted["strategies"] = table
     target = design.target_power
     y = "power" if design.plan_by == "delta" else "se"
-    fig = figures.bar_figure(table["strategy"], {("Power" if y == "power" else "Standard error"): table[y]},
+    scale, se_title = se_scale(design) if y == "se" else (1.0, "Power")
+    fig = figures.bar_figure(table["strategy"], {("Power" if y == "power" else "Standard error"): scale * table[y]},
                              title=f"Three strategies at equal cost ({fmt_money(res.cost, currency)})",
-                             x_title="Strategy", y_title="Power" if y == "power" else "Standard error",
-                             hover_format=".4f", current=("PPI++", res.power if y == "power" else res.se),
+                             x_title="Strategy", y_title=se_title,
+                             hover_format=".2f" if scale == 100 else ".4f",
+                             current=("PPI++", res.power if y == "power" else scale * res.se),
                              lines=[figures.Line(y=target, text=f"{target:.0%} power")] if y == "power"
-                             else target_lines(design, res), style=style())
+                             else target_lines(design, res, scale), style=style())
     chart(fig, "strategies_chart")
     st.dataframe(table, hide_index=True, width="stretch")
     if res.judge_only is None:

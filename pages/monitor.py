@@ -32,6 +32,7 @@ from pages._scaffold import (
     md_escape,
     metrics_row,
     plan_actions,
+    presentation,
     start,
     style,
     views,
@@ -204,7 +205,7 @@ def report(r, d, points, scale):
 
     x_text = f"{scale * target:g} {'points' if points else 'score units'}"
     x_signed = f"{'+' if last['estimate'] >= 0 else '−'}{x_text}"
-    plotted = views_of(r, x_signed)
+    plotted = views_of(r, x_signed, points, scale)
     res = r.res
     text = {"b_better": f"**{res.message.replace('B', md_escape(name_b), 1)}** — 0 left the confidence sequence at item "
                         f"{res.first_n:,}." if res.first_n else "",
@@ -241,9 +242,11 @@ def report(r, d, points, scale):
     return plotted, x_text
 
 
-def views_of(r, x_signed: str) -> dict:
+def views_of(r, x_signed: str, points: bool, scale: float) -> dict:
     """The open view: the sequence's chart (drawn before the forecast is simulated), then the forecast, then the
-    continuations' view. Sets ``r.res`` to the result with the forecast; returns the plotted frames."""
+    continuations' view, in the metrics' units (``scale``: 100 for points). Sets ``r.res`` to the result with the
+    forecast; returns the plotted frames (in the items' own units, as the engine gives them)."""
+    unit = "points" if points else "score units"
     res, name_a, name_b, target, n_max, looks, boundary = r.res, r.name_a, r.name_b, r.target, r.n_max, r.looks, \
         r.boundary
     plotted: dict[str, pd.DataFrame] = {"sequence": res.sequence}
@@ -252,8 +255,12 @@ def views_of(r, x_signed: str) -> dict:
     if tab.open("monitor"):
         with tab["monitor"]:
             chart(figures.monitor_figure(res.sequence, looks=res.looks, look_bounds=res.look_bounds, target=target,
-                                         n_max=n_max, title=title, style=style()), "monitor_chart")
-            planned = ", ".join(f"n = {n:,}: |estimate| ≥ {b:.4f}" for n, b in zip(res.looks, res.look_bounds))
+                                         n_max=n_max, title=title, scale=scale, unit=unit, style=style(),
+                                         # on a projector the plot is ≈ 150 px tall: the title names the difference
+                                         **({"y_title": "B − A"} if presentation() else {})),
+                  "monitor_chart")
+            planned = ", ".join(f"n = {n:,}: |estimate| ≥ {scale * b:.2f} pts" if points else
+                                f"n = {n:,}: |estimate| ≥ {b:.4f}" for n, b in zip(res.looks, res.look_bounds))
             group = (f"The planned group design would have stopped at its look at n = {res.group_stop:,}."
                      if res.group_stop else "No planned group look passed so far has crossed its boundary.")
             if res.method == "betting":
@@ -274,7 +281,7 @@ def views_of(r, x_signed: str) -> dict:
                         "earlier moment.")
             else:
                 plotted["paths"] = res.paths
-                chart(figures.paths_figure(res.sequence, res.paths, n_max=n_max, target=target,
+                chart(figures.paths_figure(res.sequence, res.paths, n_max=n_max, target=target, scale=scale, unit=unit,
                                            title=f"{len(res.paths['path'].unique())} simulated continuations if the "
                                            f"true difference is X = {x_signed}",
                                            style=style()), "paths_chart")

@@ -41,7 +41,9 @@ def test_se_chart_has_marker_curves_and_hover(page):
     names = [t["name"] for t in fig["data"]]
     assert f"N = {res.n_judge_only:,} (current)" in names and "N = 0" in names and "current design" in names
     marker = fig["data"][names.index("current design")]
-    assert marker["x"] == [res.n_human] and marker["y"][0] == pytest.approx(res.se)
+    # right/wrong labels: the SE reads in accuracy points (× 100) on the chart as in the metrics row
+    assert marker["x"] == [res.n_human] and marker["y"][0] == pytest.approx(100 * res.se)
+    assert fig["layout"]["yaxis"]["title"]["text"] == "Standard error (points)"
     assert all("hovertemplate" in t for t in fig["data"])
 
 
@@ -71,6 +73,8 @@ def test_correlation_mode_sliders_and_target_modes():
     assert metrics(page)["Cost"] == f"USD {res.cost:,.2f}" and res.se <= 0.011
     fig = chart(page, "se_chart")
     assert any(s.get("y0") == pytest.approx(0.011) for s in fig["layout"]["shapes"])
+    # correlation inputs describe scores on any scale: the chart keeps the scores' own units
+    assert fig["layout"]["yaxis"]["title"]["text"] == "Standard error (score units)"
     page.slider(key="target_se").set_value(0.02)
     page.run()
     assert metrics(page)["Cost"] != f"USD {res.cost:,.2f}"

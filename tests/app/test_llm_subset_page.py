@@ -25,6 +25,10 @@ def test_defaults_match_core():
     names = [t["name"] for t in fig["data"]]
     marker = fig["data"][names.index("current design")]
     assert marker["x"] == [500] and marker["y"][0] == pytest.approx(agree)
+    fig = chart(at, "subset_se_chart")  # the SE in points, as the metric reads it
+    names = [t["name"] for t in fig["data"]]
+    assert fig["data"][names.index("current design")]["y"][0] == pytest.approx(100 * se)
+    assert fig["layout"]["yaxis"]["title"]["text"] == "Standard error (points)"
     assert "Download the item list (CSV)" in [b.proto.label for b in at.get("download_button")]
 
 

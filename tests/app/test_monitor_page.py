@@ -47,7 +47,12 @@ def test_defaults_match_core(page):
     names = [t["name"] for t in fig["data"]]
     assert {"running estimate", "confidence sequence", "planned group boundaries", "now"} <= set(names)
     bounds = next(t for t in fig["data"] if t["name"] == "planned group boundaries")
-    assert decode(bounds["y"])[:3] == pytest.approx(list(res.look_bounds))
+    # the chart reads in the metrics' units: the estimate, the boundaries and X in points (× 100)
+    assert decode(bounds["y"])[:3] == pytest.approx([100 * b for b in res.look_bounds])
+    estimate = next(t for t in fig["data"] if t["name"] == "running estimate")
+    assert decode(estimate["y"])[-1] == pytest.approx(100 * last["estimate"])
+    assert fig["layout"]["yaxis"]["title"]["text"] == "Running difference (B − A, points)"
+    assert any(a["text"].startswith("±5 points: smallest difference") for a in fig["layout"]["annotations"])
     assert any("betting" in c for c in captions(page))
 
 
