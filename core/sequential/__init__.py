@@ -33,7 +33,7 @@ from .boundaries import BOUNDARIES, _boundary_z, _spend, boundary, boundary_z  #
 from .campaign import *  # noqa: F401,F403
 from .campaign import (  # noqa: F401  (private helpers used by tests and benchmarks)
     _batched, _design_bounds, _drifts, _effect_spline, _feasible_delta, _fill_effects, _gamma, _look_sizes,
-    _mwu_looks, _run_campaigns, _sequential_probs, _simulate, _simulate_scores, _t_looks, _thetas,
+    _mwu_looks, _run_campaigns, _sequential_probs, _simulate, _simulate_log_gaps, _simulate_scores, _t_looks, _thetas,
     _validate_design, _validate_model, _MAX_BUDGET, _SIM_CHUNK)
 from .campaign import __all__ as _campaign_all
 from .confidence import CS_GRID, confidence_sequence, cs_boundary, cs_halfwidth, mixture_rho  # noqa: F401

@@ -468,9 +468,29 @@ def campaign_power(
     )
 
 
-def _simulate_scores(rng, mean, sd, size):
+_LOG_TOP = math.log(100.0)
+
+
+def _simulate_log_gaps(rng, mean, sd, size):
+    """Simulated ``log G`` for the gaps ``G = min(Gamma(k, θ), 100)`` below the top of the scale (scores ``100 − G``).
+
+    Drawn in logs, ``log G = log θ + log Gamma(k + 1) + (log U)/k`` (U uniform: Gamma(k)·θ has the law of
+    θ·Gamma(k + 1)·U^(1/k); Stuart 1962; Marsaglia & Tsang 2000, who use it for shapes below 1), so every gap
+    keeps its order. At shapes k ≪ 1 (a mean near 100 with a large SD) a good share of the gaps lie below 10⁻¹⁴
+    and some below the smallest float: ``100 − G`` rounds the first to 100.0 and a sampler in plain floats
+    returns 0 for the second. Both would be ties the model does not have (it is continuous below the clip at 0)
+    — the Mann–Whitney test, which ranks them, needs the logs.
+    """
     g = _gamma(mean, sd)
-    return 100.0 - np.minimum(g.rvs(size=size, random_state=rng), 100.0)
+    k, theta = g.kwds["a"], g.kwds["scale"]
+    with np.errstate(divide="ignore"):  # U = 0 (probability 2⁻⁵³): log G = −∞, the best possible score
+        log_g = np.log(rng.standard_gamma(k + 1.0, size=size)) + np.log(rng.random(size)) / k + math.log(theta)
+    return np.minimum(log_g, _LOG_TOP)
+
+
+def _simulate_scores(rng, mean, sd, size):
+    """Simulated DA scores ``100 − min(G, 100)`` (:func:`_simulate_log_gaps`)."""
+    return 100.0 - np.minimum(np.exp(_simulate_log_gaps(rng, mean, sd, size)), 100.0)  # exp(log 100) > 100
 
 
 def mwu_rows(x, y):
@@ -506,21 +526,47 @@ def mwu_rows(x, y):
     return u, p
 
 
-def _sequential_pvalues(a, b, sizes, test):
-    """p-values (and signs) at each look for arrays of campaigns (rows); looks are prefixes of the rows."""
+def _sequential_pvalues(a, b, sizes, test, *, log_gaps=None):
+    """p-values (and signs) at each look for arrays of campaigns (rows); looks are prefixes of the rows.
+
+    ``log_gaps``: the pair ``(log(100 − a), log(100 − b))`` as drawn (:func:`_simulate_log_gaps`), which the
+    Mann–Whitney test ranks (the scores' rounding would tie gaps below 10⁻¹⁴); by default computed from the scores.
+    """
     if test == "mwu":
-        u, p = _mwu_looks(a, b, sizes)
+        if log_gaps is None:
+            with np.errstate(divide="ignore"):
+                log_gaps = (np.log(100.0 - a), np.log(100.0 - b))
+        u, p = _mwu_looks(*log_gaps, sizes)
         return p, np.sign(u - (sizes * sizes / 2.0)[None, :])
     return _t_looks(a, b, sizes)
 
 
-def _mwu_looks(a, b, sizes):
+_SIGN = np.int64(-(2**63))
+#: The float bits of log 100 (the clipped score 0), as :func:`_gap_keys` shifts them.
+_TOP_KEY = int(np.array(_LOG_TOP).view(np.int64)) >> 6
+
+
+def _gap_keys(log_gaps):
+    """Integer keys in the scores' order (the smaller the gap, the larger the key) for any ``log G ≤ log 100``.
+
+    A float's IEEE-754 bits read as an integer grow with its value when it is positive and shrink when it is
+    negative (sign and magnitude); negating the magnitude of the negative ones gives an integer in the floats' own
+    order. Dropping the lowest 6 of the 52 mantissa bits (logs equal to a relative 2⁻⁴⁶) keeps the keys below
+    2⁵⁸, which leaves room for :func:`_mwu_looks`'s 5 bits of look and system. The clipped score 0 (log 100) has
+    key 0.
+    """
+    bits = np.ascontiguousarray(log_gaps, dtype=np.float64).view(np.int64)
+    ordered = np.where(bits < 0, -(bits & ~_SIGN), bits)
+    return _TOP_KEY - (ordered >> 6)
+
+
+def _mwu_looks(la, lb, sizes):
     """Mann–Whitney U and two-sided asymptotic p-values of every look (prefix) of every campaign, from one sort.
 
-    The scores of a campaign and the look at which each enters are packed
-    into one int64 key (score × 2⁴⁷ — exact for the model's scores, which are
-    multiples of 2⁻⁴⁷ on [0, 100] — then the look and the system in the low
-    bits) and sorted once. With one-hot look indicators, the running count of
+    ``la``, ``lb``: the logs of the two systems' gaps ``100 − score`` (:func:`_simulate_log_gaps`); U counts the
+    pairs where A's score is higher, i.e. its gap smaller. The gaps of a campaign and the look at which each enters
+    are packed into one int64 key (the gap's order key, :func:`_gap_keys`, then the look and the system in the
+    low bits) and sorted once. With one-hot look indicators, the running count of
     B scores per look gives, for every A score, how many B scores of each
     look lie below it; summing those by the A score's look yields the K × K
     matrix M[p, q] = #{(x, y): x in look p of A, y in look q of B, y < x}
@@ -528,19 +574,19 @@ def _mwu_looks(a, b, sizes):
     corner. Ties occur only at the clipped score 0 and count ½ (as in
     :func:`mwu_rows`, whose values this reproduces).
     """
-    rows, n = a.shape
+    rows, n = la.shape
     looks = sizes.size
     look = np.searchsorted(sizes, np.arange(n), side="right").astype(np.int64)  # look at which item j enters
     out_u = np.empty((rows, looks))
     per_row = 2 * n * looks
     chunk = max(1, 2_000_000 // per_row)
-    zeros_a = np.cumsum(a == 0, axis=1)[:, sizes - 1]
-    zeros_b = np.cumsum(b == 0, axis=1)[:, sizes - 1]
+    zeros_a = np.cumsum(la >= _LOG_TOP, axis=1)[:, sizes - 1]  # scores clipped to 0
+    zeros_b = np.cumsum(lb >= _LOG_TOP, axis=1)[:, sizes - 1]
     levels = np.arange(looks)[None, :, None]
     for start in range(0, rows, chunk):
         stop = min(rows, start + chunk)
-        qa = (a[start:stop] * 2.0**47).astype(np.int64)
-        qb = (b[start:stop] * 2.0**47).astype(np.int64)
+        qa = _gap_keys(la[start:stop])
+        qb = _gap_keys(lb[start:stop])
         keys = np.concatenate([(qa << 5) | (look << 1) | 1, (qb << 5) | (look << 1)], axis=1)
         keys.sort(axis=1)
         lk = ((keys >> 1) & 15)[:, None, :]
@@ -618,9 +664,10 @@ def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, 
         parts = []
         for start in range(0, n_sims, chunk):
             size = min(chunk, n_sims - start)
-            a = _simulate_scores(rng, mean + d / 2, sd, (size, sizes[-1]))
-            b = _simulate_scores(rng, mean - d / 2, sd, (size, sizes[-1]))
-            pvals, signs = _sequential_pvalues(a, b, sizes, test)
+            la = _simulate_log_gaps(rng, mean + d / 2, sd, (size, sizes[-1]))
+            lb = _simulate_log_gaps(rng, mean - d / 2, sd, (size, sizes[-1]))
+            a, b = 100.0 - np.minimum(np.exp(la), 100.0), 100.0 - np.minimum(np.exp(lb), 100.0)
+            pvals, signs = _sequential_pvalues(a, b, sizes, test, log_gaps=(la, lb))
             stop_look, reason, sign = _run_campaigns(pvals, signs, eff_p, fut_p)
             # the estimate: difference of the two systems' means at the analysis that stopped
             means = (np.cumsum(a, axis=1)[:, sizes - 1] - np.cumsum(b, axis=1)[:, sizes - 1]) / sizes[None, :]
