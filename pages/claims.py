@@ -73,8 +73,10 @@ def decision_rule() -> dict:
 def benchmark_table(table_box) -> tuple:
     """The editable table of benchmarks (kept in the URL as ``?claims=…``): (name, n, gain in pp, agreement in %)."""
     if "claims_table" not in st.session_state:
-        linked = cl.decode_claims(st.query_params.get("claims"))
+        link = st.query_params.get("claims")
+        linked = cl.decode_claims(link)
         st.session_state["claims_table"] = pd.DataFrame(linked, columns=COLUMNS)
+        st.session_state["claims_left_out"] = max(0, len(link.split(";")) - cl.MAX_CLAIMS) if link else 0
     edited = table_box.data_editor(
         st.session_state["claims_table"], key="claims_editor", num_rows="dynamic", hide_index=True, width="stretch",
         column_config={
@@ -88,7 +90,12 @@ def benchmark_table(table_box) -> tuple:
                                                            step=0.1, format="%.1f", required=True,
                                                            help="Items both models get right or both wrong."),
         })
-    table = edited.dropna().head(cl.MAX_CLAIMS)
+    complete = edited.dropna()
+    left_out = max(len(complete) - cl.MAX_CLAIMS, st.session_state.get("claims_left_out", 0))
+    if left_out:  # never silently: the family is what is corrected for
+        table_box.warning(f"The page corrects at most {cl.MAX_CLAIMS} claims together: the first {cl.MAX_CLAIMS} "
+                          f"benchmarks are used and {left_out:,} more left out.")
+    table = complete.head(cl.MAX_CLAIMS)
     table = table[table["benchmark"].astype(str).str.strip() != ""]
     if len(table) == 0:
         st.info("Add at least one benchmark to the table.")

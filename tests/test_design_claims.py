@@ -53,7 +53,7 @@ def test_names_and_numbers_survive_exactly():
     ({"claims": "A:9:1:90"}, "`claims` row 1"),
     ({"claims": "A:1000:1:90;B:1000:50.5:10"}, "`claims` row 2"),
     ({"claims": "A:1000:1:100"}, "`claims` row 1"),
-    ({"claims": ";".join(["A:1000:1:90"] * 41)}, "`claims` must list between 1 and 40"),
+    ({"claims": ";".join(["A:1000:1:90"] * 101)}, "`claims` must list between 1 and 100"),
 ])
 def test_bad_values_fall_back_with_a_message_naming_the_parameter(params, name):
     notes = []

@@ -29,7 +29,7 @@ CORRECTION_ORDER = ("none", "bonferroni", "holm", "bh")
 #: The family-wise levels offered (two-sided).
 ALPHAS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1)
 #: Most benchmarks in a table.
-MAX_CLAIMS = 40
+MAX_CLAIMS = 100
 #: Five common benchmarks with their test-set sizes (items), an expected gain (pp) and an agreement rate (%).
 DEFAULT_CLAIMS = (("GSM8K", 1319, 2.0, 90.0), ("HumanEval", 164, 3.0, 85.0), ("MMLU", 14042, 1.0, 92.0),
                   ("ARC-Challenge", 1172, 2.0, 90.0), ("HellaSwag", 10042, 1.0, 95.0))

@@ -69,3 +69,22 @@ def test_correlation_and_plan():
     open_plan(at, "claims")
     assert not at.exception
     assert any("Holm" in c.value for c in at.code)
+
+
+def test_a_family_as_large_as_mmlu_subjects_and_the_limit_said_out_loud():
+    # MMLU's 57 subjects fit (equal rows: Holm is exact, oracle core.multiplicity); past MAX_CLAIMS the page says how
+    # many rows it left out rather than dropping them silently
+    from core import claims as cl
+
+    rows = [(f"subject_{i}", 1000, 3.0, 85.0) for i in range(57)]
+    at = open_page("claims", {"claims": cl.encode_claims(rows)})
+    assert not at.exception
+    holm = mt.family_power(_powers(rows), correction="holm")
+    assert holm.method == "exact"
+    assert metrics(at)["All 57 claims hold (Holm)"] == f"{100 * holm.all:.1f}%"
+    assert not any("left out" in w.value for w in at.warning)
+    rows = [(f"task_{i}", 1000, 2.0, 90.0) for i in range(cl.MAX_CLAIMS + 5)]
+    at = open_page("claims", {"claims": cl.encode_claims(rows)})
+    assert not at.exception
+    assert f"All {cl.MAX_CLAIMS} claims hold (Holm)" in metrics(at)
+    assert any(f"first {cl.MAX_CLAIMS} benchmarks are used and 5 more left out" in w.value for w in at.warning)
