@@ -870,6 +870,11 @@ def _with_unit(title: str, unit: str) -> str:
     return f"{title[:-1]}, {unit})" if title.endswith(")") else f"{title} ({unit})"
 
 
+def _amount(value: float, unit: str) -> str:
+    """A difference with its unit, as the reference lines label it: "5 points", or "0.05" without a unit."""
+    return f"{value:g} {unit}".strip()
+
+
 def _digits(scale: float) -> str:
     """Hover format of a difference: two decimals in points (× 100), four in the items' own units."""
     return ".2f" if scale >= 100 else ".4f"
@@ -921,7 +926,7 @@ def monitor_figure(sequence: pd.DataFrame, *, looks: Sequence[int] = (), look_bo
                                       hover_format=digits, x_hover_format=",", style=style, name="now"))
     lines = [Line(y=0.0, text="", color="#333333")]
     if target:
-        lines += [Line(y=target, text=f"±{target:g}{' ' + unit if unit else ''}: smallest difference that matters",
+        lines += [Line(y=target, text=f"±{_amount(target, unit)}: smallest difference that matters",
                        color=PALETTE[2], dash="dot"),
                   Line(y=-target, text="", color=PALETTE[2], dash="dot")]
     if n_max:
@@ -994,7 +999,7 @@ def paths_figure(sequence: pd.DataFrame, paths: pd.DataFrame, *, n_max: int, tar
                          "args": [[str(c)], {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}]}
                         for i, c in enumerate(cuts)]}
     lines = [Line(y=0.0, text="no difference", color="#333333"),
-             Line(y=target, text=f"X = +{target:g}{' ' + unit if unit else ''}: smallest difference that matters",
+             Line(y=target, text=f"X = +{_amount(target, unit)}: smallest difference that matters",
                   color=PALETTE[2], dash="dot"),
              Line(y=-target, text=f"−{target:g}", color=PALETTE[2], dash="dot")]
     layout = _layout(style, title=title, x_axis=_axis("Items", rng=(0, n_max * 1.02)),

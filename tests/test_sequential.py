@@ -294,7 +294,7 @@ def test_mwu_at_every_look_from_one_sort_equals_mwu_rows():
     rng = np.random.default_rng(4)
     la = sq._simulate_log_gaps(rng, 80, 30, (120, 600))
     lb = sq._simulate_log_gaps(rng, 76, 30, (120, 600))
-    a, b = 100.0 - np.minimum(np.exp(la), 100.0), 100.0 - np.minimum(np.exp(lb), 100.0)
+    a, b = sq.campaign._scores(la), sq.campaign._scores(lb)
     assert (a == 0).any()  # clipped ties are exercised
     sizes = np.array([60, 200, 333, 600])
     u, p = sq._mwu_looks(la, lb, sizes)

@@ -488,9 +488,14 @@ def _simulate_log_gaps(rng, mean, sd, size):
     return np.minimum(log_g, _LOG_TOP)
 
 
+def _scores(log_gaps):
+    """DA scores ``100 − G`` from the gaps' logs (exp(log 100) is a hair above 100: the clip keeps the score 0)."""
+    return 100.0 - np.minimum(np.exp(log_gaps), 100.0)
+
+
 def _simulate_scores(rng, mean, sd, size):
     """Simulated DA scores ``100 − min(G, 100)`` (:func:`_simulate_log_gaps`)."""
-    return 100.0 - np.minimum(np.exp(_simulate_log_gaps(rng, mean, sd, size)), 100.0)  # exp(log 100) > 100
+    return _scores(_simulate_log_gaps(rng, mean, sd, size))
 
 
 def mwu_rows(x, y):
@@ -526,16 +531,14 @@ def mwu_rows(x, y):
     return u, p
 
 
-def _sequential_pvalues(a, b, sizes, test, *, log_gaps=None):
+def _sequential_pvalues(a, b, sizes, test, log_gaps):
     """p-values (and signs) at each look for arrays of campaigns (rows); looks are prefixes of the rows.
 
-    ``log_gaps``: the pair ``(log(100 − a), log(100 − b))`` as drawn (:func:`_simulate_log_gaps`), which the
-    Mann–Whitney test ranks (the scores' rounding would tie gaps below 10⁻¹⁴); by default computed from the scores.
+    ``a``, ``b``: the scores, for the t test; ``log_gaps``: the pair ``(log(100 − a), log(100 − b))`` as drawn
+    (:func:`_simulate_log_gaps`), which the Mann–Whitney test ranks (the scores' rounding would tie gaps below
+    10⁻¹⁴).
     """
     if test == "mwu":
-        if log_gaps is None:
-            with np.errstate(divide="ignore"):
-                log_gaps = (np.log(100.0 - a), np.log(100.0 - b))
         u, p = _mwu_looks(*log_gaps, sizes)
         return p, np.sign(u - (sizes * sizes / 2.0)[None, :])
     return _t_looks(a, b, sizes)
@@ -666,8 +669,8 @@ def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, 
             size = min(chunk, n_sims - start)
             la = _simulate_log_gaps(rng, mean + d / 2, sd, (size, sizes[-1]))
             lb = _simulate_log_gaps(rng, mean - d / 2, sd, (size, sizes[-1]))
-            a, b = 100.0 - np.minimum(np.exp(la), 100.0), 100.0 - np.minimum(np.exp(lb), 100.0)
-            pvals, signs = _sequential_pvalues(a, b, sizes, test, log_gaps=(la, lb))
+            a, b = _scores(la), _scores(lb)
+            pvals, signs = _sequential_pvalues(a, b, sizes, test, (la, lb))
             stop_look, reason, sign = _run_campaigns(pvals, signs, eff_p, fut_p)
             # the estimate: difference of the two systems' means at the analysis that stopped
             means = (np.cumsum(a, axis=1)[:, sizes - 1] - np.cumsum(b, axis=1)[:, sizes - 1]) / sizes[None, :]
