@@ -24,11 +24,12 @@ slider and one Plotly line (``benchmarks/floor_app.py``, under plain
 ``streamlit run``) the same way, and reports every figure as a ratio to it:
 first visit ≤ 1.2×, first change ≤ 1.5×, page stable ≤ 1.5×. The ratios say
 what the app adds to Streamlit's own cost and are steadier across machines
-than seconds. A second, **page-shaped floor** (``floor_page_app.py``: a
-page's element mix — some 25 sidebar widgets, a metrics row, tabs,
-expanders, one seven-trace chart — with no statistics) shows how much of
-that is Streamlit's cost of a page with that many elements; each page's
-ratios to it are printed too (no targets). ``python -m
+than seconds. A second, **page-shaped floor** (``floor_page_app.py``: the
+Accuracy page's element mix and structure — a sidebar of assumptions, and
+in one fragment the key inputs, a metrics row, tabs, expanders, a download
+and one seven-trace chart — with no statistics; its key input is moved)
+shows how much of that is Streamlit's cost of a page with that many
+elements; each page's ratios to it are printed too (no targets). ``python -m
 benchmarks.where_time_goes`` splits a slider move further.
 """
 
@@ -224,7 +225,7 @@ def measure() -> dict:
                 page.wait_for_selector(IDLE, timeout=120_000)
                 _wait_chart(page)
                 page.wait_for_timeout(500)
-                slider = page.locator('[data-testid="stSidebar"]').get_by_role("slider").first
+                slider = _slider(page, None)  # the page-shaped floor's key input, in its fragment; else the sidebar's
                 moves = [_move(page, slider) for _ in range(5)]
                 context.close()
             finally:

@@ -1,9 +1,11 @@
 """A second floor for ``make bench``: Streamlit's own cost of a page shaped like ours, with no statistics.
 
-The one-chart floor (``floor_app.py``) has a slider and a chart: two elements. A scenario page sends 40–86
-(a sidebar of about 23 widgets, a metrics row, view tabs, expanders, captions and one chart of several
-traces). This app sends the Accuracy page's element mix — counted with AppTest at its defaults — with
-constant content and one seven-trace chart whose data follow the slider, so a page's ratio to it is what the
+The one-chart floor (``floor_app.py``) has a slider and a chart: two elements. A scenario page has 30–60 (a
+sidebar of assumptions, three key inputs above the chart, a metrics row, view tabs, the pins, plan and code
+expanders, a CSV download, the explanation and one chart of several traces). This app has the Accuracy page's
+element mix and structure — counted with AppTest at its defaults: the key inputs and everything that depends
+on them inside one ``st.fragment``, the sidebar outside it, tabs whose choice is in the URL — with constant
+content and one seven-trace chart whose data follow the "Slope" key input. A page's ratio to it is what the
 page's own work (its script, its figure and its texts) adds to what Streamlit costs for that many elements.
 Started with plain ``streamlit run``.
 """
@@ -13,40 +15,54 @@ import plotly.graph_objects as go
 import streamlit as st
 
 side = st.sidebar
-slope = side.slider("Slope", 0.5, 10.0, 2.0, 0.5, help="Moves the chart.")
-side.header("Decision")
-for i in range(5):
-    side.slider(f"Setting {i}", 0, 100, 50, help="A constant setting.")
-for i in range(4):
+side.radio("Scenario", ["one", "two", "three"], help="A constant choice.")
+side.subheader("Design")
+side.slider("Setting 0", 0, 100, 50, help="A constant setting.")
+for i in range(2):
     side.selectbox(f"Choice {i}", ["one", "two", "three"], help="A constant choice.")
-for i in range(3):
-    side.checkbox(f"Option {i}", help="A constant option.")
-side.radio("Mode", ["a", "b", "c"], horizontal=True)
-side.number_input("Number", 0, 100, 10)
-side.text_input("Label", "EUR")
-side.text_input("Note", "")
-with side.expander("Costs"):
-    st.slider("Cost", 0.0, 10.0, 1.0)
+side.subheader("Decision rule")
+side.select_slider("Level", [0.001, 0.01, 0.05, 0.1], 0.05, help="A constant setting.")
+side.slider("Setting 1", 0.5, 0.99, 0.8, help="A constant setting.")
+side.subheader("Uncertain effect")
+side.toggle("Option 0", help="A constant option.")
+side.subheader("Cost")
+left, right = side.columns(2)
+left.number_input("Number", 0.0, 100.0, 1.0)
+right.text_input("Label", "EUR")
+side.subheader("Simulation")
+side.toggle("Option 1", help="A constant option.")
 
 st.title("A page shaped like a scenario page")
 st.caption("Constant text under the title, as the pages have.")
-cols = st.columns(5)
-for i, col in enumerate(cols):
-    col.metric(f"Metric {i}", f"{slope * (i + 1):.1f}%", help="A number that follows the slider.")
-tabs = st.tabs([f"View {i}" for i in range(8)])
-with tabs[0]:
-    st.subheader("Power vs sample size")
-    x = np.geomspace(10, 100_000, 32)
-    fig = go.Figure([go.Scatter(x=x, y=1 - np.exp(-slope * x / (2_000 * (k + 1))), mode="lines", name=f"series {k}")
-                     for k in range(7)])
-    fig.update_layout(xaxis_type="log", height=420, hovermode="x unified")
-    st.plotly_chart(fig, width="stretch")
-    st.download_button("Download the plotted data (CSV)", data="x,y\n1,2\n", file_name="data.csv")
-for i in range(4):
-    st.subheader(f"Section {i}")
-    with st.expander(f"More about section {i}"):
-        st.markdown("Some constant explanatory text. " * 20)
-st.markdown("**What is being planned?** " + "A constant paragraph of explanation. " * 50)
-st.caption("References: constant.")
-st.info("A constant note.")
-st.button("Pin this design")
+
+
+@st.fragment
+def body() -> None:
+    cols = st.container(key="key_inputs").columns(3, gap="medium")
+    slope = cols[0].slider("Slope", 0.5, 10.0, 2.0, 0.5, help="Moves the chart.")  # the first: the one moved
+    cols[1].select_slider("Size", [100, 200, 500, 1_000, 2_000], 500, help="A constant key input.")
+    cols[2].slider("Rate", 50, 100, 80, help="A constant key input.")
+    for i, col in enumerate(st.columns(5)):
+        col.metric(f"Metric {i}", f"{slope * (i + 1):.1f} pts", help="A number that follows the slider.")
+    st.warning("A constant note above the charts.")
+    with st.expander("Pinned designs (0)"):
+        name, pin = st.columns([3, 1])
+        name.text_input("Name of the pin", "")
+        pin.button("Pin this design")
+    tabs = st.tabs([f"View {i}" for i in range(8)], key="view", bind="query-params", on_change="rerun")
+    with tabs[0]:
+        x = np.geomspace(10, 100_000, 32)
+        fig = go.Figure([go.Scatter(x=x, y=1 - np.exp(-slope * x / (2_000 * (k + 1))), mode="lines",
+                                    name=f"series {k}") for k in range(7)])
+        fig.update_layout(xaxis_type="log", height=420, hovermode="x unified")
+        st.plotly_chart(fig, width="stretch")
+    with st.expander("Plan this design"):
+        st.markdown(f"A plan of {slope:.1f} points. " + "A constant sentence of the plan. " * 20)
+    with st.expander("Python code for this view"):
+        st.code(f"slope = {slope}\n" + "print('a constant line of code')\n" * 10, language="python")
+    st.download_button("Download the plotted data (CSV)", data=f"x,y\n1,{slope}\n", file_name="data.csv")
+    with st.expander("Explain this page in plain language"):
+        st.markdown("**What is being planned?** " + "A constant paragraph of explanation. " * 50)
+
+
+body()

@@ -157,9 +157,11 @@ def test_the_server_is_stopped_when_the_sessions_fail(monkeypatch):
 
 @pytest.mark.parametrize("name, app, label", sb.FLOORS)
 def test_the_floors_take_the_same_load(name, app, label):
-    """A session on each floor app opens it and moves its slider MOVES times (whole-script reruns, no error)."""
+    """A session on each floor app opens it and moves its slider MOVES times without an error; the page-shaped
+    floor's key input reruns only its fragment, as a page's does, and the one-chart floor's the whole script."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a thread of its own, as above
         result = pool.submit(sb.measure_floor, app, label, 1).result()
     assert not result["errors"]
+    assert result["fragment_sessions"] == (app is not True)
     assert result["reruns"] == sb.MOVES and 0 < result["p50"] <= result["p95"] <= result["max"]
     assert result["visit_p50"] > 0
