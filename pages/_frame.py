@@ -135,11 +135,24 @@ h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.
 
 
 #: Every page: the navigation runs across the top, so the page starts right under it (Streamlit's default top
-#: padding of 6rem would push the key inputs and the first chart further below the fold).
+#: padding of 6rem would push the key inputs and the first chart further below the fold), and a metrics row stays
+#: one row on a laptop.
 _PAGE_CSS = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
 h1 { padding-top: 0.25rem !important; }
+/* beside the sidebar on a 1280–1440-pixel laptop the main area is 820–980 pixels wide: five metrics fit one row
+   with a narrower gap, and below 1380 pixels with long labels on two lines (the value keeps its own width, so it
+   is never cut) and slightly smaller values */
+@media (max-width: 1500px) {
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stLayoutWrapper"] > [data-testid="stVerticalBlock"]
+    > [data-testid="stElementContainer"] > [data-testid="stMetric"]) { column-gap: 1.25rem; }
+}
+@media (max-width: 1380px) {
+  [data-testid="stMetricLabel"] { max-width: 9rem; }
+  [data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }
+  [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2rem; }
+}
 </style>
 """
 
