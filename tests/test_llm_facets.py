@@ -395,3 +395,33 @@ def test_budget_shares_add_up_to_se_squared():
     assert parts["variance"].sum() == pytest.approx(se ** 2, rel=1e-12)
     assert parts["share"].sum() == pytest.approx(1.0)
     assert parts.set_index("component").loc["template", "variance"] == pytest.approx(1e-4 / 3)
+
+
+# --- the closed form's limits: no division by a zero SE, α at Δ = 0 everywhere --------------------------------------
+def test_recipe_ceiling_without_template_or_seed_variance_is_one_not_a_crash():
+    """Comparing recipes with both staying terms at 0 (the page's link fc_sd_t=0&fc_sd_seed=0): nothing bounds the
+    power as questions grow, so the ceiling is 1 — as facet_ceiling gives without seeds — not a ZeroDivisionError."""
+    design = llm.FacetDesign(recipe=True, sd_template=0.0, sd_seed=0.0)
+    assert design.ceiling() == 1.0
+    assert design.with_(delta=0.0).ceiling() == pytest.approx(design.alpha)
+    curve = llm.facet_power_curve([100], 0.0, seeds=3, var_template=0.0, var_item=0.05, var_item_template=0.03,
+                                  var_sample=0.25, var_seed=0.0)
+    assert curve["ceiling"].notna().all() and np.allclose(curve["ceiling"], 0.05)
+
+
+def test_power_at_no_difference_is_alpha_in_plan_curve_and_ceiling():
+    """At Δ = 0 the two-sided test rejects with probability α (its false-positive rate), the value facet_power
+    reports; the plan, its curve and the ceiling report the same (they used to give the one tail α/2)."""
+    comps = {k: v for k, v in llm.FACET_DEFAULTS.items() if k != "var_seed"}
+    plan = llm.facet_plan(0.0, calls=100, **comps)
+    assert plan.power == pytest.approx(0.05) and np.allclose(plan.curve["power"], 0.05)
+    assert llm.facet_power(100, 0.0, **comps).power == pytest.approx(0.05)
+    assert llm.facet_ceiling(0.0, templates=2, var_template=1e-4) == pytest.approx(0.05)
+
+
+def test_plan_for_a_vanishing_gain_is_not_reached():
+    """At a gain of 10⁻¹⁰ the questions needed exceed int64; the count wrapped around to a negative number and the
+    plan claimed the target was reached with 2.5% power."""
+    plan = llm.facet_plan(1e-10, calls=1000, var_template=0.0, var_item=0.05, var_item_template=0.03,
+                          var_sample=0.25, target_power=0.8)
+    assert not plan.reached and plan.power < 0.8

@@ -31,6 +31,7 @@ from ._common import (
 from .curves import judge_curve, power_curve, variance_budget
 from .facets import (
     FACET_DEFAULTS,
+    _power_of_se,
     facet_budget,
     facet_ceiling,
     facet_plan,
@@ -508,10 +509,8 @@ class FacetDesign(Design):
         if self.seeds_used is None:
             return facet_ceiling(self.delta, templates=self.templates, var_template=self.sd_template ** 2,
                                  alpha=self.alpha)
-        if not self.delta:
-            return self.alpha
         stay = math.sqrt(self.sd_template ** 2 / self.templates + 2 * self.sd_seed ** 2 / self.seeds_used)
-        return float(stats.norm.cdf(abs(self.delta) / stay - stats.norm.ppf(1 - self.alpha / 2)))
+        return float(_power_of_se(self.delta, stay, self.alpha))  # 1 when neither term stays (SE 0), α at Δ = 0
 
     def p_correct_order(self) -> float:
         """P(the evaluation ranks the two models the right way round, significant or not) = Φ(|Δ| / SE); ½ at Δ = 0."""

@@ -337,13 +337,7 @@ def facet_ceiling(delta, *, templates, var_template, alpha=0.05) -> float:
     templates = check_int("templates", templates, low=1, high=10_000)
     var_template = check_real("var_template", var_template, low=0.0, high=1.0)
     alpha = check_alpha(alpha)
-    if var_template == 0:
-        return 1.0 if delta != 0 else alpha
-    se = math.sqrt(var_template / templates)
-    z = stats.norm.ppf(1.0 - alpha / 2.0)
-    if delta == 0:
-        return alpha
-    return float(stats.norm.cdf(abs(delta) / se - z))
+    return float(_power_of_se(delta, math.sqrt(var_template / templates), alpha))
 
 
 def facet_sample_size(delta, *, templates=1, samples=1, seeds=None, var_template, var_item, var_item_template,
@@ -399,8 +393,15 @@ class FacetPlan:
 
 
 def _power_of_se(delta, se, alpha):
+    """Φ(|Δ|/SE − z_{1−α/2}) (significant in the right direction; Card et al. 2020, Figure 2), with the two limits
+    the closed form leaves undefined: α at Δ = 0 (the false-positive rate of the two-sided test, as every power in
+    this package reports it) and 1 at SE = 0 with Δ ≠ 0."""
+    delta = np.abs(np.asarray(delta, dtype=float))
+    se = np.asarray(se, dtype=float)
     z = stats.norm.ppf(1.0 - alpha / 2.0)
-    return stats.norm.cdf(np.abs(delta) / se - z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        power = np.where(se > 0, stats.norm.cdf(delta / np.where(se > 0, se, 1.0) - z), 1.0)
+    return np.where(delta == 0, alpha, power)
 
 
 def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_sample, cost_call=1.0,
@@ -466,10 +467,10 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
             room = need - vt / t
             if room <= 0:
                 continue
-            n_use = np.ceil(per_n / room * (1 - 1e-12)).astype(np.int64)
-            n_use = np.maximum(n_use, 1)
-            ok = n_use <= n_max
-            k, n_use, per_n = k[ok], n_use[ok], per_n[ok]
+            # compared as floats before the cast: at a gain of 10⁻¹⁰ the count exceeds int64 and wraps around
+            n_float = np.maximum(np.ceil(per_n / room * (1 - 1e-12)), 1.0)
+            ok = n_float <= n_max
+            k, n_use, per_n = k[ok], n_float[ok].astype(np.int64), per_n[ok]
             if not k.size:
                 continue
         var = vt / t + per_n / n_use
@@ -528,7 +529,7 @@ def facet_power_curve(ns, delta, *, templates_list=(1, 2, 5, 10), samples=1, see
             se = facet_se(size, templates=t, samples=samples, seeds=seeds, var_template=var_template,
                           var_item=var_item, var_item_template=var_item_template, var_sample=var_sample,
                           var_seed=var_seed)
-            rows.append((int(size), int(t), se, float(_power_of_se(delta, se, alpha)) if delta else alpha, ceiling))
+            rows.append((int(size), int(t), se, float(_power_of_se(delta, se, alpha)), ceiling))
     return pd.DataFrame(rows, columns=["n", "templates", "se", "power", "ceiling"])
 
 

@@ -105,6 +105,14 @@ def test_link_restores_the_design_and_seeds():
     assert marker["x"] == [4]
 
 
+def test_recipes_without_template_or_seed_spread_open_without_an_error():
+    """Both staying terms at 0 (a link can set them): the ceiling is 1 and the tab opens; it used to stop with a
+    ZeroDivisionError on Streamlit's error screen."""
+    at = open_page("llm", VIEW | {"fc_recipe": "True", "fc_sd_t": "0", "fc_sd_seed": "0"})
+    assert not at.exception, at.exception
+    assert "Power (templates counted)" in metrics(at)
+
+
 def test_csv_download_holds_the_plotted_numbers(deferred):
     at = open_page("llm", VIEW)
     assert "Download the plotted data (CSV)" in [b.proto.label for b in at.get("download_button")]
