@@ -167,3 +167,14 @@ def test_curve_matches_pointwise_values():
         assert row.se == pytest.approx(llm.subset_se(row.m, 1000, 0.6))
         assert row.agreement == pytest.approx(llm.subset_agreement(row.m, n_total=1000, a_only=50, b_only=70))
     assert curve["agreement"].iloc[-1] == pytest.approx(1.0) and curve["se"].iloc[-1] == 0.0
+
+
+def test_agreement_when_every_item_is_one_model_s_alone_is_one():
+    """a_only = N (so b_only = 0): every subset holds only items A alone gets right and picks A. Oracle: that
+    certainty. The sum used to evaluate a hypergeometric on an
+    empty population and return NaN (and the size search then returned N instead of 1)."""
+    for n_total in (2, 3, 10, 57):
+        for m in range(1, n_total + 1):
+            assert llm.subset_agreement(m, n_total=n_total, a_only=n_total, b_only=0) == 1.0
+            assert llm.subset_agreement(m, n_total=n_total, a_only=0, b_only=n_total) == 1.0
+    assert llm.subset_size_for_agreement(10, 10, 0) == 1

@@ -117,6 +117,8 @@ def _check_counts(n_total, a_only, b_only):
 
 def _agreement_exact(m, n, a, b):
     """Σ_x P(X = x)·[P(Y < x | x) + ½P(Y = x | x)] with A the full-run winner (a > b)."""
+    if a == n:  # every item is one only A gets right: any subset picks A (and Y's population is empty)
+        return 1.0
     # Hoeffding's bound holds for sampling without replacement (Hoeffding 1963, Theorem 4): P(|X − E X| ≥ 6√m) ≤ 2e^(−72),
     # so x outside that window carries no mass at double precision and the sum skips it (a window of ~12√m values).
     centre, reach = m * a / n, 6.0 * math.sqrt(m) + 2
