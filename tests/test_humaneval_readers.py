@@ -118,7 +118,7 @@ def test_mtme_segment_file_numbers_segments_within_each_system():
 
 @pytest.mark.parametrize("name, protocol", [
     ("en-de.mqm.seg.score", "mqm"), ("en-de.da-sqm.seg.score", "da-sqm"), ("en-de.esa.seg.score", "esa"),
-    ("en-de.esa-human1.seg.score", "esa"), ("en-de.wmt-raw.seg.score", "da"), ("en-de.wmt-z.seg.score", "da"),
+    ("en-de.esa-human1.seg.score", "esa"), ("en-de.wmt-raw.seg.score", "da"), ("en-de.wmt-z.seg.score", "scores"),
     ("en-de.wmt-appraise.seg.score", "da"), ("en-de.psqm.seg.score", "sqm"), ("BLEU-refA.seg.score", "scores"),
 ])
 def test_mtme_protocol_comes_from_the_file_name(name, protocol):
@@ -195,6 +195,27 @@ def test_wmt_da_seg_scores_prefer_raw_scores():
                           ("newstest2020.sysA.1", "3"): 90.0, ("newstest2020.sysB.2", "1"): 60.0,
                           ("newstest2020.sysB.2", "2"): 40.5, ("newstest2020.sysB.2", "3"): 88.0}
     assert any("Z.SCR" in n for n in s.attrs["notes"])
+    # each row averages N ratings (9 in 6 rows here): said, with the totals read from the N column
+    averaged = [n for n in s.attrs["notes"] if "mean of the 9 ratings" in n]
+    assert averaged and "1.50 per row" in averaged[0] and "up to 3" in averaged[0]
+
+
+def test_rows_of_single_ratings_get_no_averaging_note():
+    s = he.read_scores(b"SYS SID RAW.SCR N\nsysA 1 70 1\nsysA 2 60 1\nsysB 1 50 1\nsysB 2 65 1\n", "x.csv")
+    assert not any("mean of the" in n for n in s.attrs["notes"])
+
+
+def test_z_scores_are_never_read_as_da_points():
+    """WMT's Z.SCR (each rater's scores standardised) alone, or mt-metrics-eval's wmt-z file: plain scores with a
+    note, so the campaign's mean, SD and difference are not taken as 0–100 DA points (a z-score mean of 0.2 would
+    read as a DA mean of 0.2 points)."""
+    table = b"SYS SID Z.SCR\nsysA 1 0.41\nsysA 2 -0.22\nsysB 1 -0.1\nsysB 2 0.95\n"
+    s = he.read_scores(table, "z.csv")
+    assert s.attrs["protocol"] == "scores" and he.readers.Z_NOTE in s.attrs["notes"]
+    mtme = he.read_scores(b"sysA 0.41\nsysA -0.22\nsysB -0.1\nsysB 0.95\n", "en-de.wmt-z.seg.score")
+    assert mtme.attrs["protocol"] == "scores" and he.readers.Z_NOTE in mtme.attrs["notes"]
+    raw = he.read_scores(b"sysA 71.5\nsysA 55\nsysB 60\nsysB 88\n", "en-de.wmt-raw.seg.score")
+    assert raw.attrs["protocol"] == "da" and he.readers.Z_NOTE not in raw.attrs["notes"]
 
 
 def test_headerless_long_table_through_a_column_mapping():

@@ -77,7 +77,9 @@ def mtme_protocol(name: str) -> str:
         return "da-sqm"
     if "sqm" in scorer:
         return "sqm"
-    if scorer.startswith(("wmt-raw", "wmt-z", "wmt-appraise", "wmt", "da", "appraise")):
+    if scorer.startswith("wmt-z"):  # per-rater z-scores: not DA points (readers.Z_NOTE)
+        return "scores"
+    if scorer.startswith(("wmt-raw", "wmt-appraise", "wmt", "da", "appraise")):
         return "da"
     return "scores"
 

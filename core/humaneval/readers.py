@@ -175,12 +175,22 @@ def _finish(system, item, rater, score, *, fmt, protocol, notes, label) -> pd.Da
     return frame
 
 
+#: Column names of WMT's per-rater standardised scores.
+_Z_KEYS = ("zscr", "zscore", "z")
+#: What the readers say of z-scores.
+Z_NOTE = ("These are z-scores (each rater's scores standardised), not 0–100 DA points: they are planned as plain "
+          "scores, their observed range mapped onto the 0–100 scale. Upload the raw scores (RAW.SCR, `wmt-raw`) to "
+          "plan in DA points.")
+
+
 def _table_protocol(score_column: str) -> str:
     key = _key(score_column)
     if key.startswith("mqm"):
         return "mqm"
-    if key in ("rawscr", "zscr", "rawscore", "zscore", "raw", "z", "da"):
+    if key in ("rawscr", "rawscore", "raw", "da"):
         return "da"
+    # z-scores (each rater's scores standardised, WMT's Z.SCR) are not on the 0–100 DA scale: read as plain scores
+    # (their observed range is mapped onto the campaign scale), never as DA points
     if key == "esa":
         return "esa"
     return "scores"
@@ -209,7 +219,7 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
                              f"{found}). Name them with `columns={{'system': …, 'item': …, 'score': …}}` (and "
                              "'rater' if there is one); a file without a header has columns 'column 1', 'column 2', "
                              "….")
-        zs = [c for c in table.columns if _key(c) in ("zscr", "zscore", "z") and c != roles["score"]]
+        zs = [c for c in table.columns if _key(c) in _Z_KEYS and c != roles["score"]]
         if zs:
             notes.append(f"Scores from column {roles['score']!r} (raw); {zs[0]!r} (standardised per rater) is not "
                          "used.")
@@ -218,7 +228,31 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
     rater = _labels(table[roles["rater"]], lines, label, "rater") if "rater" in roles else None
     score = _scores(table[roles["score"]], lines, label, str(roles["score"]) if columns is None else "score")
     protocol = _table_protocol(roles["score"] if columns is None else columns["score"])
+    if _key(roles["score"] if columns is None else columns["score"]) in _Z_KEYS:
+        notes.append(Z_NOTE)
+    if columns is None:
+        _note_averaged_rows(table, notes)
     return system, item, rater, score, protocol
+
+
+def _note_averaged_rows(table: pd.DataFrame, notes: list) -> None:
+    """Say so when each row is the mean of several ratings (the ``N`` column of WMT's ``ad-seg-scores-*.csv``).
+
+    WMT's segment-level DA files (``SYS SID RAW.SCR Z.SCR N``) average the ``N`` ratings a segment received, so
+    their spread is that of segment means, smaller than a single judgment's, and a "judgment" planned from them
+    is a segment mean of about that many ratings. The individual ratings are published in the same campaign's
+    ``ad-good-raw-redup`` / ``ad-latest`` files.
+    """
+    counts = [c for c in table.columns if _key(c) == "n"]
+    if not counts:
+        return
+    n = pd.to_numeric(table[counts[0]], errors="coerce")
+    if not (n.notna().all() and (n >= 1).all() and (n > 1).any()):
+        return
+    notes.append(f"Each row is the mean of the {n.sum():,.0f} ratings its column {counts[0]!r} counts ({n.mean():.2f} "
+                 f"per row on average, up to {n.max():,.0f}): the spread read here is that of these means, smaller "
+                 "than a single rating's, so a planned judgment is a segment mean of about that many ratings. Upload "
+                 "the individual ratings (WMT's `ad-good-raw-redup` or `ad-latest` files) to plan per rating.")
 
 
 def _generic_table(text, data_bytes, label, notes, header):
@@ -347,6 +381,8 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
                                            name)
         fmt = "mtme_doc" if fmt == "mtme_doc" else "mtme_seg"
         found = mtme_protocol(name) if name else "scores"
+        if name and ".wmt-z." in f".{str(name).lower()}":
+            notes.append(Z_NOTE)
     elif fmt == "appraise":
         from .appraise import read_appraise
 
