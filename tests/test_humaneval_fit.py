@@ -74,6 +74,24 @@ def test_moments_fallback_and_notes():
     assert vc.residual == pytest.approx(full.rater + full.residual, rel=0.1)
 
 
+def test_ratings_without_rater_ids_are_kept_when_most_lack_one():
+    """When most ratings name no rater, all are fitted without rater ids (oracle: the fit of the same data with
+    the ids removed), not the few that do; when a few lack one, those few are left out and the note counts them."""
+    data = crossed(segments=200, raters=15, seed=4)
+    rng = np.random.default_rng(0)
+    mostly = data.assign(rater=np.where(rng.random(len(data)) < 0.1, data["rater"], None))
+    vc = variance_components(mostly)
+    ref = variance_components(data.assign(rater=pd.NA))
+    assert vc.n_ratings == len(data) and math.isnan(vc.rater)
+    assert vc.segment == pytest.approx(ref.segment, rel=1e-9) and vc.residual == pytest.approx(ref.residual, rel=1e-9)
+    assert any("name no rater: all were fitted" in n for n in vc.notes)
+    few = data.assign(rater=np.where(rng.random(len(data)) < 0.9, data["rater"], None))
+    vc = variance_components(few)
+    missing = int(few["rater"].isna().sum())
+    assert vc.n_ratings == len(data) - missing and vc.n_raters == 15
+    assert any(n.startswith(f"{missing:,} of {len(data):,} ratings name no rater and were left out") for n in vc.notes)
+
+
 def test_fit_campaign_summaries_and_design():
     data = crossed(segments=200, raters=10, systems=3, seed=2, shift=4.0)
     data["score"] = data["score"].clip(0, 100).round()

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from core import humaneval as he
 from core.humaneval import mwu_looks_ties, resampled_curves, resampled_power, system_pool
 from core.sequential import boundary_z
 
@@ -185,3 +186,16 @@ def test_resampling_the_score_model_reproduces_the_campaign_engine():
         assert abs(res.power - ref.power) <= 4 * res.mc_se + 0.01
         assert abs(res.expected_judgments - ref.expected_judgments) <= 4 * res.judgments_se + 5
         assert abs(res.type_m - ref.type_m) <= 4 * res.type_m_se + 0.02
+
+
+def test_rows_without_ids_and_a_missing_pair_get_a_clear_message():
+    """A table built by hand with a missing segment id would merge those rows into one segment (the fit) or stop
+    with numpy's TypeError (the resampling); both now say which rows; ``systems=None`` names the parameter."""
+    table = pd.DataFrame({"system": ["A", "A", "B", "B", "B"], "item": [1, 2, 1, 2, np.nan],
+                          "score": [60.0, 70.0, 65.0, 75.0, 80.0]})
+    with pytest.raises(ValueError, match=r"`scores`: 1 rows have no `system` or no `item` id \(rows 4\)"):
+        he.resampled_power(table, ("A", "B"), 40, n_sims=100, seed=0)
+    with pytest.raises(ValueError, match="`scores`: 1 rows"):
+        he.variance_components(table)
+    with pytest.raises(ValueError, match="`systems` must name two systems"):
+        he.resampled_power(table.dropna(), None, 40, n_sims=100, seed=0)

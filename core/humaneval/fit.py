@@ -38,6 +38,7 @@ import pandas as pd
 from scipy import optimize, sparse
 
 from .protocols import PROTOCOL_DEFAULTS, to_campaign_scale
+from .resample import check_ids
 
 __all__ = ["VarianceComponents", "variance_components", "CampaignFit", "fit_campaign", "MAX_FIT_RATINGS",
            "MAX_STATSMODELS_RATINGS"]
@@ -226,6 +227,7 @@ def variance_components(scores, *, method="reml", max_ratings=MAX_FIT_RATINGS, s
     """
     if method not in ("reml", "statsmodels", "moments"):
         raise ValueError(f"`method` must be 'reml', 'statsmodels' or 'moments', got {method!r}.")
+    check_ids(scores)  # the readers' tables never fail it; a table built by hand can
     data = scores.loc[pd.to_numeric(scores["score"], errors="coerce").notna()].copy()
     data["score"] = pd.to_numeric(data["score"], errors="coerce").astype(float)
     if len(data) < 3:
@@ -241,8 +243,14 @@ def variance_components(scores, *, method="reml", max_ratings=MAX_FIT_RATINGS, s
         notes.append(f"Fitted on a random {len(data):,} of the ratings (whole segments) to keep the fit fast.")
     has_rater = "rater" in data.columns and data["rater"].notna().any()
     if has_rater and data["rater"].isna().any():
-        notes.append("Ratings without a rater id were left out of the rater component.")
-        data = data[data["rater"].notna()]
+        unnamed = int(data["rater"].isna().sum())
+        if unnamed > len(data) / 2:
+            # most ratings name no rater: fitting the few that do would throw most of the data away
+            notes.append(f"{unnamed:,} of {len(data):,} ratings name no rater: all were fitted without rater ids.")
+            has_rater = False
+        else:
+            notes.append(f"{unnamed:,} of {len(data):,} ratings name no rater and were left out of the fit.")
+            data = data[data["rater"].notna()]
     y = data["score"].to_numpy(float)
     seg_codes, n_segments = _codes(data["segment"])
     counts = np.bincount(seg_codes)

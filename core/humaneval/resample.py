@@ -111,7 +111,18 @@ def _validate_scores(scores):
     values = pd.to_numeric(scores["score"], errors="coerce")
     if values.notna().sum() == 0:
         raise ValueError("`scores` has no numeric score.")
+    check_ids(scores)
     return scores.assign(score=values)
+
+
+def check_ids(scores: pd.DataFrame) -> None:
+    """Refuse rows without a system or a segment id: they would merge into one segment of their own (the readers
+    never produce them; a table built by hand can)."""
+    missing = scores["system"].isna() | scores["item"].isna()
+    if missing.any():
+        first = ", ".join(str(i) for i in scores.index[missing.to_numpy()][:5])
+        raise ValueError(f"`scores`: {int(missing.sum()):,} rows have no `system` or no `item` id (rows {first}"
+                         f"{', …' if missing.sum() > 5 else ''}); give them ids or drop them.")
 
 
 def mwu_looks_ties(a, b, sizes):
@@ -220,7 +231,7 @@ def _campaigns(rng, pool_a, pool_b, sizes, test, eff_p, fut_p, n_sims, values):
 
 def _validate_run(scores, systems, budget, procedure, peeks, boundary, futility_p, alpha, test, n_sims, delta):
     scores = _validate_scores(scores)
-    if isinstance(systems, str) or len(tuple(systems)) != 2:
+    if isinstance(systems, str) or not isinstance(systems, (tuple, list)) or len(tuple(systems)) != 2:
         raise ValueError("`systems` must name two systems, (A, B).")
     a, b = tuple(systems)
     if a == b:
