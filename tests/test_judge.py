@@ -643,3 +643,14 @@ def test_ppi_plan_target_is_the_integer_optimum_on_random_large_near_corner_inst
             m = np.where(a / n + b / m > target_var, m + 1, m)
         best = float((n * ch + m * cj).min())
         assert plan.cost == pytest.approx(best, rel=1e-12), (sd, rho, ch, cj)
+
+
+def test_vanishing_targets_are_refused_with_the_parameter_named():
+    """An SE of 10⁻¹⁷⁰ squares to 0 (ZeroDivisionError before); an agreement half-width of 10⁻¹⁷⁰ overflowed in
+    math.ceil before the size check."""
+    with pytest.raises(ValueError, match="`target_se` is too small"):
+        jg.ppi_plan(sd=0.5, correlation=0.7, cost_human=1.0, cost_judge=0.01, target_se=1e-170)
+    with pytest.raises(ValueError, match="`delta` is too small"):
+        jg.ppi_plan(sd=0.5, correlation=0.7, cost_human=1.0, cost_judge=0.01, delta=1e-170)
+    with pytest.raises(ValueError, match="`halfwidth` is too small"):
+        jg.agreement_sample_size(prevalence=0.3, kappa=0.6, halfwidth=1e-170)

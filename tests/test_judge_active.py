@@ -176,3 +176,11 @@ def test_curve_matches_pointwise_se():
     assert list(curve.columns) == ["n_human", "policy", "label", "se"]
     for row in curve.itertuples():
         assert row.se == pytest.approx(jg.active_se(f, row.n_human, policy=row.policy, min_share=0.2), rel=1e-12)
+
+
+def test_a_vanishing_target_se_is_refused_not_a_crash():
+    """σ²/SE² for SE = 10⁻¹⁷⁰ divided by an underflowed 0 (ZeroDivisionError), or returned a 200-digit count."""
+    f = jg.beta_confidences(2, 2, 1000)
+    for tiny in (1e-170, 1e-100):
+        with pytest.raises(ValueError, match="`target_se` is too small"):
+            jg.active_labels_for_se(f, tiny, policy="human")

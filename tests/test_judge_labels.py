@@ -171,3 +171,14 @@ def test_majority_labels_reach_the_planned_power_by_simulation():
         assert abs(power - 0.8) < 4 * mc + 0.02  # Connor's normal approximation is within ~2 points here
     hit, _ = rejections(600, 3, 0.06, 0.06)
     assert hit.mean() <= 0.05 + 4 * math.sqrt(0.05 * 0.95 / reps)
+
+
+def test_target_power_at_or_below_alpha_and_an_undetectable_gap_are_refused():
+    """At target power ≤ α Connor's formula asks for more items to get less power (13 items at 0.05, 157 at
+    0.001); a gap of 10⁻¹⁷ needs infinitely many items. Both are refused with a ValueError naming the parameter."""
+    with pytest.raises(ValueError, match=r"`target_power` must be in \(0.05, 1\)"):
+        jg.labels_per_item(0.08, 0.04, kappa=0.6, target_power=0.05)
+    with pytest.raises(ValueError, match="`target_power`"):
+        jg.connor_sample_size(0.08, 0.04, target_power=0.001)
+    with pytest.raises(ValueError, match="`p10` and `p01` differ by too little"):
+        jg.labels_per_item(float(np.nextafter(0.3, 1)), 0.3, kappa=0.6)

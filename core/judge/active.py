@@ -84,6 +84,9 @@ POLICIES = {"human": "human labels only", "uniform": "judge + uniform labels (PP
 TARGETS = ("population", "items")
 _MAX_ITEMS = 2_000_000
 
+#: Largest number of human labels a plan may ask for (as core.judge.ppi).
+_N_MAX = 10**9
+
 
 def _validate(confidence, n_human, min_share, conditional_variance):
     """The inputs of every function here: arrays of probabilities / predictions and the label budget."""
@@ -249,7 +252,10 @@ def active_labels_for_se(confidence, target_se, *, policy="active", min_share=0.
     goal = target_se**2
     if policy == "human" and target == "population":
         sigma2 = float(u2.mean() + f.var())
-        return max(1, math.ceil(sigma2 / goal * (1 - 1e-12)))
+        need = sigma2 / goal * (1 - 1e-12) if goal > 0 else math.inf  # target_se 1e-170 squares to 0
+        if not need <= _N_MAX:
+            raise ValueError(f"`target_se` is too small: more than {_N_MAX:,} human labels would be needed.")
+        return max(1, math.ceil(need))
     filler = _Sorted(np.sqrt(u2))
     if _variance(f, u2, float(total), s, policy, target, filler) > goal * (1 + 1e-12):
         return -1

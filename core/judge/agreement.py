@@ -195,9 +195,11 @@ def agreement_sample_size(*, prevalence, kappa, halfwidth, statistic="cohen", co
     _, var1 = _coefficient_and_var1(table, statistic)
     z = stats.norm.ppf((1 + confidence) / 2)
     low = _reliable_from(p)
-    n = max(low, math.ceil(var1 * (z / halfwidth) ** 2))
-    if n > _N_MAX:
+    with np.errstate(over="ignore"):
+        need = var1 * (z / halfwidth) ** 2  # compared before rounding: at halfwidth 1e-170 it is inf
+    if not need <= _N_MAX:
         raise ValueError("`halfwidth` is too small: more than a billion items would be needed.")
+    n = max(low, math.ceil(need))
     # float noise: the smallest n as computed by agreement_se
     while n > low and z * math.sqrt(var1 / (n - 1)) <= halfwidth:
         n -= 1

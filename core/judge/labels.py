@@ -121,7 +121,8 @@ def connor_sample_size(p10, p01, *, alpha=0.05, target_power=0.8) -> float:
     """Connor (1987)'s items for McNemar's test, unrounded: (z_{1−α/2}√ψ + z_β√(ψ − Δ²))²/Δ² (inf when Δ = 0)."""
     p10, p01 = _check_cells(p10, p01)
     alpha = check_alpha(alpha)
-    target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
+    # at or below α "power" is met by a coin: Connor's formula then asks for more items to get less power
+    target_power = check_real("target_power", target_power, low=alpha, high=1.0, low_open=True, high_open=True)
     psi, delta = p10 + p01, p10 - p01
     if abs(delta) < 1e-15:
         return math.inf
@@ -189,7 +190,7 @@ def labels_per_item(p10, p01, *, kappa, prevalence=0.5, cost_item=0.0, cost_labe
     cost_item = check_real("cost_item", cost_item, low=0.0)
     cost_label = check_real("cost_label", cost_label, low=0.0, low_open=True)
     alpha = check_alpha(alpha)
-    target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
+    target_power = check_real("target_power", target_power, low=alpha, high=1.0, low_open=True, high_open=True)
     max_labels = check_int("max_labels", max_labels, low=1, high=MAX_LABELS)
     if eps >= 0.5 - 1e-12:
         raise ValueError("`kappa` must be above 0 at `prevalence` 0.5: annotators at chance carry no information "
@@ -198,7 +199,10 @@ def labels_per_item(p10, p01, *, kappa, prevalence=0.5, cost_item=0.0, cost_labe
     for k in range(1, max_labels + 1, 2):
         e = majority_error(eps, k)
         q10, q01 = noisy_cells(p10, p01, e)
-        n = math.ceil(connor_sample_size(q10, q01, alpha=alpha, target_power=target_power) * (1 - 1e-12))
+        items = connor_sample_size(q10, q01, alpha=alpha, target_power=target_power)
+        if not math.isfinite(items):
+            raise ValueError("`p10` and `p01` differ by too little to detect (less than 10⁻¹⁵).")
+        n = math.ceil(items * (1 - 1e-12))
         rows.append((k, e, n, n * (cost_item + k * cost_label), q10 - q01))
     table = pd.DataFrame(rows, columns=["labels", "error", "items", "cost", "gap"])
     best = int(table.loc[table["cost"].idxmin(), "labels"])  # idxmin: the first (fewest labels) among ties

@@ -465,6 +465,9 @@ def ppi_plan(
             target_power = check_real("target_power", target_power, low=alpha, high=1.0, low_open=True,
                                       high_open=True)
             target = _se_for_power(delta, target_power, alpha)
+        if not target**2 > 0:  # an SE of 1e-170 squares to 0: no finite design reaches it
+            raise ValueError(f"`{'target_se' if mode == 'target_se' else 'delta'}` is too small: no design of at "
+                             f"most {_N_MAX:,} items reaches it.")
         n, m = _plan_target(a, b, ch, cj, target**2)
     big_n = m - n
     se = math.sqrt(a / n + b / m)
