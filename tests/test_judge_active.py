@@ -184,3 +184,13 @@ def test_a_vanishing_target_se_is_refused_not_a_crash():
     for tiny in (1e-170, 1e-100):
         with pytest.raises(ValueError, match="`target_se` is too small"):
             jg.active_labels_for_se(f, tiny, policy="human")
+
+
+def test_active_estimate_refuses_a_missing_confidence_or_an_infinite_label():
+    """A NaN confidence made the estimate NaN without a word; an infinite label made it infinite."""
+    with pytest.raises(ValueError, match="`confidence`"):
+        jg.active_estimate([np.nan, 0.5], [np.nan, 1.0], [0.5, 0.5])
+    with pytest.raises(ValueError, match="`labels`"):
+        jg.active_estimate([0.4, 0.5], [np.inf, 1.0], [0.5, 0.5])
+    # the estimator itself: mean(f) + Σ_labelled (y − f)/π / N
+    assert jg.active_estimate([0.4, 0.5], [np.nan, 1.0], [0.5, 0.5]) == pytest.approx(0.45 + (1.0 - 0.5) / 0.5 / 2)

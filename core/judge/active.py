@@ -312,7 +312,11 @@ def active_estimate(confidence, labels, probability) -> float:
     pi = np.asarray(probability, dtype=float)
     if not (f.shape == y.shape == pi.shape):
         raise ValueError("`confidence`, `labels` and `probability` must have one value per item.")
-    if np.any(pi <= 0) or np.any(pi > 1):
+    if not np.all(np.isfinite(f)):
+        raise ValueError("`confidence` must be a finite number for every item (the judge scores them all).")
+    if np.any(np.isinf(y)):
+        raise ValueError("`labels` must be finite numbers (NaN marks an unlabelled item).")
+    if not np.all(np.isfinite(pi)) or np.any(pi <= 0) or np.any(pi > 1):
         raise ValueError("`probability` must be in (0, 1].")
     seen = ~np.isnan(y)
     return float(f.mean() + np.sum((y[seen] - f[seen]) / pi[seen]) / f.size)
