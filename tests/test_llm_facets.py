@@ -425,3 +425,11 @@ def test_plan_for_a_vanishing_gain_is_not_reached():
     plan = llm.facet_plan(1e-10, calls=1000, var_template=0.0, var_item=0.05, var_item_template=0.03,
                           var_sample=0.25, target_power=0.8)
     assert not plan.reached and plan.power < 0.8
+
+
+def test_a_bad_seed_gets_a_message():
+    """A negative or text seed reached numpy's own errors."""
+    comps = {k: v for k, v in llm.FACET_DEFAULTS.items() if k != "var_seed"}
+    for bad in (-1, "x"):
+        with pytest.raises(ValueError, match="`seed`"):
+            llm.facet_power(200, 0.02, templates=2, **comps, method="simulate", n_sims=200, seed=bad)

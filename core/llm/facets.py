@@ -263,7 +263,7 @@ def facet_power(n, delta, *, templates=1, samples=1, seeds=None, var_template, v
     if seeds is not None and seeds < 2:
         raise ValueError("`seeds` must be at least 2 with method='simulate' (one run per recipe gives no estimate "
                          f"of the seed variance), got {seeds}.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(None if seed is None else check_int("seed", seed, low=0))
     k, t = samples, templates
     e_t = vs + k * vit + n * k * vt
     e_i = vs + k * vit + t * k * vi
