@@ -131,6 +131,7 @@ __all__ = [
     # prompts, samples and seeds (generalizability theory): core.llm.facets
     "FacetDesign",
     "FACET_DEFAULTS",
+    "FACET_MAX_QUESTIONS",
     "FACET_COMPONENTS",
     "TEMPLATE_ALIASES",
     "FacetPower",

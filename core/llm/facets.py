@@ -53,6 +53,7 @@ __all__ = [
     "facet_se",
     "facet_power",
     "facet_ceiling",
+    "FACET_MAX_QUESTIONS",
     "facet_sample_size",
     "facet_plan",
     "facet_budget",
@@ -82,6 +83,8 @@ _MODEL = ("model", "model_name", "system")
 _SCORE = ("score", "correct", "is_correct", "acc", "exact_match")
 _SAMPLE = ("sample", "sample_id", "repeat", "run")
 _N_MAX = 10_000_000
+#: The most questions a size search considers (:func:`facet_sample_size`).
+FACET_MAX_QUESTIONS = _N_MAX
 #: Paired differences up to which an unbalanced log is fitted by REML (≈ 5 s at the limit on the 2-core machine).
 REML_MAX_ROWS = 20_000
 
@@ -342,7 +345,8 @@ def facet_ceiling(delta, *, templates, var_template, alpha=0.05) -> float:
 
 def facet_sample_size(delta, *, templates=1, samples=1, seeds=None, var_template, var_item, var_item_template,
                       var_sample, var_seed=0.0, alpha=0.05, target_power=0.8) -> int:
-    """Fewest questions reaching ``target_power`` (analytic engine), or −1 when the ceiling is below it.
+    """Fewest questions reaching ``target_power`` (analytic engine), or −1 when the ceiling is below it or more than
+    :data:`FACET_MAX_QUESTIONS` questions would be needed (tell them apart with :func:`facet_ceiling`).
 
     n = ⌈(var_item + var_item_template/T + var_sample/(TK)) / (SE*² − var_template/T − 2·var_seed/S)⌉ with
     SE* = |Δ|/(z_{1−α/2} + z_{target}); the denominator is ≤ 0 exactly when :func:`facet_ceiling` < target.

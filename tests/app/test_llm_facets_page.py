@@ -113,6 +113,19 @@ def test_recipes_without_template_or_seed_spread_open_without_an_error():
     assert "Power (templates counted)" in metrics(at)
 
 
+def test_a_size_beyond_the_search_is_not_blamed_on_the_templates():
+    """No template spread (ceiling 100%) but a 0.05-point gain: more than the 10,000,000 questions searched are
+    needed (oracle: the closed form n = z²·(var_item + var_item_template + var_sample)/Δ²). The metric said
+    "not reachable with one prompt template", blaming the wrong term."""
+    at = open_page("llm", VIEW | {"fc_gain": "0.05", "fc_sd_t": "0"})
+    assert not at.exception, at.exception
+    shown = metrics(at)
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    assert z**2 * (COMPS["var_item"] + COMPS["var_item_template"] + COMPS["var_sample"]) / 0.0005**2 > 1e7
+    assert shown["Power ceiling (unlimited questions)"] == "100.0%"
+    assert shown["Questions for 80% power (templates counted)"] == f"> {llm.FACET_MAX_QUESTIONS:,}"
+
+
 def test_csv_download_holds_the_plotted_numbers(deferred):
     at = open_page("llm", VIEW)
     assert "Download the plotted data (CSV)" in [b.proto.label for b in at.get("download_button")]
