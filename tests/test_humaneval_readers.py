@@ -317,6 +317,15 @@ def test_system_table_against_numpy():
     assert no_raters["raters"].tolist() == [0, 0, 0] and no_raters.loc["sysC", "judgments"] == 2
 
 
+def test_system_table_counts_only_rated_rows():
+    """A row without a score ("not rated") is no judgment: it counted as one and left the system's SD NaN."""
+    s = pd.DataFrame({"system": ["A", "A", "B", "B"], "item": ["1", "2", "1", "2"], "rater": [pd.NA] * 4,
+                      "score": [70.0, np.nan, 60.0, 64.0]})
+    t = he.system_table(s).set_index("system")
+    assert t.loc["A", "judgments"] == 1 and t.loc["A", "segments"] == 1 and t.loc["A", "mean"] == 70.0
+    assert t.loc["B", "judgments"] == 2 and t.loc["B", "sd"] == pytest.approx(np.std([60.0, 64.0], ddof=1))
+
+
 def _table(means: dict, n: int = 3) -> pd.DataFrame:
     rows = [(sys, str(i), pd.NA, m + d) for sys, m in means.items() for i, d in enumerate((-1.0, 0.0, 1.0)[:n])]
     return pd.DataFrame(rows, columns=["system", "item", "rater", "score"])

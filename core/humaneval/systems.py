@@ -37,7 +37,8 @@ def system_table(scores: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Columns ``system``, ``mean``, ``sd`` (sample SD, n − 1; NaN for a single judgment), ``segments``
-        (distinct items), ``raters`` (distinct raters; 0 when the file has none), ``judgments`` (rows); sorted by
+        (distinct items), ``raters`` (distinct raters; 0 when the file has none), ``judgments`` (rows with a score; rows without one,
+        "not rated", are left out of every column); sorted by
         ``mean`` descending (higher is better for every protocol of :data:`core.humaneval.PROTOCOLS`), then by name.
 
     Examples
@@ -48,6 +49,10 @@ def system_table(scores: pd.DataFrame) -> pd.DataFrame:
     [['a', 2.0, 2], ['b', 0.5, 1]]
     """
     scores = _check(scores)
+    rated = pd.to_numeric(scores["score"], errors="coerce").notna()  # "not rated" rows are no judgments
+    if not rated.any():
+        raise ValueError("`scores` has no numeric score.")
+    scores = scores.loc[rated]
     groups = scores.groupby("system", sort=False)
     raters = (scores.dropna(subset=["rater"]).groupby("system", sort=False)["rater"].nunique()
               if "rater" in scores.columns else pd.Series(dtype=int))
