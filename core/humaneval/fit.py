@@ -182,11 +182,20 @@ def _moments(y, system, segment, rater):
     rater_var = math.nan
     if rater is not None and math.isfinite(within):
         resid = frame["y"].to_numpy() - seg_mean
-        rframe = pd.DataFrame({"e": resid * np.sqrt(counts / np.maximum(counts - 1, 1)), "rater": rater})
-        stats_ = rframe.groupby("rater")["e"].agg(["mean", "size"])
+        # e_ij = y_ij − ȳ_i scaled by √(c_i/(c_i − 1)) has variance σ²_r + σ²_e ("within"). A rater's mean of them
+        # over m ratings keeps only √((c − 1)/c) of its own effect (ȳ_i holds 1/c of it), so
+        # E[var of rater means] − within·E[1/m] = σ²_r·E[(1 − 1/c)(1 − 1/m)] (raters distinct within a segment,
+        # co-raters varying across segments): divided by that factor the estimate is unbiased; without it, it was
+        # half the truth at two ratings per segment.
+        shrink = 1.0 - 1.0 / np.maximum(counts, 2)
+        rframe = pd.DataFrame({"e": resid * np.sqrt(counts / np.maximum(counts - 1, 1)), "rater": rater,
+                               "shrink": shrink})
+        stats_ = rframe.groupby("rater").agg(mean=("e", "mean"), size=("e", "size"), shrink=("shrink", "mean"))
         stats_ = stats_[stats_["size"] >= 2]
         if len(stats_) >= 2:
-            rater_var = max(0.0, float(stats_["mean"].var(ddof=1) - within * np.mean(1.0 / stats_["size"])))
+            factor = float(np.mean(stats_["shrink"] * (1.0 - 1.0 / stats_["size"])))
+            excess = float(stats_["mean"].var(ddof=1) - within * np.mean(1.0 / stats_["size"]))
+            rater_var = max(0.0, excess / factor) if factor > 0 else math.nan
     residual = within - (0.0 if math.isnan(rater_var) else rater_var) if math.isfinite(within) else math.nan
     return segment_var, rater_var, max(residual, 0.0) if math.isfinite(residual) else math.nan
 
