@@ -43,12 +43,34 @@ def test_facet_se_matches_the_covariance_matrix(n, t, k):
 
 
 def test_seeds_add_twice_the_seed_variance_over_s():
-    # D̂ gets mean(seed effects of B) − mean(seed effects of A): Var = var_seed·cᵀc with c = (1/S, …, −1/S, …)
-    s, vseed = 4, 2e-4
+    # D̂ gets mean(seed effects of B) − mean(seed effects of A): Var = var_seed·cᵀc with c = (1/S, …, −1/S, …);
+    # and the S seed models' answers are K·S independent answers per question and template
+    s, vseed, k = 4, 2e-4, 2
     c = np.r_[np.full(s, 1 / s), np.full(s, -1 / s)]
-    base = llm.facet_se(100, templates=2, **COMPS) ** 2
-    with_seeds = llm.facet_se(100, templates=2, seeds=s, var_seed=vseed, **COMPS) ** 2
-    assert with_seeds - base == pytest.approx(vseed * c @ c, rel=1e-12)
+    pooled = llm.facet_se(100, templates=2, samples=k * s, **COMPS) ** 2
+    with_seeds = llm.facet_se(100, templates=2, samples=k, seeds=s, var_seed=vseed, **COMPS) ** 2
+    assert with_seeds - pooled == pytest.approx(vseed * c @ c, rel=1e-12)
+
+
+def test_se_with_seeds_against_a_simulation_of_every_seed_model():
+    """Two recipes × S seed models, each answering n questions × T templates × K samples with fresh sampling noise;
+    the question and template effects are the recipes' own (shared by their seeds). Oracle: the SD of D̂ over
+    4,000 simulated evaluations (SE of an SD ≈ SD/√(2·4,000)). The formula used to leave the sampling term
+    undivided by S (0.0320 against 0.0246 here)."""
+    rng = np.random.default_rng(0)
+    n, t, k, s, vseed = 200, 2, 1, 3, 0.007 ** 2
+    comps = dict(var_template=1e-4, var_item=0.22 ** 2, var_item_template=0.17 ** 2, var_sample=0.5 ** 2)
+    reps = 4000
+    shared = (rng.normal(0, math.sqrt(comps["var_template"]), (reps, t)).mean(axis=1)
+              + rng.normal(0, math.sqrt(comps["var_item"]), (reps, n)).mean(axis=1)
+              + rng.normal(0, math.sqrt(comps["var_item_template"]), (reps, n * t)).mean(axis=1))
+    # each of the 2S models: its seed effect plus the mean of its n·T·K answers' noise (half the pair's variance)
+    runs = (rng.normal(0, math.sqrt(vseed), (reps, 2, s))
+            + rng.normal(0, math.sqrt(comps["var_sample"] / 2 / (n * t * k)), (reps, 2, s)))
+    d_hat = shared + runs[:, 1].mean(axis=1) - runs[:, 0].mean(axis=1)
+    sd = d_hat.std(ddof=1)
+    se = llm.facet_se(n, templates=t, samples=k, seeds=s, var_seed=vseed, **comps)
+    assert se == pytest.approx(sd, abs=4 * sd / math.sqrt(2 * reps))
 
 
 @pytest.mark.parametrize("delta", [0.02, -0.015, 0.0])

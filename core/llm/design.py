@@ -452,7 +452,8 @@ class FacetDesign(Design):
                             "(about √(2·0.21 − 2σ²) ≈ 50 points at 70% accuracy).")
     recipe: bool = spec(False, key="fc_recipe", label="Compare training recipes (seeds)",
                         help="Two training recipes, each trained with S seeds, instead of two fixed models: the "
-                        "seed-to-seed variance adds 2·var_seed/S.")
+                        "seed-to-seed variance adds 2·var_seed/S, and every seed's model answers the whole grid, so "
+                        "the sampling noise averages over K·S answers.")
     seeds: int = spec(3, low=2, high=10_000, ui_high=30, step=1, unit="seeds", key="fc_seeds",
                       label="Seeds per recipe S", help="Training seeds per recipe (at least 2, to estimate their "
                       "variance).")

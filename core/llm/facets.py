@@ -104,9 +104,15 @@ def _check(n, templates, samples, seeds, var_template, var_item, var_item_templa
     return (n, templates, samples, seeds, *comps)
 
 
+def _answers(samples, seeds):
+    """Answers per question and template behind each recipe's mean: K, or K·S when S seed models each answer the
+    whole grid (their sampling noise is independent, so it averages over all K·S)."""
+    return samples * (1 if seeds is None else seeds)
+
+
 def _parts(n, templates, samples, seeds, vt, vi, vit, vs, vseed):
     """The five terms of Var(D̂) (the seed term is 0 without seeds)."""
-    return (vt / templates, vi / n, vit / (n * templates), vs / (n * templates * samples),
+    return (vt / templates, vi / n, vit / (n * templates), vs / (n * templates * _answers(samples, seeds)),
             0.0 if seeds is None else 2.0 * vseed / seeds)
 
 
@@ -119,7 +125,10 @@ def facet_se(n, *, templates=1, samples=1, seeds=None, var_template, var_item, v
 
     Var(D̂) = var_template/T + var_item/n + var_item_template/(nT) + var_sample/(nTK) [+ 2·var_seed/S]
     (Brennan 2001, ch. 4: the D-study error variance of the mean over a crossed design, each random facet's
-    component divided by the number of its levels that the mean averages).
+    component divided by the number of its levels that the mean averages). With S seeds per recipe every seed's
+    model answers the whole grid, so a recipe's mean averages K·S answers per question and template and the
+    sampling term is var_sample/(nTKS); the seed effects add 2·var_seed/S; the question and template terms are the
+    recipes' own and do not shrink with seeds.
 
     Parameters
     ----------
@@ -267,7 +276,9 @@ def facet_power(n, delta, *, templates=1, samples=1, seeds=None, var_template, v
         raise ValueError("`seeds` must be at least 2 with method='simulate' (one run per recipe gives no estimate "
                          f"of the seed variance), got {seeds}.")
     rng = np.random.default_rng(None if seed is None else check_int("seed", seed, low=0))
-    k, t = samples, templates
+    # the S seed models' answers to a question and template are K·S replications of the cell (the seed effects
+    # are estimated apart, from the runs' means, below)
+    k, t = _answers(samples, seeds), templates
     e_t = vs + k * vit + n * k * vt
     e_i = vs + k * vit + t * k * vi
     e_it = vs + k * vit
@@ -364,7 +375,7 @@ def facet_sample_size(delta, *, templates=1, samples=1, seeds=None, var_template
         raise ValueError("`delta` must be non-zero to size a comparison.")
     z = stats.norm.ppf(1.0 - alpha / 2.0) + stats.norm.ppf(target_power)
     room = (delta / z) ** 2 - vt / t - (0.0 if s is None else 2.0 * vseed / s)
-    per_n = vi + vit / t + vs / (t * k)
+    per_n = vi + vit / t + vs / (t * _answers(k, s))
     if room <= 0:
         return -1
     if per_n == 0:
