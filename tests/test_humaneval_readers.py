@@ -402,6 +402,11 @@ def test_appraise_document_level_da_without_error_spans():
     assert as_dict(s, with_rater=True) == {("sysA", "docX#4", "u1"): 70.0, ("sysB", "docX#4", "u1"): 64.0}
     with pytest.raises(ValueError, match="no error spans to score as MQM"):
         he.read_scores(data, "context.csv", protocol="mqm")
+    # a segment-level export has no span column at all: its 0–100 score was returned labelled MQM (+50)
+    segment = b"u1,sysA,1,TGT,eng,deu,50,1700000000.5,1700000009.0\nu1,sysB,1,TGT,eng,deu,60,1700000010.5,1700000019.0\n"
+    assert he.read_scores(segment, "segments.csv").attrs["protocol"] == "da"
+    with pytest.raises(ValueError, match="no error spans to score as MQM"):
+        he.read_scores(segment, "segments.csv", protocol="mqm")
 
 
 def test_google_psqm_ratings():

@@ -77,4 +77,7 @@ def read_appraise(text, label, notes, protocol):
         elif has_spans or protocol == "esa":
             fmt_protocol = "esa"
             notes.append("ESA campaign (error spans without types): scores are the annotators' 0–100 ratings.")
+    if protocol == "mqm" and fmt_protocol != "mqm":  # a segment-level export has no span column at all
+        raise ValueError(f"{label} has no error spans to score as MQM (an Appraise export without the MQM column); "
+                         "its 0–100 scores are not MQM scores.")
     return system, item, rater, score, fmt_protocol
