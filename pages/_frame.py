@@ -142,8 +142,8 @@ _PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
 h1 { padding-top: 0.25rem !important; }
 /* beside the sidebar on a 1280–1440-pixel laptop the main area is 820–980 pixels wide: five metrics fit one row
-   with a narrower gap, and below 1380 pixels with long labels on two lines (the value keeps its own width, so it
-   is never cut) and slightly smaller values */
+   with a narrower gap, and below 1380 pixels with long labels and the lines under values wrapped (a value keeps
+   its own width, so it is never cut) and slightly smaller values */
 @media (max-width: 1500px) {
   [data-testid="stHorizontalBlock"]:has(> [data-testid="stLayoutWrapper"] > [data-testid="stVerticalBlock"]
     > [data-testid="stElementContainer"] > [data-testid="stMetric"]) { column-gap: 1.25rem; }
@@ -152,6 +152,9 @@ h1 { padding-top: 0.25rem !important; }
   [data-testid="stMetricLabel"] { max-width: 9rem; }
   [data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important; }
   [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 2rem; }
+  /* a line under a value (a Monte Carlo SE, a condition) wraps at the metric's width instead of widening it */
+  [data-testid="stVerticalBlock"]:has(> [data-testid="stElementContainer"] > [data-testid="stMetric"])
+    > [data-testid="stElementContainer"]:has([data-testid="stCaptionContainer"]) { width: 0; min-width: max(100%, 9rem); }
 }
 </style>
 """

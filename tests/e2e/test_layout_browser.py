@@ -1,6 +1,6 @@
 """Every page answers at a glance: on a laptop (1440 × 900) and in presentation mode on a projector (1280 × 720,
 1024 × 768), the title, the inputs the question turns on, the headline metrics and the start of the first chart
-are on the first screen, without scrolling. Oracle: the elements' bounding boxes in headless Chromium."""
+are on the first screen, without scrolling; on a small laptop (1280 × 800) the headline metrics stay one row. Oracle: the elements' bounding boxes in headless Chromium."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ _BOXES = """() => {
           // the tops of the metrics above the first chart: one row on a projector
           metricTops: charts.length ? Array.from(new Set(metrics.map(m => Math.round(m.getBoundingClientRect().top))
                                         .filter(t => t < charts[0].getBoundingClientRect().top))) : [],
+          // the tops of the metrics in the first metric's row (its horizontal block): one line, no metric alone below
+          headlineTops: metrics.length ? Array.from(new Set(Array.from(metrics[0].closest('[data-testid="stHorizontalBlock"]')
+                          .querySelectorAll('[data-testid="stMetric"]')).map(m => Math.round(m.getBoundingClientRect().top)))) : [],
           cut: values.filter(v => v.scrollWidth > v.clientWidth + 1).map(v => v.innerText)};
 }"""
 
@@ -64,6 +67,19 @@ def test_laptop_shows_inputs_metrics_and_chart_without_scrolling(browser, server
         assert _on_first_screen(b["metric"], 900), b
         assert b["chart"]["top"] <= 900 - CHART_VISIBLE, b
         assert not b["cut"], b
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("name", PLANNING)
+def test_a_small_laptop_keeps_the_headline_metrics_on_one_line(browser, server_url, name):
+    """1280 × 800 beside the open sidebar (a main area of about 820 pixels): the headline metrics stay one row
+    (long labels and the lines under values wrap instead), no value is cut, and the metrics are on screen."""
+    context, page = _open(browser, server_url, name, 1280, 800)
+    try:
+        b = page.evaluate(_BOXES)
+        assert len(b["headlineTops"]) == 1, b
+        assert _on_first_screen(b["metric"], 800) and not b["cut"], b
     finally:
         context.close()
 
