@@ -454,10 +454,11 @@ def ppi_plan(
     target = math.nan
     if mode == "budget":
         budget = check_real("budget", budget, low=0.0, low_open=True)
-        if _continuous_split(a, b, ch, cj)[1] * budget > _N_MAX:
+        items_per_unit = _continuous_split(a, b, ch, cj)[1]
+        if items_per_unit * budget > _N_MAX:
             # beyond the item cap the whole-number search is neither fast nor optimal (it scans millions of n)
             raise ValueError(f"`budget` is too large: its best design would use more than {_N_MAX:,} items "
-                             f"(at most about {_N_MAX / _continuous_split(a, b, ch, cj)[1]:,.0f} at these costs).")
+                             f"(at most about {_N_MAX / items_per_unit:,.0f} at these costs).")
         n, m = _plan_budget(a, b, ch, cj, budget)
     else:
         if mode == "target_se":
