@@ -544,6 +544,5 @@ class FacetDesign(Design):
         rows = []
         for s in seeds:
             se = facet_se(self.n, templates=self.templates, samples=self.samples, seeds=s, **self.components())
-            rows.append((s, se, float(stats.norm.cdf(abs(self.delta) / se - stats.norm.ppf(1 - self.alpha / 2)))
-                         if self.delta else self.alpha))
+            rows.append((s, se, float(_power_of_se(self.delta, se, self.alpha))))
         return pd.DataFrame(rows, columns=["seeds", "se", "power"])
