@@ -126,7 +126,7 @@ def key_design(assumptions: dict) -> D:
         values["prevalence_pct"] = inp("prevalence_pct", top[1], widget="slider")
         with guard("Impossible judge"):
             sd, rho, p_obs = D(**values).judge_correlation()  # the design refuses Se + Sp <= 100%
-        top[1].caption(f"σ = {sd:.3f}, judge–human correlation ρ = {min(rho, 0.999):.3f}, apparent rate {p_obs:.1%}.")
+        top[1].caption(f"σ = {sd:.3f}, judge–human correlation ρ = {rho:.3f}, apparent rate {p_obs:.1%}.")
     else:
         values["correlation"] = inp("correlation", top[1], widget="slider")
     mode = values["plan_by"]
@@ -173,6 +173,10 @@ def headline(design: D, currency: str):
                    f"alone would give {fmt_pct(res.human_only.power)} at the same cost.")
     if res.n_judge_only == 0:
         st.info("At these costs and this correlation, judge-only items are not worth buying: label everything by hand.")
+    if abs(design.judge_design().correlation) == 1.0:
+        st.info("A judge that agrees with every human label (|ρ| = 1) makes human labels redundant, so the plan keeps "
+                "only the 2 the estimator needs. That is only as true as the assumption: a judge's sensitivity and "
+                "specificity are themselves estimated from human labels — size that study in the “Agreement study” tab.")
     return res
 
 

@@ -86,7 +86,7 @@ def test_every_field_has_a_unit_and_the_pages_url_key():
 
 @pytest.mark.parametrize("name, outside", [
     ("prevalence_pct", 0.0), ("prevalence_pct", 100.0), ("sensitivity_pct", 100.5), ("specificity_pct", -0.5),
-    ("correlation", 1.0), ("correlation", -1.0), ("sd", 0.0), ("cost_human", 0.0), ("cost_judge", -1e-9),
+    ("correlation", 1.01), ("correlation", -1.01), ("sd", 0.0), ("cost_human", 0.0), ("cost_judge", -1e-9),
     ("budget", 0), ("target_se", 0.0), ("alpha", 0.51), ("alpha", 0.0), ("target_power", 1.0),
     ("ag_prevalence_pct", 0.0), ("kappa", 1.0), ("halfwidth", 0.0), ("agreement", 0.5), ("agreement", 1.0),
     ("delta", 0.0), ("min_share", 1.01), ("beta_a", 0.0), ("beta_b", 10_000.5), ("n_items", 1),
@@ -102,7 +102,7 @@ def test_a_value_just_outside_the_range_is_refused_by_name(name, outside):
 
 
 def test_the_engines_refuse_the_same_values():
-    for kw in [dict(correlation=1.0), dict(sd=0.0), dict(cost_human=0.0), dict(alpha=0.51)]:
+    for kw in [dict(correlation=1.01), dict(sd=0.0), dict(cost_human=0.0), dict(alpha=0.51)]:
         with pytest.raises(ValueError):
             jg.ppi_plan(**{**dict(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, budget=1000), **kw})
     with pytest.raises(ValueError):
@@ -128,15 +128,34 @@ def test_the_engine_design_is_the_pages_derivation():
     d = D()
     sd, rho, p_obs = jg.judge_correlation(0.7, 0.9, 0.85)
     assert d.judge_correlation() == (sd, rho, p_obs)
-    assert d.judge_design() == jg.JudgeDesign(sd=sd, correlation=min(rho, 0.999), cost_human=1.0, cost_judge=0.01,
+    assert d.judge_design() == jg.JudgeDesign(sd=sd, correlation=rho, cost_human=1.0, cost_judge=0.01,
                                               budget=1000, sd_judge=math.sqrt(p_obs * (1 - p_obs)), prevalence=0.7,
                                               sensitivity=0.9, specificity=0.85)
     # a paired comparison always uses the correlation, whatever the (disabled) judge_spec says
     p = D(estimand="paired", plan_by="target_se")
     assert p.judge() is None and p.judge_design() == jg.JudgeDesign(sd=0.5, correlation=0.8, cost_human=1.0,
                                                                     cost_judge=0.01, target_se=0.011, paired=True)
-    # a perfect judge correlates perfectly: ρ is capped below 1 for the PPI++ algebra
-    assert D(sensitivity_pct=100.0, specificity_pct=100.0).judge_design().correlation == 0.999
+    # a perfect judge correlates perfectly (phi coefficient 1), and the engine takes ρ = 1 as it is
+    assert D(sensitivity_pct=100.0, specificity_pct=100.0).judge_design().correlation == 1.0
+
+
+@pytest.mark.parametrize("plan_by", ["budget", "target_se", "delta"])
+def test_a_perfect_judge_is_planned_with_its_exact_variance(plan_by):
+    # Se = Sp = 1: the judge's label is the human label, so the PPI++ variance σ²/n·(1 − ρ²·N/(n + N)) at ρ = 1 is
+    # σ²/(n + N), the judge's mean over every item (Angelopoulos, Duchi & Zrnic 2023, §2) — and Rogan–Gladen with
+    # Se = Sp = 1 is the apparent rate over the N judge-only items, σ²/N. A cap at ρ = 0.999 overstated the PPI++
+    # SE (0.002096 against the exact 0.001743 on the default budget's split) and ranked Rogan–Gladen first.
+    d = D(sensitivity_pct=100.0, specificity_pct=100.0, plan_by=plan_by)
+    res = d.plan()
+    sd = math.sqrt(0.7 * 0.3)
+    assert res.se == pytest.approx(sd / math.sqrt(res.n_human + res.n_judge_only), rel=1e-12)
+    assert res.n_human == 2  # the estimator's floor: humans add nothing a perfect judge does not give
+    assert res.judge_only.se == pytest.approx(sd / math.sqrt(res.n_judge_only), rel=1e-12)
+    assert res.se < res.judge_only.se < res.human_only.se
+    table = jg.strategy_table(res)
+    assert table.sort_values("se").strategy.iloc[0] == "PPI++"
+    if plan_by == "delta":
+        assert 0.8 <= res.power <= 1.0
 
 
 def test_methods_agree_with_the_engines():

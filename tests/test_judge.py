@@ -170,7 +170,7 @@ def test_ppi_mode_errors(kwargs, words):
         jg.ppi_plan(**EX, **kwargs)
 
 
-@pytest.mark.parametrize("bad,name", [({"sd": 0}, "sd"), ({"correlation": 1.0}, "correlation"),
+@pytest.mark.parametrize("bad,name", [({"sd": 0}, "sd"), ({"correlation": 1.0001}, "correlation"),
                                       ({"correlation": -1.2}, "correlation"), ({"cost_human": 0}, "cost_human"),
                                       ({"cost_judge": -0.1}, "cost_judge"), ({"alpha": 0.7}, "alpha"),
                                       ({"sd": float("nan")}, "sd")])
@@ -667,3 +667,14 @@ def test_a_budget_beyond_the_item_cap_is_refused_at_once():
             jg.ppi_plan(**kw, budget=budget)
     plan = jg.ppi_plan(**kw, budget=1e7)
     assert plan.n_human * 1.0 + (plan.n_human + plan.n_judge_only) * 0.01 <= 1e7 * (1 + 1e-12)
+
+
+def test_a_perfect_judge_has_the_variance_of_all_items():
+    # |ρ| = 1 in σ²/n·(1 − ρ²·N/(n + N)) leaves σ²/(n + N); the phi coefficient of Se = Sp = 1 is exactly 1
+    for rho in (1.0, -1.0):
+        got = jg.ppi_se(np.array([2, 10, 500]), np.array([0, 90, 9500]), sd=0.5, correlation=rho)
+        np.testing.assert_allclose(got, 0.5 / np.sqrt([2, 100, 10000]), rtol=1e-14)
+    for theta in (0.05, 0.3, 0.7, 0.999):
+        assert jg.judge_correlation(theta, 1.0, 1.0)[1] == 1.0
+    assert all(-1.0 <= jg.judge_correlation(t, se, sp)[1] <= 1.0
+               for t in (0.1, 0.5, 0.9) for se in (0.999999, 1.0) for sp in (0.999999, 1.0))

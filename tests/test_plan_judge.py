@@ -50,7 +50,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="exactly one"):
         jg.JudgeDesign(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01)
     with pytest.raises(ValueError, match="`correlation`"):
-        jg.JudgeDesign(sd=0.5, correlation=1.0, cost_human=1.0, cost_judge=0.01, budget=100)
+        jg.JudgeDesign(sd=0.5, correlation=1.5, cost_human=1.0, cost_judge=0.01, budget=100)
     with pytest.raises(ValueError, match="`design`"):
         judge_plan.plan_item(None, None)
 

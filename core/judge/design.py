@@ -46,7 +46,6 @@ ACTIVE_SOURCES = ("beta", "calibration")
 BUDGETS = (100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10000, 20000, 50000, 100000)
 #: The agreement study's confidence level (the page sizes 95% intervals).
 CONFIDENCE = 0.95
-_RHO_MAX = 0.999  # a judge computed from Se/Sp can correlate perfectly; the PPI++ algebra needs ρ < 1
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ class JudgePageDesign(Design):
         85.0, low=0.0, high=100.0, ui_low=50.0, ui_high=100.0, step=0.5, unit="%", key="sp",
         label="Judge specificity (%)", help="P(the judge says wrong | a human says wrong).")
     correlation: float = spec(
-        0.8, low=-1.0, high=1.0, low_open=True, high_open=True, ui_low=0.0, ui_high=0.99, step=0.01, unit="",
+        0.8, low=-1.0, high=1.0, ui_low=0.0, ui_high=0.99, step=0.01, unit="",
         key="rho", label="Judge–human correlation ρ",
         help="Correlation between the judge's label and the human label over items (for a difference of two models: "
         "between the judge's and the humans' per-item differences).")
@@ -221,7 +220,7 @@ class JudgePageDesign(Design):
 
     def judge_design(self) -> JudgeDesign:
         """The engine's design: σ and ρ from :func:`~core.judge.judge_correlation` when the judge is described by
-        sensitivity/specificity (ρ capped at 0.999, σ_judge of a 0/1 judge label), else the declared ones; the one
+        sensitivity/specificity (a perfect judge, Se = Sp = 1, has ρ = 1; σ_judge of a 0/1 judge label), else the declared ones; the one
         of budget / target SE / effect that ``plan_by`` names."""
         aim = {name: (getattr(self, name) if name == self.plan_by else None) for name in PLAN_BY}
         rates = self.judge()
@@ -231,7 +230,7 @@ class JudgePageDesign(Design):
                                paired=self.paired)
         prev, se_j, sp_j = rates
         sd, rho, p_obs = self.judge_correlation()
-        return JudgeDesign(sd=sd, correlation=min(rho, _RHO_MAX), cost_human=self.cost_human,
+        return JudgeDesign(sd=sd, correlation=rho, cost_human=self.cost_human,
                            cost_judge=self.cost_judge, **aim, target_power=self.target_power, alpha=self.alpha,
                            paired=False, sd_judge=math.sqrt(p_obs * (1 - p_obs)), prevalence=prev,
                            sensitivity=se_j, specificity=sp_j)

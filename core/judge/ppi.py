@@ -22,7 +22,7 @@ _N_MAX = 10**9  # largest item count considered (a billion judge calls)
 # ---------------------------------------------------------------------------
 def _check_ppi(sd, correlation, cost_human=None, cost_judge=None, alpha=0.05):
     sd = check_real("sd", sd, low=0.0, low_open=True)
-    correlation = check_real("correlation", correlation, low=-1.0, high=1.0, low_open=True, high_open=True)
+    correlation = check_real("correlation", correlation, low=-1.0, high=1.0)
     out = [sd, correlation]
     if cost_human is not None:
         out.append(check_real("cost_human", cost_human, low=0.0, low_open=True))
@@ -65,7 +65,8 @@ def ppi_se(n_human, n_judge_only, *, sd, correlation):
         SD of a human label σ (> 0); of the per-item human difference D in a
         paired comparison.
     correlation : float
-        Judge–human correlation ρ in (−1, 1).
+        Judge–human correlation ρ in [−1, 1] (|ρ| = 1: a judge that agrees with
+        every human label, so Var = σ²/(n + N)).
 
     Returns
     -------
@@ -381,7 +382,7 @@ def ppi_plan(
         SD σ of a human label (of the per-item human difference D when
         ``paired``), > 0. For a binary label with rate θ, σ = √(θ(1 − θ)).
     correlation : float
-        Judge–human correlation ρ (corr(D, g) when ``paired``), in (−1, 1).
+        Judge–human correlation ρ (corr(D, g) when ``paired``), in [−1, 1].
     cost_human : float
         Cost of one human label c_h, > 0.
     cost_judge : float
@@ -610,6 +611,7 @@ def judge_correlation(prevalence, sensitivity, specificity) -> tuple[float, floa
                          "equal to 0 or to 1).")
     j = se + sp - 1
     rho = j * math.sqrt(theta * (1 - theta) / (pi * (1 - pi)))
+    rho = min(1.0, max(-1.0, rho))  # |ρ| <= 1 exactly; rounding must not leave the engines' range
     return math.sqrt(theta * (1 - theta)), rho, pi
 
 

@@ -39,7 +39,7 @@ def judge_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
         acc_, se_, sp_ = (float(v) for v in judge)
         lines += [f"sd, rho, p_obs = jg.judge_correlation({literal(acc_)}, {literal(se_)}, {literal(sp_)})",
                   "plan = " + kwargs_literal({k: v for k, v in kw.items() if k not in ("sd", "correlation", "sd_judge")})[:-1]
-                  + ", sd=sd, correlation=min(rho, 0.999), sd_judge=math.sqrt(p_obs * (1 - p_obs)))"]
+                  + ", sd=sd, correlation=rho, sd_judge=math.sqrt(p_obs * (1 - p_obs)))"]
     else:
         lines.append(f"plan = {kwargs_literal(kw)}")
     lines += ["res = jg.ppi_plan(**plan)",

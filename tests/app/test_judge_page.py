@@ -185,3 +185,18 @@ def test_agreement_tab_at_extreme_values_shows_a_message_not_a_traceback():
     assert any("expected fewer than 5 times" in c.value for c in page.caption)
     xs = [x for trace in chart(page, "agreement_chart")["data"] for x in decode(trace.get("x") or [])]
     assert xs and min(xs) >= 250
+
+
+def test_a_perfect_judge_is_planned_exactly_and_said_to_rest_on_its_assumption():
+    page = open_page("judge", {"se": "100.0", "sp": "100.0"})
+    assert not page.exception and not page.error
+    sd = (0.7 * 0.3) ** 0.5
+    res = jg.ppi_plan(**{**DEFAULT, "sd": sd, "correlation": 1.0, "sensitivity": 1.0, "specificity": 1.0,
+                         "sd_judge": sd})
+    shown = metrics(page)
+    assert shown["Human-labelled items"] == "2" and shown["Judge-only items"] == f"{res.n_judge_only:,}"
+    assert shown["Standard error"] == f"{100 * sd / (res.n_human + res.n_judge_only) ** 0.5:.2f} pts"
+    assert any("judge–human correlation ρ = 1.000" in c for c in captions(page))
+    assert any("(|ρ| = 1)" in i.value and "Agreement study" in i.value for i in page.info)
+    # an ordinary judge gets no such note
+    assert not any("(|ρ| = 1)" in i.value for i in open_page("judge").info)
