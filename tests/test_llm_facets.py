@@ -455,3 +455,21 @@ def test_a_bad_seed_gets_a_message():
     for bad in (-1, "x"):
         with pytest.raises(ValueError, match="`seed`"):
             llm.facet_power(200, 0.02, templates=2, **comps, method="simulate", n_sims=200, seed=bad)
+
+
+def test_the_largest_plan_keeps_one_row_per_template_count():
+    # a billion calls over 1,000 template counts × 10,000 sample counts: the search keeps each T's best K only
+    # (the full table was 10⁷ rows, ≈ 1.8 GB); memory is counted, not time, so a busy machine cannot fail it
+    import tracemalloc
+    comps = dict(var_template=0.004, var_item=0.05, var_item_template=0.03, var_sample=0.25)
+    tracemalloc.start()
+    try:
+        plan = llm.facet_plan(0.01, calls=10**9, **comps, max_templates=1000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100e6
+    assert list(plan.curve["templates"]) == list(range(1, 1001))
+    # without a question cap K = 1 is best, and T* = √(calls·var_template/var_item) ≈ 8,944 is past the 1,000 allowed
+    assert (plan.templates, plan.samples, plan.n) == (1000, 1, 10**6)
+    assert plan.se == pytest.approx(llm.facet_se(10**6, templates=1000, samples=1, **comps), rel=1e-12)

@@ -488,23 +488,25 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
             k, n_use, per_n = k[ok], n_float[ok].astype(np.int64), per_n[ok]
             if not k.size:
                 continue
-        var = vt / t + per_n / n_use
+        se = np.sqrt(vt / t + per_n / n_use)
         used = n_use * t * k
-        rows.append(pd.DataFrame({"templates": t, "samples": k, "n": n_use, "calls": used, "se": np.sqrt(var)}))
+        # only each T's best K is kept (the curve's row and a candidate for the plan): the whole (T, K) table has
+        # up to 10⁷ rows (gigabytes at a billion calls); np.lexsort is stable, so ties keep the smaller K
+        i = int(np.lexsort((-n_use, se, used) if need is not None else (-n_use, used, se))[0])
+        rows.append((t, int(k[i]), int(n_use[i]), int(used[i]), float(se[i])))
     reached = True
     if not rows:
         if need is None:
             raise ValueError("`calls` is too small for one question.")
         reached = False
         return _best_plan(delta, calls, vt, vi, vit, vs, cost_call, max_templates, alpha, cap, reached)
-    table = pd.concat(rows, ignore_index=True)
-    table["power"] = _power_of_se(delta, table["se"].to_numpy(), alpha)
+    curve = pd.DataFrame(rows, columns=["templates", "samples", "n", "calls", "se"])
+    curve["power"] = _power_of_se(delta, curve["se"].to_numpy(), alpha)
     if need is None:
-        order = table.sort_values(["se", "calls", "n"], ascending=[True, True, False], kind="mergesort")
+        order = curve.sort_values(["se", "calls", "n"], ascending=[True, True, False], kind="mergesort")
     else:
-        order = table.sort_values(["calls", "se", "n"], ascending=[True, True, False], kind="mergesort")
+        order = curve.sort_values(["calls", "se", "n"], ascending=[True, True, False], kind="mergesort")
     best = order.iloc[0]
-    curve = order.groupby("templates", as_index=False).first().sort_values("templates")
     curve["cost"] = 2.0 * cost_call * curve["calls"]
     return FacetPlan(n=int(best["n"]), templates=int(best["templates"]), samples=int(best["samples"]),
                      se=float(best["se"]), power=float(best["power"]), cost=2.0 * cost_call * float(best["calls"]),
