@@ -95,6 +95,35 @@ def test_vectorized_mwu_matches_scipy():
     np.testing.assert_allclose(p, ref.pvalue, rtol=1e-10, atol=1e-15)
 
 
+@pytest.mark.parametrize("kind", ["integers", "negative", "shifted", "all equal"])
+def test_mwu_rows_matches_scipy_with_ties_anywhere(kind):
+    # ties away from 0 (Likert-like integers, negative scores, scores above 100, whole rows of one value): the
+    # tie correction Σ(t³ − t) counts every group of equal scores, as scipy's does
+    rng = np.random.default_rng(11)
+    x = rng.integers(-3, 4, size=(40, 25)).astype(float)
+    y = rng.integers(-2, 5, size=(40, 31)).astype(float)
+    if kind == "integers":
+        x, y = x + 3, y + 3
+    elif kind == "shifted":
+        x, y = 1000.0 * x + 5e3, 1000.0 * y + 5e3
+    elif kind == "all equal":
+        x, y = np.full((3, 4), 7.0), np.full((3, 6), 7.0)
+    u, p = sq.mwu_rows(x, y)
+    ref = stats.mannwhitneyu(x, y, axis=1, method="asymptotic")
+    np.testing.assert_allclose(u, ref.statistic)
+    np.testing.assert_allclose(p, ref.pvalue, rtol=1e-10, atol=1e-15)
+    assert ((0 <= p) & (p <= 1)).all()
+
+
+def test_mwu_rows_refuses_bad_shapes_by_name():
+    with pytest.raises(ValueError, match="`x` and `y`"):
+        sq.mwu_rows(np.zeros((3, 4)), np.zeros((2, 4)))
+    with pytest.raises(ValueError, match="`x` and `y`"):
+        sq.mwu_rows(np.zeros(4), np.zeros(4))
+    with pytest.raises(ValueError, match="finite"):
+        sq.mwu_rows(np.array([[1.0, np.nan]]), np.zeros((1, 2)))
+
+
 # ---------------------------------------------------------------------------
 # designs: false positives, expected cost, analytic vs Monte Carlo
 # ---------------------------------------------------------------------------

@@ -501,32 +501,45 @@ def _simulate_scores(rng, mean, sd, size):
 def mwu_rows(x, y):
     """Two-sided asymptotic Mann–Whitney U test of each row of ``x`` against the same row of ``y``.
 
-    Equal to scipy's ``mannwhitneyu(x, y, axis=1, method="asymptotic")``
-    (continuity correction, tie-corrected variance) when the only ties are at
-    the clipped score 0, as under the DA score model, and much faster: one
-    sort of all rows at once instead of ranking each row.
+    Equal to scipy's ``mannwhitneyu(x, y, axis=1, method="asymptotic")``: U of ``x`` from mid-ranks, the normal
+    approximation with continuity correction and the tie-corrected variance
+    Var U = m·n/12·((N + 1) − Σ(t³ − t)/(N(N − 1))), N = m + n, t the size of each group of equal scores
+    (Mann & Whitney 1947; Lehmann 1975, §1.4), for any finite scores and ties anywhere. The campaign simulator
+    itself uses :func:`_mwu_looks` (every look from one sort); this is its one-look counterpart.
+
+    Parameters
+    ----------
+    x, y : array_like
+        2-D arrays of finite scores with the same number of rows (campaigns); ``x`` is m wide, ``y`` n wide.
 
     Returns
     -------
     (u, p) : ndarrays
         U statistic of ``x`` and the two-sided p-value, per row.
     """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0] or 0 in x.shape or 0 in y.shape:
+        raise ValueError("`x` and `y` must be 2-D arrays with the same number of rows and at least one column; got "
+                         f"shapes {x.shape} and {y.shape}.")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("`x` and `y` must be finite.")
     rows, m = x.shape
     n = y.shape[1]
-    offset = (np.arange(rows, dtype=float) * 1e3)[:, None]  # scores are in [0, 100]: keep rows apart
-    ys = np.sort((y + offset).ravel())
-    # rows occupy disjoint ranges, so the global sort keeps each row's block in
-    # place; sorted queries make searchsorted walk memory in order (much faster)
-    xs = np.sort((x + offset).ravel())
-    below = np.searchsorted(ys, xs, side="left").reshape(rows, m)
-    upto = np.searchsorted(ys, xs, side="right").reshape(rows, m)
-    start = (np.arange(rows) * n)[:, None]
-    u = ((below - start) + 0.5 * (upto - below)).sum(axis=1)
-    ties = (x == 0).sum(axis=1) + (y == 0).sum(axis=1)
     total = m + n
-    var = m * n / 12.0 * ((total + 1) - (ties**3 - ties) / (total * (total - 1)))
+    both = np.concatenate([x, y], axis=1)
+    u = stats.rankdata(both, axis=1)[:, :m].sum(axis=1) - m * (m + 1) / 2.0
+    # Σ(t³ − t) per row over the runs of equal values of each sorted row (a run never crosses a row: each row's
+    # first value starts one)
+    s = np.sort(both, axis=1)
+    starts_run = np.ones(s.shape, dtype=bool)
+    starts_run[:, 1:] = s[:, 1:] != s[:, :-1]
+    starts = np.flatnonzero(starts_run.ravel())
+    t = np.diff(np.append(starts, s.size)).astype(float)
+    ties = np.bincount(starts // total, weights=t**3 - t, minlength=rows)
+    var = m * n / 12.0 * ((total + 1) - ties / (total * (total - 1))) if total > 1 else np.zeros(rows)
     big = np.maximum(u, m * n - u)
-    z = (big - m * n / 2.0 - 0.5) / np.sqrt(var)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (big - m * n / 2.0 - 0.5) / np.sqrt(var)
     p = np.clip(2.0 * stats.norm.sf(z), 0.0, 1.0)
     return u, p
 
