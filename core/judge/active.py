@@ -64,6 +64,8 @@ from core.sizing import smallest_reaching
 from core.validation import check_choice, check_int, check_real
 from core.teaser import Teaser
 
+from .ppi import _N_MAX  # the judge package's one cap on item counts (human labels a plan may ask for)
+
 __all__ = [
     "POLICIES",
     "ActiveDesign",
@@ -83,9 +85,6 @@ POLICIES = {"human": "human labels only", "uniform": "judge + uniform labels (PP
             "active": "judge + active labels"}
 TARGETS = ("population", "items")
 _MAX_ITEMS = 2_000_000
-
-#: Largest number of human labels a plan may ask for (as core.judge.ppi).
-_N_MAX = 10**9
 
 
 def _validate(confidence, n_human, min_share, conditional_variance):

@@ -10,12 +10,13 @@ from scipy import stats
 
 from core.validation import check_choice, check_probability, check_real
 
+from .ppi import _N_MAX  # the judge package's one cap on item counts
+
 __all__ = ["STATISTICS", "agreement_table", "agreement_value", "agreement_se", "agreement_sample_size",
            "agreement_curve", "prevalence_paradox_curve"]
 
 #: Agreement statistics and their display names.
 STATISTICS = {"cohen": "Cohen's κ", "gwet_ac1": "Gwet's AC1", "krippendorff": "Krippendorff's α"}
-_N_MAX = 10**9  # largest item count considered
 #: Fewest expected items in the rarest category for the large-sample (delta-method) SE: the usual "expected
 #: count at least 5" condition for normal approximations to multinomial counts (Cochran 1954, §9).
 MIN_EXPECTED = 5

@@ -14,7 +14,9 @@ from core.validation import check_int, check_probability, check_real
 __all__ = ["JudgeDesign", "Strategy", "PPIPlan", "CorrectedRate", "ppi_se", "ppi_plan", "ppi_curve", "split_curve", "strategy_table",
            "judge_correlation", "rogan_gladen"]
 
-_N_MAX = 10**9  # largest item count considered (a billion judge calls)
+#: Largest item count any judge plan considers (a billion judge calls; also the agreement and active-labelling
+#: searches' cap).
+_N_MAX = 10**9
 
 
 # ---------------------------------------------------------------------------
