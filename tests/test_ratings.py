@@ -690,3 +690,67 @@ def test_read_pilot_guesses_or_takes_the_columns():
     mapped = rt.read_pilot(odd, columns={"worker": "judge_name", "item": "segment_no", "system": "engine",
                                          "rating": "points"})
     assert rt.fit_pilot(mapped).effect == pytest.approx(plain.effect)
+
+
+# ---------------------------------------------------------------------------
+# analytic Type-M: the SE is estimated (noncentral-t model), not known
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("dof, ncp", [(1.0, 0.5), (2.2, 0.01), (2.2, 2.0), (5.0, 5.0), (30.0, 0.5), (1e3, 2.0),
+                                      (1e9, 2.0), (2.2, 50.0)])
+def test_analytic_type_m_is_the_noncentral_t_models_by_quadrature(dof, ncp):
+    # oracle: adaptive quadrature over u = β̂/SE ~ N(δ, 1) of |u|·P(χ²_ν < ν·u²/c²), the chance that the estimated SE
+    # is small enough for u to be significant (Westfall, Kenny & Judd 2014's noncentral t; Gelman & Carlin 2014)
+    from core.ratings._model import _t_type_m
+    c = stats.t.isf(0.025, dof)
+    if dof > 1e6:  # ŝ = SE to double precision: the known-SE closed form
+        a, b = c - ncp, -c - ncp
+        want = (ncp * (stats.norm.sf(a) - stats.norm.cdf(b)) + stats.norm.pdf(a) + stats.norm.pdf(b)) / (
+            stats.norm.sf(a) + stats.norm.cdf(b)) / ncp
+    else:
+        def weight(u):
+            return stats.chi2.cdf(dof * u * u / (c * c), dof) * (stats.norm.pdf(u - ncp) + stats.norm.pdf(u + ncp))
+        top = ncp + 15
+        num = integrate.quad(lambda u: u * weight(u), 0, top, points=[c], limit=500, epsabs=1e-14)[0]
+        den = integrate.quad(weight, 0, top, points=[c], limit=500, epsabs=1e-14)[0]
+        want = num / den / ncp
+        # the same average gives the power: P(|t| > c) of scipy's noncentral t
+        assert den == pytest.approx(stats.nct.sf(c, dof, ncp) + stats.nct.sf(c, dof, -ncp), rel=1e-6)
+    assert float(_t_type_m(ncp, dof, c)) == pytest.approx(want, rel=1e-4)
+
+
+def test_analytic_type_m_at_the_page_default_against_simulation():
+    # 3 workers × 100 items (the page's default, ν ≈ 2.2): significant results are often those whose SE came out
+    # small. Oracle 1: the noncentral-t model simulated (β̂ ~ N(β, SE²), ŝ² = SE²·χ²_ν/ν); oracle 2: the
+    # simulate engine, which fits each replicate's ratings (its Satterthwaite df are themselves approximate, so
+    # a looser tolerance). Treating the SE as known said 2.82.
+    from core.ratings._model import _eigen, _dfs
+    sig = rt.PRESETS["high"]
+    res = rt.likert_power(3, 100, 0.1, **sig, rule="satterthwaite", method="analytic")
+    lam, df = _eigen(3, 100, sig), _dfs(3, 100)
+    lam0 = lam[("D", "W")] + lam[("D", "I")] - lam[("D", "E")]
+    nu = lam0**2 / (lam[("D", "W")] ** 2 / df["W"] + lam[("D", "I")] ** 2 / df["I"]
+                    + lam[("D", "E")] ** 2 / (2 * df["E"]))
+    se = 0.5 * math.sqrt(lam0 / 300)
+    rng = np.random.default_rng(5)
+    est = rng.normal(0.1, se, 400_000)
+    s_hat = se * np.sqrt(rng.chisquare(nu, est.size) / nu)
+    sig_ = np.abs(est / s_hat) > stats.t.isf(0.025, nu)
+    ratio = np.abs(est[sig_]) / 0.1
+    assert res.type_m == pytest.approx(ratio.mean(), abs=4 * ratio.std() / math.sqrt(ratio.size))
+    assert res.power == pytest.approx((sig_ & (est > 0)).mean(), abs=4 * math.sqrt(0.16 * 0.84 / est.size))
+    sim = rt.likert_power(3, 100, 0.1, **sig, rule="satterthwaite", method="simulate", n_sims=2000, seed=3)
+    assert abs(res.type_m - sim.type_m) < 0.2 and res.type_m < 1.7
+
+
+def test_analytic_grid_type_m_equals_the_point_engine_and_huge_effects_stay_finite():
+    sig = rt.PRESETS["high"]
+    grid = rt.analytic_grid([3, 10], [50, 100], [0.05, 0.1], **sig)
+    for row in grid.itertuples():
+        point = rt.likert_power(row.workers, row.items, row.effect, **sig, rule="satterthwaite", method="analytic")
+        assert row.type_m == pytest.approx(point.type_m, rel=1e-12)
+    # a residual SD of 10⁻⁹ and no slopes: a noncentrality of ≈ 10¹⁰, where scipy's noncentral t returns nan
+    tiny = dict(sigma_w0=0.0, sigma_w1=0.0, sigma_i0=0.0, sigma_i1=0.0, sigma=1e-9)
+    res = rt.likert_power(3, 100, 0.3, **tiny, rule="satterthwaite", method="analytic")
+    assert (res.power, res.type_s) == (1.0, 0.0) and res.type_m == pytest.approx(1.0)
+    assert rt.analytic_grid([3], [100], [0.3, -0.3], **tiny)["power"].tolist() == [1.0, 1.0]
+    assert 0 < rt.likert_mde(3, 100, **tiny) < 1e-6

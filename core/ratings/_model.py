@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scipy import stats
+from scipy import special, stats
 
 from ..results import nan_if_zero
 from ..validation import check_alpha, check_choice, check_int, check_real
@@ -310,7 +310,7 @@ def _analytic(workers, items, effect, sigmas, alpha) -> RatingsResult:
                      + lam[("D", "E")] ** 2 / (2 * df["E"]))
     ncp = 2 * effect * math.sqrt(workers * items / lam0)
     crit = stats.t.isf(alpha / 2, dof)
-    up, low = stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp)
+    up, low = _nct_tails(crit, dof, ncp)
     right, wrong = (up, low) if effect >= 0 else (low, up)
     power = float(right) if effect != 0 else float(up + low)
     return RatingsResult(power=power, type_s=nan_if_zero(float(wrong), float(up + low)) if effect else math.nan,
@@ -319,22 +319,60 @@ def _analytic(workers, items, effect, sigmas, alpha) -> RatingsResult:
                          rule="satterthwaite", method="analytic")
 
 
+#: Gauss–Legendre nodes on (0, 1) for :func:`_t_type_m`'s average over the estimated SE (256: Type-M to a relative
+#: 1e-5 against adaptive quadrature from 1 to 10⁹ degrees of freedom, tested).
+_GL_P, _GL_W = np.polynomial.legendre.leggauss(256)
+_GL_P, _GL_W = (_GL_P + 1.0) / 2.0, _GL_W / 2.0
+_PDF_SCALE = 1.0 / math.sqrt(2.0 * math.pi)
+#: Largest |noncentrality| passed to scipy's noncentral t: beyond ≈ 10⁹ its tails come back nan, and at 10⁸ they are
+#: already 1 and 0 to double precision.
+_NCP_MAX = 1e8
+
+
+def _nct_tails(crit, dof, ncp):
+    """P(t > c) and P(t < −c) of the noncentral t (ν = ``dof``, δ = ``ncp``), finite at any δ."""
+    ncp = np.clip(ncp, -_NCP_MAX, _NCP_MAX)
+    return stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp)
+
+
+def _t_type_m(ncp, dof, crit):
+    """Type-M of the two-sided t test in the noncentral-t model of its power (vectorized).
+
+    The estimate is β̂ ~ N(β, SE²) and its squared SE is estimated as SE²·V/ν with V ~ χ²_ν independent (ν the
+    Satterthwaite df), so t = β̂/ŝ is noncentral t with δ = β/SE (Westfall, Kenny & Judd 2014). A result is
+    significant when |β̂| > c·ŝ: given V the threshold on u = β̂/SE is k = c·√(V/ν), and with u ~ N(δ, 1)
+
+        E[|u|; |u| > k] = δ·(Φ(δ − k) − Φ(−δ − k)) + φ(k − δ) + φ(k + δ),   P(|u| > k) = Φ(δ − k) + Φ(−δ − k).
+
+    Both are averaged over V through its quantiles, p ↦ k(F⁻¹_{χ²_ν}(p)), by Gauss–Legendre on (0, 1); Type-M is
+    the ratio of the averages over |δ| (Gelman & Carlin 2014). Treating the SE as known — the threshold c·SE —
+    overstated Type-M at few df (2.82 against a simulated 1.50 at 3 workers × 100 items): significant results
+    are often the ones whose SE came out small, not only the ones whose estimate came out large.
+    """
+    delta = np.abs(np.asarray(ncp, dtype=float))[..., None]
+    dof = np.asarray(dof, dtype=float)[..., None]
+    k = np.asarray(crit, dtype=float)[..., None] * np.sqrt(stats.chi2.ppf(_GL_P, dof) / dof)
+    hi, lo = k - delta, -k - delta
+    mass = special.ndtr(-hi) + special.ndtr(lo)
+    first = delta * (special.ndtr(-hi) - special.ndtr(lo)) + _PDF_SCALE * (np.exp(-0.5 * hi * hi)
+                                                                         + np.exp(-0.5 * lo * lo))
+    mass, first = (mass * _GL_W).sum(axis=-1), (first * _GL_W).sum(axis=-1)
+    delta = delta[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((delta > 0) & (mass > 0), first / mass / delta, np.nan)
+
+
 def _analytic_type_m(effect, lam0, workers, items, crit, dof):
-    """E|β̂1| over significant results, treating the SE as known (normal approximation of the t)."""
+    """Type-M of the crossed design's Satterthwaite t test (:func:`_t_type_m`), ``nan`` at effect 0."""
     if effect == 0:
         return math.nan
-    se = 0.5 * math.sqrt(lam0 / (workers * items))
-    mu = abs(effect)
-    c = crit * se
-    a, b = (c - mu) / se, (-c - mu) / se
-    e_right = mu * stats.norm.sf(a) + se * stats.norm.pdf(a)
-    e_wrong = -(mu * stats.norm.cdf(b) - se * stats.norm.pdf(b))
-    mass = stats.norm.sf(a) + stats.norm.cdf(b)
-    return float((e_right + e_wrong) / mass / mu) if mass > 0 else math.nan
+    ncp = 2 * effect * math.sqrt(workers * items / lam0)
+    return float(_t_type_m(ncp, dof, crit))
 
 
 def _crossed_tails(w, i, e, sigmas, alpha):
-    """P(significant, β̂1 > 0), P(significant, β̂1 < 0), λ0 and the critical t of the crossed design (vectorized).
+    """P(significant, β̂1 > 0), P(significant, β̂1 < 0), λ0, the critical t and the Satterthwaite df of the crossed
+    design (vectorized).
 
     Noncentral t with Satterthwaite df from the true components (Westfall, Kenny & Judd 2014), as in
     :func:`_analytic`.
@@ -346,7 +384,7 @@ def _crossed_tails(w, i, e, sigmas, alpha):
     dof = lam0**2 / (lam_w**2 / (w - 1) + lam_i**2 / (i - 1) + two_s2**2 / (2 * (w - 1) * (i - 1)))
     ncp = 2 * e * np.sqrt(w * i / lam0)
     crit = stats.t.isf(alpha / 2, dof)
-    return stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp), lam0, crit
+    return (*_nct_tails(crit, dof, ncp), lam0, crit, dof)
 
 
 def _crowd_tails(pool, per_item, i, e, sigmas, alpha):
@@ -362,4 +400,4 @@ def _crowd_tails(pool, per_item, i, e, sigmas, alpha):
                          + (c_e * big_e) ** 2 / df_e)
     ncp = 2 * e / np.sqrt(var_mean)
     crit = stats.t.isf(alpha / 2, dof)
-    return stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp)
+    return _nct_tails(crit, dof, ncp)

@@ -20,6 +20,7 @@ from ._model import (  # noqa: F401  (PRESETS: the doctests)
     _crossed_tails,
     _detect,
     _moments_fit,
+    _t_type_m,
     _validate,
     fit_balanced,
     simulate_statistics,
@@ -112,8 +113,12 @@ def likert_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, sigma_
 
 
 def likert_mde(workers, items, *, target_power=0.8, alpha=0.05, **sigmas) -> float:
-    """Smallest effect (β1) detected with ``target_power`` — analytic Satterthwaite engine."""
-    target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
+    """Smallest effect (β1) detected with ``target_power`` — analytic Satterthwaite engine.
+
+    ``target_power`` must exceed α (power in the right direction tends to α/2 as the effect vanishes); ``nan`` when
+    even β1 = 0.5 falls short. The root is bracketed from 10⁻⁶ down to 10⁻¹⁵ for designs with almost no noise.
+    """
+    alpha, target_power = _check_target(alpha, target_power)
     from scipy import optimize
 
     def gap(e):
@@ -122,7 +127,18 @@ def likert_mde(workers, items, *, target_power=0.8, alpha=0.05, **sigmas) -> flo
 
     if gap(0.5) < 0:
         return math.nan
-    return float(optimize.brentq(gap, 1e-6, 0.5, xtol=1e-6))
+    low = 1e-6
+    while gap(low) >= 0 and low > 1e-15:
+        low /= 10.0
+    if gap(low) >= 0:
+        return low
+    return float(optimize.brentq(gap, low, 0.5, xtol=min(1e-6, low)))
+
+
+def _check_target(alpha, target_power):
+    """α, and a target power above α (power in the right direction tends to α/2 as the effect vanishes)."""
+    alpha = check_alpha(alpha)
+    return alpha, check_real("target_power", target_power, low=alpha, high=1.0, low_open=True, high_open=True)
 
 
 def _analytic_power(w, i, effect, alpha, sigmas):
@@ -143,6 +159,7 @@ def _fewest_items(w, effect, target_power, alpha, max_items, sigmas):
 
 def smallest_design(effect, *, target_power=0.8, alpha=0.05, max_workers=50, max_items=5000, **sigmas):
     """Fewest ratings (2·W·I) reaching ``target_power`` (analytic engine): ``(W, I, ratings)`` or None."""
+    alpha, target_power = _check_target(alpha, target_power)
     best = None
     for w in range(2, max_workers + 1):
         n_items, _ = _fewest_items(w, effect, target_power, alpha, max_items, sigmas)
@@ -168,6 +185,7 @@ def budget_plans(effect, *, cost_per_rating=0.1, cost_per_worker=0.0, target_pow
     """
     cost_per_rating = check_real("cost_per_rating", cost_per_rating, low=0.0, high=1e6)
     cost_per_worker = check_real("cost_per_worker", cost_per_worker, low=0.0, high=1e9)
+    alpha, target_power = _check_target(alpha, target_power)
     rows = []
     for w in worker_options:
         n_items, power = _fewest_items(w, effect, target_power, alpha, max_items, sigmas)
@@ -196,18 +214,12 @@ def analytic_grid(workers, items, effects, *, alpha=0.05, **sigmas) -> pd.DataFr
                                               np.asarray(effects, float), indexing="ij"))
     if np.any(w < 2) or np.any(i < 2):
         raise ValueError("`workers` and `items` must be at least 2.")
-    up, low, lam0, crit = _crossed_tails(w, i, e, sigmas, alpha)
+    up, low, lam0, crit, dof = _crossed_tails(w, i, e, sigmas, alpha)
     right = np.where(e >= 0, up, low)
     wrong = np.where(e >= 0, low, up)
     power = np.where(e != 0, right, up + low)
-    se = 0.5 * np.sqrt(lam0 / (w * i))
-    mu = np.abs(e)
-    c = crit * se
+    type_m = _t_type_m(2 * e * np.sqrt(w * i / lam0), dof, crit)
     with np.errstate(divide="ignore", invalid="ignore"):
-        a, b = (c - mu) / se, (-c - mu) / se
-        mass = stats.norm.sf(a) + stats.norm.cdf(b)
-        e_abs = mu * stats.norm.sf(a) + se * stats.norm.pdf(a) - (mu * stats.norm.cdf(b) - se * stats.norm.pdf(b))
-        type_m = np.where((e != 0) & (mass > 0), e_abs / mass / mu, np.nan)
         type_s = np.where(e != 0, wrong / (up + low), np.nan)
     return pd.DataFrame({"workers": w.astype(int), "items": i.astype(int), "effect": e, "power": power,
                          "type_s": type_s, "type_m": type_m})
