@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .validation import check_choice, check_int, check_real
+from .validation import check_choice, check_int, check_real, rng_of
 
 __all__ = ["BayesResult", "compare_accuracies", "compare_means", "DECISIONS"]
 
@@ -195,7 +195,7 @@ def compare_accuracies(correct_a, n_a, correct_b, n_b, *, prior=(1, 1), rope=0.0
         p_above = 1.0 - float(cdf[2])
         low, high = _hdi_from_grid(grid, density, hdi_mass)
     else:
-        rng = np.random.default_rng(seed)
+        rng = rng_of(seed)
         draws = rng.beta(a1, b1, 400_000) - rng.beta(a2, b2, 400_000)
         p_superior = float((draws > 0).mean())
         p_rope = float((np.abs(draws) < rope).mean())

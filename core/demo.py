@@ -25,7 +25,7 @@ from .accuracy import preference_power, preference_sample_sizes, pvalue_from_cou
 from .plan.text import fmt_pct
 from .results import PowerResult
 from .teaser import Teaser
-from .validation import check_alpha, check_int, check_probability
+from .validation import check_alpha, check_int, check_probability, rng_of
 
 __all__ = ["Replay", "replay_experiments", "running_summary", "significance_filter", "demo_teaser"]
 
@@ -93,7 +93,7 @@ def replay_experiments(n, p_new, *, n_experiments=200, alpha=0.05, seed=2020, ta
     p_new = check_probability("p_new", p_new, open_low=True, open_high=True)
     n_experiments = check_int("n_experiments", n_experiments, low=10, high=5000)
     alpha = check_alpha(alpha)
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     wins = rng.binomial(n, p_new, size=n_experiments)
     p = pvalue_from_counts(np.minimum(wins, n - wins), np.full(n_experiments, n), "exact")
     observed = (2 * wins - n) / n
@@ -181,7 +181,7 @@ def significance_filter(n=25, effects=(0.04, 0.08, 0.12, 0.16, 0.2, 0.24, 0.28, 
         frames.append(pd.DataFrame({"true_effect": r.true_effect, "observed": e["observed"].to_numpy(),
                                     "significant": e["significant"].to_numpy(), "power": r.exact.power}))
     frame = pd.concat(frames, ignore_index=True)
-    shift = np.random.default_rng(seed).uniform(-jitter, jitter, len(frame)) if jitter else 0.0
+    shift = rng_of(seed).uniform(-jitter, jitter, len(frame)) if jitter else 0.0
     frame.insert(1, "position", frame["true_effect"] + shift)
     return frame
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
-from .validation import check_choice, check_int, check_real
+from .validation import check_choice, check_int, check_real, rng_of
 
 __all__ = ["CORRECTIONS", "ClaimFamily", "FamilyPower", "family_power", "family_sample_size", "effect_from_power"]
 
@@ -289,7 +289,7 @@ def _full_correlation(mus, alpha, correction):
 
 
 def _simulate(mus, alpha, correction, rho, n_sims, seed):
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     m = mus.size
     per = np.zeros(m)
     all_count = any_count = 0

@@ -20,7 +20,7 @@ import shlex
 import numpy as np
 import pandas as pd
 
-from core.validation import check_int
+from core.validation import check_int, rng_of
 
 __all__ = ["item_list", "item_list_json", "harness_command", "harness_task", "task_from_file_name", "TASK_FILE",
            "vote_allocation", "worker_assignment"]
@@ -92,7 +92,7 @@ def item_list(items, n, *, clusters=None, tasks=None, seed=0) -> pd.DataFrame:
     dup = frame.duplicated(["task", "item"])
     if dup.any():
         raise ValueError(f"`items` must be unique within a task; {frame.loc[dup, 'item'].iloc[0]!r} is repeated.")
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     if clusters is None:
         chosen = np.sort(rng.choice(total, size=n, replace=False))
     else:
@@ -253,7 +253,7 @@ def worker_assignment(items, workers, per_item, *, seed=0) -> pd.DataFrame:
     seed = check_int("seed", seed, low=0)
     if items * per_item > 50_000_000:
         raise ValueError("`items` × `per_item` must be at most 50,000,000 assignments.")
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     cycle = rng.permutation(workers) + 1
     item_order = rng.permutation(items) + 1
     slots = (np.arange(items)[:, None] * per_item + np.arange(per_item)[None, :]) % workers

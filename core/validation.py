@@ -10,6 +10,8 @@ import math
 import numbers
 from collections.abc import Iterable
 
+import numpy as np
+
 __all__ = [
     "check_int",
     "check_real",
@@ -18,6 +20,7 @@ __all__ = [
     "check_choice",
     "check_type",
     "renamed",
+    "rng_of",
 ]
 
 
@@ -100,3 +103,11 @@ def renamed(new_value, old_value, *, new: str, old: str):
     warnings.warn(f"`{old}` is now called `{new}`; the old name will be removed in the next release.",
                   DeprecationWarning, stacklevel=3)
     return old_value
+
+
+def rng_of(seed, *, name: str = "seed") -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` for a seed that is None (fresh entropy), a whole number ≥ 0, or a
+    ``Generator`` / ``SeedSequence`` (used as it is); anything else is a ``ValueError`` naming ``name``."""
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
+        return np.random.default_rng(seed)
+    return np.random.default_rng(check_int(name, seed, low=0))

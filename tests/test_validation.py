@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from core import llm, sequential
+from core import llm, mt, ratings, sequential
 from core.validation import check_type
 
 
@@ -16,3 +17,28 @@ def test_check_type_returns_the_value_and_names_the_public_class():
         check_type("design", {}, llm.BenchmarkDesign)
     with pytest.raises(ValueError, match=r"^`design` must be a core\.sequential\.MonitorDesign; got CampaignDesign\.$"):
         check_type("design", sequential.CampaignDesign(), sequential.MonitorDesign)
+
+
+def test_rng_of_takes_whole_seeds_generators_and_none_and_names_anything_else():
+    from core.validation import rng_of
+    assert rng_of(7).random() == np.random.default_rng(7).random()
+    gen = np.random.default_rng(3)
+    assert rng_of(gen) is gen
+    assert isinstance(rng_of(None), np.random.Generator)
+    assert rng_of(np.int64(5)).random() == np.random.default_rng(5).random()
+    for bad in ("abc", -1, 1.5, True, [1, 2]):
+        with pytest.raises(ValueError, match="`seed`"):
+            rng_of(bad)
+
+
+@pytest.mark.parametrize("call", [
+    lambda seed: ratings.likert_power(3, 20, 0.1, **ratings.PRESETS["high"], method="simulate", n_sims=50,
+                                      seed=seed),
+    lambda seed: mt.bleu_power(100, 1.0, 0.13, 25.8, method="randomization", n_sims=50, n_trials=99,
+                                 seed=seed),
+])
+def test_simulating_engines_name_a_bad_seed(call):
+    # a text or negative seed was numpy's TypeError/ValueError without the parameter's name
+    for bad in ("abc", -3):
+        with pytest.raises(ValueError, match="`seed`"):
+            call(bad)

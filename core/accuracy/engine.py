@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import optimize, special, stats
 
 from ..results import PowerResult, nan_if_zero
-from ..validation import check_real
+from ..validation import check_real, rng_of
 
 TESTS = ("exact", "midp", "chi2", "chi2_cc", "normal")
 #: Engines: exact summation, or the Monte Carlo simulation of Card et al. Figure 2.
@@ -297,7 +297,7 @@ def _normal_result(n, p_disc, effect, alpha) -> PowerResult:
 
 def _simulate_result(n, p_disc, q, effect, test, alpha, n_sims, seed) -> PowerResult:
     """Card et al. Figure 2 (+ appendix B steps 3–4), vectorized over replicates."""
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     p_b = p_disc * q
     p_c = p_disc * (1.0 - q)
     probs = np.array([p_b, p_c, max(1.0 - p_b - p_c, 0.0)])

@@ -39,7 +39,7 @@ from scipy import stats
 
 from ..results import PowerResult
 from ..sizing import SampleSize, sample_size_search
-from ..validation import check_choice, check_int, check_probability, check_real
+from ..validation import check_choice, check_int, check_probability, check_real, rng_of
 
 __all__ = [
     "CLAIMS",
@@ -311,7 +311,7 @@ def _normal_power_many(ns, psi, delta, margin, alpha, test, sides):
 
 
 def _simulate(n, psi, delta, margin, alpha, test, sides, n_sims, seed):
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     pb, pc = (psi + delta) / 2.0, (psi - delta) / 2.0
     counts = rng.multinomial(n, [max(pb, 0.0), max(pc, 0.0), max(1.0 - pb - pc, 0.0)], size=n_sims)
     b, c = counts[:, 0], counts[:, 1]

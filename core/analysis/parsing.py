@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import uploads
-from ..validation import check_choice, check_int
+from ..validation import check_choice, check_int, rng_of
 from . import _common
 from ._common import _is_binary, KINDS, _paired
 
@@ -265,7 +265,7 @@ def evaluation_units(a, b, m=1, *, how="mean", seed=None):
     m = check_int("m", m, low=1, high=max(1, a.size))
     how = check_choice("how", how, ("mean", "median"))
     if seed is not None:
-        order = np.random.default_rng(seed).permutation(a.size)
+        order = rng_of(seed).permutation(a.size)
         a, b = a[order], b[order]
     units = a.size // m
     if units < 1:

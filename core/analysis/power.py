@@ -15,7 +15,7 @@ from scipy import stats
 
 from statsmodels.stats.power import TTestPower
 
-from ..validation import check_alpha, check_choice, check_int, check_real
+from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from . import _common
 from ._common import ALTERNATIVES, _CHUNK, _differences
 from ._resampling import _sign_pvalues, _signed_rank_rows
@@ -135,7 +135,7 @@ def bootstrap_power_curve(differences, *, sizes=None, test="t", alpha=0.05, n_it
     sizes = [check_int("sizes", m, low=3, high=10 * n) for m in np.atleast_1d(sizes).tolist()]
     if len(sizes) > 1000:
         raise ValueError(f"`sizes` may hold at most 1,000 sizes, got {len(sizes):,}.")
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     probs = np.array([np.mean(d > 0), np.mean(d < 0), np.mean(d == 0)])
     moments = [float(np.mean(d**k)) for k in (1, 2, 3, 4)]
     rows = []

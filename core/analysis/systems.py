@@ -12,7 +12,7 @@ from scipy import stats
 
 from statsmodels.stats.multitest import multipletests
 
-from ..validation import check_alpha, check_choice, check_int
+from ..validation import check_alpha, check_choice, check_int, rng_of
 from . import _common
 from ._common import _check_values, _CHUNK, _THREADS
 from ._resampling import _bootstrap_test, _permutation_test, _sign_pvalues, _signed_rank_pvalues
@@ -108,7 +108,7 @@ def pairwise_comparisons(systems: pd.DataFrame, *, test="t", alpha=0.05, seed=No
             p[start:stop] = _signed_rank_pvalues(diff)
         else:
             for j, row in enumerate(diff):
-                rng = np.random.default_rng(seed)
+                rng = rng_of(seed)
                 if test == "permutation":
                     p[start + j] = _permutation_test(row, "mean", "two-sided", n_resamples, rng)[1]
                 else:

@@ -11,7 +11,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 
-from ..validation import check_alpha, check_choice, check_int, check_real
+from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from ._common import ALTERNATIVES, _is_binary, _paired, _TEST_NAMES, TESTS, WILCOXON_EXACT_MAX
 from ._resampling import _bootstrap_test, _permutation_test
 from .walsh import hodges_lehmann
@@ -89,7 +89,7 @@ def paired_tests(a, b, *, alpha=0.05, alternative="two-sided", seed=None, tests=
     n = d.size
     rows = []
     for test in tests:
-        rng = np.random.default_rng(seed)  # every test reproducible on its own
+        rng = rng_of(seed)  # every test reproducible on its own
         est = stat = p = lo = hi = p_se = math.nan
         method, resamples = "exact", 0
         if test == "t":

@@ -8,7 +8,7 @@ import numpy as np
 
 from scipy import stats
 
-from ..validation import check_int, check_real
+from ..validation import check_int, check_real, rng_of
 from ._common import _differences, _EPS
 
 # ---------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def walsh_order_statistics(d, ranks, *, seed=0) -> np.ndarray:
     ranks = [int(r) for r in np.atleast_1d(ranks)]
     for r in ranks:
         check_int("ranks", r, low=0, high=total - 1)
-    sums = _walsh_sums(np.sort(d), ranks, np.random.default_rng(seed))
+    sums = _walsh_sums(np.sort(d), ranks, rng_of(seed))
     return np.array([sums[r] for r in ranks]) / 2.0
 
 

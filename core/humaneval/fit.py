@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, sparse
 
+from ..validation import rng_of
 from .protocols import PROTOCOL_DEFAULTS, to_campaign_scale
 from .resample import check_ids
 
@@ -244,7 +245,7 @@ def variance_components(scores, *, method="reml", max_ratings=MAX_FIT_RATINGS, s
     notes = []
     data["segment"] = data["system"].astype(str) + "\x1f" + data["item"].astype(str)
     if len(data) > max_ratings:
-        rng = np.random.default_rng(seed)
+        rng = rng_of(seed)
         segs = data["segment"].unique()
         mean_count = len(data) / segs.size
         keep = rng.choice(segs, size=max(2, int(max_ratings / mean_count)), replace=False)

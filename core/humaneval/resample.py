@@ -27,7 +27,7 @@ from scipy import stats
 from ..sequential import CampaignResult
 from ..sequential.campaign import (MAX_SIMULATED_JUDGMENTS, TESTS, _design_bounds, _look_sizes, _run_campaigns,
                                    _t_looks, _type_m, _validate_design)
-from ..validation import check_choice, check_int, check_real
+from ..validation import check_choice, check_int, check_real, rng_of
 
 __all__ = ["SystemPool", "system_pool", "resampled_power", "resampled_curves", "mwu_looks_ties"]
 
@@ -326,7 +326,7 @@ def resampled_power(scores, systems, budget, *, procedure="fixed", delta=None, p
     uniq, inverse = np.unique(np.concatenate([pool_a.values, pool_b.values]), return_inverse=True)
     values = uniq.size if uniq.size <= _MAX_CODES else None
     pool_a.codes, pool_b.codes = inverse[:pool_a.values.size], inverse[pool_a.values.size:]
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     stop_look, reason, sign, estimate = _campaigns(rng, pool_a, pool_b, sizes, test, eff_p, fut_p, n_sims, values)
     pooled = SystemPool.union(pool_a, pool_b)
     null_reason = _campaigns(rng, pooled, pooled, sizes, test, eff_p, fut_p, n_sims, values)[1]

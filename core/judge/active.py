@@ -61,7 +61,7 @@ import pandas as pd
 from scipy import stats
 
 from core.sizing import smallest_reaching
-from core.validation import check_choice, check_int, check_real
+from core.validation import check_choice, check_int, check_real, rng_of
 from core.teaser import Teaser
 
 from .ppi import _N_MAX  # the judge package's one cap on item counts (human labels a plan may ask for)
@@ -297,7 +297,7 @@ def active_item_list(confidence, n_human, *, min_share=0.0, conditional_variance
     ids = np.arange(f.size) if items is None else np.asarray(list(items), dtype=object)
     if ids.size != f.size:
         raise ValueError(f"`items` must have one id per item ({f.size}), got {ids.size}.")
-    chosen = np.random.default_rng(seed).random(f.size) < pi
+    chosen = rng_of(seed).random(f.size) < pi
     return pd.DataFrame({"item": ids, "confidence": f, "probability": pi, "weight": 1.0 / pi, "label": chosen})
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from core import uploads
-from core.validation import check_int
+from core.validation import check_int, rng_of
 
 __all__ = ["JudgeFit", "read_calibration", "fit_judge", "sample_calibration", "SAMPLE_FILE"]
 
@@ -313,7 +313,7 @@ def fit_judge(df, *, n_boot: int = 500, seed=0) -> JudgeFit:
     point = {k: float(v[0]) for k, v in _stats(h, g, np.ones((1, n))).items()}
     if not (point["sd"] > 0 and point["sd_judge"] > 0):
         raise ValueError("The human or the judge labels are all the same: the correlation is undefined.")
-    boot = _bootstrap(h, g, n_boot, np.random.default_rng(seed))
+    boot = _bootstrap(h, g, n_boot, rng_of(seed))
 
     def sd_of(key):
         v = boot[key]

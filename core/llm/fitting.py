@@ -13,7 +13,7 @@ import pandas as pd
 from scipy import stats
 
 from ..accuracy.intervals import _limits
-from ..validation import check_alpha, check_int, check_probability, check_real
+from ..validation import check_alpha, check_int, check_probability, check_real, rng_of
 from ._common import _check_n, _check_target, _validate
 from .simulation import _calibrate, _draw_probabilities
 
@@ -64,7 +64,7 @@ def simulate_benchmark_log(
     n = _check_n(n_questions, d.m)
     if len(models) != 2 or len({str(x) for x in models}) != 2:
         raise ValueError(f"`models` must be two different names, got {models!r}.")
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     r, kappa = _calibrate(d.mu_a, d.mu_b, d.sd, d.rho, d.icc if d.m > 1 else 0.0)
     pa, pb = (p[0] for p in _draw_probabilities(rng, 1, n, d.m, d, r, kappa))
     probs = np.stack([pa, pb], axis=1)  # (n, 2)
@@ -428,7 +428,7 @@ def fit_benchmark(
 
     se = {key: math.nan for key in ("accuracy_a", "accuracy_b", "delta", "difficulty_sd", "correlation", "icc")}
     if n_boot > 1:
-        rng = np.random.default_rng(seed)
+        rng = rng_of(seed)
         chunk = max(1, min(n_boot, 4_000_000 // n_clusters))
         reps = {key: [] for key in se}
         done = 0

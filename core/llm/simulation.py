@@ -12,6 +12,7 @@ import numpy as np
 from scipy import optimize, signal, stats
 
 from ..results import PowerResult
+from ..validation import rng_of
 from ._common import _Design, _SIM_BLOCK, _Z_GRID, _Z_LO, _Z_N, _Z_STEP, _Z_WEIGHTS, _clusters
 
 __all__ = [
@@ -174,7 +175,7 @@ def _mean_and_cluster_se(diff: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarr
 
 
 def _simulate_result(n: int, d: _Design, n_sims: int, seed, progress) -> PowerResult:
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     r, kappa = _calibrate(d.mu_a, d.mu_b, d.sd, d.rho, d.icc if d.m > 1 else 0.0)
     z = stats.t.isf(d.alpha / 2.0, int(_clusters(n, d.m)) - 1)  # CR1 with t(G − 1) (Cameron & Miller 2015, §VI)
     j, base = d.j, 1.0 - d.sp

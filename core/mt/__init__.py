@@ -38,7 +38,7 @@ from .. import uploads
 from ..design import Design, spec
 from ..results import PowerResult, nan_if_zero
 from ..sizing import SampleSize, smallest_reaching
-from ..validation import check_alpha, check_choice, check_int, check_real
+from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 
 __all__ = [
     "METHODS",
@@ -114,7 +114,7 @@ def simulate_effects(n, delta_bleu, p0, b0, *, size=1, seed=None) -> np.ndarray:
     """
     n, delta_bleu, p0, b0, _ = _validate(n, delta_bleu, p0, b0, 0.05)
     size = check_int("size", size, low=1, high=10_000_000)
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     mu = -2.0 * delta_bleu / (n * (1.0 - p0))
     effects = rng.laplace(mu, b0 / n, size=(size, n))
     effects[rng.random((size, n)) < p0] = 0.0
@@ -202,7 +202,7 @@ def _randomization_engine(n, delta_bleu, p0, b0, alpha, n_sims, n_trials, seed, 
     all swapped differences of the chunk come from one matrix product per
     block. p-value: (1 + #{|swapped| >= |observed|}) / (T + 1).
     """
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     chunk = max(1, min(n_sims, 4_000_000 // max(n, 1), 250))
     block = max(1, min(n_trials, _SWAP_BLOCK // max(n, 1)))
     observed = np.empty(n_sims)
@@ -763,7 +763,7 @@ def additivity_check(hyp_a, hyp_b, refs, *, n_subsets=200, seed=None, fit: SwapF
         _cache_refs(bleu, refs)
         stats_a = _segment_stats(bleu, hyp_a, None)
         stats_b = _segment_stats(bleu, hyp_b, None)
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     masks = rng.random((n_subsets, fit.n)) < 0.5
     diff = stats_b - stats_a
     swapped_a = stats_a.sum(axis=0) + masks.astype(np.int64) @ diff

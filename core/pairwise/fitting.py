@@ -13,7 +13,7 @@ from scipy import linalg, special, stats
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from ..validation import check_int
+from ..validation import check_int, rng_of
 from ._common import BOOT_WORK, SCALE, WINNERS, _BOOT_MIN, _FIT_K_MAX, _MEAN_RATING, check_ties
 from .solver import _fit_counts, _fit_replicates, _incidence, _laplacian, _reported_covariance
 from .readers import _clean_votes
@@ -244,7 +244,7 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
             notes.append(f"The 95% intervals are normal ones (rating ± 1.96 SE), not bootstrap percentiles: "
                          f"{i.size:,} compared pairs make a bootstrap too costly.")
     if n_boot:
-        rng = np.random.default_rng(seed)
+        rng = rng_of(seed)
         cells = np.concatenate([w, l_, t])
         probs = cells / cells.sum()
         total = int(cells.sum())

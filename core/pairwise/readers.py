@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..uploads import MAX_BYTES, guess_columns, looks_like_json, map_columns, read_jsonl, read_table
-from ..validation import check_probability
+from ..validation import check_probability, rng_of
 from ._common import WINNERS, _validate
 from .solver import _pairs
 from .analytic import _design
@@ -49,7 +49,7 @@ def simulate_votes(ratings, n_votes, *, tie_rate=0.0, judge_accuracy=1.0, bothba
     names, values, n_votes, tie_rate, _, judge, *_ = _validate(ratings, n_votes=n_votes, tie_rate=tie_rate,
                                                                  judge_accuracy=judge_accuracy)
     bothbad_share = check_probability("bothbad_share", bothbad_share)
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     des = _design(tuple(values), tie_rate, "drop", judge)
     k = values.size
     i, j = _pairs(k)

@@ -12,7 +12,7 @@ import numpy as np
 from scipy import special, stats
 
 from ..results import nan_if_zero
-from ..validation import check_alpha, check_choice, check_int, check_real
+from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 
 RULES = ("paper", "satterthwaite")
 METHODS = ("simulate", "analytic")
@@ -96,7 +96,7 @@ def simulate_statistics(workers, items, effect, *, n_sims, seed=None, likert=Non
     every rating is simulated, rounded to a k-point scale on [0, 1] and
     clipped, and the statistics are computed from the ratings.
     """
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     df = _dfs(workers, items)
     if likert is None:
         lam = _eigen(workers, items, sigmas)

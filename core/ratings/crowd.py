@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import nan_if_zero
-from ..validation import check_alpha, check_int, check_real
+from ..validation import check_alpha, check_int, check_real, rng_of
 from ._model import _SIGMAS, RatingsResult, _check_simulated_cells, _chunks, _crowd_tails, _detect, _validate
 
 # ---------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def crowd_power(pool, items, per_item, effect, *, sigma_w0, sigma_w1, sigma_i0, 
     n_sims = check_int("n_sims", n_sims, low=50, high=100_000)
     _check_simulated_cells(n_sims, items * pool, "`items` × `pool`")
     scale = None if likert is None else check_int("likert", likert, low=2, high=1001) - 1
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
 
     def simulate_chunk(eff, reps):
         workers_of = np.argsort(rng.random((reps, items, pool)), axis=2)[:, :, :per_item]

@@ -11,7 +11,7 @@ from scipy import stats
 
 from ..results import nan_if_zero
 from ..sizing import smallest_reaching
-from ..validation import check_alpha, check_int, check_real
+from ..validation import check_alpha, check_int, check_real, rng_of
 from ._model import (  # noqa: F401  (PRESETS: the doctests)
     _SIGMAS,
     PRESETS,
@@ -85,7 +85,7 @@ def likert_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, sigma_
     if method == "analytic":
         return _analytic(workers, items, effect, sigmas, alpha)
     n_sims = check_int("n_sims", n_sims, low=50, high=200_000)
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     alt = simulate_statistics(workers, items, effect, n_sims=n_sims, seed=rng, likert=likert, baseline=baseline,
                               **sigmas)
     null = simulate_statistics(workers, items, 0.0, n_sims=n_sims, seed=rng, likert=likert, baseline=baseline,

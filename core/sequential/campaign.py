@@ -55,7 +55,7 @@ from scipy import optimize, special, stats
 
 from ..design import Design, spec
 from ..sizing import SampleSize, sample_size_search
-from ..validation import check_alpha, check_choice, check_int, check_real
+from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from .boundaries import BOUNDARIES, _boundary_z, boundary, boundary_z, equal_information
 from .differences import parse_differences, read_differences
 from .scores import (  # noqa: F401  (ScoreMoments: importable from core.sequential as before)
@@ -670,7 +670,7 @@ def _type_m(estimate, significant, true_difference):
 
 
 def _simulate(design, sizes, eff_z, fut_z, delta, mean, sd, test, n_sims, seed, budget, nominal):
-    rng = np.random.default_rng(seed)
+    rng = rng_of(seed)
     looks = sizes.size
     eff_p = 2 * stats.norm.sf(eff_z)
     fut_p = np.where(fut_z > 0, 2 * stats.norm.sf(fut_z), 1.0)

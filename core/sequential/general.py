@@ -43,7 +43,7 @@ import pandas as pd
 from scipy import stats
 
 from ..sizing import smallest_reaching
-from ..validation import check_alpha, check_choice, check_int, check_real
+from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from .boundaries import BOUNDARIES, _boundary_z, equal_information
 from .confidence import cs_boundary, mixture_rho
 from .recursion import clip_probabilities, recursion, stop_distribution
@@ -372,7 +372,7 @@ def sequential_power(n_max, delta, sd, *, design="group", looks=3, boundary="obr
         n = sizes.astype(float)
         bound_s = cs_boundary(n, 1.0, alpha=alpha, rho=rho)
         _check_work(n_sims, sizes.size)
-        sims = _simulate(delta, sd, sizes, bound_s, np.zeros(sizes.size), n_sims, np.random.default_rng(seed))
+        sims = _simulate(delta, sd, sizes, bound_s, np.zeros(sizes.size), n_sims, rng_of(seed))
         bins = np.array(sorted({max(1, math.ceil(n_max * j / _ANYTIME_BINS)) for j in range(1, _ANYTIME_BINS + 1)}))
         fields = _simulated_result(delta, sd, sizes, sims, n_sims, bins=bins)
         return SequentialResult(**fields, look_n=tuple(int(b) for b in bins),
@@ -384,7 +384,7 @@ def sequential_power(n_max, delta, sd, *, design="group", looks=3, boundary="obr
                     futility_z=tuple(float(v) for v in fut_z))
     if method == "simulate" or sizes.size > MAX_RECURSION_LOOKS:
         _check_work(n_sims, sizes.size)
-        sims = _simulate(delta, sd, sizes, eff_z * roots, fut_z * roots, n_sims, np.random.default_rng(seed))
+        sims = _simulate(delta, sd, sizes, eff_z * roots, fut_z * roots, n_sims, rng_of(seed))
         return SequentialResult(**_simulated_result(delta, sd, sizes, sims, n_sims), **schedule,
                                 method="simulate", n_sims=n_sims, **common)
     parts = _analytic([delta, 0.0], sd, sizes, eff_z, fut_z)

@@ -28,7 +28,7 @@ import pandas as pd
 
 from .. import uploads
 from ..design import Design, spec
-from ..validation import check_alpha, check_choice, check_int, check_real
+from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from .boundaries import BOUNDARIES, _boundary_z, boundary_z, equal_information
 from .confidence import confidence_sequence, cs_boundary, mixture_rho
 
@@ -380,7 +380,7 @@ def monitor_forecast(result: MonitorResult, x, *, alpha=0.05, n_sims=2000, n_pat
     rho = mixture_rho(result.n_max, result.sd, alpha=alpha)
     more, more_se, p_effect, paths = _forecast(float(values.sum()), result.n, result.n_max, sign * result.target,
                                                result.sd, result.target, alpha, rho, n_sims, n_paths,
-                                               np.random.default_rng(seed))
+                                               rng_of(seed))
     return MonitorForecast(f"continue: about {math.ceil(more):,} more items expected", more, more_se, p_effect,
                            paths)
 
