@@ -164,7 +164,9 @@ def tab_resolution(tab, design, result, plotted: dict) -> None:
                    se=f"{resolved['holm'].mc_se * m_pairs:.1f}" if resolved["holm"].mc_se > 0 else None,
                    help="Sum over neighbouring pairs of their power under Holm."),
             Metric("P(every neighbour resolved, Holm)", fmt_pct(resolved["holm"].all),
-                   help="Probability that every neighbouring pair is significant after the Holm correction."),
+                   se=f"{100 * resolved['holm'].mc_se:.1f}%" if resolved["holm"].mc_se > 0 else None,
+                   help="Probability that every neighbouring pair is significant, in the true order, after the "
+                   "Holm correction."),
         )
         frame = pd.DataFrame({"pair": pair_names, **{f"power_{c}": r.per_comparison for c, r in resolved.items()}})
         plotted["rank_resolution"] = frame
@@ -177,6 +179,7 @@ def tab_resolution(tab, design, result, plotted: dict) -> None:
                                  current=(pair_names[int(np.argmin(result.adjacent_power))],
                                           float(np.min(resolved["holm"].per_comparison))), style=style()),
               "resolution_chart")
-        st.caption("Each neighbouring pair's power comes from the Bradley–Terry fit (the Leaderboard tab); the "
-                   "corrections treat the pairs' tests as independent — adjacent pairs share a system, so this is "
-                   "an approximation. Holm with unequal powers is simulated (20,000 families, seed 0).")
+        st.caption("Each neighbouring pair's power comes from the Bradley–Terry fit (the Leaderboard tab). The "
+                   "neighbours' estimated gaps are drawn jointly — adjacent pairs share a system, so their tests "
+                   "are negatively correlated and rarely all succeed together — and corrected per family "
+                   "(20,000 simulated families, seed 0). A pair counts when significant in the true order.")

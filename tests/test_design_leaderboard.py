@@ -142,16 +142,69 @@ def test_designs_are_cache_keys():
     assert D().with_(n=20_000) == D(n=20_000)
 
 
-def test_rank_resolution_delegates_to_family_power():
-    from core import multiplicity as mt
+def test_rank_resolution_draws_the_neighbours_gaps_jointly():
+    # oracle: the Bradley–Terry Fisher information written out here (votes shared equally over the 15 pairs,
+    # H = Σ n_pair·p(1 − p)·(e_i − e_j)(e_i − e_j)ᵀ), the adjacent gaps' covariance A·H⁺·Aᵀ, families drawn by
+    # scipy and corrected by statsmodels' Holm; a pair counts when significant in the true order's direction
+    from itertools import combinations
 
-    d = D(k=5, gap=30.0, n=4000, alpha=0.01)
-    powers = [min(max(float(p), 0.01), 1.0) for p in pw.leaderboard_power(4000, d.expected_ratings(),
-                                                                           alpha=0.01).adjacent_power]
-    got = d.resolution()
-    assert set(got) == {"none", "holm", "bonferroni"}
-    for c, res in got.items():
-        ref = mt.family_power(powers, alpha=0.01, correction=c, n_sims=20_000, seed=0)
-        assert np.array_equal(res.per_comparison, ref.per_comparison) and res.all == ref.all
-    # with no correction each pair keeps its own power, never below alpha
-    assert np.allclose(got["none"].per_comparison, powers)
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+
+    d = D(k=6, gap=25.0, n=5000)
+    got = d.resolution(n_sims=40_000, seed=1)
+    k, n, s = 6, 5000, np.log(10) / 400
+    r = np.array(pw.evenly_spaced(k, 25.0))
+    h = np.zeros((k, k))
+    for i, j in combinations(range(k), 2):
+        p = 1 / (1 + np.exp(-s * (r[i] - r[j])))
+        e = np.zeros(k)
+        e[i], e[j] = 1, -1
+        h += n / 15 * p * (1 - p) * np.outer(e, e)
+    a = np.zeros((k - 1, k))
+    a[np.arange(k - 1), np.arange(k - 1)], a[np.arange(k - 1), np.arange(1, k)] = 1, -1
+    cov = a @ np.linalg.pinv(h) @ a.T
+    assert cov[0, 1] / cov[0, 0] == pytest.approx(-0.5, abs=0.05)  # neighbouring gaps share a system
+    draws = stats.multivariate_normal(s * 25.0 * np.ones(k - 1), cov).rvs(40_000, random_state=7)
+    z = draws / np.sqrt(np.diag(cov))
+    pv = 2 * stats.norm.sf(np.abs(z))
+    def holm_row(row):  # Holm (1979) as written: step down the sorted p-values, stop at the first miss
+        out, m = np.zeros(row.size, bool), row.size
+        for rank, j in enumerate(np.argsort(row)):
+            if row[j] > 0.05 / (m - rank):
+                break
+            out[j] = True
+        return out
+
+    holm = np.array([holm_row(row) for row in pv[:8000]])
+    for row, mine in zip(pv[:40], holm[:40]):  # the written-out Holm is statsmodels' (slow: 40 rows)
+        assert np.array_equal(multipletests(row, alpha=0.05, method="holm")[0], mine)
+    holm &= z[:8000] > 0
+    none = (pv <= 0.05) & (z > 0)
+
+    def se(q, size):
+        return np.sqrt(q * (1 - q) / size)
+
+    assert got["holm"].all == pytest.approx(holm.all(axis=1).mean(), abs=4 * (se(0.01, 40_000) + se(0.01, 8000)))
+    np.testing.assert_allclose(got["holm"].per_comparison, holm.mean(axis=0),
+                               atol=4 * (se(0.45, 40_000) + se(0.45, 8000)))
+    np.testing.assert_allclose(got["none"].per_comparison, none.mean(axis=0), atol=4 * np.sqrt(2) * se(0.6, 40_000))
+    # each pair uncorrected is the Leaderboard tab's power; independent tests would say P(all resolved, Holm)
+    # ≈ 6%, the joint draws well under 2%
+    np.testing.assert_allclose(got["none"].per_comparison, d.power().adjacent_power, atol=4 * se(0.6, 40_000))
+    assert got["holm"].all < 0.02 and got["holm"].all <= got["none"].all
+    assert got["holm"].any == got["bonferroni"].any  # Holm rejects something exactly when Bonferroni does
+    assert all(v.method == "simulate" and v.n_sims == 40_000 for v in got.values())
+    # two systems: one pair, nothing to correct, the exact engine's power
+    two = D(k=2, gap=25.0, n=5000)
+    assert {v.method for v in two.resolution().values()} == {"exact"}
+    assert two.resolution()["holm"].all == pytest.approx(float(two.power().adjacent_power[0]))
+
+
+def test_rank_resolution_refuses_bad_arguments_by_name():
+    with pytest.raises(ValueError, match="`corrections`"):
+        D().resolution(corrections=("hochberg",))
+    with pytest.raises(ValueError, match="`n_sims`"):
+        D().resolution(n_sims=10)
+    with pytest.raises(ValueError, match="`seed`"):
+        D().resolution(seed="x")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import llm, mt, ratings, sequential
+from core import llm, mt, pairwise, ratings, sequential
 from core.validation import check_type
 
 
@@ -34,6 +34,8 @@ def test_rng_of_takes_whole_seeds_generators_and_none_and_names_anything_else():
 @pytest.mark.parametrize("call", [
     lambda seed: ratings.likert_power(3, 20, 0.1, **ratings.PRESETS["high"], method="simulate", n_sims=50,
                                       seed=seed),
+    lambda seed: pairwise.leaderboard_power(100, pairwise.evenly_spaced(3, 50), method="simulate", n_sims=100,
+                                            seed=seed),
     lambda seed: mt.bleu_power(100, 1.0, 0.13, 25.8, method="randomization", n_sims=50, n_trials=99,
                                  seed=seed),
 ])

@@ -173,6 +173,8 @@ __all__ = [
     "evenly_spaced",
     "fit_bradley_terry",
     "leaderboard_power",
+    "rank_resolution",
+    "RESOLUTION_CORRECTIONS",
     "leaderboard_table",
     "leaderboard_votes",
     "observed_win_rate",

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import special
 
 from ..design import Design, spec
-from ..multiplicity import FamilyPower, family_power
+from ..multiplicity import FamilyPower
 from ..validation import check_int, check_probability, check_real
 from ._common import (  # noqa: F401  (the public constants are re-exported from here too)
     BOOT_WORK,
@@ -36,7 +36,7 @@ from ._common import (  # noqa: F401  (the public constants are re-exported from
     check_ties,
 )
 from .curves import adjacent_power_curve, leaderboard_table, order_correct_curve, votes_vs_judge
-from .power import LeaderboardPower, leaderboard_power
+from .power import RESOLUTION_CORRECTIONS, LeaderboardPower, leaderboard_power, rank_resolution
 from .votes import LeaderboardAssurance, leaderboard_assurance, leaderboard_votes
 
 __all__ = [
@@ -335,19 +335,14 @@ class LeaderboardDesign(Design):
         """:func:`order_correct_curve`: P(the whole order is right) over ``votes`` (tidy)."""
         return self.board().order_correct_curve(list(votes))
 
-    def resolution(self, n=None, *, corrections=("none", "holm", "bonferroni"), n_sims=20_000,
+    def resolution(self, n=None, *, corrections=RESOLUTION_CORRECTIONS, n_sims=20_000,
                    seed=0) -> dict[str, FamilyPower]:
-        """Rank resolution: each pair of neighbours' power at ``n`` votes under each multiplicity correction
-        across the K − 1 pairs (:func:`core.multiplicity.family_power`; Holm 1979).
-
-        Each pair's two-sided power is at least ``alpha`` (a two-sided test rejects at least a share α of the time),
-        so powers below it (wrong-direction mass left out of the right-direction power) are raised to it. The pairs'
-        tests are treated as independent — adjacent pairs share a system, so this is an approximation.
-        """
-        powers = self.power(n).adjacent_power
-        clipped = [min(max(float(p), self.alpha), 1.0) for p in powers]
-        return {c: family_power(clipped, alpha=self.alpha, correction=c, n_sims=n_sims, seed=seed)
-                for c in corrections}
+        """:func:`rank_resolution`: each pair of neighbours resolved at ``n`` votes under each multiplicity
+        correction across the K − 1 pairs (Holm 1979), with the gaps' estimates drawn jointly (adjacent gaps
+        share a system, so their tests are negatively correlated)."""
+        return rank_resolution(self.n if n is None else n, self.expected_ratings(), tie_rate=self.tie_rate,
+                               ties=self.ties, judge_accuracy=self.judge_accuracy, alpha=self.alpha,
+                               corrections=corrections, n_sims=n_sims, seed=seed)
 
     def judge_curve(self, judge_accuracies, target_power=None) -> pd.DataFrame:
         """:func:`votes_vs_judge`: votes for ``target_power`` on every pair over the judge's accuracy (tidy)."""

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from ..accuracy import preference_power
+from ..multiplicity import FamilyPower
 from ..results import PowerResult
-from ..validation import check_choice
+from ..validation import check_choice, check_int, rng_of
 from ._common import SCALE, _S, _TIE_TOL, _Z95, _validate
 from .solver import _fit_counts, _pairs, _reported_covariance
 from .analytic import (
@@ -30,7 +31,9 @@ from .analytic import (
 
 __all__ = [
     "LeaderboardPower",
+    "RESOLUTION_CORRECTIONS",
     "leaderboard_power",
+    "rank_resolution",
     "rating_covariance",
     "simulate_fits",
 ]
@@ -250,7 +253,7 @@ def leaderboard_power(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accu
             adjacent_power=power, mc_se=np.zeros(k - 1), ci_halfwidth=_halfwidth(des, [n_votes])[0],
             order_correct=float(order[0]), order_correct_mc_se=float(order_se[0]), expected_ratings=expected,
             coverage=_coverage(des, n_votes), engine="fisher", **common)
-    sim = _simulate(n_votes, des, tie_rate, ties, alpha, n_sims, np.random.default_rng(seed))
+    sim = _simulate(n_votes, des, tie_rate, ties, alpha, n_sims, rng_of(seed))
     return LeaderboardPower(expected_ratings=expected, engine="simulate", n_sims=n_sims, **sim, **common)
 
 
@@ -329,7 +332,7 @@ def simulate_fits(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accuracy
     des = _design(tuple(values), tie_rate, ties, judge)
     k = values.size
     i, j = _pairs(k)
-    wins, losses, tied = _draw_counts(n_votes, des, tie_rate, n_sims, np.random.default_rng(seed))
+    wins, losses, tied = _draw_counts(n_votes, des, tie_rate, n_sims, rng_of(seed))
     beta = _fit_counts(wins, losses, tied, i, j, k, ties)[0]
     return values.mean() + beta * SCALE
 
@@ -366,3 +369,93 @@ def rating_covariance(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accu
     return pd.DataFrame(cov, index=list(names), columns=list(names))
 
 
+
+
+# ---------------------------------------------------------------------------
+# rank resolution: every pair of neighbours under a multiplicity correction
+# ---------------------------------------------------------------------------
+#: Corrections :func:`rank_resolution` applies across the K − 1 pairs of neighbours.
+RESOLUTION_CORRECTIONS = ("none", "holm", "bonferroni")
+#: Most normal draws (families × pairs) :func:`rank_resolution` holds at once.
+_RESOLUTION_BLOCK = 2_000_000
+
+
+def rank_resolution(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accuracy=1.0, alpha=0.05,
+                    corrections=RESOLUTION_CORRECTIONS, n_sims=20_000, seed=0) -> dict:
+    """Which neighbours a leaderboard tells apart after a multiplicity correction across its K − 1 pairs.
+
+    The K − 1 estimated gaps between neighbours are jointly normal in the analytic engine's model (the
+    expected Fisher information of the Bradley–Terry fit, :func:`leaderboard_power`): √N·(δ̂ − δ*) ~ N(0, Σ),
+    where Σ is the gaps' sampling covariance. Adjacent gaps share a system, so they are **negatively
+    correlated** (about −0.5 for evenly spaced systems): a family drawn with that covariance, not independent
+    tests, decides how often every neighbour is resolved at once. Each pair's Wald test rejects when
+    |δ̂_j| > z·SE_j; a pair counts as resolved when its test rejects in the direction of the true order (any
+    rejection for tied true ratings). Holm (1979) steps down over the K − 1 p-values; Bonferroni tests each at
+    α/(K − 1). Two systems have one pair and no correction: the exact engine's power.
+
+    Parameters
+    ----------
+    n_votes, ratings, tie_rate, ties, judge_accuracy, alpha
+        As :func:`leaderboard_power`.
+    corrections : sequence of {"none", "holm", "bonferroni"}
+    n_sims : int
+        Simulated families (1,000 … 1,000,000), drawn in blocks; common to every correction.
+    seed : int or numpy.random.Generator
+
+    Returns
+    -------
+    dict of str to :class:`core.multiplicity.FamilyPower`
+        Per correction: ``per_comparison`` (each pair resolved, true order), ``all`` (every pair), ``any``,
+        ``expected_rejections``, ``mc_se`` (the largest binomial SE of those shares).
+    """
+    _, values, n_votes, tie_rate, ties, judge, alpha, _, _, _, _ = _validate(
+        ratings, n_votes=n_votes, tie_rate=tie_rate, ties=ties, judge_accuracy=judge_accuracy, alpha=alpha)
+    corrections = tuple(check_choice("corrections", c, RESOLUTION_CORRECTIONS) for c in corrections)
+    n_sims = check_int("n_sims", n_sims, low=1_000, high=1_000_000)
+    rng = rng_of(seed)
+    des = _design(tuple(values), tie_rate, ties, judge)
+    m = values.size - 1
+    if m == 1:
+        power = float(leaderboard_power(n_votes, ratings, tie_rate=tie_rate, ties=ties, judge_accuracy=judge,
+                                        alpha=alpha).adjacent_power[0])
+        return {c: FamilyPower(per_comparison=np.array([power]), all=power, any=power, expected_rejections=power,
+                               mc_se=0.0, correction=c, method="exact") for c in corrections}
+    mean = math.sqrt(n_votes) * des.delta_star  # √N·δ*, the gaps' centre on the √N scale
+    chol = np.linalg.cholesky(des.cov_adj1 + 1e-14 * np.eye(m) * np.trace(des.cov_adj1) / m)
+    positive = des.gap > 0  # the direction that counts as resolved (ties in truth: either)
+    steps = alpha / (m - np.arange(m))  # Holm's thresholds for the sorted p-values
+    resolved = {c: np.zeros(m) for c in corrections}
+    every = dict.fromkeys(corrections, 0)
+    some = dict.fromkeys(corrections, 0)
+    done = 0
+    while done < n_sims:
+        size = min(n_sims - done, max(1, _RESOLUTION_BLOCK // m))
+        est = mean + rng.standard_normal((size, m)) @ chol.T
+        z = est / des.se1
+        p = 2.0 * special.ndtr(-np.abs(z))
+        right = np.where(positive, z > 0, True)
+        for c in corrections:
+            if c == "none":
+                reject = p <= alpha
+            elif c == "bonferroni":
+                reject = p <= alpha / m
+            else:
+                order = np.argsort(p, axis=1, kind="stable")
+                passed = np.take_along_axis(p, order, axis=1) <= steps
+                count = np.where(passed.all(axis=1), m, np.argmin(passed, axis=1))
+                reject = np.zeros_like(passed)
+                np.put_along_axis(reject, order, np.arange(m)[None, :] < count[:, None], axis=1)
+            ok = reject & right
+            resolved[c] += ok.sum(axis=0)
+            every[c] += int(ok.all(axis=1).sum())
+            some[c] += int(ok.any(axis=1).sum())
+        done += size
+    out = {}
+    for c in corrections:
+        per = resolved[c] / n_sims
+        shares = np.r_[per, every[c] / n_sims, some[c] / n_sims]
+        out[c] = FamilyPower(per_comparison=per, all=float(every[c] / n_sims), any=float(some[c] / n_sims),
+                             expected_rejections=float(per.sum()),
+                             mc_se=float(np.sqrt(shares * (1 - shares) / n_sims).max()), correction=c,
+                             method="simulate", n_sims=n_sims)
+    return out

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from core import multiplicity as mt
 from core import pairwise as pw
 
 from .conftest import chart, metrics, open_page
@@ -14,14 +13,13 @@ def test_rank_resolution_matches_core():
     at = open_page("leaderboard", {"view": "Rank resolution"})
     assert not at.exception
     ratings = pd.Series(pw.evenly_spaced(6, 25.0), index=pw.system_names(6))
-    res = pw.leaderboard_power(5000, ratings)
-    powers = [min(max(float(p), 0.05), 1.0) for p in res.adjacent_power]
-    none = mt.family_power(powers, correction="none")
-    holm = mt.family_power(powers, correction="holm", n_sims=20_000, seed=0)
+    resolved = pw.rank_resolution(5000, ratings, n_sims=20_000, seed=0)
+    none, holm = resolved["none"], resolved["holm"]
     shown = metrics(at)
     assert shown["Neighbours told apart, no correction"] == f"{int((none.per_comparison >= 0.8).sum())} of 5"
     assert shown["… with Holm across the pairs"] == f"{int((holm.per_comparison >= 0.8).sum())} of 5"
     assert shown["Expected resolved pairs (Holm)"] == f"{holm.expected_rejections:.1f}"
+    assert shown["P(every neighbour resolved, Holm)"] == f"{100 * holm.all:.1f}%"
     fig = chart(at, "resolution_chart")
     assert {"no correction", "Holm", "Bonferroni"} <= {t.get("name") for t in fig["data"]}
     assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
