@@ -197,6 +197,10 @@ def headline(design: Design, s: Settings) -> dict:
                            limit=1_000_000),
     )
     verdict(result.power, target, effect=delta, type_m=result.type_m)
+    if sizes is not None and sizes.first > 0 and sizes.first * (1 - design.p0) < 75 <= expected_nonzero:
+        st.warning(f"The {sizes.first:,} sentences for {target:.0%} power come from the normal approximation where it "
+                   f"is unreliable: only about {sizes.first * (1 - design.p0):.0f} of them would change the BLEU "
+                   "difference (below ~75). Set n to it and run the randomization test before relying on it.")
 
     # the prior on Δ_B (assurance) and the cost
     prior, assured, n_assured = s.prior, None, None

@@ -385,3 +385,11 @@ def test_segment_limit_is_refused_up_front_with_what_to_reduce():
         mt.read_tsv(("hyp_a\thyp_b\tref\n" + rows + "x\ty\tz\n").encode())
     with pytest.raises(ValueError, match=r"`refs` has 20,001 segments; at most 20,000"):
         mt.read_parallel_texts(b"a\n" * 3, b"a\n" * 3, b"a\n" * (mt.MAX_SEGMENTS + 1))
+
+
+def test_mde_reaches_the_end_of_the_engines_range():
+    # the doubling search stopped at 64 < MDE ≤ 100 and said "not reachable" though 100 BLEU reaches the target
+    got = mt.bleu_mde(2000, 0.13, 2000.0)
+    assert 64 < got < 100
+    assert mt.bleu_power(2000, got, 0.13, 2000.0).power == pytest.approx(0.8, abs=1e-6)
+    assert math.isnan(mt.bleu_mde(2, 0.13, 25.8))  # two sentences: nothing within 100 points reaches 80%

@@ -201,3 +201,15 @@ def test_pins_on_power_and_type_m_charts(page):
     link = page.query_params["pins"]
     restored = open_page("mt", {"pins": link if isinstance(link, str) else link[0], "view": "Type-M and Type-S"})
     assert "pinned: WMT size" in [t["name"] for t in chart(restored, "type_m_chart")["data"]]
+
+
+def test_a_sample_size_where_the_normal_approximation_fails_is_flagged():
+    # Δ_B = 10 BLEU with 90% of sentences unchanged: the normal engine asks for 58 sentences, of which about 6 change
+    # BLEU; the randomization test (Card et al. 2020, appendix G) gives about half the claimed power there
+    page = open_page("mt", {"delta": "10.0", "p0": "0.9", "n": "2000"})
+    assert not page.exception
+    need = mt.bleu_sample_size(10.0, 0.9, 25.8)
+    assert need == 58 and metrics(page)["Sentences for 80% power"] == "58"
+    assert any("58 sentences for 80% power" in w.value and "randomization test" in w.value for w in page.warning)
+    # a design where the approximation holds gets no such warning
+    assert not any("sentences for 80% power come from" in w.value for w in open_page("mt").warning)
