@@ -219,6 +219,9 @@ def show_metrics(page, res, *, simulated: bool) -> None:
                help="P(a detection in the right direction) under the chosen rule."),
         Metric("False-positive rate", fmt_pct(res.false_positive_rate),
                se=f"{100 * res.false_positive_rate_se:.1f}%" if simulated and res.false_positive_rate_se else None,
+               # the analytic engine takes the test at its nominal level; with few workers the Satterthwaite df
+               # are themselves estimated and the real rate can be higher (the "False positives by rule" tab)
+               caption=None if simulated else "nominal; simulated in “False positives by rule”",
                help=f"How often the rule declares a difference when the systems are equal; nominally "
                     f"{page.nominal:.1%}."),
         Metric("Type-M (exaggeration)", fmt_ratio(res.type_m),
@@ -230,6 +233,8 @@ def show_metrics(page, res, *, simulated: bool) -> None:
             st.metric(item.label, item.value, help=item.help)
             if item.se:
                 st.caption(f"± {item.se} (Monte Carlo standard error)")
+            elif item.caption:
+                st.caption(item.caption)
 
 
 def headline(page) -> None:

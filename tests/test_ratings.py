@@ -754,3 +754,14 @@ def test_analytic_grid_type_m_equals_the_point_engine_and_huge_effects_stay_fini
     assert (res.power, res.type_s) == (1.0, 0.0) and res.type_m == pytest.approx(1.0)
     assert rt.analytic_grid([3], [100], [0.3, -0.3], **tiny)["power"].tolist() == [1.0, 1.0]
     assert 0 < rt.likert_mde(3, 100, **tiny) < 1e-6
+
+
+@pytest.mark.parametrize("rule", ["paper", "satterthwaite"])
+def test_simulated_type_s_and_type_m_are_undefined_at_effect_zero(rule):
+    # with no true effect there is no sign to get wrong: the analytic engine says nan, the simulated ones said 0.47
+    # (paper rule: the share of t < −1.96 among |t| > 1.96) or 0
+    sig = rt.PRESETS["high"]
+    res = rt.likert_power(3, 100, 0.0, **sig, rule=rule, n_sims=500, seed=1)
+    assert math.isnan(res.type_s) and math.isnan(res.type_m) and 0 <= res.power <= 1
+    crowd = rt.crowd_power(10, 100, 3, 0.0, **sig, n_sims=500, seed=1)
+    assert math.isnan(crowd.type_s) and math.isnan(crowd.type_m)

@@ -119,7 +119,7 @@ def crowd_power(pool, items, per_item, effect, *, sigma_w0, sigma_w1, sigma_i0, 
     power = float(right.mean())
     n_sig = int(sig.sum())
     return RatingsResult(
-        power=power, type_s=nan_if_zero(float((sig & ~right).sum()), n_sig),
+        power=power, type_s=nan_if_zero(float((sig & ~right).sum()), n_sig) if effect else math.nan,
         type_m=float(np.abs(fit["effect"][sig]).mean() / abs(effect)) if n_sig and effect else math.nan,
         false_positive_rate=fpr, mc_se=math.sqrt(power * (1 - power) / n_sims),
         false_positive_rate_se=math.sqrt(fpr * (1 - fpr) / n_sims), mean_difference=2 * effect, rule=rule, method="simulate",

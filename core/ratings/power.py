@@ -105,7 +105,8 @@ def likert_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, sigma_
         right = (t > crit) if rule == "paper" else sig
     power = float(right.mean())
     n_sig = int(sig.sum())
-    type_s = nan_if_zero(float((sig & ~right).sum()), n_sig)
+    # no true sign to get wrong at effect 0 (as the analytic engine): Type-S and Type-M are undefined there
+    type_s = nan_if_zero(float((sig & ~right).sum()), n_sig) if effect != 0 else math.nan
     type_m = float(np.abs(fit["effect"][sig]).mean() / abs(effect)) if n_sig and effect != 0 else math.nan
     return RatingsResult(power=power, type_s=type_s, type_m=type_m, false_positive_rate=fpr,
                          mc_se=math.sqrt(power * (1 - power) / n_sims), false_positive_rate_se=math.sqrt(fpr * (1 - fpr) / n_sims),

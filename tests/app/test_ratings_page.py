@@ -23,6 +23,12 @@ def test_default_is_analytic_and_instant(page):
     res = rt.likert_power(3, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic")
     shown = metrics(page)
     assert shown["Power"] == f"{100 * res.power:.1f}%"
+    # Type-M from the noncentral-t model (the SE estimated, not known): 1.58× here, where treating it as known said
+    # 2.82× against a simulated 1.50×
+    assert shown["Type-M (exaggeration)"] == f"{res.type_m:.2f}×" == "1.58×"
+    # the analytic false-positive rate is the test's nominal level, and says so
+    assert shown["False-positive rate"] == "5.0%"
+    assert "nominal; simulated in “False positives by rule”" in captions(page)
     assert not [c for c in captions(page) if "Monte Carlo" in c]
     assert not page.get("progress")
     fig = chart(page, "power_chart")
