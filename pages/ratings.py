@@ -221,9 +221,10 @@ def show_metrics(page, res, *, simulated: bool) -> None:
                se=f"{100 * res.false_positive_rate_se:.1f}%" if simulated and res.false_positive_rate_se else None,
                # the analytic engine takes the test at its nominal level; with few workers the Satterthwaite df
                # are themselves estimated and the real rate can be higher (the "False positives by rule" tab)
-               caption=None if simulated else "nominal; simulated in “False positives by rule”",
+               caption=None if simulated else "nominal level",
                help=f"How often the rule declares a difference when the systems are equal; nominally "
-                    f"{page.nominal:.1%}."),
+                    f"{page.nominal:.1%}." + ("" if simulated else " The analytic engine assumes the test holds its "
+                                              "level; the “False positives by rule” tab simulates the real rate.")),
         Metric("Type-M (exaggeration)", fmt_ratio(res.type_m),
                help="Mean |estimated effect| / true effect among significant results."),
         Metric("Type-S (wrong sign)", fmt_pct(res.type_s, 2), help="Share of significant results with the wrong sign."),

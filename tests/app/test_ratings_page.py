@@ -28,7 +28,7 @@ def test_default_is_analytic_and_instant(page):
     assert shown["Type-M (exaggeration)"] == f"{res.type_m:.2f}×" == "1.58×"
     # the analytic false-positive rate is the test's nominal level, and says so
     assert shown["False-positive rate"] == "5.0%"
-    assert "nominal; simulated in “False positives by rule”" in captions(page)
+    assert "nominal level" in captions(page)
     assert not [c for c in captions(page) if "Monte Carlo" in c]
     assert not page.get("progress")
     fig = chart(page, "power_chart")
