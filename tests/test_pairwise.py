@@ -804,3 +804,24 @@ def test_a_link_or_pin_with_the_former_ties_name_reads_as_split():
     assert d == pw.LeaderboardDesign.from_params({"ties": "split", "ties_pct": "20"})
     notes = []
     assert pw.LeaderboardDesign.from_params({"ties": "halves"}, messages=notes).ties == "drop" and notes
+
+
+def test_the_simulation_runs_in_blocks_with_the_same_answers_and_refuses_too_much_work(monkeypatch):
+    from core.pairwise import power as pw_power
+    ratings = pw.evenly_spaced(4, 40.0)
+    whole = pw.leaderboard_power(3000, ratings, method="simulate", n_sims=4000, seed=11)
+    # six pairs per leaderboard: a block of 18 replicate-pairs holds three leaderboards, so 4,000 take 1,334 blocks
+    monkeypatch.setattr(pw_power, "_SIM_BLOCK", 18)
+    assert pw_power._blocks(4000, 4)[:2] == [3, 3] and sum(pw_power._blocks(4000, 4)) == 4000
+    blocks = pw.leaderboard_power(3000, ratings, method="simulate", n_sims=4000, seed=12)
+    se = np.sqrt(whole.mc_se**2 + blocks.mc_se**2)
+    assert np.all(np.abs(whole.adjacent_power - blocks.adjacent_power) <= 4 * se)
+    assert abs(whole.order_correct - blocks.order_correct) <= 4 * math.hypot(whole.order_correct_mc_se,
+                                                                             blocks.order_correct_mc_se)
+    assert pw.simulate_fits(3000, ratings, n_sims=100, seed=1).shape == (100, 4)
+    monkeypatch.undo()
+    # 100 systems: 4,950 pairs a leaderboard, at most 2,020 leaderboards (the page offers up to 2,000)
+    with pytest.raises(ValueError, match=r"`n_sims` is too large for 100 systems: at most 2,020"):
+        pw.leaderboard_power(10**6, pw.evenly_spaced(100, 10.0), method="simulate", n_sims=3000)
+    with pytest.raises(ValueError, match="`n_sims`"):
+        pw.simulate_fits(10**6, pw.evenly_spaced(100, 10.0), n_sims=3000)

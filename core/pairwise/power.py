@@ -31,6 +31,7 @@ from .analytic import (
 
 __all__ = [
     "LeaderboardPower",
+    "MAX_SIM_WORK",
     "RESOLUTION_CORRECTIONS",
     "leaderboard_power",
     "rank_resolution",
@@ -282,31 +283,59 @@ def _draw_counts(n_votes, des: _Design, tie_rate, n_sims, rng):
 
 
 
+#: Replicates × pairs of systems fitted at once by the simulation engine (its Hessians are replicates × K × K):
+#: about 100 MB of working arrays a block; more replicates are drawn and fitted block by block.
+_SIM_BLOCK = 2_000_000
+#: Most replicates × pairs one simulation may ask for (2,000 leaderboards of 100 systems; ≈ 10 s on one core).
+MAX_SIM_WORK = 10_000_000
+
+
+def _blocks(n_sims, k):
+    """Replicate counts of the blocks (each at most ``_SIM_BLOCK`` replicates × pairs)."""
+    per = max(1, _SIM_BLOCK // (k * (k - 1) // 2))
+    return [min(per, n_sims - start) for start in range(0, n_sims, per)]
+
+
+def _check_work(n_sims, k):
+    pairs = k * (k - 1) // 2
+    if n_sims * pairs > MAX_SIM_WORK:
+        raise ValueError(f"`n_sims` is too large for {k} systems: at most {MAX_SIM_WORK // pairs:,} simulated "
+                         f"leaderboards ({pairs:,} pairs each), got {n_sims:,}.")
+
+
 def _simulate(n_votes, des: _Design, tie_rate, ties, alpha, n_sims, rng) -> dict:
     k = des.values.size
+    _check_work(n_sims, k)
     i, j = _pairs(k)
-    wins, losses, tied = _draw_counts(n_votes, des, tie_rate, n_sims, rng)
-    beta, ridge, separated, y, n = _fit_counts(wins, losses, tied, i, j, k, ties)
-    cov = _reported_covariance(beta, y, n, i, j, k, ties, ridge, t_counts=tied, w_counts=wins, l_counts=losses)
     up, low = des.order[:-1], des.order[1:]
-    diff = beta[:, up] - beta[:, low]
-    se = np.sqrt(cov[:, up, up] + cov[:, low, low] - 2.0 * cov[:, up, low])
-    reject = np.abs(diff) >= stats.norm.isf(alpha / 2.0) * se
-    power = np.where(des.gap > 0, (reject & (diff > 0)).mean(axis=0), reject.mean(axis=0))
-    sd_sys = np.sqrt(np.clip(np.diagonal(cov, axis1=1, axis2=2), 0.0, None))
     truth = _S * (des.values - des.values.mean())
-    covered = np.abs(beta - truth) <= _Z95 * sd_sys
+    crit = stats.norm.isf(alpha / 2.0)
+    right, covered, ordered, separated, sd_all = np.zeros(k - 1), np.zeros(k), 0, 0.0, []
+    for size in _blocks(n_sims, k):
+        wins, losses, tied = _draw_counts(n_votes, des, tie_rate, size, rng)
+        beta, ridge, sep, y, n = _fit_counts(wins, losses, tied, i, j, k, ties)
+        cov = _reported_covariance(beta, y, n, i, j, k, ties, ridge, t_counts=tied, w_counts=wins, l_counts=losses)
+        diff = beta[:, up] - beta[:, low]
+        se = np.sqrt(cov[:, up, up] + cov[:, low, low] - 2.0 * cov[:, up, low])
+        reject = np.abs(diff) >= crit * se
+        right += np.where(des.gap > 0, (reject & (diff > 0)).sum(axis=0), reject.sum(axis=0))
+        sd_sys = np.sqrt(np.clip(np.diagonal(cov, axis1=1, axis2=2), 0.0, None))
+        sd_all.append(sd_sys)
+        covered += (np.abs(beta - truth) <= _Z95 * sd_sys).sum(axis=0)
+        # Strictly above: an estimated tie (equal tables give equal fits up to rounding, ~1e-15 logits, whose sign
+        # would depend on the order the systems were listed in) is not a correct order.
+        ordered += int((diff > _TIE_TOL).all(axis=1).sum())
+        separated += float(sep.sum())
+    power = right / n_sims
     if np.any(des.gap <= 0):
         order, order_se = math.nan, 0.0
     else:
-        # Strictly above: an estimated tie (equal tables give equal fits up to rounding, ~1e-15 logits, whose sign
-        # would depend on the order the systems were listed in) is not a correct order.
-        order = float((diff > _TIE_TOL).all(axis=1).mean())
+        order = ordered / n_sims
         order_se = math.sqrt(order * (1.0 - order) / n_sims)
     return {
         "adjacent_power": power, "mc_se": np.sqrt(power * (1.0 - power) / n_sims),
-        "ci_halfwidth": np.median(_Z95 * sd_sys, axis=0) * SCALE, "order_correct": order,
-        "order_correct_mc_se": order_se, "coverage": covered.mean(axis=0), "separated": float(separated.mean()),
+        "ci_halfwidth": np.median(_Z95 * np.concatenate(sd_all), axis=0) * SCALE, "order_correct": order,
+        "order_correct_mc_se": order_se, "coverage": covered / n_sims, "separated": separated / n_sims,
     }
 
 
@@ -331,10 +360,14 @@ def simulate_fits(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accuracy
         method="simulate", n_sims=n_sims)
     des = _design(tuple(values), tie_rate, ties, judge)
     k = values.size
+    _check_work(n_sims, k)
     i, j = _pairs(k)
-    wins, losses, tied = _draw_counts(n_votes, des, tie_rate, n_sims, rng_of(seed))
-    beta = _fit_counts(wins, losses, tied, i, j, k, ties)[0]
-    return values.mean() + beta * SCALE
+    rng = rng_of(seed)
+    fits = []
+    for size in _blocks(n_sims, k):
+        wins, losses, tied = _draw_counts(n_votes, des, tie_rate, size, rng)
+        fits.append(_fit_counts(wins, losses, tied, i, j, k, ties)[0])
+    return values.mean() + np.concatenate(fits) * SCALE
 
 
 def rating_covariance(n_votes, ratings, *, tie_rate=0.0, ties="drop", judge_accuracy=1.0,
