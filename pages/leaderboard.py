@@ -166,6 +166,16 @@ def headline(design, ratings, result, needed, cost):
                    f"would be told apart in only {fmt_pct(result.weakest_power)} of such leaderboards.")
     else:
         st.success(f"**Every pair of neighbours is adequately powered** (≥ {target:.0%}).")
+    if not result.uses_exact_engine:
+        fewest = float(design.upsets().min())
+        at_need = float(design.upsets(needed).min()) if needed > 0 else math.inf
+        if min(fewest, at_need) < pw.MIN_UPSETS:
+            where = [f"{fewest:.1f} upsets at {n_votes:,} votes"] if fewest < pw.MIN_UPSETS else []
+            where += [f"{at_need:.1f} at the {needed:,} votes for {target:.0%}"] if at_need < pw.MIN_UPSETS else []
+            st.warning(f"**Few upsets expected:** the closest pair of neighbours expects only {'; '.join(where)} "
+                       f"(wins of the worse system). Below about {pw.MIN_UPSETS:.0f} the analytic numbers overstate "
+                       "power — fitted leaderboards often separate (a system that never loses). Run the simulation "
+                       "in the sidebar for this design.")
     st.page_link("pages/claims.py", label="Claiming several gains at once? See each claim's power after a "
                  "multiplicity correction", icon=":material/checklist:")
     return assured

@@ -825,3 +825,16 @@ def test_the_simulation_runs_in_blocks_with_the_same_answers_and_refuses_too_muc
         pw.leaderboard_power(10**6, pw.evenly_spaced(100, 10.0), method="simulate", n_sims=3000)
     with pytest.raises(ValueError, match="`n_sims`"):
         pw.simulate_fits(10**6, pw.evenly_spaced(100, 10.0), n_sims=3000)
+
+
+def test_expected_upsets_are_the_worse_systems_share_of_a_pairs_votes():
+    # 3 systems: 3 pairs share the votes; neighbours 500 Elo apart: p = 1/(1 + 10^(−500/400))
+    p = 1 / (1 + 10 ** (-500 / 400))
+    got = pw.expected_upsets(54, [1500, 1000, 500])
+    np.testing.assert_allclose(got, [54 / 3 * (1 - p)] * 2, rtol=1e-12)
+    # ties take their share, a judge who errs turns some wins into upsets (½ + (2q − 1)(p − ½)), order by rating
+    q, tie = 0.9, 0.2
+    p_obs = 0.5 + (2 * q - 1) * (p - 0.5)
+    got = pw.expected_upsets(600, pd.Series([500.0, 1500.0, 1000.0], index=list("abc")), tie_rate=tie,
+                             judge_accuracy=q)
+    np.testing.assert_allclose(got, [600 / 3 * (1 - tie) * (1 - p_obs)] * 2, rtol=1e-12)

@@ -36,7 +36,8 @@ from ._common import (  # noqa: F401  (the public constants are re-exported from
     check_ties,
 )
 from .curves import adjacent_power_curve, leaderboard_table, order_correct_curve, votes_vs_judge
-from .power import RESOLUTION_CORRECTIONS, LeaderboardPower, leaderboard_power, rank_resolution
+from .power import (RESOLUTION_CORRECTIONS, LeaderboardPower, expected_upsets, leaderboard_power,
+                    rank_resolution)
 from .votes import LeaderboardAssurance, leaderboard_assurance, leaderboard_votes
 
 __all__ = [
@@ -343,6 +344,11 @@ class LeaderboardDesign(Design):
         return rank_resolution(self.n if n is None else n, self.expected_ratings(), tie_rate=self.tie_rate,
                                ties=self.ties, judge_accuracy=self.judge_accuracy, alpha=self.alpha,
                                corrections=corrections, n_sims=n_sims, seed=seed)
+
+    def upsets(self, n=None) -> np.ndarray:
+        """:func:`expected_upsets`: each pair of neighbours' expected upsets at ``n`` votes (default: the design's)."""
+        return expected_upsets(self.n if n is None else n, self.expected_ratings(), tie_rate=self.tie_rate,
+                               ties=self.ties, judge_accuracy=self.judge_accuracy)
 
     def judge_curve(self, judge_accuracies, target_power=None) -> pd.DataFrame:
         """:func:`votes_vs_judge`: votes for ``target_power`` on every pair over the judge's accuracy (tidy)."""

@@ -40,3 +40,17 @@ def test_rank_resolution_shows_names_as_typed():
     assert not at.exception
     spec = chart(at, "resolution_chart")
     assert "S1&amp;x vs S2&amp;x" in {str(c) for t in spec["data"] for c in t.get("x", [])}
+
+
+def test_few_expected_upsets_are_flagged():
+    # three systems 500 Elo apart: the Wald approximation asks for 54 votes (≈ 1 upset per pair of neighbours) and
+    # claims 80%; simulated leaderboards separate and reach about 64%
+    at = open_page("leaderboard", {"preset": "custom", "ratings": "A:1500;B:1000;C:500", "votes": "200"})
+    assert not at.exception
+    need = pw.leaderboard_votes(pw.evenly_spaced(3, 500.0))
+    upsets = pw.expected_upsets(need, pw.evenly_spaced(3, 500.0))
+    assert need == 54 and upsets.min() < pw.MIN_UPSETS
+    text = [w.value for w in at.warning if "Few upsets expected" in w.value]
+    assert text and f"{upsets.min():.1f} at the 54 votes for 80%" in text[0] and "simulation" in text[0]
+    # the page's default (six systems 25 Elo apart, 5,000 votes: ≈ 155 upsets a pair) gets no such warning
+    assert not any("Few upsets" in w.value for w in open_page("leaderboard").warning)
