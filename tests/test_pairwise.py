@@ -838,3 +838,32 @@ def test_expected_upsets_are_the_worse_systems_share_of_a_pairs_votes():
     got = pw.expected_upsets(600, pd.Series([500.0, 1500.0, 1000.0], index=list("abc")), tie_rate=tie,
                              judge_accuracy=q)
     np.testing.assert_allclose(got, [600 / 3 * (1 - tie) * (1 - p_obs)] * 2, rtol=1e-12)
+
+
+def _sparse_votes(k, seed=0):
+    """A ring of k models (connected) plus random pairs, about three votes a model: most bootstrap replicates
+    separate (some model never loses) and need exact refits."""
+    rng = np.random.default_rng(seed)
+    a = list(range(k)) + rng.integers(0, k, k // 2).tolist()
+    b = [(x + 1) % k for x in range(k)]
+    b += ((np.array(a[k:]) + 1 + rng.integers(0, k - 1, k // 2)) % k).tolist()
+    return pd.DataFrame({"model_a": [f"m{x}" for x in a], "model_b": [f"m{x}" for x in b],
+                         "winner": rng.choice(["model_a", "model_b"], len(a))})
+
+
+def test_exact_bootstrap_refits_run_a_few_at_a_time_and_give_way_to_normal_intervals(monkeypatch):
+    from core.pairwise import solver
+    votes = _sparse_votes(30)
+    whole = pw.fit_bradley_terry(votes, n_boot=100, seed=3)
+    assert whole.n_boot == 100
+    # one replicate per batch of exact refits: the same replicates, the same intervals
+    monkeypatch.setattr(solver, "_REFIT_CELLS", 30 * 30)
+    one_by_one = pw.fit_bradley_terry(votes, n_boot=100, seed=3)
+    pd.testing.assert_series_equal(one_by_one.ci_low, whole.ci_low)
+    pd.testing.assert_series_equal(one_by_one.ci_high, whole.ci_high)
+    # beyond the refit budget (hundreds of models with a few votes each: 1,000 models needed 1.6 GB and minutes):
+    # normal intervals, rating ± 1.96 SE, with a note
+    monkeypatch.setattr(solver, "_EXACT_REFIT_WORK", 1.0)
+    normal = pw.fit_bradley_terry(votes, n_boot=100, seed=3)
+    assert normal.n_boot == 0 and any("normal ones" in note for note in normal.notes)
+    np.testing.assert_allclose(normal.ci_high - normal.ratings, 1.959963984540054 * normal.se, rtol=1e-9)

@@ -262,10 +262,23 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
             size = min(chunk, n_boot - start)
             c = rng.multinomial(total, probs, size=size).astype(float)
             bw, bl, bt = c[:, :m_pairs], c[:, m_pairs:2 * m_pairs], c[:, 2 * m_pairs:]
-            draws.append(_fit_replicates(bw, bl, bt, i, j, k, ties, beta, factor, inc_t))
-        boot = _MEAN_RATING + np.concatenate(draws) * SCALE
-        low, high = np.percentile(boot, [2.5, 97.5], axis=0)
-        boot = pd.DataFrame(boot[:, order], columns=index)
+            fitted = _fit_replicates(bw, bl, bt, i, j, k, ties, beta, factor, inc_t)
+            if fitted is None:  # sparse votes at many models: most replicates separate and need exact refits
+                draws = None
+                break
+            draws.append(fitted)
+        if draws is None:
+            n_boot = 0
+            se_logit = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+            z = stats.norm.ppf(0.975)
+            low, high = ratings - z * se_logit * SCALE, ratings + z * se_logit * SCALE
+            notes.append(f"The 95% intervals are normal ones (rating ± 1.96 SE), not bootstrap percentiles: with "
+                         f"{k:,} models and these few votes most bootstrap replicates separate, and refitting them "
+                         "exactly would take minutes.")
+        else:
+            boot = _MEAN_RATING + np.concatenate(draws) * SCALE
+            low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+            boot = pd.DataFrame(boot[:, order], columns=index)
     counts = pd.DataFrame({"a": i, "b": j, "wa": w, "wb": l_, "t": t})
     swap = ratings[counts["a"]] < ratings[counts["b"]]
     counts = pd.DataFrame({

@@ -81,6 +81,12 @@ def _fit(y, n, i, j, k, *, ridge=None, beta0=None, tol=1e-10, max_iter=200):
     return beta - beta.mean(axis=1, keepdims=True)
 
 
+#: Replicates × K³ of exact bootstrap refits :func:`_fit_replicates` takes on (≈ seconds); beyond, it gives up.
+_EXACT_REFIT_WORK = 5e9
+#: Replicates × K × K Hessian cells of one batch of exact refits (≈ 32 MB an array).
+_REFIT_CELLS = 4_000_000
+
+
 def _fit_replicates(wins, losses, ties_n, i, j, k, ties, beta_hat, factor, inc_t, *, tol=1e-10, max_iter=100):
     """Bootstrap refits from the point estimate by the chord method; the exact fit only where that does not apply.
 
@@ -93,8 +99,8 @@ def _fit_replicates(wins, losses, ties_n, i, j, k, ties, beta_hat, factor, inc_t
     1995, §5.4.3) at O(K²) per replicate and step instead of the O(K³) of a
     fresh factorisation — the difference between seconds and minutes at
     K = 1,000 models. Replicates that are separated (they need the ridge) or
-    do not converge within ``max_iter`` steps are refitted by :func:`_fit`.
-    Returns β (B, K), centred.
+    do not converge within ``max_iter`` steps are refitted by :func:`_fit`, a few at a time; if those refits
+    would exceed ``_EXACT_REFIT_WORK`` (replicates × K³), returns None. Returns β (B, K), centred.
     """
     if ties == "drop":
         y, n = wins, wins + losses
@@ -124,9 +130,14 @@ def _fit_replicates(wins, losses, ties_n, i, j, k, ties, beta_hat, factor, inc_t
         done[idx[converged]] = True
         live[idx[converged]] = False
     rest = np.flatnonzero(~done)
-    if rest.size:
-        beta[rest] = _fit_counts(wins[rest], losses[rest], ties_n[rest], i, j, k, ties,
-                                 beta0=np.repeat(beta_hat[None], rest.size, axis=0))[0]
+    if rest.size * float(k) ** 3 > _EXACT_REFIT_WORK:
+        return None  # too many exact refits at this K: the caller reports normal intervals instead
+    # exact refits hold (replicates × K × K) Hessians: a few replicates at a time at large K
+    per = max(1, _REFIT_CELLS // (k * k))
+    for start in range(0, rest.size, per):
+        part = rest[start:start + per]
+        beta[part] = _fit_counts(wins[part], losses[part], ties_n[part], i, j, k, ties,
+                                 beta0=np.repeat(beta_hat[None], part.size, axis=0))[0]
     return beta - beta.mean(axis=1, keepdims=True)
 
 
