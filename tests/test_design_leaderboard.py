@@ -208,3 +208,21 @@ def test_rank_resolution_refuses_bad_arguments_by_name():
         D().resolution(n_sims=10)
     with pytest.raises(ValueError, match="`seed`"):
         D().resolution(seed="x")
+
+
+def test_a_ratings_table_naming_a_system_twice_is_refused_not_merged():
+    # a dict kept the last rating of each name: "A:1000;A:1010;B:990" became two systems, and the design said so
+    # only as "got 1"/"2 systems" far from the cause
+    with pytest.raises(ValueError, match=r"name a system more than once \('A'\)"):
+        pw.decode_ratings("A:1000;A:1010;B:990")
+    messages = []
+    d = D.from_params({"preset": "custom", "ratings": "A:1000;A:1010;B:990"}, messages=messages)
+    assert d.ratings is None and any("more than once" in m for m in messages)
+
+
+def test_the_home_cards_spacing_reads_without_a_negative_zero():
+    from core.pairwise.teaser import _spacing
+    d = D(preset="crowded", leader_gap=0.0)
+    assert _spacing(d, d.expected_ratings()) == "0 to 30 Elo apart"  # was "-0 to 30 Elo apart"
+    d = D(preset="crowded")
+    assert _spacing(d, d.expected_ratings()) == "5 to 30 Elo apart"

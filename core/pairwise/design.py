@@ -177,7 +177,7 @@ def encode_ratings(ratings, *, decimals: int | None = 1) -> str:
 def decode_ratings(text: str, *, limit: int = _RATINGS_SHOWN, name_chars: int | None = 60) -> pd.Series:
     """Inverse of :func:`encode_ratings` (at most ``limit`` systems, names cut at ``name_chars`` characters).
 
-    Raises ``ValueError`` when a rating is not a number or no system is listed.
+    Raises ``ValueError`` when a rating is not a number, a system is listed twice or none is listed.
     """
     pairs = []
     for part in [p for p in str(text).split(";") if p.strip()][:limit]:
@@ -187,6 +187,11 @@ def decode_ratings(text: str, *, limit: int = _RATINGS_SHOWN, name_chars: int | 
         except ValueError:
             raise ValueError(f"The linked ratings have a value that is not a number: {value[:20]!r}.") from None
         pairs.append((unquote(name)[:name_chars] or f"S{len(pairs) + 1}", rating))
+    names = [n for n, _ in pairs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:  # a dict would keep the last rating of each name and silently drop systems
+        raise ValueError(f"The linked ratings name a system more than once ({', '.join(map(repr, twice[:5]))}): "
+                         "give each system one row.")
     if not pairs:
         raise ValueError("The linked ratings list no systems: the link's `ratings` should read like "
                          "`A:1025;B:1000`. The table starts from the evenly spaced preset instead.")

@@ -34,5 +34,5 @@ def _spacing(design: LeaderboardDesign, ratings) -> str:
     """How the systems are spread, in words: "25 Elo apart" (evenly spaced), or the preset's or table's gaps."""
     if design.preset == "even":
         return f"{design.gap_elo:g} Elo apart"
-    gaps = -np.diff(np.sort(ratings.to_numpy(dtype=float))[::-1])
+    gaps = np.diff(np.sort(ratings.to_numpy(dtype=float))) + 0.0  # ascending: gaps ≥ 0 (+ 0.0 turns −0 into 0)
     return f"{gaps.min():g} to {gaps.max():g} Elo apart" if len(gaps) else "rated alike"
