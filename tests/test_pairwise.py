@@ -867,3 +867,13 @@ def test_exact_bootstrap_refits_run_a_few_at_a_time_and_give_way_to_normal_inter
     normal = pw.fit_bradley_terry(votes, n_boot=100, seed=3)
     assert normal.n_boot == 0 and any("normal ones" in note for note in normal.notes)
     np.testing.assert_allclose(normal.ci_high - normal.ratings, 1.959963984540054 * normal.se, rtol=1e-9)
+
+
+def test_text_and_wrong_types_get_messages_naming_the_argument():
+    assert len(pw.read_votes("model_a,model_b,winner\nx,y,model_a\n")) == 1  # a file's text reads as its bytes
+    with pytest.raises(ValueError, match="`data`"):
+        pw.read_votes(3)
+    with pytest.raises(ValueError, match="`r_i`"):
+        pw.win_probability("a", 1)
+    with pytest.raises(ValueError, match="`p`"):
+        pw.observed_win_rate("a", judge_accuracy=0.9)

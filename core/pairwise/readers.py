@@ -259,6 +259,11 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
     """
     if isinstance(data, (list, tuple)):
         return _read_many_votes(data, name=name, max_bytes=max_bytes, columns=columns)
+    if isinstance(data, str):  # the file's text (a notebook's string): read as UTF-8, as an upload would be
+        data = data.encode("utf-8")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ValueError(f"`data` must be the file's bytes (or its text, or a list of files); got "
+                         f"{type(data).__name__}.")
     if columns is not None and (not isinstance(columns, dict) or set(columns) - {"model_a", "model_b", "winner"}
                                 or not all(isinstance(v, str) for v in columns.values())):
         raise ValueError("`columns` must map model_a, model_b and winner to column names, e.g. "
