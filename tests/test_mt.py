@@ -393,3 +393,16 @@ def test_mde_reaches_the_end_of_the_engines_range():
     assert 64 < got < 100
     assert mt.bleu_power(2000, got, 0.13, 2000.0).power == pytest.approx(0.8, abs=1e-6)
     assert math.isnan(mt.bleu_mde(2, 0.13, 25.8))  # two sentences: nothing within 100 points reaches 80%
+
+
+def test_mt_inputs_are_checked_by_name():
+    with pytest.raises(ValueError, match="`delta_bleu` values must be finite"):
+        mt.power_grid([100], [float("nan")], [0.13], [25.8])
+    with pytest.raises(ValueError, match="`p0` values must be finite"):
+        mt.power_grid([100], [1.0], [float("nan")], [25.8])
+    with pytest.raises(ValueError, match="`delta_mean`"):
+        mt.bleu_assurance(2000, 200.0, 1.0, 0.13, 25.8)
+    with pytest.raises(ValueError, match="`hyp_a` must hold strings"):
+        mt.fit_swap_effects([1, 2], [3, 4], [5, 6])
+    with pytest.raises(ValueError, match="`hyp_a` must be a list"):
+        mt.fit_swap_effects(None, None, None)

@@ -765,3 +765,12 @@ def test_simulated_type_s_and_type_m_are_undefined_at_effect_zero(rule):
     assert math.isnan(res.type_s) and math.isnan(res.type_m) and 0 <= res.power <= 1
     crowd = rt.crowd_power(10, 100, 3, 0.0, **sig, n_sims=500, seed=1)
     assert math.isnan(crowd.type_s) and math.isnan(crowd.type_m)
+
+
+def test_missing_sds_are_named():
+    for call in (lambda: rt.likert_mde(3, 100, sigma=0.2), lambda: rt.analytic_grid([3], [100], [0.1], sigma=0.2),
+                 lambda: rt.crowd_analytic(10, [100], 3, [0.1], sigma=0.2)):
+        with pytest.raises(ValueError, match="missing `sigma_w0`, `sigma_w1`, `sigma_i0`, `sigma_i1`"):
+            call()
+    with pytest.raises(ValueError, match="unknown `sigma_x`"):
+        rt.analytic_grid([3], [100], [0.1], **rt.PRESETS["high"], sigma_x=1.0)

@@ -443,6 +443,7 @@ def bleu_assurance(n, delta_mean, delta_sd, p0, b0, *, alpha=0.05):
     """
     from ..assurance import assurance
 
+    check_real("delta_mean", delta_mean, low=-100.0, high=100.0)  # named as the caller wrote it
     n, mu, p0, b0, alpha = _validate(n, delta_mean, p0, b0, alpha)
     tau = check_real("delta_sd", delta_sd, low=0.0, high=100.0)
 
@@ -566,8 +567,8 @@ def power_grid(ns: Sequence[int], deltas: Sequence[float], p0s: Sequence[float],
                                 np.asarray(b0s, float), indexing="ij")).reshape(4, -1)
     for name, values, low, high in (("delta_bleu", grid[1], -100, 100), ("p0", grid[2], 0, 0.999999),
                                     ("b0", grid[3], 1e-9, 10_000)):
-        if np.any(values < low) or np.any(values > high):
-            raise ValueError(f"`{name}` values must lie in [{low:g}, {high:g}].")
+        if not np.all(np.isfinite(values)) or np.any(values < low) or np.any(values > high):
+            raise ValueError(f"`{name}` values must be finite and lie in [{low:g}, {high:g}].")
     prob_low, prob_up, abs_sum, _ = _normal_tails(*grid, alpha)
     delta = grid[1]
     rejection = prob_low + prob_up
@@ -697,7 +698,14 @@ def fit_swap_effects(hyp_a: Sequence[str], hyp_b: Sequence[str], refs: Sequence[
     ----------
     Card et al. (2020), §4 and appendix G.1 (Figure 16); Post (2018), sacrebleu.
     """
-    hyp_a, hyp_b, refs = list(hyp_a), list(hyp_b), list(refs)
+    texts = {}
+    for name, value in (("hyp_a", hyp_a), ("hyp_b", hyp_b), ("refs", refs)):
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise ValueError(f"`{name}` must be a list of segments (strings), got {type(value).__name__}.")
+        texts[name] = list(value)
+        if not all(isinstance(t, str) for t in texts[name]):
+            raise ValueError(f"`{name}` must hold strings (one translated segment each).")
+    hyp_a, hyp_b, refs = texts["hyp_a"], texts["hyp_b"], texts["refs"]
     if not (len(hyp_a) == len(hyp_b) == len(refs)):
         raise ValueError(
             f"`hyp_a`, `hyp_b` and `refs` must have the same number of segments, got "

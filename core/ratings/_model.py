@@ -18,6 +18,18 @@ RULES = ("paper", "satterthwaite")
 METHODS = ("simulate", "analytic")
 _SIGMAS = ("sigma_w0", "sigma_w1", "sigma_i0", "sigma_i1", "sigma")
 
+
+def _check_sigmas(sigmas: dict) -> dict:
+    """The five SDs, each a number in [0, 2]; a missing or unknown one is named (not a KeyError or TypeError)."""
+    missing = [k for k in _SIGMAS if k not in sigmas]
+    unknown = sorted(set(sigmas) - set(_SIGMAS))
+    if missing or unknown:
+        raise ValueError("Give the five SDs `sigma_w0`, `sigma_w1`, `sigma_i0`, `sigma_i1` and `sigma` (e.g. "
+                         "`**PRESETS['high']`)" + (f"; missing {', '.join(f'`{k}`' for k in missing)}" if missing
+                                                   else "") + (f"; unknown {', '.join(f'`{k}`' for k in unknown)}"
+                                                               if unknown else "") + ".")
+    return {k: check_real(k, sigmas[k], low=0.0, high=2.0) for k in _SIGMAS}
+
 #: Table 16 of Card et al. (2020): "low" and "high" variance settings
 #: (worker intercept, worker slope, item intercept, item slope, residual SD).
 PRESETS: dict[str, dict[str, float]] = {

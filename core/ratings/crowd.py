@@ -9,7 +9,8 @@ import pandas as pd
 
 from ..results import nan_if_zero
 from ..validation import check_alpha, check_int, check_real, rng_of
-from ._model import _SIGMAS, RatingsResult, _check_simulated_cells, _chunks, _crowd_tails, _detect, _validate
+from ._model import (RatingsResult, _check_sigmas, _check_simulated_cells, _chunks, _crowd_tails, _detect,
+                     _validate)
 
 # ---------------------------------------------------------------------------
 # crowdsourcing design: each item rated by k workers drawn from a pool of W
@@ -141,7 +142,7 @@ def crowd_analytic(pool, items, per_item, effects, *, alpha=0.05, **sigmas) -> p
         ``pool, per_item, items, effect, power``.
     """
     alpha = check_alpha(alpha)
-    sigmas = {k: check_real(k, sigmas[k], low=0.0, high=2.0) for k in _SIGMAS}
+    sigmas = _check_sigmas(sigmas)
     pool = check_int("pool", pool, low=2, high=10_000)
     per_item = check_int("per_item", per_item, low=2, high=pool)
     try:

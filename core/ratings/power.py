@@ -13,7 +13,7 @@ from ..results import nan_if_zero
 from ..sizing import smallest_reaching
 from ..validation import check_alpha, check_int, check_real, rng_of
 from ._model import (  # noqa: F401  (PRESETS: the doctests)
-    _SIGMAS,
+    _check_sigmas,
     PRESETS,
     RatingsResult,
     _analytic,
@@ -120,6 +120,7 @@ def likert_mde(workers, items, *, target_power=0.8, alpha=0.05, **sigmas) -> flo
     even β1 = 0.5 falls short. The root is bracketed from 10⁻⁶ down to 10⁻¹⁵ for designs with almost no noise.
     """
     alpha, target_power = _check_target(alpha, target_power)
+    sigmas = _check_sigmas(sigmas)
     from scipy import optimize
 
     def gap(e):
@@ -208,7 +209,7 @@ def analytic_grid(workers, items, effects, *, alpha=0.05, **sigmas) -> pd.DataFr
         :func:`likert_power` with ``rule="satterthwaite", method="analytic"``.
     """
     alpha = check_alpha(alpha)
-    sigmas = {k: check_real(k, sigmas[k], low=0.0, high=2.0) for k in _SIGMAS}
+    sigmas = _check_sigmas(sigmas)
     if sigmas["sigma"] <= 0:
         raise ValueError("`sigma` (residual SD) must be positive, in (0, 2].")
     w, i, e = (a.ravel() for a in np.meshgrid(np.asarray(workers, float), np.asarray(items, float),
