@@ -301,6 +301,8 @@ def read_table(
     0  1  2
     1  3  4
     """
+    if header not in ("auto", "yes", "no"):
+        raise ValueError(f"`header` must be one of 'auto', 'yes', 'no', got {header!r}.")
     text = decode_text(data, name=name, max_bytes=max_bytes)
     sample = "\n".join(text[:65536].splitlines()[:50])
     delimiter = _delimiter(sample)

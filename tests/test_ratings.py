@@ -774,3 +774,11 @@ def test_missing_sds_are_named():
             call()
     with pytest.raises(ValueError, match="unknown `sigma_x`"):
         rt.analytic_grid([3], [100], [0.1], **rt.PRESETS["high"], sigma_x=1.0)
+
+
+def test_read_pilot_names_a_bad_column_map_or_header():
+    from core.ratings.pilot import read_pilot
+    with pytest.raises(ValueError, match="`columns` must map worker, item, system and rating"):
+        read_pilot(b"a,b,c,d\n1,2,3,4\n", columns=["worker"])
+    with pytest.raises(ValueError, match="`header` must be one of"):
+        read_pilot(b"a,b,c,d\n1,2,3,4\n", header="maybe")

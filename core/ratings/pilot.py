@@ -126,6 +126,11 @@ def read_pilot(data, *, columns=None, header="auto", name="The pilot file") -> p
     """
     from .. import uploads
 
+    if columns is not None and (not isinstance(columns, dict) or set(columns) - set(PILOT_ROLES)
+                                or not all(isinstance(v, str) for v in columns.values())):
+        raise ValueError("`columns` must map worker, item, system and rating to column names, e.g. "
+                         "{'worker': 'WorkerId', 'item': 'Input.id', 'system': 'Input.system', "
+                         "'rating': 'Answer.score'}.")
     table = uploads.read_table(data, name=name, min_columns=4 if columns is None else 2, header=header)
     if columns is None:
         lowered = {str(c).strip().lower(): c for c in table.columns}
