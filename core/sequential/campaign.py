@@ -125,6 +125,25 @@ def _validate_model(mean, sd, delta):
     return mean, sd, delta
 
 
+def _check_population(population, mean) -> np.ndarray:
+    """A population of true differences (DA points) every one of which the score model takes at ``mean``."""
+    try:
+        population = np.asarray(population, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise ValueError("`population` must be numbers (differences in DA points).") from None
+    if population.size == 0:
+        raise ValueError("`population` must contain at least one difference.")
+    if not np.all(np.isfinite(population)):
+        raise ValueError("`population` must hold finite differences.")
+    mean = check_real("mean", mean, low=1.0, high=99.0)
+    widest = float(np.max(np.abs(population)))
+    if mean + widest / 2 >= 99.5 or mean - widest / 2 <= 0.5:
+        room = 2 * min(99.5 - mean, mean - 0.5)
+        raise ValueError(f"`population`: at a mean score of {mean:g} the differences must stay below {room:g} DA "
+                         f"points (both systems' means inside 0.5–99.5); it holds {widest:g}.")
+    return population
+
+
 def _validate_design(design, budget, peeks, kind, futility_p, alpha):
     design = check_choice("design", design, DESIGNS)
     budget = check_int("budget", budget, low=20, high=_MAX_BUDGET)
@@ -819,9 +838,7 @@ def population_curves(budgets, population, *, designs=("fixed", "interim", "inte
     pandas.DataFrame
         Tidy: ``design, budget, average_power, average_judgments``.
     """
-    population = np.asarray(population, dtype=float)
-    if population.size == 0:
-        raise ValueError("`population` must contain at least one difference.")
+    population = _check_population(population, mean)
     rows = []
     for design in designs:
         power, judgments = _population_averages(design, budgets, population, peeks=peeks, boundary=boundary,
@@ -856,7 +873,7 @@ def budget_savings(budget, population, *, peeks=3, boundary="pocock", futility_p
         ``design, planned_budget, expected_judgments, saving`` (fraction of
         ``budget`` saved; ``nan`` when the design cannot reach the target).
     """
-    population = np.asarray(population, dtype=float)
+    population = _check_population(population, mean)
     budget = check_int("budget", budget, low=20, high=_MAX_BUDGET)
     kw = dict(peeks=peeks, boundary=boundary, futility_p=futility_p, mean=mean, sd=sd, alpha=alpha, test=test)
     target = float(population_curves([budget], population, designs=("fixed",), **kw)["average_power"].iloc[0])
@@ -895,6 +912,12 @@ def budget_savings(budget, population, *, peeks=3, boundary="pocock", futility_p
         else:
             planned = optimize.brentq(lambda b, at=at: at(int(round(b)))[0] - target, float(grid[first - 1]),
                                       float(grid[first]), xtol=1.0)
+            # Brent's answer is within a judgment of the crossing, on either side: the plan is the first whole
+            # budget whose average power reaches the target (grid[first] does)
+            b = int(round(planned))
+            while at(b)[0] < target and b < grid[first]:
+                b += 1
+            planned = float(b)
         spent = at(int(round(planned)))[1]
         rows.append((design, int(round(planned)), spent, 1.0 - spent / budget))
     return pd.DataFrame(rows, columns=["design", "planned_budget", "expected_judgments", "saving"])
