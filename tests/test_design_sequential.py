@@ -251,3 +251,14 @@ def test_options_only_keys_the_curves_over_every_procedure():
     assert o.population_curves([400, 800], pop).equals(sq.population_curves([400, 800], np.array(pop), **kw))
     assert o.savings(pop, budget=800).equals(sq.budget_savings(800, np.array(pop), **kw))
     assert o.with_(budget=800).savings(pop).equals(o.savings(pop, budget=800))
+
+
+def test_a_monitor_design_with_other_bounds_survives_a_link():
+    # bounds are not a declared field; a pin of a [0, 1] betting sequence came back as [−1, 1]
+    d = sq.MonitorDesign(bounds=(0.0, 1.0))
+    assert d.to_params()["cs_bounds"] == "0.0,1.0" and sq.MonitorDesign.from_params(d.to_params()) == d
+    assert "cs_bounds" not in sq.MonitorDesign().to_params()  # the default writes nothing
+    messages = []
+    assert sq.MonitorDesign.from_params({"cs_bounds": "1,0"}, messages=messages).bounds == (-1.0, 1.0)
+    assert any("`bounds`" in m for m in messages)
+    assert sq.MonitorDesign.from_params({"cs_bounds": "0,1", "cs": "mixture"}).bounds is None

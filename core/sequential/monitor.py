@@ -22,6 +22,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -245,6 +246,35 @@ class MonitorDesign(Design):
         if len(bounds) != 2 or not bounds[0] < bounds[1]:
             raise ValueError(f"`bounds` must be (low, high) with low < high, got {self.bounds!r}.")
         object.__setattr__(self, "bounds", bounds)
+
+    #: URL key of ``bounds`` (not a declared field: a pair of numbers, written "low,high").
+    BOUNDS_KEY: ClassVar[str] = "cs_bounds"
+
+    def to_params(self) -> dict[str, str]:
+        """The declared fields as link text, and ``bounds`` as "low,high" when the betting sequence has other
+        bounds than its default (−1, 1)."""
+        params = super().to_params()
+        if self.bounds is not None and tuple(self.bounds) != (-1.0, 1.0):
+            params[self.BOUNDS_KEY] = f"{self.bounds[0]!r},{self.bounds[1]!r}"
+        return params
+
+    @classmethod
+    def from_params(cls, params=None, *, messages=None):
+        """:meth:`core.design.Design.from_params`, with ``cs_bounds`` ("low,high") read into ``bounds``."""
+        params = dict(params or {})
+        raw = params.pop(cls.BOUNDS_KEY, None)
+        design = super().from_params(params, messages=messages)
+        raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw
+        if raw is None or design.sequence != "bounded":
+            return design
+        try:
+            low, high = (float(v) for v in str(raw).split(","))
+            return dataclasses.replace(design, bounds=(low, high))
+        except (ValueError, TypeError) as e:
+            if messages is not None:
+                messages.append(f"`bounds` must read 'low,high' with low < high ({str(e).rstrip('.')}); the default "
+                                "(−1, 1) is used.")
+            return design
 
     def run(self, x, *, forecast=True) -> MonitorResult:
         """:func:`monitor` on the per-item differences so far (``forecast=False``: the sequence, verdict and
