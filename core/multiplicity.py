@@ -89,8 +89,14 @@ def effect_from_power(power, *, alpha=0.05):
     Solves ``Φ(μ − z_{1−α/2}) + Φ(−μ − z_{1−α/2}) = power`` (power in [α, 1]; μ = 0 at power = α, capped at
     40 at power 1).
     """
+    alpha = check_real("alpha", alpha, low=0.0, high=0.5, low_open=True)
+    try:
+        powers = np.atleast_1d(np.asarray(power, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError(f"`power` must be numbers in [0, 1], got {power!r:.60}.") from None
+    if not np.all(np.isfinite(powers)) or np.any((powers < 0.0) | (powers > 1.0)):
+        raise ValueError("`power` must be in [0, 1] (below α the effect is 0).")
     z = stats.norm.isf(alpha / 2.0)
-    powers = np.atleast_1d(np.asarray(power, dtype=float))
     out = np.empty(powers.size)
     for i, pw in enumerate(powers):
         if pw <= alpha:

@@ -242,3 +242,14 @@ def test_500_comparisons_at_correlation_09_are_simulated_within_a_work_limit(cor
     tol = lambda x: 4 * math.sqrt(got.mc_se**2 + max(x * (1 - x), 1e-12) / 3000)  # noqa: E731
     assert abs(got.all - all_) <= tol(all_) and abs(got.any - any_) <= tol(any_)
     assert abs(got.per_comparison.mean() - per.mean()) <= tol(per.mean())
+
+
+def test_effect_from_power_refuses_what_is_not_a_power():
+    # 1.5 returned the 40 cap, −0.5 returned 0 and α = 2 returned 0 without a word
+    for bad in (1.5, -0.5, float("nan")):
+        with pytest.raises(ValueError, match="`power`"):
+            mt.effect_from_power(bad)
+    with pytest.raises(ValueError, match="`alpha`"):
+        mt.effect_from_power(0.5, alpha=2)
+    with pytest.raises(ValueError, match="`alpha`"):
+        mt.effect_from_power(0.5, alpha=0)
