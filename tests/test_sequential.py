@@ -782,3 +782,14 @@ def test_a_population_the_score_model_cannot_take_is_refused_by_name():
         sq.CampaignDesign(mean=75.0).population_curves([1200], sq.parse_differences("1, 50"))
     with pytest.raises(ValueError, match="`population` must hold finite"):
         sq.population_curves([1200], [float("nan")])
+
+
+def test_curves_and_the_monitor_name_inputs_that_are_not_numbers():
+    with pytest.raises(ValueError, match="`deltas` must hold at least one"):
+        sq.campaign_curves(1200, [])
+    with pytest.raises(ValueError, match="`deltas` must be numbers"):
+        sq.campaign_curves(1200, ["a"])
+    with pytest.raises(ValueError, match="`population` must contain"):
+        sq.population_curves([1200], [])
+    with pytest.raises(ValueError, match="`x` must be"):
+        sq.monitor("abc", target=0.1, n_max=10)

@@ -801,11 +801,17 @@ def campaign_curves(budget, deltas, *, designs=("fixed", "interim", "interim_fut
         Tidy: ``design, delta, power, expected_judgments, budget, type_m`` (Type-M at stopping of the
         difference of means, as :attr:`CampaignResult.type_m`; ``nan`` at delta = 0).
     """
+    try:
+        deltas = np.atleast_1d(np.asarray(deltas, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError("`deltas` must be numbers (true differences in DA points).") from None
+    if deltas.size == 0:
+        raise ValueError("`deltas` must hold at least one difference.")
     frames = []
     for design in designs:
         design_, budget_, peeks_, kind, futility_p_, alpha_ = _validate_design(design, budget, peeks, boundary,
                                                                                futility_p, alpha)
-        for d in np.atleast_1d(deltas):
+        for d in deltas:
             _validate_model(mean, sd, float(d))
         power, judgments, *type_m = _batched(design_, [budget_], deltas, peeks=peeks_, kind=kind,
                                              futility_p=futility_p_, mean=mean, sd=sd, alpha=alpha_, test=test,

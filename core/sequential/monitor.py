@@ -328,7 +328,10 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     >>> r.message
     'stop: B is better'
     """
-    values = np.asarray(x, dtype=float).ravel()
+    try:
+        values = np.asarray(x, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise ValueError("`x` must be the per-item differences so far, as numbers.") from None
     target = check_real("target", target, low=0.0, high=1e6, low_open=True)
     n_max = check_int("n_max", n_max, low=2, high=10_000_000)
     alpha = check_alpha(alpha)
