@@ -505,3 +505,51 @@ def test_normal_closed_form_is_scipy_norms_bit_for_bit():
         assert r.power == right and r.rejection_rate == right + wrong
         assert r.type_m == (e_right + e_wrong) / (right + wrong) / abs(effect) or not right + wrong
         assert r.mean_significant == math.copysign((e_right - e_wrong) / (right + wrong), effect) or not right + wrong
+
+
+# ---------------------------------------------------------------------------
+# corners found by an independent audit
+# ---------------------------------------------------------------------------
+def test_noninferiority_at_a_difference_equal_to_the_discordance_is_the_limit_not_nan():
+    # P_a = 0.9 gives ψ = 1 − 0.9 = 0.09999999999999998 < Δ = 0.1 in floating point: q a hair above 1 made scipy's
+    # binomial nan. Oracle: power is continuous in Δ, so Δ = ψ·(1 − 1e-9) (strictly inside) gives the same number
+    inside = acc.noninferiority_power(100, 0.1 * (1 - 1e-9), 0.9, 0.01).power
+    edge = acc.noninferiority_power(100, 0.1, 0.9, 0.01).power
+    assert 0.99 < edge <= 1 and edge == pytest.approx(inside, abs=1e-6)
+    assert acc.noninferiority_sample_size(0.1, 0.9, 0.01, method="exact") > 0
+    for test in ("score", "wald"):
+        at = acc.equivalence_power(100, 0.0, 0.9, 0.1, test=test).power
+        assert 0 <= at <= 1 and not math.isnan(at)
+
+
+def test_the_normal_test_rejects_nothing_without_discordant_items():
+    # P_a = 1: no discordant item, no test can reject; the normal closed form said 100% (a zero SD floored at 1e-300)
+    for test in ("normal", "exact", "chi2", "midp"):
+        res = acc.mcnemar_power(10, 0.0, 1.0, test=test)
+        assert res.power == 0.0 and res.rejection_rate == 0.0
+
+
+def test_unpaired_curves_keep_the_sign_of_the_difference():
+    # a new model 5 points below a 90% baseline: the family is −2.5, −5, −10 points; it drew +2.5 and +5 (the power
+    # of a 95% model) and, at a 99.9% baseline, nothing
+    from core.accuracy.design import AccuracyPageDesign as D
+
+    d = D(scenario="unpaired", baseline=90.0, delta=-5.0, n=300)
+    frame = d.curves([300])
+    assert sorted(frame["delta"].round(4)) == [-0.1, -0.05, -0.025]
+    at_design = frame.loc[frame["delta"].round(4) == -0.05, "power"].iloc[0]
+    assert at_design == pytest.approx(acc.unpaired_power(300, 0.9, -0.05).power, rel=1e-12)
+    assert len(D(scenario="unpaired", baseline=99.9, delta=-5.0, n=300).curves([300])) == 3
+
+
+@pytest.mark.parametrize("source, want", [("lachenbruch_low", 0.75), ("lachenbruch_high", 0.95),
+                                          ("glue", 0.4142 + 0.5819 * 0.85 - 0.4662 * 0.05)])
+def test_agreement_priors_take_the_weaker_models_accuracy(source, want):
+    # a new model at 85% against a 90% baseline is the same pair as a new model at 90% against 85%: the priors
+    # (Lachenbruch 1992's bounds; Card et al. 2020's GLUE overlap regression on min_acc) depend on the weaker one
+    down = acc.design_agreement(source, delta=-0.05, baseline=0.90)
+    up = acc.design_agreement(source, delta=0.05, baseline=0.85)
+    assert down == pytest.approx(up, abs=1e-12) and down == pytest.approx(want, abs=1e-9)
+    assert acc.design_agreement("glue", delta=-0.05, baseline=0.99) > 0  # a new model at 94% is feasible
+    with pytest.raises(ValueError, match="`delta` must keep the new model's accuracy"):
+        acc.design_agreement(source, delta=-0.2, baseline=0.1)

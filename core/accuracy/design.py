@@ -401,8 +401,11 @@ class AccuracyPageDesign(Design):
             return paired_curves(ns, pairs, alpha=self.alpha, test=self.test)
         if self.scenario == "unpaired":
             if family:
-                base = abs(self.delta_fraction) if self.delta_fraction != 0 else 0.02
-                deltas = sorted({round(base * m, 4) for m in (0.5, 1.0, 2.0) if self.baseline_fraction + base * m < 1})
+                # the design's effect with its sign (a new model below the baseline draws falling accuracies),
+                # halved and doubled while the new accuracy stays inside (0, 1)
+                base = self.delta_fraction if self.delta_fraction != 0 else 0.02
+                deltas = sorted({round(base * m, 4) for m in (0.5, 1.0, 2.0)
+                                 if 0 < self.baseline_fraction + base * m < 1}, key=abs)
             else:
                 deltas = [self.delta_fraction]
             return unpaired_curves(ns, self.baseline_fraction, deltas, alpha=self.alpha)

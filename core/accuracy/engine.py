@@ -271,6 +271,8 @@ def _normal_result(n, p_disc, effect, alpha) -> PowerResult:
     """
     # scipy.stats.norm's own formulas (isf = -ndtri, sf(x) = ndtr(-x), cdf = ndtr, pdf = e^(-x²/2)/√(2π)) on
     # scalars, without its argument checking: the same numbers at a tenth of the cost (curves call this per point)
+    if p_disc <= 0.0:  # no discordant items (P_a = 1): nothing to test, nothing rejects (as the exact engine)
+        return PowerResult(power=0.0, type_s=math.nan, type_m=math.nan, rejection_rate=0.0, method="normal")
     z = -special.ndtri(alpha / 2.0)
     crit = z * math.sqrt(p_disc / n)
     sd = math.sqrt(max(p_disc - effect**2, 1e-300) / n)

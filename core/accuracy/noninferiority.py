@@ -191,7 +191,9 @@ def _exact_power_many(ns, psi, delta, margin, alpha, test, sides):
     crit = np.array([_crit(n, margin, alpha, test) for n in ns]) if test == "exact" else stats.norm.isf(alpha)
     crit_d = crit[which] if test == "exact" else crit
     b_star = _thresholds(d, ns[which], margin, kind, crit_d)
-    q = 0.5 if psi <= 0 else (psi + delta) / (2.0 * psi)
+    # |Δ| = ψ (every discordant item favours one model) is allowed up to float noise: 1 − 0.9 = 0.0999…98 < 0.1
+    # would put q a hair outside [0, 1], where scipy's binomial returns nan (as McNemar's cells, clipped)
+    q = 0.5 if psi <= 0 else min(max((psi + delta) / (2.0 * psi), 0.0), 1.0)
     if sides == 1:
         cond = stats.binom.sf(b_star - 1, d, q)
     else:
@@ -286,7 +288,7 @@ def _normal_parts(delta, psi, margin, test):
     sd = math.sqrt(max(psi - delta * delta, 0.0))
     if test == "wald":
         return sd, sd, sd
-    pb, pc = (psi + delta) / 2.0, (psi - delta) / 2.0
+    pb, pc = max((psi + delta) / 2.0, 0.0), max((psi - delta) / 2.0, 0.0)  # float noise at |Δ| = ψ
     low = math.sqrt(float(restricted_variance(pb, pc, -margin)))
     high = math.sqrt(float(restricted_variance(pc, pb, -margin)))  # mirror image: swap the roles of b and c
     return sd, low, high

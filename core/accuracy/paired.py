@@ -506,7 +506,8 @@ def design_agreement(source, *, delta, agreement=None, baseline=None) -> float:
     agreement : float, optional
         Required for ``"manual"``.
     baseline : float, optional
-        Baseline accuracy; required for every prior.
+        Baseline accuracy; required for every prior. The priors take the weaker model's accuracy: the baseline,
+        or baseline + ``delta`` when ``delta`` < 0.
 
     Returns
     -------
@@ -522,12 +523,16 @@ def design_agreement(source, *, delta, agreement=None, baseline=None) -> float:
         raise ValueError("`baseline` (current best accuracy) is required for an agreement prior.")
     baseline = check_probability("baseline", baseline)
     delta = check_real("delta", delta, low=-1.0, high=1.0)
+    if not -1e-12 <= baseline + delta <= 1.0 + 1e-12:
+        raise ValueError(f"`delta` must keep the new model's accuracy baseline + delta in [0, 1] (baseline "
+                         f"{baseline:.4g}), got {delta:g}.")
+    # the priors are written for the weaker model's accuracy (Card et al. 2020's min_acc): a new model below the
+    # baseline (delta < 0) is the weaker one
+    weaker = min(baseline, baseline + delta)
     if source in PRIORS:
-        return agreement_prior(baseline, delta, source)
+        return agreement_prior(max(weaker, 0.0), delta, source)
     size = abs(delta)
-    p1, p2 = baseline, baseline + size
-    if p2 > 1.0 + 1e-12:
-        raise ValueError(f"`delta` must satisfy baseline + |delta| <= 1 (= {1 - baseline:.4g} here), got {delta:g}.")
+    p1, p2 = max(weaker, 0.0), max(weaker, 0.0) + size
     d_min, d_max = size, min(p1 + p2, 2.0 - p1 - p2)
     share = {"lachenbruch_high": 0.0, "lachenbruch_mid": 0.5, "lachenbruch_low": 1.0}[source]
     return 1.0 - (d_min + share * (d_max - d_min))
