@@ -553,3 +553,12 @@ def test_agreement_priors_take_the_weaker_models_accuracy(source, want):
     assert acc.design_agreement("glue", delta=-0.05, baseline=0.99) > 0  # a new model at 94% is feasible
     with pytest.raises(ValueError, match="`delta` must keep the new model's accuracy"):
         acc.design_agreement(source, delta=-0.2, baseline=0.1)
+
+
+def test_unpaired_mde_is_sized_on_the_power_the_page_shows():
+    # the MDE solved the two-sided rejection rate: at n = 100, 80% baseline, α = 0.1 its answer had 49.95% power in
+    # the gain's direction and needed 101 items; now n = 100 is exactly enough
+    d = acc.unpaired_mde(100, 0.8, target_power=0.5, alpha=0.1)
+    assert acc.unpaired_power(100, 0.8, d, alpha=0.1).power == pytest.approx(0.5, abs=1e-8)
+    assert acc.unpaired_sample_size(0.8, d, target_power=0.5, alpha=0.1) == 100
+    assert round(acc.unpaired_mde(147, 0.945) * 100, 2) == 5.38  # Card et al. 2020, Table 9 (WNLI)

@@ -100,7 +100,9 @@ def unpaired_mde(n, baseline, *, target_power=0.8, alpha=0.05) -> float:
     hi = (1.0 - baseline) * (1 - 1e-9)
 
     def gap(delta):
-        return float(power_proportions_2indep(delta, baseline, n, alpha=alpha).power) - target_power
+        # the power the page and unpaired_sample_size use: significant in the direction of the gain (the
+        # two-sided rejection rate adds the wrong tail, so its root sat up to 5e-4 below the target)
+        return float(_right_tail_power(np.array([n]), baseline, delta, alpha)[0]) - target_power
 
     if gap(hi) < 0:
         return math.nan
