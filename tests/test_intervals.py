@@ -141,3 +141,9 @@ def test_coverage_at_the_edges_is_one_for_intervals_that_reach_them(n):
         assert acc.interval(n, n, method=method)[1] == 1.0 and acc.interval(0, n, method=method)[0] == 0.0
         assert acc.interval_coverage(n, 1.0, method=method) == 1.0
         assert acc.interval_coverage(n, 0.0, method=method) == 1.0
+
+
+def test_coverage_names_a_p_that_is_not_a_number():
+    from core.accuracy import interval_coverage
+    with pytest.raises(ValueError, match="`p` must be numbers"):
+        interval_coverage(10, "a")

@@ -134,7 +134,10 @@ def interval_coverage(n, p, *, method="wilson", confidence=0.95):
     n = check_int("n", n, low=1, high=_N_MAX)
     method, confidence = _check(method, confidence)
     scalar = np.ndim(p) == 0
-    ps = np.atleast_1d(np.asarray(p, dtype=float))
+    try:
+        ps = np.atleast_1d(np.asarray(p, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError(f"`p` must be numbers in [0, 1], got {p!r:.40}.") from None
     if ps.size == 0 or not np.all(np.isfinite(ps)) or ps.min() < 0 or ps.max() > 1:
         raise ValueError("`p` must be in [0, 1].")
     k = np.arange(n + 1)
