@@ -122,6 +122,17 @@ def key_controls(fields: dict, k_shown):
     return design, ratings
 
 
+def upsets_text(design, needed: int) -> str | None:
+    """Where the closest neighbours expect fewer than ``MIN_UPSETS`` upsets (the design's votes, the votes for the
+    target), in words; None when the analytic engine's normal approximation holds at both."""
+    fewest = float(design.upsets().min())
+    at_need = float(design.upsets(needed).min()) if needed > 0 else math.inf
+    where = [f"{fewest:.1f} upsets at {design.n:,} votes"] if fewest < pw.MIN_UPSETS else []
+    where += ([f"{at_need:.1f} at the {needed:,} votes for {design.target_power:.0%}"]
+              if at_need < pw.MIN_UPSETS else [])
+    return "; ".join(where) or None
+
+
 def headline(design, ratings, result, needed, cost):
     """The metrics, the assurance metric, the verdict and the links; returns the assurance (None when off)."""
     n_votes, target, (cost_vote, currency) = design.n, design.target_power, cost
@@ -152,6 +163,7 @@ def headline(design, ratings, result, needed, cost):
                            "averaged over the prior on the pair's gap (Wald approximation).",
                            caption=f"{md_escape(pair_a[0])} vs {md_escape(pair_a[1])}; ceiling "
                            f"{fmt_pct(float(assured.ceiling[assured.weakest]))}"))
+    few_upsets = None if result.uses_exact_engine else upsets_text(design, needed)
     if result.uses_exact_engine:
         st.info("With two systems this is a head-to-head preference study: the numbers come from the exact sign test "
                 "of the Accuracy page.")
@@ -164,18 +176,13 @@ def headline(design, ratings, result, needed, cost):
     elif result.weakest_power < target:
         st.warning(f"**Under-powered:** the closest neighbours ({md_escape(weakest[0])} vs {md_escape(weakest[1])}) "
                    f"would be told apart in only {fmt_pct(result.weakest_power)} of such leaderboards.")
-    else:
+    elif few_upsets is None:
         st.success(f"**Every pair of neighbours is adequately powered** (≥ {target:.0%}).")
-    if not result.uses_exact_engine:
-        fewest = float(design.upsets().min())
-        at_need = float(design.upsets(needed).min()) if needed > 0 else math.inf
-        if min(fewest, at_need) < pw.MIN_UPSETS:
-            where = [f"{fewest:.1f} upsets at {n_votes:,} votes"] if fewest < pw.MIN_UPSETS else []
-            where += [f"{at_need:.1f} at the {needed:,} votes for {target:.0%}"] if at_need < pw.MIN_UPSETS else []
-            st.warning(f"**Few upsets expected:** the closest pair of neighbours expects only {'; '.join(where)} "
-                       f"(wins of the worse system). Below about {pw.MIN_UPSETS:.0f} the analytic numbers overstate "
-                       "power — fitted leaderboards often separate (a system that never loses). Run the simulation "
-                       "in the sidebar for this design.")
+    if few_upsets is not None:  # instead of the all-clear: the analytic power is not to be trusted here
+        st.warning(f"**Few upsets expected:** the closest pair of neighbours expects only {few_upsets} (wins of the "
+                   f"worse system). Below about {pw.MIN_UPSETS:.0f} the analytic numbers overstate power — fitted "
+                   "leaderboards often separate (a system that never loses). Run the simulation in the sidebar for "
+                   "this design.")
     st.page_link("pages/claims.py", label="Claiming several gains at once? See each claim's power after a "
                  "multiplicity correction", icon=":material/checklist:")
     return assured

@@ -52,5 +52,7 @@ def test_few_expected_upsets_are_flagged():
     assert need == 54 and upsets.min() < pw.MIN_UPSETS
     text = [w.value for w in at.warning if "Few upsets expected" in w.value]
     assert text and f"{upsets.min():.1f} at the 54 votes for 80%" in text[0] and "simulation" in text[0]
+    # the analytic all-clear is not shown beside it (100% power at 200 votes is what the warning doubts)
+    assert not any("adequately powered" in s.value for s in at.success)
     # the page's default (six systems 25 Elo apart, 5,000 votes: ≈ 155 upsets a pair) gets no such warning
     assert not any("Few upsets" in w.value for w in open_page("leaderboard").warning)
