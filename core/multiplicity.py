@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
-from .validation import check_choice, check_int, check_real, rng_of
+from .validation import as_floats, check_choice, check_int, check_real, rng_of
 
 __all__ = ["CORRECTIONS", "ClaimFamily", "FamilyPower", "family_power", "family_sample_size", "effect_from_power"]
 
@@ -90,10 +90,7 @@ def effect_from_power(power, *, alpha=0.05):
     40 at power 1).
     """
     alpha = check_real("alpha", alpha, low=0.0, high=0.5, low_open=True)
-    try:
-        powers = np.atleast_1d(np.asarray(power, dtype=float))
-    except (TypeError, ValueError):
-        raise ValueError(f"`power` must be numbers in [0, 1], got {power!r:.60}.") from None
+    powers = np.atleast_1d(as_floats("power", power, what="numbers in [0, 1]"))
     if not np.all(np.isfinite(powers)) or np.any((powers < 0.0) | (powers > 1.0)):
         raise ValueError("`power` must be in [0, 1] (below α the effect is 0).")
     z = stats.norm.isf(alpha / 2.0)

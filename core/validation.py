@@ -21,6 +21,7 @@ __all__ = [
     "check_type",
     "renamed",
     "rng_of",
+    "as_floats",
 ]
 
 
@@ -111,3 +112,12 @@ def rng_of(seed, *, name: str = "seed") -> np.random.Generator:
     if seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
         return np.random.default_rng(seed)
     return np.random.default_rng(check_int(name, seed, low=0))
+
+
+def as_floats(name: str, values, *, what: str = "numbers") -> np.ndarray:
+    """``numpy.asarray(values, dtype=float)``, or a ``ValueError`` naming ``name`` ("`name` must be {what}, got …")
+    for text or other values numpy cannot read as numbers. Range and finiteness are the caller's to check."""
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"`{name}` must be {what}, got {values!r:.60}.") from None

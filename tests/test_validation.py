@@ -44,3 +44,12 @@ def test_simulating_engines_name_a_bad_seed(call):
     for bad in ("abc", -3):
         with pytest.raises(ValueError, match="`seed`"):
             call(bad)
+
+
+def test_as_floats_reads_numbers_and_names_anything_else():
+    from core.validation import as_floats
+    np.testing.assert_array_equal(as_floats("x", [1, "2.5"]), [1.0, 2.5])
+    with pytest.raises(ValueError, match=r"^`deltas` must be numbers \(DA points\), got \['a'\]\.$"):
+        as_floats("deltas", ["a"], what="numbers (DA points)")
+    with pytest.raises(ValueError, match=r"^`x` must be numbers, got \[None, \{\}\]\.$"):
+        as_floats("x", [None, {}])

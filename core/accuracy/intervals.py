@@ -20,7 +20,7 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from ..sizing import sample_size_search
-from ..validation import check_choice, check_int, check_probability, check_real
+from ..validation import as_floats, check_choice, check_int, check_probability, check_real
 
 __all__ = ["INTERVAL_METHODS", "interval", "interval_coverage", "interval_sample_size", "coverage_curves"]
 
@@ -134,10 +134,7 @@ def interval_coverage(n, p, *, method="wilson", confidence=0.95):
     n = check_int("n", n, low=1, high=_N_MAX)
     method, confidence = _check(method, confidence)
     scalar = np.ndim(p) == 0
-    try:
-        ps = np.atleast_1d(np.asarray(p, dtype=float))
-    except (TypeError, ValueError):
-        raise ValueError(f"`p` must be numbers in [0, 1], got {p!r:.40}.") from None
+    ps = np.atleast_1d(as_floats("p", p, what="numbers in [0, 1]"))
     if ps.size == 0 or not np.all(np.isfinite(ps)) or ps.min() < 0 or ps.max() > 1:
         raise ValueError("`p` must be in [0, 1].")
     k = np.arange(n + 1)

@@ -17,7 +17,7 @@ from scipy import special
 
 from ..design import Design, spec
 from ..multiplicity import FamilyPower
-from ..validation import check_int, check_probability, check_real
+from ..validation import as_floats, check_int, check_probability, check_real
 from ._common import (  # noqa: F401  (the public constants are re-exported from here too)
     BOOT_WORK,
     MAX_VOTES,
@@ -364,14 +364,6 @@ class LeaderboardDesign(Design):
 # ---------------------------------------------------------------------------
 # small public helpers
 # ---------------------------------------------------------------------------
-def _numbers(name, values) -> np.ndarray:
-    """``values`` as a float array, or a ValueError naming ``name``."""
-    try:
-        return np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be numbers, got {values!r:.60}.") from None
-
-
 def win_probability(r_i, r_j):
     """Bradley–Terry probability that a system rated ``r_i`` beats one rated ``r_j`` (Elo scale).
 
@@ -382,7 +374,7 @@ def win_probability(r_i, r_j):
     >>> round(float(win_probability(1100, 1000)), 4)
     0.6401
     """
-    diff = _numbers("r_i", r_i) - _numbers("r_j", r_j)
+    diff = as_floats("r_i", r_i) - as_floats("r_j", r_j)
     out = special.expit(diff * _S)
     return float(out) if out.ndim == 0 else out
 
@@ -418,7 +410,7 @@ def observed_win_rate(p, *, judge_accuracy):
     array([0.5, 0.9])
     """
     q = check_probability("judge_accuracy", judge_accuracy)
-    arr = _numbers("p", p)
+    arr = as_floats("p", p)
     if not np.all(np.isfinite(arr)) or np.any((arr < 0.0) | (arr > 1.0)):
         raise ValueError("`p` must be in [0, 1].")
     out = 0.5 + (2.0 * q - 1.0) * (arr - 0.5)

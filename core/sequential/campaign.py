@@ -55,7 +55,7 @@ from scipy import optimize, special, stats
 
 from ..design import Design, spec
 from ..sizing import SampleSize, sample_size_search
-from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
+from ..validation import as_floats, check_alpha, check_choice, check_int, check_real, rng_of
 from .boundaries import BOUNDARIES, _boundary_z, boundary, boundary_z, equal_information
 from .differences import parse_differences, read_differences
 from .scores import (  # noqa: F401  (ScoreMoments: importable from core.sequential as before)
@@ -127,10 +127,7 @@ def _validate_model(mean, sd, delta):
 
 def _check_population(population, mean) -> np.ndarray:
     """A population of true differences (DA points) every one of which the score model takes at ``mean``."""
-    try:
-        population = np.asarray(population, dtype=float).ravel()
-    except (TypeError, ValueError):
-        raise ValueError("`population` must be numbers (differences in DA points).") from None
+    population = as_floats("population", population, what="numbers (differences in DA points)").ravel()
     if population.size == 0:
         raise ValueError("`population` must contain at least one difference.")
     if not np.all(np.isfinite(population)):
@@ -801,10 +798,7 @@ def campaign_curves(budget, deltas, *, designs=("fixed", "interim", "interim_fut
         Tidy: ``design, delta, power, expected_judgments, budget, type_m`` (Type-M at stopping of the
         difference of means, as :attr:`CampaignResult.type_m`; ``nan`` at delta = 0).
     """
-    try:
-        deltas = np.atleast_1d(np.asarray(deltas, dtype=float))
-    except (TypeError, ValueError):
-        raise ValueError("`deltas` must be numbers (true differences in DA points).") from None
+    deltas = np.atleast_1d(as_floats("deltas", deltas, what="numbers (true differences in DA points)"))
     if deltas.size == 0:
         raise ValueError("`deltas` must hold at least one difference.")
     frames = []

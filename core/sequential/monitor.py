@@ -29,7 +29,7 @@ import pandas as pd
 
 from .. import uploads
 from ..design import Design, spec
-from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
+from ..validation import as_floats, check_alpha, check_choice, check_int, check_real, rng_of
 from .boundaries import BOUNDARIES, _boundary_z, boundary_z, equal_information
 from .confidence import confidence_sequence, cs_boundary, mixture_rho
 
@@ -328,10 +328,7 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     >>> r.message
     'stop: B is better'
     """
-    try:
-        values = np.asarray(x, dtype=float).ravel()
-    except (TypeError, ValueError):
-        raise ValueError("`x` must be the per-item differences so far, as numbers.") from None
+    values = as_floats("x", x, what="the per-item differences so far, as numbers").ravel()
     target = check_real("target", target, low=0.0, high=1e6, low_open=True)
     n_max = check_int("n_max", n_max, low=2, high=10_000_000)
     alpha = check_alpha(alpha)
