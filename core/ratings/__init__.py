@@ -56,6 +56,7 @@ from .power import (  # noqa: F401
     likert_power,
     smallest_design,
 )
+from .fitted import fitted_test_power  # noqa: F401
 from .pilot import (  # noqa: F401
     MAX_ABS_RATING,
     MAX_PILOT_RATINGS,
@@ -107,6 +108,7 @@ __all__ = [
     "METHODS",
     "RatingsResult",
     "likert_power",
+    "fitted_test_power",
     "likert_mde",
     "smallest_design",
     "budget_plans",

@@ -20,6 +20,7 @@ from ..validation import check_int
 from ._model import _SIGMAS, DATASET_PRESETS, PRESETS, RULES, RatingsResult
 from .assurance import assurance_plans, crowd_assurance, likert_assurance
 from .crowd import crowd_analytic, crowd_plans, crowd_power
+from .fitted import fitted_test_power
 from .power import analytic_grid, budget_plans, likert_mde, likert_power
 
 __all__ = ["LAYOUTS", "LAYOUT_LABELS", "RULE_LABELS", "SIGMA_LABELS", "SIGMA_HELP", "PRESET_LABELS",
@@ -206,6 +207,12 @@ class RatingsDesign(Design):
                                    **self.sigmas)
             return float(frame["power"].iloc[0])
         return self.with_(rule="satterthwaite", likert=None).power(method="analytic").power
+
+    def fitted_power(self) -> RatingsResult:
+        """:func:`fitted_test_power`: the crossed design's Satterthwaite t test as fitted (its df estimated from the
+        mean squares), integrated exactly; continuous ratings. Beside :meth:`analytic_power` it shows where the
+        noncentral-t approximation is off (both slope variances small against the residual)."""
+        return fitted_test_power(self.workers, self.items, self.effect, **self.sigmas, alpha=self.alpha)
 
     def mde(self, *, target_power=0.8) -> float:
         """:func:`likert_mde` of the fully crossed design with these workers and items (analytic)."""
