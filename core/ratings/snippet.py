@@ -16,8 +16,8 @@ __all__ = ["ratings_snippet"]
 def ratings_snippet(design, *, target_power: float, prior: tuple[float, float] | None = None) -> str:
     """Script for the human-ratings page (:mod:`core.ratings`) at ``design`` (a :class:`core.ratings.RatingsDesign`).
 
-    The power, false-positive rate, Type-M and Type-S are printed for the analytic design (fully crossed, REML +
-    Satterthwaite, continuous ratings); other designs are simulated on the page and the script shows the call.
+    The power, false-positive rate (the fitted test's real rate, :func:`core.ratings.fitted_test_power`), Type-M and
+    Type-S are printed for the analytic design (fully crossed, REML + Satterthwaite, continuous ratings); other designs are simulated on the page and the script shows the call.
     ``prior`` (mean, SD of β1) adds the assurance.
     """
     layout, workers, items, per_item = design.layout, design.workers, design.items, design.per_item
@@ -30,7 +30,9 @@ def ratings_snippet(design, *, target_power: float, prior: tuple[float, float] |
         lines += ["res = rt.likert_power(workers, items, effect, **sigmas, alpha=alpha, rule='satterthwaite', "
                   "method='analytic')",
                   f"print({'Power' if effect else 'Detection rate'!r} + ':', pct(res.power))",
-                  "print('False-positive rate:', pct(res.false_positive_rate))",
+                  "# the test as fitted (its Satterthwaite df estimated), integrated exactly: its real rate",
+                  "fitted = rt.fitted_test_power(workers, items, effect, **sigmas, alpha=alpha)",
+                  "print('False-positive rate:', pct(fitted.false_positive_rate))",
                   "print('Type-M (exaggeration):', ratio(res.type_m))",
                   "print('Type-S (wrong sign):', pct(res.type_s, 2))"]
     else:

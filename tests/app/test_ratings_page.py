@@ -26,13 +26,34 @@ def test_default_is_analytic_and_instant(page):
     # Type-M from the noncentral-t model (the SE estimated, not known): 1.58× here, where treating it as known said
     # 2.82× against a simulated 1.50×
     assert shown["Type-M (exaggeration)"] == f"{res.type_m:.2f}×" == "1.58×"
-    # the analytic false-positive rate is the test's nominal level, and says so
-    assert shown["False-positive rate"] == "5.0%"
-    assert "nominal level" in captions(page)
+    # the false-positive rate is the fitted test's real one (its df estimated from 2 worker df: above the nominal
+    # 5%), integrated exactly (oracle: fitted_test_power, itself tested against the simulated fit)
+    fitted = rt.fitted_test_power(3, 100, 0.1, **rt.PRESETS["high"])
+    assert shown["False-positive rate"] == f"{100 * fitted.false_positive_rate:.1f}%" == "7.3%"
+    assert "fitted test" in captions(page)
+    # stronger than the approximation here (it exceeds its level), so no warning: the verdict stays
+    assert any("Under-powered" in w.value for w in page.warning)
+    assert not any("test as fitted" in w.value for w in page.warning)
     assert not [c for c in captions(page) if "Monte Carlo" in c]
     assert not page.get("progress")
     fig = chart(page, "power_chart")
     assert "current design" in [t["name"] for t in fig["data"]]
+
+
+def test_zero_slope_variances_warn_that_the_fitted_test_is_weaker():
+    # the noncentral-t approximation says 98%; the test as fitted (its df estimated from nearly equal mean squares)
+    # has 81%: the page says so in place of the verdict
+    page = open_page("ratings", {"sigma_w1": "0", "sigma_i1": "0"}, timeout=180)
+    assert not page.exception
+    sig = dict(rt.PRESETS["high"], sigma_w1=0.0, sigma_i1=0.0)
+    approx = rt.likert_power(3, 100, 0.1, **sig, rule="satterthwaite", method="analytic")
+    fitted = rt.fitted_test_power(3, 100, 0.1, **sig)
+    assert approx.power - fitted.power > 0.1
+    shown = metrics(page)
+    assert shown["Power"] == f"{100 * approx.power:.1f}%"
+    warned = [w.value for w in page.warning if "test as fitted" in w.value]
+    assert warned and f"{100 * fitted.power:.1f}% power, not {100 * approx.power:.1f}%" in warned[0]
+    assert not page.success  # no "adequately powered" beside it
 
 
 def test_paper_rule_is_simulated_with_its_false_positives():
