@@ -49,6 +49,11 @@ def fitted_point(design: rt.RatingsDesign):
 
 
 @cached
+def fitted_mde(design: rt.RatingsDesign, target):
+    return design.fitted_mde(target_power=target)
+
+
+@cached
 def crowd_approx(design: rt.RatingsDesign) -> float:
     return design.analytic_power()
 
@@ -250,6 +255,14 @@ def show_metrics(page, res, *, simulated: bool) -> None:
                 st.caption(item.caption)
 
 
+def reach_text(effect: float, shown: float, target: float) -> str:
+    """Where the fitted test reaches the target, beside the MDE the page shows (the approximation's)."""
+    if not math.isfinite(effect):
+        return f"It does not reach {target:.0%} power for any β1 ≤ 0.5. "
+    return f"It reaches {target:.0%} power at β1 = {effect:.3f}" + (
+        f" (the MDE above says {shown:.3f}). " if math.isfinite(shown) else ". ")
+
+
 def headline(page) -> None:
     """The metrics row (analytic at once, or placeholders the simulation fills), assurance and cost, and pins."""
     d, target = page.design, page.target
@@ -275,8 +288,8 @@ def headline(page) -> None:
             st.warning(f"**The test as fitted has {fmt_pct(page.fitted.power)} power, not "
                        f"{fmt_pct(page.exact.power)}.** It estimates its Satterthwaite df from the mean squares, "
                        "and here they are often far fewer than the curves, MDE and sizes assume (noncentral t, df at "
-                       "their expected value): both slope variances are small against the residual. More workers "
-                       "help.")
+                       "their expected value): both slope variances are small against the residual. "
+                       + reach_text(fitted_mde(d, target), page.mde_value, target) + "More workers help.")
         elif d.effect and page.exact.power < target:
             st.warning(f"**Under-powered:** {fmt_pct(page.exact.power)} power for a {2 * d.effect:.3f} difference in "
                        "mean rating.")

@@ -91,3 +91,18 @@ def test_bad_input_is_named():
         fitted_test_power(3, 100, 0.9, **PRESETS["high"])
     with pytest.raises(ValueError, match="`sigma`"):
         fitted_test_power(3, 100, 0.1, sigma_w0=0.1, sigma_w1=0.1, sigma_i0=0.1, sigma_i1=0.1, sigma=5.0)
+
+
+def test_mde_reaches_the_target_exactly_and_is_larger_where_the_approximation_is_off():
+    from core.ratings import fitted_test_mde, likert_mde
+
+    for workers, items, sigmas in ((3, 100, ZERO_SLOPES), (10, 20, ZERO_SLOPES), (5, 200, PRESETS["high"])):
+        m = fitted_test_mde(workers, items, **sigmas)
+        assert fitted_test_power(workers, items, m, **sigmas).power == pytest.approx(0.8, abs=1e-6)
+        assert fitted_test_power(workers, items, 0.98 * m, **sigmas).power < 0.8
+    # zero slope variances: 0.371 against the approximation's 0.236 (whose power the simulated fit puts at 56%)
+    assert fitted_test_mde(3, 100, **ZERO_SLOPES) == pytest.approx(0.371, abs=1e-3)
+    assert likert_mde(3, 100, **ZERO_SLOPES) == pytest.approx(0.236, abs=1e-3)
+    assert math.isnan(fitted_test_mde(2, 5, **PRESETS["high"]))  # not reachable for β1 ≤ 0.5
+    with pytest.raises(ValueError, match="`target_power`"):
+        fitted_test_mde(3, 100, target_power=0.01, **PRESETS["high"])  # below the fitted test's one-sided rate

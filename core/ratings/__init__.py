@@ -56,7 +56,7 @@ from .power import (  # noqa: F401
     likert_power,
     smallest_design,
 )
-from .fitted import fitted_test_power  # noqa: F401
+from .fitted import fitted_test_mde, fitted_test_power  # noqa: F401
 from .pilot import (  # noqa: F401
     MAX_ABS_RATING,
     MAX_PILOT_RATINGS,
@@ -109,6 +109,7 @@ __all__ = [
     "RatingsResult",
     "likert_power",
     "fitted_test_power",
+    "fitted_test_mde",
     "likert_mde",
     "smallest_design",
     "budget_plans",

@@ -20,7 +20,7 @@ from ..validation import check_int
 from ._model import _SIGMAS, DATASET_PRESETS, PRESETS, RULES, RatingsResult
 from .assurance import assurance_plans, crowd_assurance, likert_assurance
 from .crowd import crowd_analytic, crowd_plans, crowd_power
-from .fitted import fitted_test_power
+from .fitted import fitted_test_mde, fitted_test_power
 from .power import analytic_grid, budget_plans, likert_mde, likert_power
 
 __all__ = ["LAYOUTS", "LAYOUT_LABELS", "RULE_LABELS", "SIGMA_LABELS", "SIGMA_HELP", "PRESET_LABELS",
@@ -213,6 +213,11 @@ class RatingsDesign(Design):
         mean squares), integrated exactly; continuous ratings. Beside :meth:`analytic_power` it shows where the
         noncentral-t approximation is off (both slope variances small against the residual)."""
         return fitted_test_power(self.workers, self.items, self.effect, **self.sigmas, alpha=self.alpha)
+
+    def fitted_mde(self, *, target_power=0.8) -> float:
+        """:func:`fitted_test_mde`: the smallest β1 the fitted test detects with ``target_power`` (crossed design with
+        these workers and items, continuous ratings)."""
+        return fitted_test_mde(self.workers, self.items, target_power=target_power, alpha=self.alpha, **self.sigmas)
 
     def mde(self, *, target_power=0.8) -> float:
         """:func:`likert_mde` of the fully crossed design with these workers and items (analytic)."""

@@ -24,9 +24,10 @@ import numpy as np
 from scipy import special, stats
 
 from ..results import nan_if_zero
-from ._model import RatingsResult, _dfs, _eigen, _validate
+from ..validation import check_real
+from ._model import RatingsResult, _check_sigmas, _dfs, _eigen, _validate
 
-__all__ = ["fitted_test_power"]
+__all__ = ["fitted_test_power", "fitted_test_mde"]
 
 #: Gauss–Legendre nodes on (0, 1) for the worker, item and residual mean squares. The worker mean square carries
 #: the fallback where λ̂0 ≤ 0 (a jump), so it gets the most nodes; against 200 × 200 × 40 nodes the power is within
@@ -63,6 +64,13 @@ def _thresholds(workers, items, sigmas, alpha, nodes=_NODES):
     crit = special.stdtrit(dof, 1.0 - alpha / 2.0)
     # |β̂1| > crit · ŜE  ⇔  |u| > crit · √(λ̂0 / λ0), u = β̂1 / SE ~ N(δ, 1)
     return (crit * np.sqrt(est / lam0)).ravel(), weight.ravel(), lam0
+
+
+def _check_nodes(nodes) -> tuple[int, int, int]:
+    if (not isinstance(nodes, (tuple, list)) or len(nodes) != 3
+            or any(not isinstance(n, (int, np.integer)) or isinstance(n, bool) or not 4 <= n <= 1000 for n in nodes)):
+        raise ValueError(f"`nodes` must be three whole numbers from 4 to 1,000, got {nodes!r}.")
+    return tuple(int(n) for n in nodes)
 
 
 def fitted_test_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, sigma_i1, sigma, alpha=0.05,
@@ -118,10 +126,7 @@ def fitted_test_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, s
     sigmas = dict(sigma_w0=sigma_w0, sigma_w1=sigma_w1, sigma_i0=sigma_i0, sigma_i1=sigma_i1, sigma=sigma)
     workers, items, effect, sigmas, _, alpha, _, _ = _validate(workers, items, effect, sigmas, 0.5, alpha,
                                                               "satterthwaite", "analytic")
-    if (len(nodes) != 3 or any(not isinstance(n, (int, np.integer)) or isinstance(n, bool) or not 4 <= n <= 1000
-                               for n in nodes)):
-        raise ValueError(f"`nodes` must be three whole numbers from 4 to 1,000, got {nodes!r}.")
-    k, weight, lam0 = _thresholds(workers, items, sigmas, alpha, tuple(int(n) for n in nodes))
+    k, weight, lam0 = _thresholds(workers, items, sigmas, alpha, _check_nodes(nodes))
     delta = 2.0 * effect * math.sqrt(workers * items / lam0)
     up = float(weight @ special.ndtr(delta - k))
     low = float(weight @ special.ndtr(-delta - k))
@@ -141,3 +146,35 @@ def fitted_test_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, s
                          type_m=first / mass / d if mass > 0 else math.nan, false_positive_rate=null, mc_se=0.0,
                          false_positive_rate_se=0.0, mean_difference=2 * effect, rule="satterthwaite",
                          method="quadrature")
+
+
+def fitted_test_mde(workers, items, *, target_power=0.8, alpha=0.05, nodes=_NODES, **sigmas) -> float:
+    """Smallest β1 > 0 that the fitted Satterthwaite test (:func:`fitted_test_power`) detects in the right direction
+    with ``target_power``; ``nan`` when even β1 = 0.5 falls short.
+
+    The thresholds k of the quadrature do not depend on β1, so the root (Brent) costs one normal tail per node and
+    step. ``target_power`` must lie above the right-direction rate at β1 → 0 (half the fitted test's false-positive
+    rate) and below 1.
+
+    Examples
+    --------
+    >>> zero = dict(sigma_w0=0.5, sigma_w1=0.0, sigma_i0=0.5, sigma_i1=0.0, sigma=1.0)
+    >>> round(fitted_test_mde(3, 100, **zero), 3)  # the noncentral-t approximation says 0.236
+    0.371
+    """
+    from scipy import optimize
+
+    sigmas = _check_sigmas(sigmas)
+    workers, items, _, sigmas, _, alpha, _, _ = _validate(workers, items, 0.0, sigmas, 0.5, alpha, "satterthwaite",
+                                                          "analytic")
+    k, weight, lam0 = _thresholds(workers, items, sigmas, alpha, _check_nodes(nodes))
+    floor = float(weight @ special.ndtr(-k))
+    target_power = check_real("target_power", target_power, low=floor, high=1.0, low_open=True, high_open=True)
+    scale = 2.0 * math.sqrt(workers * items / lam0)
+
+    def gap(e):
+        return float(weight @ special.ndtr(scale * e - k)) - target_power
+
+    if gap(0.5) < 0:
+        return math.nan
+    return float(optimize.brentq(gap, 0.0, 0.5, xtol=1e-9))

@@ -53,6 +53,9 @@ def test_zero_slope_variances_warn_that_the_fitted_test_is_weaker():
     assert shown["Power"] == f"{100 * approx.power:.1f}%"
     warned = [w.value for w in page.warning if "test as fitted" in w.value]
     assert warned and f"{100 * fitted.power:.1f}% power, not {100 * approx.power:.1f}%" in warned[0]
+    # ... and where the fitted test reaches the target, beside the MDE the row shows (oracle: fitted_test_mde)
+    reach = rt.fitted_test_mde(3, 100, **sig)
+    assert f"It reaches 80% power at β1 = {reach:.3f} (the MDE above says {rt.likert_mde(3, 100, **sig):.3f})" in warned[0]
     assert not page.success  # no "adequately powered" beside it
 
 
