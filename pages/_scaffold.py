@@ -35,7 +35,7 @@ from pages._frame import (CHART_CONFIG, PRESENTATION_CHART_CONFIG, cached, cache
 from pages._pins import (Pin, pin_columns, pin_controls, pinned_curve, pinned_designs, pins_table)
 from pages._plans import add_to_basket, code_view, current_link, plan_actions
 from pages._show import (Metric, Views, chart, download_csv, explain, fmt_money, fmt_points, guard, metric_slots,
-                         metrics_row, sample_size_metric, verdict, views)
+                         metrics_row, sample_size_metric, short_table, verdict, views)
 from pages._simulate import clear_simulations, simulation
 from pages._text import code, list_of, md_escape, safe_message
 
@@ -44,7 +44,7 @@ __all__ = [
     "PRESENTATION_CHART_CONFIG", "decision_controls", "SimulationSettings", "simulation_controls", "link_values",
     "apply_values", "source_of", "PriorSettings", "prior_controls", "cost_controls", "field_input", "read_design",
     "simulation", "clear_simulations", "guard", "Metric", "metrics_row", "metric_slots", "verdict",
-    "sample_size_metric", "fmt_points", "fmt_money", "chart", "Views", "views", "explain", "download_csv",
+    "sample_size_metric", "fmt_points", "fmt_money", "chart", "short_table", "Views", "views", "explain", "download_csv",
     "current_link", "add_to_basket", "plan_actions", "code_view", "Pin", "pin_controls", "pinned_designs",
     "pinned_curve", "pins_table", "pin_columns", "currency_label", "fmt_pct", "fmt_ratio", "fmt_n", "md_escape",
     "safe_message", "code", "list_of",

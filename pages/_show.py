@@ -1,4 +1,5 @@
-"""Showing results: errors as messages, the metrics row and verdicts, charts, lazy tabs, explain, CSV download."""
+"""Showing results: errors as messages, the metrics row and verdicts, charts, short tables, lazy tabs, explain, CSV
+download."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from core.sizing import SampleSize
 from pages._frame import CHART_CONFIG, PRESENTATION_CHART_CONFIG, presentation
 from pages._text import md_escape, safe_message
 
-__all__ = ['guard', 'Metric', 'metrics_row', 'metric_slots', 'verdict', 'sample_size_metric', 'fmt_points', 'chart', 'Views', 'views', 'explain', 'download_csv', 'fmt_money']
+__all__ = ['guard', 'Metric', 'metrics_row', 'metric_slots', 'verdict', 'sample_size_metric', 'fmt_points', 'chart', 'short_table', 'Views', 'views', 'explain', 'download_csv', 'fmt_money']
 
 
 @contextlib.contextmanager
@@ -140,6 +141,25 @@ def chart(fig, key: str | None, container=None) -> None:
     (container or st).plotly_chart(fig, key=key, width="stretch",
                                    config=PRESENTATION_CHART_CONFIG if presentation() else CHART_CONFIG,
                                    theme=None if presentation() else "streamlit")
+
+
+def short_table(frame: pd.DataFrame, *, labels: Mapping[str, str] | None = None,
+                formats: Mapping[str, str] | None = None) -> None:
+    """A short read-only table (a handful of rows) as a static table, its index hidden.
+
+    ``st.dataframe`` draws a canvas data grid whose ≈ 1.7 MB module the browser loads, compiles and lays out on a
+    page's first visit before the charts below it appear (Analyze, with four such tables: ≈ 0.5 s of its first
+    visit). A static table shows every row without a scroll box, on a projector too. ``formats``: Python format
+    strings by column (``"{:.4f}"``); booleans read yes/no; missing numbers "—"; then the columns are relabelled.
+    """
+    shown = frame.copy()
+    for column in shown.columns:
+        if shown[column].dtype == bool:
+            shown[column] = shown[column].map({True: "yes", False: "no"})
+        elif column in (formats or {}):
+            spec = formats[column]
+            shown[column] = [("—" if isinstance(x, float) and math.isnan(x) else spec.format(x)) for x in shown[column]]
+    st.table(shown.rename(columns=dict(labels or {})), hide_index=True)
 
 
 class Views:

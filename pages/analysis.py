@@ -33,6 +33,7 @@ from pages._scaffold import (
     link_values,
     metrics_row,
     plan_actions,
+    short_table,
     start,
     style,
 )
@@ -105,7 +106,7 @@ kind, data, u, v, binary, names, d = load(design)
 # ---------------------------------------------------------------------------
 st.header("1 · Data")
 summary = an.summarize(u, v, names)
-st.dataframe(summary.round(4), hide_index=True, width="stretch")
+short_table(summary, formats={c: "{:.4f}" for c in ("mean", "median", "sd", "min", "max", "skewness")})
 c1, c2 = st.columns(2)
 with c1:
     chart(figures.histogram_figure({plot_text(names[0]): u, plot_text(names[1]): v}, title="Scores per evaluation unit",
@@ -126,9 +127,7 @@ st.markdown(
         f"Shapiro–Wilk: W = {rec.shapiro_w:.3f}, p = {fmt_p(rec.shapiro_p)} → "
         f"{'normality is plausible' if rec.normal else 'not normal'}." if math.isfinite(rec.shapiro_p) else
         "No normality test: skewed or 0/1 data are not normal."))
-st.dataframe(rec.tests[["name", "verdict", "reason"]], hide_index=True, width="stretch",
-             column_config={"name": "Test", "verdict": "Verdict",
-                            "reason": st.column_config.TextColumn("Why", width="large")})
+short_table(rec.tests[["name", "verdict", "reason"]], labels={"name": "Test", "verdict": "Verdict", "reason": "Why"})
 
 # ---------------------------------------------------------------------------
 # 3. tests and effect sizes
@@ -147,14 +146,11 @@ if chosen:
         results = run_tests(design, u, v, tuple(chosen), rec.statistic)
 if results is not None:
     shown = results.assign(p_value=results["p_value"].map(fmt_p))
-    number = st.column_config.NumberColumn
-    st.dataframe(shown[["name", "estimate", "statistic", "p_value", "ci_low", "ci_high", "significant"]],
-                 hide_index=True, width="stretch",
-                 column_config={"name": "Test", "estimate": number("Estimate", format="%.4f"),
-                                "statistic": number("Statistic", format="%.4f"), "p_value": "p-value",
-                                "ci_low": number(f"{1 - alpha:.0%} CI low", format="%.4f"),
-                                "ci_high": number(f"{1 - alpha:.0%} CI high", format="%.4f"),
-                                "significant": st.column_config.CheckboxColumn(f"p ≤ {alpha}")})
+    short_table(shown[["name", "estimate", "statistic", "p_value", "ci_low", "ci_high", "significant"]],
+                labels={"name": "Test", "estimate": "Estimate", "statistic": "Statistic", "p_value": "p-value",
+                        "ci_low": f"{1 - alpha:.0%} CI low", "ci_high": f"{1 - alpha:.0%} CI high",
+                        "significant": f"p ≤ {alpha}"},
+                formats=dict.fromkeys(("estimate", "statistic", "ci_low", "ci_high"), "{:.4f}"))
     st.caption("Estimates: mean difference (t, McNemar), Hodges–Lehmann (Wilcoxon), median (sign), and the "
                f"{rec.statistic} for the permutation and bootstrap tests.")
 
@@ -167,10 +163,9 @@ effects = pd.DataFrame([
     ("Wilcoxon r", eff.wilcoxon_r, math.nan, math.nan, "Z / √n of the signed-rank test — eq. 4"),
     ("Hodges–Lehmann", eff.hodges_lehmann, *eff.hodges_lehmann_ci, "median of Walsh averages, score units — eq. 5"),
 ], columns=["index", "value", "ci_low", "ci_high", "definition"])
-st.dataframe(effects, hide_index=True, width="stretch",
-             column_config={"value": st.column_config.NumberColumn("Value", format="%.4f"),
-                            "ci_low": st.column_config.NumberColumn("95% CI low", format="%.4f"),
-                            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.4f")})
+short_table(effects, labels={"index": "Index", "value": "Value", "ci_low": "95% CI low", "ci_high": "95% CI high",
+                              "definition": "Definition"},
+            formats=dict.fromkeys(("value", "ci_low", "ci_high"), "{:.4f}"))
 
 # ---------------------------------------------------------------------------
 # 5. power and sensitivity

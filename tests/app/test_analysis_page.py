@@ -254,3 +254,24 @@ def test_google_mqm_segment_scores_with_mixed_separators_open_as_a_long_table(pa
     d = np.array([scores[("Human-A.0", i)] - scores[("Online-B.1", i)] for i in range(1, 41)])
     assert metrics(page)["MDE of the paired t test at 80% power"] == \
         f"{an.paired_t_mde(40, float(d.std(ddof=1))):.4f} score units"
+
+
+def test_short_tables_are_static_and_formatted_like_the_engine(page):
+    # the four short tables are static (no data-grid module on the first visit), numbers to 4 decimals
+    # (oracle: the engine's own summary and tests at the page's design)
+    assert not page.dataframe
+    assert len(page.table) == 4
+    data = an.parse_results((SAMPLES / "scores.csv").read_bytes(), "scores")
+    summary = an.summarize(data.a, data.b, ("system_a", "system_b"))
+    shown = page.table[0].value
+    assert list(shown["mean"]) == [f"{x:.4f}" for x in summary["mean"]]
+    assert list(shown["n"]) == list(summary["n"])
+    from core.analysis.design import AnalysisDesign
+
+    tests = AnalysisDesign().tests(data.a, data.b, ("t",), statistic="mean")
+    results = page.table[2].value
+    t_row = results[results["Test"] == tests["name"].iloc[0]]
+    assert t_row["Estimate"].iloc[0] == f"{tests['estimate'].iloc[0]:.4f}"
+    assert t_row["95% CI low"].iloc[0] == f"{tests['ci_low'].iloc[0]:.4f}"
+    assert t_row["p ≤ 0.05"].iloc[0] == ("yes" if tests["significant"].iloc[0] else "no")
+    assert "—" in set(page.table[3].value["95% CI low"])  # Wilcoxon r has no interval
