@@ -347,6 +347,16 @@ def _nct_tails(crit, dof, ncp):
     return stats.nct.sf(crit, dof, ncp), stats.nct.sf(crit, dof, -ncp)
 
 
+def _beyond(delta, k):
+    """P(|u| > k) and E[|u|; |u| > k] for u ~ N(δ, 1), δ ≥ 0 (elementwise):
+    Φ(δ − k) + Φ(−δ − k) and δ·(Φ(δ − k) − Φ(−δ − k)) + φ(k − δ) + φ(k + δ)."""
+    hi, lo = k - delta, -k - delta
+    mass = special.ndtr(-hi) + special.ndtr(lo)
+    first = delta * (special.ndtr(-hi) - special.ndtr(lo)) + _PDF_SCALE * (np.exp(-0.5 * hi * hi)
+                                                                         + np.exp(-0.5 * lo * lo))
+    return mass, first
+
+
 def _t_type_m(ncp, dof, crit):
     """Type-M of the two-sided t test in the noncentral-t model of its power (vectorized).
 
@@ -364,10 +374,7 @@ def _t_type_m(ncp, dof, crit):
     delta = np.abs(np.asarray(ncp, dtype=float))[..., None]
     dof = np.asarray(dof, dtype=float)[..., None]
     k = np.asarray(crit, dtype=float)[..., None] * np.sqrt(stats.chi2.ppf(_GL_P, dof) / dof)
-    hi, lo = k - delta, -k - delta
-    mass = special.ndtr(-hi) + special.ndtr(lo)
-    first = delta * (special.ndtr(-hi) - special.ndtr(lo)) + _PDF_SCALE * (np.exp(-0.5 * hi * hi)
-                                                                         + np.exp(-0.5 * lo * lo))
+    mass, first = _beyond(delta, k)
     mass, first = (mass * _GL_W).sum(axis=-1), (first * _GL_W).sum(axis=-1)
     delta = delta[..., 0]
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -25,7 +25,7 @@ from scipy import special, stats
 
 from ..results import nan_if_zero
 from ..validation import check_real
-from ._model import RatingsResult, _check_sigmas, _dfs, _eigen, _validate
+from ._model import RatingsResult, _beyond, _check_sigmas, _dfs, _eigen, _validate
 
 __all__ = ["fitted_test_power", "fitted_test_mde"]
 
@@ -137,9 +137,7 @@ def fitted_test_power(workers, items, effect, *, sigma_w0, sigma_w1, sigma_i0, s
                              false_positive_rate_se=0.0, mean_difference=0.0, rule="satterthwaite",
                              method="quadrature")
     d = abs(delta)
-    hi, lo = k - d, -k - d
-    first = float(weight @ (d * (special.ndtr(-hi) - special.ndtr(lo))
-                            + (np.exp(-0.5 * hi * hi) + np.exp(-0.5 * lo * lo)) / math.sqrt(2.0 * math.pi)))
+    first = float(weight @ _beyond(d, k)[1])
     mass = up + low
     right, wrong = (up, low) if effect > 0 else (low, up)
     return RatingsResult(power=right, type_s=nan_if_zero(wrong, mass),
