@@ -26,7 +26,7 @@ first visit ≤ 1.2×, first change ≤ 1.5×, page stable ≤ 1.5×. The ratios
 what the app adds to Streamlit's own cost and are steadier across machines
 than seconds. A second, **page-shaped floor** (``floor_page_app.py``: the
 Accuracy page's element mix and structure — a sidebar of assumptions, and
-in one fragment the key inputs, a metrics row, tabs, expanders, a download
+in one fragment the key inputs, a metrics row, a view switcher, expanders, a download
 and one seven-trace chart — with no statistics; its key input is moved)
 shows how much of that is Streamlit's cost of a page with that many
 elements; each page's ratios to it are printed too (no targets). ``python -m

@@ -4,7 +4,8 @@ The one-chart floor (``floor_app.py``) has a slider and a chart: two elements. A
 sidebar of assumptions, three key inputs above the chart, a metrics row, view tabs, the pins, plan and code
 expanders, a CSV download, the explanation and one chart of several traces). This app has the Accuracy page's
 element mix and structure — counted with AppTest at its defaults: the key inputs and everything that depends
-on them inside one ``st.fragment``, the sidebar outside it, tabs whose choice is in the URL — with constant
+on them inside one ``st.fragment``, the sidebar outside it, a metrics row of boxes, a view switcher whose
+choice is in the URL, expanders filled only when opened (``pages._show``, ``pages._pins``) — with constant
 content and one seven-trace chart whose data follow the "Slope" key input. A page's ratio to it is what the
 page's own work (its script, its figure and its texts) adds to what Streamlit costs for that many elements.
 Started with plain ``streamlit run``.
@@ -42,27 +43,35 @@ def body() -> None:
     slope = cols[0].slider("Slope", 0.5, 10.0, 2.0, 0.5, help="Moves the chart.")  # the first: the one moved
     cols[1].select_slider("Size", [100, 200, 500, 1_000, 2_000], 500, help="A constant key input.")
     cols[2].slider("Rate", 50, 100, 80, help="A constant key input.")
-    for i, col in enumerate(st.columns(5)):
-        col.metric(f"Metric {i}", f"{slope * (i + 1):.1f} pts", help="A number that follows the slider.")
+    row = st.container(horizontal=True, gap="medium")
+    for i in range(5):
+        row.container(width="content", gap=None).metric(f"Metric {i}", f"{slope * (i + 1):.1f} pts",
+                                                        help="A number that follows the slider.")
     st.warning("A constant note above the charts.")
-    with st.expander("Pinned designs (0)"):
-        name, pin = st.columns([3, 1])
-        name.text_input("Name of the pin", "")
-        pin.button("Pin this design")
-    tabs = st.tabs([f"View {i}" for i in range(8)], key="view", bind="query-params", on_change="rerun")
-    with tabs[0]:
-        x = np.geomspace(10, 100_000, 32)
-        fig = go.Figure([go.Scatter(x=x, y=1 - np.exp(-slope * x / (2_000 * (k + 1))), mode="lines",
-                                    name=f"series {k}") for k in range(7)])
-        fig.update_layout(xaxis_type="log", height=420, hovermode="x unified")
-        st.plotly_chart(fig, width="stretch")
-    with st.expander("Plan this design"):
-        st.markdown(f"A plan of {slope:.1f} points. " + "A constant sentence of the plan. " * 20)
-    with st.expander("Python code for this view"):
-        st.code(f"slope = {slope}\n" + "print('a constant line of code')\n" * 10, language="python")
+    with st.container(key="pins_panel"), st.expander("Pinned designs (0)", key="pins_open", on_change="rerun") as box:
+        if box.open:
+            name, pin = st.columns([3, 1])
+            name.text_input("Name of the pin", "")
+            pin.button("Pin this design")
+    views = [f"View {i}" for i in range(8)]
+    view = st.segmented_control("View", views, default=views[0], required=True, key="view", bind="query-params",
+                                label_visibility="collapsed")
+    with st.container():
+        if view == views[0]:
+            x = np.geomspace(10, 100_000, 32)
+            fig = go.Figure([go.Scatter(x=x, y=1 - np.exp(-slope * x / (2_000 * (k + 1))), mode="lines",
+                                        name=f"series {k}") for k in range(7)])
+            fig.update_layout(xaxis_type="log", height=420, hovermode="x unified")
+            st.plotly_chart(fig, width="stretch")
+    with st.expander("Plan this design", key="plan_open", on_change="rerun") as box:
+        if box.open:
+            st.markdown(f"A plan of {slope:.1f} points. " + "A constant sentence of the plan. " * 20)
+    with st.expander("Python code for this view", key="code_open", on_change="rerun") as box:
+        if box.open:
+            st.code(f"slope = {slope}\n" + "print('a constant line of code')\n" * 10, language="python")
     st.download_button("Download the plotted data (CSV)", data=f"x,y\n1,{slope}\n", file_name="data.csv")
-    with st.expander("Explain this page in plain language"):
-        st.markdown("**What is being planned?** " + "A constant paragraph of explanation. " * 50)
-
+    with st.expander("Explain this page in plain language", key="explain_open", on_change="rerun") as box:
+        if box.open:
+            st.markdown("**What is being planned?** " + "A constant paragraph of explanation. " * 50)
 
 body()

@@ -104,6 +104,9 @@ _PRESENTATION_CSS = """
 /* a long label wraps onto a second line rather than pushing the row's last metric onto a line of its own; the
    value keeps its own width, so it is never cut */
 [data-testid="stMetricLabel"] { max-width: 11rem; }
+/* the view switcher: every name on screen in at most two short rows */
+.st-key-view button { min-height: 1.8rem; padding: 0 0.6rem; }
+.st-key-view button p { font-size: 1.0rem; }
 @media (max-width: 1100px) {
   [data-testid="stMetricValue"], [data-testid="stMetricValue"] * { font-size: 1.65rem !important; }
   [data-testid="stMetricLabel"] p { font-size: 0.85rem; }
@@ -111,6 +114,7 @@ _PRESENTATION_CSS = """
   [data-testid="stMetricLabel"] { max-width: 8.5rem; }
   [data-testid="stTab"] p { font-size: 0.9rem !important; }
   [data-testid="stTab"] { height: 2.1rem; }
+  .st-key-view button p { font-size: 0.9rem; }
   [data-testid="stAlert"] p { font-size: 0.92rem !important; }
   [data-testid="stWidgetLabel"] p { font-size: 0.95rem !important; }
 }
@@ -140,6 +144,10 @@ h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.
 _PAGE_CSS = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
+/* the content a hidden view keeps (pages._show.Views) is never shown */
+[class*="st-key-views_hidden_"] { display: none; }
+/* the view switcher is as compact as the tab bar it replaced: one line of names that wraps when it must */
+.st-key-view button { min-height: 2rem; padding: 0.1rem 0.8rem; }
 h1 { padding-top: 0.25rem !important; }
 /* beside the sidebar on a 1280–1440-pixel laptop the main area is 820–980 pixels wide: five metrics fit one row
    with a narrower gap, and below 1380 pixels with long labels and the lines under values wrapped (a value keeps

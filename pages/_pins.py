@@ -87,6 +87,22 @@ def _rename_pin(page: str, index: int, key: str) -> None:
         pins[index] = Pin(str(st.session_state.get(key) or pins[index].name).strip()[:60], pins[index].values)
 
 
+def _pin_fields(page: str, keys, label: str, pins: list) -> None:
+    """The open pins panel: the new pin's name and button, then a row per pin (rename, remove)."""
+    c1, c2 = st.columns([3, 1])
+    c1.text_input("Name of the pin", label, key=f"{page}_pin_name", max_chars=60,
+                  help="How the pinned curve is labelled.")
+    c2.button("📌 Pin this design", key=f"{page}_pin_add", on_click=_add_pin,
+              args=(page, tuple(keys), f"{page}_pin_name"),
+              help="Keeps the current setting as a dashed curve on the charts, next to what you try next.")
+    for i, pin in enumerate(pins):
+        d1, d2 = st.columns([3, 1])
+        d1.text_input("Rename", pin.name, key=f"{page}_pin_rename_{i}_{pin.name}", max_chars=60,
+                      label_visibility="collapsed", on_change=_rename_pin,
+                      args=(page, i, f"{page}_pin_rename_{i}_{pin.name}"))
+        d2.button("Remove", key=f"{page}_pin_remove_{i}", on_click=_remove_pin, args=(page, i))
+
+
 def pin_controls(page: str, keys, *, label: str) -> list:
     """'Pin this design' controls; returns the pinned designs (they survive reruns and travel in ``?pins=``).
 
@@ -94,21 +110,13 @@ def pin_controls(page: str, keys, *, label: str) -> list:
     current design (e.g. "n = 500, Δ = 2.0 pp").
     """
     pins = _pin_state(page)
-    # keyed, so presentation mode can hide it (a secondary control on a projector; the pins still draw)
+    # keyed, so presentation mode can hide it (a secondary control on a projector; the pins still draw); filled
+    # only when open (a rerun), like the plan: a collapsed expander would still send its fields on every move
     with st.container(key="pins_panel"), \
-            st.expander(f"Pinned designs ({len(pins)}) — compare settings on one chart", expanded=False):
-        c1, c2 = st.columns([3, 1])
-        c1.text_input("Name of the pin", label, key=f"{page}_pin_name", max_chars=60,
-                      help="How the pinned curve is labelled.")
-        c2.button("📌 Pin this design", key=f"{page}_pin_add", on_click=_add_pin,
-                  args=(page, tuple(keys), f"{page}_pin_name"),
-                  help="Keeps the current setting as a dashed curve on the charts, next to what you try next.")
-        for i, pin in enumerate(pins):
-            d1, d2 = st.columns([3, 1])
-            d1.text_input("Rename", pin.name, key=f"{page}_pin_rename_{i}_{pin.name}", max_chars=60,
-                          label_visibility="collapsed", on_change=_rename_pin,
-                          args=(page, i, f"{page}_pin_rename_{i}_{pin.name}"))
-            d2.button("Remove", key=f"{page}_pin_remove_{i}", on_click=_remove_pin, args=(page, i))
+            st.expander(f"Pinned designs ({len(pins)}) — compare settings on one chart", key=f"{page}_pins_open",
+                        on_change="rerun") as box:
+        if box.open:
+            _pin_fields(page, keys, label, pins)
     encoded = _encode_pins(pins)
     if encoded:
         st.query_params["pins"] = encoded

@@ -11,7 +11,9 @@ A page reads "controls → compute → show":
 >>> if view.open("power"): chart(figures.curve_figure(…), "power_chart")  # doctest: +SKIP
 
 Speed rules the page follows: only the open view's charts are computed and
-sent (lazy tabs), figures come from :mod:`core.figures` (no per-property
+sent (:func:`views`: one switcher, not a tab bar, whose eight tabs the browser
+would lay out again on every move), expanders are filled only when open,
+figures come from :mod:`core.figures` (no per-property
 validation), exact/analytic numbers appear at once, and simulations run on
 demand after the charts (:func:`simulation`), in chunks with a progress bar,
 outside ``st.cache_data`` (a progress bar inside a cached function cannot be
@@ -19,7 +21,7 @@ replayed), so a slider move interrupts them between chunks.
 
 The scaffold is split by job — :mod:`pages._frame` (frame, title, presentation mode, key inputs),
 :mod:`pages._controls` (shared controls), :mod:`pages._fields` (widgets from a design's declared fields),
-:mod:`pages._simulate` (simulations on demand), :mod:`pages._show` (messages, metrics, charts, tabs, downloads),
+:mod:`pages._simulate` (simulations on demand), :mod:`pages._show` (messages, metrics, charts, views, downloads),
 :mod:`pages._plans` (plan block, code view), :mod:`pages._pins` (pinned designs) and :mod:`pages._text` (user text
 made inert) — and this module gathers them, so a page imports its blocks from one place.
 """

@@ -163,38 +163,49 @@ def short_table(frame: pd.DataFrame, *, labels: Mapping[str, str] | None = None,
 
 
 class Views:
-    """Lazily filled tabs: only the open one's content is computed and sent."""
+    """The page's views: a switcher whose choice is in the URL; only the chosen view's content is computed and
+    sent. Content that a hidden view keeps (an uploader's file) goes to a container that is never shown."""
 
-    def __init__(self, tabs, keys: list[str]):
-        self._tabs = dict(zip(keys, tabs))
+    def __init__(self, labels: Mapping[str, str], choice: str, key: str):
+        self._labels = dict(labels)
+        self._chosen = next((k for k, v in self._labels.items() if v == choice), next(iter(self._labels)))
+        self._box = st.container()
+        self._hidden = None
+        self._key = key
 
     def open(self, key: str) -> bool:
-        """True when the tab ``key`` is the one shown (its content must be rendered)."""
-        tab = self._tabs[key]
-        return tab.open is None or bool(tab.open)
+        """True when the view ``key`` is the one shown (its content must be rendered)."""
+        if key not in self._labels:
+            raise KeyError(key)
+        return key == self._chosen
 
     def __getitem__(self, key: str):
-        return self._tabs[key]
+        if self.open(key):
+            return self._box
+        if self._hidden is None:
+            self._hidden = st.container(key=f"views_hidden_{self._key}")
+        return self._hidden
 
     @property
     def current(self) -> str:
-        """Key of the open tab."""
-        for key, tab in self._tabs.items():
-            if tab.open:
-                return key
-        return next(iter(self._tabs))
+        """Key of the open view."""
+        return self._chosen
 
 
 def views(labels: Mapping[str, str], *, key: str = "view") -> Views:
-    """Tabs whose choice is in the URL (``?view=…``) and whose hidden content is never computed."""
-    tabs = st.tabs(list(labels.values()), key=key, bind="query-params", on_change="rerun")
-    return Views(tabs, list(labels))
+    """The page's views (``?view=…`` in the URL); hidden views' content is never computed."""
+    names = list(labels.values())
+    choice = st.segmented_control("View", names, default=names[0], required=True, key=key, bind="query-params",
+                                  label_visibility="collapsed")
+    return Views(labels, choice, key)
 
 
 def explain(text: str) -> None:
     """The "explain this page in plain language" expander."""
-    with st.expander("Explain this page in plain language"):
-        st.markdown(text)
+    # filled only when open: a collapsed expander still sends its text, which the browser lays out on every move
+    with st.expander("Explain this page in plain language", key="explain_open", on_change="rerun") as box:
+        if box.open:
+            st.markdown(text)
 
 
 def download_csv(frame: pd.DataFrame | Mapping[str, pd.DataFrame], file_name: str, *, key: str,

@@ -45,6 +45,13 @@ def open_plan(at: AppTest, key: str) -> AppTest:
     return at
 
 
+def open_pins(at: AppTest, page: str) -> AppTest:
+    """Open the page's pinned-designs panel (filled only when open: ``pages._pins.pin_controls``)."""
+    at.session_state[f"{page}_pins_open"] = True
+    at.run()
+    return at
+
+
 def chart(at: AppTest, key: str) -> dict:
     """The Plotly figure (data + layout) of the chart with the given widget key."""
     for element in at.get("plotly_chart"):

@@ -8,7 +8,7 @@ import pytest
 from core import accuracy as acc
 from core import pairwise as pw
 
-from .conftest import captions, chart, metrics, open_page, open_plan
+from .conftest import captions, chart, metrics, open_page, open_pins, open_plan
 
 DEFAULT = pd.Series(pw.evenly_spaced(6, 25.0), index=pw.system_names(6))
 
@@ -128,6 +128,7 @@ def test_plan_and_download(page):
 
 def test_pins_compare_designs():
     page = open_page("leaderboard", {"view": "Neighbours vs votes"})
+    open_pins(page, "leaderboard")
     page.button(key="leaderboard_pin_add").click()
     page.run()
     page.select_slider(key="votes").set_value(20000)

@@ -6,7 +6,7 @@ import pytest
 
 from core import llm
 
-from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_plan
+from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_pins, open_plan
 
 DEFAULT = dict(accuracy_a=0.70, accuracy_b=0.73, difficulty_sd=0.25, correlation=0.6, samples=1, cluster_size=1,
                icc=0.0, judge_sensitivity=1.0, judge_specificity=1.0, alpha=0.05)
@@ -183,6 +183,7 @@ def test_assurance_and_plan():
 
 
 def test_pins_on_the_power_chart(page):
+    open_pins(page, "llm")
     page.button(key="llm_pin_add").click()
     page.run()
     page.select_slider(key="k").set_value(5)

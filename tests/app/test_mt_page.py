@@ -8,7 +8,7 @@ import pytest
 
 from core import mt
 
-from .conftest import captions, chart, chart_data, metrics, open_page, open_plan
+from .conftest import captions, chart, chart_data, metrics, open_page, open_pins, open_plan
 
 SAMPLE = Path(__file__).resolve().parents[2] / "core" / "data" / "mt_sample" / "sample.tsv"
 
@@ -188,6 +188,7 @@ def test_plan_paragraph_and_download():
 
 
 def test_pins_on_power_and_type_m_charts(page):
+    open_pins(page, "mt")
     page.text_input(key="mt_pin_name").set_value("WMT size")
     page.button(key="mt_pin_add").click()
     page.run()

@@ -8,7 +8,7 @@ import pytest
 
 from core import ratings as rt
 
-from .conftest import captions, chart, chart_data, metrics, open_page, open_plan
+from .conftest import captions, chart, chart_data, metrics, open_page, open_pins, open_plan
 
 
 @pytest.fixture
@@ -220,6 +220,7 @@ def test_presentation_mode_keeps_the_hourly_cost():
 
 
 def test_pins_and_plan(page):
+    open_pins(page, "ratings")
     page.text_input(key="ratings_pin_name").set_value("three workers")
     page.button(key="ratings_pin_add").click()
     page.run()

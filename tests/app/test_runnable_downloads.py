@@ -102,6 +102,7 @@ def test_item_list_warns_when_n_exceeds_the_log():
 
 def test_explain_warns_that_limit_takes_the_first_items():
     at = open_page("llm")
+    open_box(at, "explain_open")  # the explanation is filled only when open
     text = " ".join(m.value for m in at.markdown)
     assert "--limit" in text and "first" in text
 

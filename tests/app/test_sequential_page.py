@@ -6,7 +6,7 @@ import pytest
 
 from core import sequential as sq
 
-from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_plan
+from .conftest import captions, chart, chart_data, decode, metrics, open_page, open_pins, open_plan
 
 
 @pytest.fixture
@@ -197,6 +197,7 @@ def test_plan_and_pins(page):
     text = [c.value for c in page.code if "Direct Assessment" in c.value][0]
     res = sq.campaign_power("fixed", 1200, 2.0)
     assert f"detected with {100 * res.power:.0f}% power" in text
+    open_pins(page, "sequential")
     page.text_input(key="sequential_pin_name").set_value("small")
     page.button(key="sequential_pin_add").click()
     page.run()

@@ -21,7 +21,7 @@ _BOXES = """() => {
   const box = e => { if (!e) return null; const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom,
                      left: b.left, right: b.right, width: b.width}; };
   const charts = Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => !g.closest('.st-key-plotly_preload'));
-  const tabs = document.querySelector('[data-testid="stTabs"] [role="tablist"]');
+  const tabs = document.querySelector('.st-key-view [data-testid="stButtonGroup"]') || document.querySelector('[data-testid="stTabs"] [role="tablist"]');
   const metrics = Array.from(document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetric"]'));
   const values = Array.from(document.querySelectorAll('[data-testid="stMetricValue"]'));
   return {title: box(document.querySelector('h1')), keys: box(document.querySelector('.st-key-key_inputs')),

@@ -63,19 +63,19 @@ def test_pilot_values_reach_the_sidebar_sliders(page, server_url, tmp_path):
     assert not page.errors, page.errors
 
 
-def test_tabs_inside_the_fragment_switch_and_keep_the_view_in_the_url(page, server_url):
-    """The tabs are drawn inside the page's fragment: choosing one computes it, puts it in the URL and keeps the
-    key inputs' values."""
+def test_views_inside_the_fragment_switch_and_keep_the_view_in_the_url(page, server_url):
+    """The view switcher is drawn inside the page's fragment: choosing a view computes it, puts it in the URL and
+    keeps the key inputs' values."""
     from .conftest import wait_idle, wait_settled
 
     page.goto(f"{server_url}/ratings?workers=10", wait_until="domcontentloaded")
     wait_idle(page, timeout=60_000)
-    page.locator(".st-key-power_chart .js-plotly-plot").wait_for(timeout=60_000)  # the first tab's chart
-    page.get_by_role("tab", name="Power vs items and workers").click()
+    page.locator(".st-key-power_chart .js-plotly-plot").wait_for(timeout=60_000)  # the first view's chart
+    page.locator(".st-key-view").get_by_role("radio", name="Power vs items and workers").click()
     for key in ("items_chart", "workers_chart"):  # power vs items, power vs workers
         page.wait_for_function(f"() => {{ const g = document.querySelector('.st-key-{key} .js-plotly-plot');"
                                " return g && g.data && g.data.length; }", timeout=60_000)
     wait_settled(page)
     assert "view=Power" in page.url and "workers=10" in page.url
-    assert page.locator(".st-key-power_chart").count() == 0  # the Figure 6 tab is not computed when hidden
+    assert page.locator(".st-key-power_chart").count() == 0  # the Figure 6 view is not computed when hidden
     assert not page.errors, page.errors
