@@ -134,6 +134,8 @@ h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.
 .st-key-pins_panel { display: none; }
 /* the title's box is tighter than its text here: a link's note keeps clear of it */
 .st-key-link_notes { margin-top: 0.6rem; }
+/* ... and so do the key inputs: their labels would sit on the title's last line */
+.st-key-key_inputs { margin-top: 0.75rem; }
 </style>
 """
 

@@ -93,6 +93,7 @@ def test_presentation_mode_fits_a_projector(browser, server_url, name, width, he
         assert b["sidebar"] is None or b["sidebar"]["width"] < 5 or b["sidebar"]["right"] <= 0, b  # folded
         assert _on_first_screen(b["title"], height), b
         assert _on_first_screen(b["keys"], height), b
+        assert b["keys"]["top"] >= b["title"]["bottom"] - 1, b  # the key inputs' labels clear the title
         assert _on_first_screen(b["metric"], height), b
         assert b["chart"]["top"] <= height - CHART_VISIBLE, b
         assert b["chart"]["bottom"] <= height + 1, b  # the whole first chart, axes included
