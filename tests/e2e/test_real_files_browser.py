@@ -91,3 +91,25 @@ def test_leaderboard_alpaca_eval_annotations(page, server_url):
     page.get_by_text("1 annotation without a preference (null) dropped").first.wait_for(timeout=60_000)
     page.get_by_text("synthetic-model").first.wait_for(timeout=60_000)
     _done(page, "leaderboard")
+
+
+def test_an_upload_survives_switching_views(page, server_url, tmp_path):
+    """A view's upload is kept while another view is shown (its uploader stays in a container that is never shown,
+    ``pages._show.Views``): back on the view, the fit is there without uploading again."""
+    from .conftest import wait_idle
+
+    rows = [f"u{w},{i},{s},{3 + (s == 'B') + (w * i) % 3}" for w in range(5) for i in range(12) for s in "AB"]
+    path = tmp_path / "appraise.csv"
+    path.write_text("username,itemId,SYS,score\n" + "\n".join(rows) + "\n")
+    _open(page, f"{server_url}/ratings?view=Fit+a+pilot")
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("5 × 12").first.wait_for(timeout=60_000)
+    switcher = page.locator(".st-key-view")
+    switcher.get_by_role("radio", name="Power vs effect (Figure 6)").click()
+    page.locator(".st-key-power_chart .js-plotly-plot").wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    assert not page.get_by_text("5 × 12").first.is_visible()
+    switcher.get_by_role("radio", name="Fit a pilot").click()
+    page.get_by_text("5 × 12").first.wait_for(timeout=60_000)
+    assert "view=Fit" in page.url
+    _done(page, "ratings-views")
