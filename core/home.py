@@ -439,7 +439,7 @@ def read_upload(name: str, data) -> Upload:
         return Upload(kind, page, f"An lm-evaluation-harness samples file: {len(records):,} documents (metrics: "
                       f"{shown}).",
                       next_step="Upload the other model's samples file together with this one (two files: baseline "
-                      "first), or use the LLM page's “Estimate from your logs” tab, which also reads several runs "
+                      "first), or use the LLM page's “Estimate from your logs” view, which also reads several runs "
                       "per model.",
                       link=(("view", LLM_LOG_TAB),))
     if kind == "llm_log":

@@ -95,7 +95,7 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
         src_text = f"Beta({a:g}, {b:g}) quantiles over {n_items:,} items"
     else:
         if cal is None:
-            st.info("Upload a calibration file (or choose the built-in sample) in the tab **Calibrate from your "
+            st.info("Upload a calibration file (or choose the built-in sample) in the view **Calibrate from your "
                     "labels**: its items and the judge's outputs are the pool.")
             return
         conf = calibrated(cal)

@@ -69,7 +69,7 @@ def agreement_tab(design: D, plotted: dict) -> None:
                    f"{jg.agreement.MIN_EXPECTED} times at {ag_prev:g}% prevalence: the large-sample SE is "
                    "unreliable there, so the curve starts at that n and no smaller item count is suggested.")
     st.page_link("pages/judge.py", label="With this κ, one label on more items or a majority of several per "
-                 "item? (tab Labels per item)", icon=":material/arrow_forward:",
+                 "item? (view Labels per item)", icon=":material/arrow_forward:",
                  query_params={"view": judge_labels.LABELS_VIEW,
                                D.field("labels_kappa").key: f"{min(max(ag_kappa, 0.05), 1.0):g}"})
 

@@ -179,7 +179,7 @@ def tab_resolution(tab, design, result, plotted: dict) -> None:
                                  current=(pair_names[int(np.argmin(result.adjacent_power))],
                                           float(np.min(resolved["holm"].per_comparison))), style=style()),
               "resolution_chart")
-        st.caption("Each neighbouring pair's power comes from the Bradley–Terry fit (the Leaderboard tab). The "
+        st.caption("Each neighbouring pair's power comes from the Bradley–Terry fit (the Leaderboard view). The "
                    "neighbours' estimated gaps are drawn jointly — adjacent pairs share a system, so their tests "
                    "are negatively correlated and rarely all succeed together — and corrected per family "
                    "(20,000 simulated families, seed 0). A pair counts when significant in the true order.")

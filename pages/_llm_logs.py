@@ -235,7 +235,7 @@ def item_list_box(n, log, origin, task):
         if log is None:
             total_items = items.total(n)
             item_ids, item_clusters, item_task = range(total_items), None, items.task
-            st.caption(f"No log uploaded (tab “{FIT_VIEW}”): {n:,} of {total_items:,} items numbered 0 … "
+            st.caption(f"No log uploaded (view “{FIT_VIEW}”): {n:,} of {total_items:,} items numbered 0 … "
                        f"{total_items - 1:,}, assumed to be the harness's doc_ids. Upload a log to draw from its own "
                        "questions, stratified by cluster.")
         if n > len(item_ids):

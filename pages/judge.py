@@ -176,7 +176,7 @@ def headline(design: D, currency: str):
     if abs(design.judge_design().correlation) == 1.0:
         st.info("A judge that agrees with every human label (|ρ| = 1) makes human labels redundant, so the plan keeps "
                 "only the 2 the estimator needs. That is only as true as the assumption: a judge's sensitivity and "
-                "specificity are themselves estimated from human labels — size that study in the “Agreement study” tab.")
+                "specificity are themselves estimated from human labels — size that study in the “Agreement study” view.")
     return res
 
 

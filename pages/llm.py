@@ -294,7 +294,7 @@ difference — which is why a paired comparison needs far fewer questions than t
 
 **Sampling noise and K.** A model that samples its answers (temperature > 0) gets a hard question right only some of
 the time. Averaging K answers per question shrinks this noise, but not the differences between questions: the variance
-budget tab shows when more samples stop helping.
+budget view shows when more samples stop helping.
 
 **Clusters.** Questions that share a passage or template are not independent: the design effect 1 + (m − 1)·ICC says
 how many independent questions a cluster is really worth. The test uses cluster-robust standard errors.
@@ -308,7 +308,7 @@ direction, and how much, and how often in the wrong direction, significant resul
 **Which questions.** Evaluate a *random* subset, the same for every model ("Download the item list"). The harness's
 `--limit` takes the **first** n documents of each task, which are often sorted by source, topic or difficulty: the
 first n are not a sample of the benchmark. `--samples` with the downloaded list evaluates exactly the chosen ones.
-The tab "Run a subset instead" says how far such a subset lands from the full run and how often it picks its winner.
+The view "Run a subset instead" says how far such a subset lands from the full run and how often it picks its winner.
 """
 
 

@@ -119,7 +119,7 @@ class JudgePageDesign(Design):
     statistic: str = spec(
         "cohen", choices=tuple(STATISTICS), key="ag_stat", label="Statistic",
         help="The coefficient whose confidence interval you size. AC1 does not collapse at skewed prevalence (see the "
-        "prevalence-paradox tab).")
+        "prevalence-paradox view).")
     ag_prevalence_pct: float = spec(
         30.0, low=0.0, high=100.0, low_open=True, high_open=True, ui_low=2.0, ui_high=50.0, step=1.0, unit="%",
         key="ag_prev", label="Prevalence of the label (%)",
@@ -138,7 +138,7 @@ class JudgePageDesign(Design):
     # --- the "Which items to label" tab (Zrnic & Candès 2024) -----------------------------------------------------
     active_source: str = spec(
         "beta", choices=ACTIVE_SOURCES, key="al_source", label="Judge confidences from",
-        help="A Beta(a, b) spread of the judge's calibrated probabilities, or the items of the file in the tab "
+        help="A Beta(a, b) spread of the judge's calibrated probabilities, or the items of the file in the view "
         "'Calibrate from your labels' (each item's P(human = 1 | the judge's output), binned).")
     min_share: float = spec(
         0.0, low=0.0, high=1.0, step=0.05, unit="", key="al_share", label="Uniform share",

@@ -441,7 +441,7 @@ class FacetDesign(Design):
     sd_item: float = spec(_sd("var_item"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts", key="fc_sd_i",
                           label="Model × question SD (points)",
                           help="Spread of the per-question difference between the models (√(2σ²(1 − ρ)) on the "
-                          "Power tab's scale: 22 points at σ = 0.25, ρ = 0.6).")
+                          "Power view's scale: 22 points at σ = 0.25, ρ = 0.6).")
     sd_item_template: float = spec(_sd("var_item_template"), low=0.0, high=1.0, step=0.005, scale=100.0, unit="pts",
                                    key="fc_sd_it", label="Model × question × template SD (points)",
                                    help="How differently single questions react to the template, beyond the "

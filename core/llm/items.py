@@ -136,7 +136,7 @@ class SubsetDesign(Design):
             elif m is not None and m > n_total:
                 if messages is not None:
                     messages.append(f"`m` must be in [1, {n_total:,}] (at most the benchmark's items), got {m:,}; "
-                                    f"the tab's start {start:,} is used.")
+                                    f"the view's start {start:,} is used.")
                 params[f_m.key] = str(start)
         return super().from_params(params, messages=messages)
 
