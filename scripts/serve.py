@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # sample-size search took 40 s instead of 3 s with four busy processes on two cores.
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
-#: Streamlit's lazily loaded frontend modules that every page needs at once (file-name stems in static/js).
-EAGER_MODULES = ("PlotlyChart",)
+#: Streamlit's lazily loaded frontend modules that every page needs at once (file-name stems in static/js): the
+#: charts, and the view switcher (``st.segmented_control``), which would show a skeleton until its module arrives.
+EAGER_MODULES = ("PlotlyChart", "ButtonGroup")
 _IMPORT = re.compile(r'(?:from|import)\s*"\./([\w.\-]+\.js)"')
 
 

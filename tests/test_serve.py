@@ -87,6 +87,8 @@ def test_installed_streamlit_gets_its_chart_chunk_preloaded():
     assert html is not None
     links = [line for line in html.splitlines() if 'rel="modulepreload"' in line and "PlotlyChart." in line]
     assert len(links) == 1
+    # the pages' view switcher (st.segmented_control) too
+    assert len([line for line in html.splitlines() if 'rel="modulepreload"' in line and "/ButtonGroup." in line]) == 1
     assert len(html) > len((static / "index.html").read_text(encoding="utf-8"))
 
 
