@@ -43,13 +43,19 @@ def test_analyze_wmt_da_seg_scores(page, server_url, tmp_path):
     _done(page, "analysis")
 
 
-def test_ratings_appraise_column_names(page, server_url, tmp_path):
+def _upload_appraise_pilot(page, server_url, tmp_path) -> None:
+    """An Appraise-style export (username, itemId, SYS, score: 5 raters × 12 items × 2 systems) uploaded on the
+    Ratings page's pilot view; returns once the fit names its 5 × 12 design."""
     rows = [f"u{w},{i},{s},{3 + (s == 'B') + (w * i) % 3}" for w in range(5) for i in range(12) for s in "AB"]
     path = tmp_path / "appraise.csv"
     path.write_text("username,itemId,SYS,score\n" + "\n".join(rows) + "\n")
     _open(page, f"{server_url}/ratings?view=Fit+a+pilot")
     page.locator(DROPZONE).first.set_input_files(str(path))
     page.get_by_text("5 × 12").first.wait_for(timeout=60_000)
+
+
+def test_ratings_appraise_column_names(page, server_url, tmp_path):
+    _upload_appraise_pilot(page, server_url, tmp_path)
     _done(page, "ratings")
 
 
@@ -98,12 +104,7 @@ def test_an_upload_survives_switching_views(page, server_url, tmp_path):
     ``pages._show.Views``): back on the view, the fit is there without uploading again."""
     from .conftest import wait_idle
 
-    rows = [f"u{w},{i},{s},{3 + (s == 'B') + (w * i) % 3}" for w in range(5) for i in range(12) for s in "AB"]
-    path = tmp_path / "appraise.csv"
-    path.write_text("username,itemId,SYS,score\n" + "\n".join(rows) + "\n")
-    _open(page, f"{server_url}/ratings?view=Fit+a+pilot")
-    page.locator(DROPZONE).first.set_input_files(str(path))
-    page.get_by_text("5 × 12").first.wait_for(timeout=60_000)
+    _upload_appraise_pilot(page, server_url, tmp_path)
     switcher = page.locator(".st-key-view")
     switcher.get_by_role("radio", name="Power vs effect (Figure 6)").click()
     page.locator(".st-key-power_chart .js-plotly-plot").wait_for(timeout=60_000)
