@@ -243,3 +243,31 @@ def test_monitor_figure_draws_in_the_metrics_units(scale, unit, title):
     assert list(by_name["planned group boundaries"].y) == pytest.approx([scale * b for b in (0.08, 0.05, -0.08, -0.05)])
     assert fig.layout.yaxis.title.text == title
     assert any(s.y0 == pytest.approx(scale * 0.03) for s in fig.layout.shapes)
+
+
+def test_log_ticks_are_round_1_2_5_values_around_the_data():
+    values, labels = figures.log_ticks(16, 15_000)
+    # every value is m·10^e with m in {1, 2, 5}, within a decade of the data, labelled with its own value
+    assert all(round(v / 10 ** np.floor(np.log10(v)), 9) in (1, 2, 5) for v in values)
+    assert min(values) >= 1.6 and max(values) <= 150_000 and {20, 500, 1000, 10_000} <= set(values)
+    assert [labels[values.index(v)] for v in (20, 2000, 10_000)] == ["20", "2,000", "10k"]
+    # a projector's larger fonts take one step fewer (1-3), many decades only their powers of ten
+    assert set(figures.log_ticks(16, 15_000, font_size=18)[0]) == {3, 10, 30, 100, 300, 1000, 3000, 10_000, 30_000,
+                                                                         100_000}
+    assert figures.log_ticks(1, 1e9)[0] == [10.0 ** e for e in range(-1, 11)]
+    assert figures.log_ticks(0.23, 8.2)[1][:3] == ["0.05", "0.1", "0.2"]
+    # under one decade Plotly's own round labels stay; nonsense spans give none
+    assert figures.log_ticks(200, 800) is None and figures.log_ticks(0, 100) is None
+    assert figures.log_ticks(float("nan"), 100) is None
+
+
+def test_log_axes_get_round_ticks_and_the_template_only_the_drawn_types(curves):
+    fig = validated(figures.curve_figure(curves, x="n", y="power", color="series", current=(500, 0.25)))
+    axis = fig.layout.xaxis
+    assert axis.type == "log" and 50 in axis.tickvals and 5000 in axis.tickvals and "5,000" in axis.ticktext
+    assert fig.layout.yaxis.tickvals is None  # a linear axis keeps Plotly's ticks
+    assert set(fig.layout.template.data.to_plotly_json()) == {"scatter"}
+    assert fig.layout.template.layout.colorway  # the template's look is kept
+    # ticks a caller sets (the Type-M axis) are left alone
+    m = figures.type_m_figure(curves, x="n", color="series", current=(500, 1.9), needed=2000, needed_text="80%")
+    assert m.layout.yaxis.tickvals == (1, 1.25, 1.5, 2, 3, 5, 10) and 2000 in m.layout.xaxis.tickvals
