@@ -4,7 +4,8 @@ Starts the app the way ``make run`` does (``scripts/serve.py``) on a free port
 of 127.0.0.1, drives headless Chromium with Playwright and, for each page,
 moves its first key input (the sliders above the first chart, which rerun
 only the page's fragment; else its first sidebar slider) with the keyboard
-three times. For each move
+:data:`MOVES` times (five: a median of three wandered by ± 0.3× of the floor
+from run to run). For each move
 it records, from the key press:
 
 * **first change** — the first moment any chart's data differs;
@@ -58,6 +59,8 @@ PAGES = [(f"/{page.name}", page.bench_slider) for page in REGISTRY if page.bench
 #: Pages whose first visit is timed although no slider of theirs is moved (Analyze: it opens on its charts).
 VISIT_ONLY = [f"/{page.name}" for page in REGISTRY if page.bench_visit and not page.bench]
 TARGET_FIRST, TARGET_STABLE, TARGET_VISIT = 0.5, 1.0, 3.0
+#: Slider moves per page (and for each floor); the figures are their medians.
+MOVES = 5
 #: Targets as ratios to the floor app's figures (first visit, first change, page stable).
 RATIO_VISIT, RATIO_FIRST, RATIO_STABLE = 1.2, 1.5, 1.5
 QUIET = 0.3
@@ -226,7 +229,7 @@ def measure() -> dict:
                 _wait_chart(page)
                 page.wait_for_timeout(500)
                 slider = _slider(page, None)  # the page-shaped floor's key input, in its fragment; else the sidebar's
-                moves = [_move(page, slider) for _ in range(5)]
+                moves = [_move(page, slider) for _ in range(MOVES)]
                 context.close()
             finally:
                 _stop_server(proc)
@@ -255,7 +258,7 @@ def measure() -> dict:
                     _wait_chart(page)
                     page.wait_for_timeout(500)
                     slider = _slider(page, name)
-                    moves = [_move(page, slider) for _ in range(3)]
+                    moves = [_move(page, slider) for _ in range(MOVES)]
                     results["pages"][path] = (statistics.median(m[0] for m in moves),
                                               statistics.median(m[1] for m in moves))
                 except Exception as err:  # report and go on with the other pages
