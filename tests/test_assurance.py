@@ -109,19 +109,25 @@ def test_bad_priors_are_refused():
         llm.benchmark_assurance(100, 0.95, 0.2, 0.01, difficulty_sd=0.2)
 
 
-def test_normal_limit_used_for_large_counts_agrees_with_the_exact_sums():
-    # just below the switch the exact engine is used; evaluate both ways at the same design
+@pytest.mark.parametrize("test", ["exact", "midp", "chi2_cc", "chi2"])
+@pytest.mark.parametrize("agreement", [0.9, 0.8, 0.6])
+def test_normal_limit_used_for_large_counts_agrees_with_the_exact_sums(test, agreement):
+    """Just below the switch (SD of the discordant count 100) the exact engine is used; evaluated both ways at the
+    same designs they agree to 10⁻⁴. The exact and continuity-corrected tests need the limit's one extra discordant
+    count (Edwards 1948): without it the gap reaches 0.0023 (P_a = 0.8, mean 0.4 pp, SD 0.2 pp)."""
     from core.accuracy import paired
 
-    n = int((100.0 ** 2) / (0.1 * 0.9)) - 10  # SD of the discordant count just under the switch (100)
-    exact = acc.mcnemar_assurance(n, 0.004, 0.004, 0.9)
-    limit = paired._ASSURANCE_EXACT_LIMIT
-    try:
-        paired._ASSURANCE_EXACT_LIMIT = 0.0
-        normal = acc.mcnemar_assurance(n, 0.004, 0.004, 0.9)
-    finally:
-        paired._ASSURANCE_EXACT_LIMIT = limit
-    assert abs(exact.assurance - normal.assurance) < 0.001
+    p_disc = 1 - agreement
+    n = int((100.0 ** 2) / (p_disc * (1 - p_disc))) - 10
+    for mean, sd in ((0.002, 0.002), (0.004, 0.002), (0.004, 0.005), (0.008, 0.002), (0.0, 0.005)):
+        exact = acc.mcnemar_assurance(n, mean, sd, agreement, test=test)
+        limit = paired._ASSURANCE_EXACT_LIMIT
+        try:
+            paired._ASSURANCE_EXACT_LIMIT = 0.0
+            normal = acc.mcnemar_assurance(n, mean, sd, agreement, test=test)
+        finally:
+            paired._ASSURANCE_EXACT_LIMIT = limit
+        assert abs(exact.assurance - normal.assurance) < 1e-4, (mean, sd)
 
 
 @pytest.mark.parametrize("prior_sd", [0.005, 0.01, 0.02])

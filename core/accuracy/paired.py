@@ -666,12 +666,17 @@ def mcnemar_assurance(n, delta_mean, delta_sd, agreement, *, alpha=0.05, test="e
     assurance carries no Monte Carlo error (:mod:`core.assurance`). When the
     number of discordant items is large (its SD √(n p_d (1 − p_d)) > 100, so
     the exact sum would visit thousands of counts at each of hundreds of
-    nodes), the nodes use the test's normal limit instead; the two agree to
-    within 0.001 there, the gap shrinking as 1/SD (tested).
+    nodes), the nodes use the test's normal limit instead: reject when
+    |Δ̂| > z_{1−α/2} √(p_d / n), plus one discordant count (1/n) for the
+    exact and the continuity-corrected tests, whose rejection region is
+    Edwards' |B − C| − 1 > z √(B + C) (Edwards 1948). Without that count
+    the limit ran up to 0.0023 above the exact sums at the switch; with it the
+    two agree to 3·10⁻⁵ there (tested for every test).
 
     References
     ----------
-    O'Hagan, Stevens & Campbell (2005); Card et al. (2020), appendix B.
+    O'Hagan, Stevens & Campbell (2005); Card et al. (2020), appendix B;
+    Edwards (1948), Psychometrika 13:185–187 (the continuity correction).
 
     Examples
     --------
@@ -700,7 +705,7 @@ def mcnemar_assurance(n, delta_mean, delta_sd, agreement, *, alpha=0.05, test="e
         deltas = np.clip(np.asarray(deltas, dtype=float), -p_disc, p_disc)
         if normal_limit:
             z = stats.norm.isf(alpha / 2.0)
-            crit = z * math.sqrt(p_disc / n)
+            crit = z * math.sqrt(p_disc / n) + (1.0 / n if test in ("exact", "chi2_cc") else 0.0)
             sd = np.sqrt(np.maximum(p_disc - deltas**2, 1e-300) / n)
             return stats.norm.sf((crit - deltas) / sd), stats.norm.cdf((-crit - deltas) / sd)
         q = np.clip((p_disc + deltas) / (2.0 * p_disc), 0.0, 1.0)
