@@ -4,6 +4,8 @@ are on the first screen, without scrolling; on a small laptop (1280 × 800) the 
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from pages._registry import PAGES
@@ -120,5 +122,42 @@ def test_demo_step_buttons_are_on_screen_at_every_step(browser, server_url, widt
                 button.wait_for(timeout=60_000)
                 box = button.bounding_box()
                 assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (step, label, box)
+    finally:
+        context.close()
+
+
+_TICKS = """() => {
+  const g = Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => !g.closest('.st-key-plotly_preload'))[0];
+  const labels = sel => Array.from(g.querySelectorAll(sel)).filter(t => t.textContent.trim()).map(t => {
+    const b = t.getBoundingClientRect(); return {text: t.textContent, left: b.left, right: b.right, top: b.top,
+                                                 bottom: b.bottom}; });
+  return {types: [g._fullLayout.xaxis.type, g._fullLayout.yaxis.type], x: labels('.xtick text'),
+          y: labels('.ytick text')};
+}"""
+
+
+def _overlaps(labels):
+    return [(a["text"], b["text"]) for i, a in enumerate(labels) for b in labels[i + 1:]
+            if a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
+            and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1]
+
+
+@pytest.mark.parametrize("width, height, query", [(1440, 900, ""), (1024, 768, "?present=true")])
+@pytest.mark.parametrize("name", ["accuracy", "llm", "judge", "mt"])
+def test_log_axes_read_at_a_glance(browser, server_url, name, width, height, query):
+    """The first chart's log axis is labelled with a few round numbers (20, 50, 100, 1,000, 10k …; Plotly's own
+    labels put a small digit at every 2…9 of a decade), and no two tick labels overlap, on a laptop and on a
+    projector."""
+    context, page = _open(browser, server_url, name, width, height, query)
+    try:
+        ticks = page.evaluate(_TICKS)
+        for letter, kind in zip("xy", ticks["types"]):
+            labels = ticks[letter]
+            assert labels and not _overlaps(labels), (letter, [t["text"] for t in labels])
+            if kind == "log":
+                values = [float(t["text"].replace(",", "").replace("k", "e3").replace("M", "e6")) for t in labels]
+                assert 2 <= len(values) <= 12, values
+                assert all(round(v / 10 ** math.floor(math.log10(v)), 6) in (1, 2, 3, 5)
+                           for v in values), values
     finally:
         context.close()
