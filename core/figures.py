@@ -723,9 +723,10 @@ def interval_figure(names: Sequence[str], estimates, low, high, *, title: str = 
              "marker": {"size": max(9, style.marker_size - 3), "color": color},
              "error_x": {"type": "data", "symmetric": False, "array": hi - est, "arrayminus": est - lo,
                          "visible": True, "thickness": max(1.5, style.line_width / 1.5)},
-             "customdata": np.stack([lo, hi], axis=-1),
-             "hovertemplate": f"%{{y}}<br>%{{x:{hover_format}}} [%{{customdata[0]:{hover_format}}}, "
-                              f"%{{customdata[1]:{hover_format}}}]<extra></extra>"}
+             # the interval as text: a fit without one (separated votes) reads "no interval", not "[NaN, NaN]"
+             "customdata": [f"[{a:{hover_format}}, {b:{hover_format}}]" if math.isfinite(a) and math.isfinite(b)
+                            else "no interval" for a, b in zip(lo, hi)],
+             "hovertemplate": f"%{{y}}<br>%{{x:{hover_format}}} %{{customdata}}<extra></extra>"}
     layout = _layout(style, title=title, x_axis=_axis(x_title),
                      y_axis=_axis("", type="category", autorange="reversed"), lines=lines, legend=False)
     layout["height"] = max(style.height, 28 * len(names) + 120)

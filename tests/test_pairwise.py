@@ -442,6 +442,26 @@ def test_fit_refuses_disconnected_groups_and_handles_separation():
     assert np.isfinite(fit.ratings).all() and fit.ratings.iloc[0] > fit.ratings.iloc[1] + 300
 
 
+@pytest.mark.parametrize("votes", [
+    {"model_a": ["a"], "model_b": ["b"], "winner": ["model_a"]},  # a single vote: every replicate is the same
+    {"model_a": ["a", "b", "c", "a"] * 3, "model_b": ["b", "c", "a", "c"] * 3,  # a never loses, b and c play both ways
+     "winner": ["model_a", "model_a", "model_b", "model_a"] * 3},
+])
+def test_a_separated_fit_reports_no_intervals(votes):
+    """Without a finite MLE (Ford 1957: the win graph is not strongly connected) the ridge sets the separated ratings,
+    so bootstrap intervals would measure the ridge: a single vote gave intervals of zero width. None are reported."""
+    fit = pw.fit_bradley_terry(pd.DataFrame(votes), n_boot=200, seed=0)
+    assert fit.separated and fit.n_boot == 0 and fit.bootstrap is None
+    assert fit.ci_low.isna().all() and fit.ci_high.isna().all() and fit.se.isna().all()
+    assert np.isfinite(fit.ratings).all() and fit.models[0] == "a"
+    assert any("No 95% intervals" in note for note in fit.notes)
+    # a connected fit keeps its intervals, which contain the rating
+    connected = pd.DataFrame({"model_a": ["a", "b", "a", "b"] * 5, "model_b": ["b", "a", "b", "a"] * 5,
+                              "winner": ["model_a", "model_a", "model_a", "model_b"] * 5})
+    fit = pw.fit_bradley_terry(connected, n_boot=200, seed=0)
+    assert not fit.separated and ((fit.ci_low < fit.ratings) & (fit.ratings < fit.ci_high)).all()
+
+
 def test_fit_accepts_plain_frames_and_drops_self_matches():
     votes = pd.DataFrame({"Model_A": ["x", "y", "x", "x", "z"], "MODEL_B": ["y", "x", "x", "z", "y"],
                           "Winner": ["Model_A", " tie (bothbad) ", "model_a", "model_b", "TIE"]})
@@ -841,14 +861,15 @@ def test_expected_upsets_are_the_worse_systems_share_of_a_pairs_votes():
 
 
 def _sparse_votes(k, seed=0):
-    """A ring of k models (connected) plus random pairs, about three votes a model: most bootstrap replicates
-    separate (some model never loses) and need exact refits."""
+    """A ring of k models, each neighbour pair with one win each way (strongly connected: a finite fit), plus random
+    pairs, about five votes a model: most bootstrap replicates separate (some model never loses) and need exact
+    refits."""
     rng = np.random.default_rng(seed)
-    a = list(range(k)) + rng.integers(0, k, k // 2).tolist()
-    b = [(x + 1) % k for x in range(k)]
-    b += ((np.array(a[k:]) + 1 + rng.integers(0, k - 1, k // 2)) % k).tolist()
-    return pd.DataFrame({"model_a": [f"m{x}" for x in a], "model_b": [f"m{x}" for x in b],
-                         "winner": rng.choice(["model_a", "model_b"], len(a))})
+    extra = rng.integers(0, k, k // 2)
+    a = list(range(k)) * 2 + extra.tolist()
+    b = [(x + 1) % k for x in range(k)] * 2 + ((extra + 1 + rng.integers(0, k - 1, k // 2)) % k).tolist()
+    winner = ["model_a"] * k + ["model_b"] * k + rng.choice(["model_a", "model_b"], k // 2).tolist()
+    return pd.DataFrame({"model_a": [f"m{x}" for x in a], "model_b": [f"m{x}" for x in b], "winner": winner})
 
 
 def test_exact_bootstrap_refits_run_a_few_at_a_time_and_give_way_to_normal_intervals(monkeypatch):

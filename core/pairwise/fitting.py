@@ -57,7 +57,8 @@ class BradleyTerryFit:
     separated : bool
         True when the votes have no finite MLE (some model or group never
         loses, or never wins); the fit then carries a tiny ridge penalty
-        (λ = 10⁻³ per logit²) and the affected ratings are only lower or upper bounds.
+        (λ = 10⁻³ per logit²) and the affected ratings are only lower or upper bounds; its ``ci_low``,
+        ``ci_high`` and ``se`` are ``nan`` and ``n_boot`` is 0.
     notes : tuple of str
         What was dropped or assumed, in plain language.
     bootstrap : pandas.DataFrame or None
@@ -187,6 +188,16 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
     rating ± 1.96 · ``se`` (the reported standard errors), and
     ``notes`` says so.
 
+    Separation. When some model or group of models never loses (or never
+    wins) against the rest, the maximum-likelihood ratings are infinite
+    (Zermelo 1929; Ford 1957 gives the condition: the comparison graph must
+    be strongly connected). The ridge that keeps them finite sets their size,
+    not the votes, and every bootstrap replicate of a fit this sparse
+    separates the same way: the percentile intervals came out as narrow as
+    the ridge made them (a single vote gave intervals of zero width). A
+    separated fit therefore reports no intervals and no standard errors
+    (``nan``); its ratings are bounds, and ``notes`` says so.
+
     Examples
     --------
     >>> from core.pairwise import SAMPLE_VOTES, read_votes
@@ -224,6 +235,7 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
         notes.append("Some model or group of models never loses (or never wins) against the rest: the maximum-"
                      "likelihood ratings are infinite. A tiny ridge penalty keeps them finite; read those ratings as "
                      "bounds.")
+        n_boot = 0  # its replicates separate too: intervals of the ridge, not of the votes (below)
     ratings = _MEAN_RATING + beta * SCALE
     order = np.argsort(-ratings, kind="stable")
     names = [models[m] for m in order]
@@ -279,6 +291,12 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
             boot = _MEAN_RATING + np.concatenate(draws) * SCALE
             low, high = np.percentile(boot, [2.5, 97.5], axis=0)
             boot = pd.DataFrame(boot[:, order], columns=index)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None)) * SCALE
+    if separated[0]:
+        # the ridge, not the votes, sets how far apart the separated groups are: no honest interval exists
+        low = high = se = np.full(k, np.nan)
+        notes.append("No 95% intervals or standard errors: with separated votes they measure the ridge penalty, not "
+                     "the data. Collect votes until every model has both won and lost against the rest.")
     counts = pd.DataFrame({"a": i, "b": j, "wa": w, "wb": l_, "t": t})
     swap = ratings[counts["a"]] < ratings[counts["b"]]
     counts = pd.DataFrame({
@@ -303,7 +321,6 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
         rates = np.where(played > 0, won / played, np.nan)
     rates = rates[np.ix_(order, order)]
     win_rates = pd.DataFrame(rates, index=index, columns=pd.Index(names, name="opponent"))
-    se = np.sqrt(np.clip(np.diag(cov), 0.0, None)) * SCALE
     return BradleyTerryFit(
         ratings=pd.Series(ratings[order], index=index, name="rating"),
         ci_low=pd.Series(low[order], index=index, name="ci_low"),

@@ -97,6 +97,19 @@ def test_bad_votes_get_a_message():
     assert page.error
 
 
+def test_separated_votes_show_no_interval():
+    """One vote (a beats b) has no finite Bradley–Terry fit: the table and the chart show no interval, and the captions
+    say why (they used to show intervals of zero width)."""
+    page = open_page("leaderboard", {"view": "Fit your votes"})
+    page.file_uploader(key="votes_file").set_value(("v.csv", b"model_a,model_b,winner\na,b,model_a\n", "text/csv"))
+    page.run()
+    assert not page.exception
+    table = [d.value for d in page.dataframe if "model" in d.value.columns][0]
+    assert list(table["model"]) == ["a", "b"] and table[["ci_low", "ci_high", "se"]].isna().all().all()
+    assert list(chart(page, "fit_chart")["data"][0]["customdata"]) == ["no interval", "no interval"]
+    assert any("No 95% intervals" in c for c in captions(page)) and any("never loses" in c for c in captions(page))
+
+
 def test_linked_custom_ratings_and_hostile_names():
     page = open_page("leaderboard", {"preset": "my ratings (table)",
                                      "ratings": "%3Cimg%20src%3Dx%3E:1100;B:1050;C:1000"})

@@ -99,6 +99,22 @@ def test_leaderboard_alpaca_eval_annotations(page, server_url):
     _done(page, "leaderboard")
 
 
+def test_leaderboard_separated_votes_draw_without_intervals(page, server_url, tmp_path):
+    """Votes with no finite fit (one vote: a beats b) draw their ratings without interval bars, say why, and the
+    hover reads "no interval"."""
+    path = tmp_path / "one-vote.csv"
+    path.write_text("model_a,model_b,winner\nsys-a,sys-b,model_a\n")
+    _open(page, f"{server_url}/leaderboard?view=Fit+your+votes")
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("No 95% intervals").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    hover = page.evaluate("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+                          ".filter(g => g.data && g.data.some(t => t.customdata))"
+                          ".map(g => Array.from(g.data[0].customdata))")
+    assert ["no interval", "no interval"] in hover
+    _done(page, "leaderboard-separated")
+
+
 def test_an_upload_survives_switching_views(page, server_url, tmp_path):
     """A view's upload is kept while another view is shown (its uploader stays in a container that is never shown,
     ``pages._show.Views``): back on the view, the fit is there without uploading again."""
