@@ -33,14 +33,29 @@ def _choose(page, switcher, label: str, attempts: int = 3) -> None:
                 raise
 
 
+def _settled_values(page, values, timeout: float = 60.0) -> list[str]:
+    """The key inputs' slider values once every slider shows one: a slider is a placeholder (``stSkeleton``) until
+    its module has loaded, and on a loaded machine one can still be drawn after the run looks settled, so the list
+    is read until it is the same twice, a second apart, with no placeholder left."""
+    values.first.wait_for(timeout=timeout * 1000)
+    skeleton = page.locator('.st-key-key_inputs [data-testid="stSkeleton"]')
+    previous = None
+    for _ in range(int(timeout)):
+        current = values.all_inner_texts()
+        if current == previous and skeleton.count() == 0:
+            return current
+        previous = current
+        page.wait_for_timeout(1000)
+    return values.all_inner_texts()
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_every_view_opens_from_the_switcher(page, server_url, name):
     page.goto(f"{server_url}/{name}", wait_until="domcontentloaded")
     wait_settled(page, timeout=120_000)
     switcher = page.locator(".st-key-view")
     values = page.locator('.st-key-key_inputs [data-testid="stSliderThumbValue"]')
-    values.first.wait_for(timeout=60_000)  # a slider is a placeholder until its module has loaded
-    before = values.all_inner_texts()
+    before = _settled_values(page, values)
     assert before, "no key-input slider values on the page"
     switcher.get_by_role("radio").first.wait_for(timeout=60_000)
     labels = switcher.get_by_role("radio").all_inner_texts()
