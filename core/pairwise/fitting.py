@@ -232,14 +232,26 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
                                l_counts=l_[None])[0]
     beta = beta[0]
     if separated[0]:
+        # the ridge, not the votes, sets how far apart the separated groups are: no honest interval exists, and the
+        # bootstrap replicates separate too
         notes.append("Some model or group of models never loses (or never wins) against the rest: the maximum-"
                      "likelihood ratings are infinite. A tiny ridge penalty keeps them finite; read those ratings as "
                      "bounds.")
-        n_boot = 0  # its replicates separate too: intervals of the ridge, not of the votes (below)
+        notes.append("No 95% intervals or standard errors: with separated votes they measure the ridge penalty, not "
+                     "the data. Collect votes until every model has both won and lost against the rest.")
+        n_boot = 0
     ratings = _MEAN_RATING + beta * SCALE
     order = np.argsort(-ratings, kind="stable")
     names = [models[m] for m in order]
     index = pd.Index(names, name="model")
+    se_logit = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    se = np.full(k, np.nan) if separated[0] else se_logit * SCALE
+
+    def normal_intervals(why: str):
+        notes.append(f"The 95% intervals are normal ones (rating ± 1.96 SE), not bootstrap percentiles: {why}")
+        z = stats.norm.ppf(0.975)
+        return ratings - z * se_logit * SCALE, ratings + z * se_logit * SCALE
+
     boot = None
     low = high = np.full(k, np.nan)
     if n_boot and n_boot * i.size > BOOT_WORK:
@@ -250,11 +262,7 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
             n_boot = affordable
         else:
             n_boot = 0
-            se_logit = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-            z = stats.norm.ppf(0.975)
-            low, high = ratings - z * se_logit * SCALE, ratings + z * se_logit * SCALE
-            notes.append(f"The 95% intervals are normal ones (rating ± 1.96 SE), not bootstrap percentiles: "
-                         f"{i.size:,} compared pairs make a bootstrap too costly.")
+            low, high = normal_intervals(f"{i.size:,} compared pairs make a bootstrap too costly.")
     if n_boot:
         rng = rng_of(seed)
         cells = np.concatenate([w, l_, t])
@@ -281,22 +289,12 @@ def fit_bradley_terry(votes, *, ties="drop", n_boot=200, seed=None) -> BradleyTe
             draws.append(fitted)
         if draws is None:
             n_boot = 0
-            se_logit = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-            z = stats.norm.ppf(0.975)
-            low, high = ratings - z * se_logit * SCALE, ratings + z * se_logit * SCALE
-            notes.append(f"The 95% intervals are normal ones (rating ± 1.96 SE), not bootstrap percentiles: with "
-                         f"{k:,} models and these few votes most bootstrap replicates separate, and refitting them "
-                         "exactly would take minutes.")
+            low, high = normal_intervals(f"with {k:,} models and these few votes most bootstrap replicates separate, "
+                                         "and refitting them exactly would take minutes.")
         else:
             boot = _MEAN_RATING + np.concatenate(draws) * SCALE
             low, high = np.percentile(boot, [2.5, 97.5], axis=0)
             boot = pd.DataFrame(boot[:, order], columns=index)
-    se = np.sqrt(np.clip(np.diag(cov), 0.0, None)) * SCALE
-    if separated[0]:
-        # the ridge, not the votes, sets how far apart the separated groups are: no honest interval exists
-        low = high = se = np.full(k, np.nan)
-        notes.append("No 95% intervals or standard errors: with separated votes they measure the ridge penalty, not "
-                     "the data. Collect votes until every model has both won and lost against the rest.")
     counts = pd.DataFrame({"a": i, "b": j, "wa": w, "wb": l_, "t": t})
     swap = ratings[counts["a"]] < ratings[counts["b"]]
     counts = pd.DataFrame({
