@@ -232,8 +232,9 @@ def report(r, d, points, scale):
         Metric("Expected further items", f"{math.ceil(res.expected_more):,}" if res.verdict == "continue" else "0",
                se=f"{res.expected_more_se:.0f}" if res.verdict == "continue" else None,
                help=f"Mean further items until a stop, over {res.n_sims:,} simulated continuations whose true difference "
-               f"is X = {x_signed}, the smallest difference that matters (capped at the planned items), each checked with the normal-mixture sequence and the SD of the "
-               "data — a forecast, whichever sequence is shown."),
+               f"is X = {x_signed}, the smallest difference that matters (capped at the planned items), each checked with the "
+               "sequence shown: betting — further items drawn like those so far, tilted to X —, or the normal mixture "
+               "with the SD of the data."),
         Metric("P(ends with a winner)", fmt_pct(res.p_stop_effect),
                help=f"Share of simulated continuations with true difference X = {x_signed} that stop with 0 outside the "
                "sequence."),

@@ -50,6 +50,103 @@ def test_forecast_agrees_with_an_item_by_item_simulation():
     assert abs(r.expected_more - used.mean()) <= 4 * se
 
 
+class _Draws:
+    """A generator whose ``choice`` hands out fixed item indices (all continuations × all further items at once)."""
+
+    def __init__(self, indices):
+        self.indices = indices
+
+    def choice(self, k, size, p):
+        assert size == self.indices.shape and self.indices.max() < k
+        return self.indices
+
+
+@pytest.mark.parametrize("seed, target, n_max", [(0, 0.15, 400), (1, 0.3, 250), (2, 0.05, 300)])
+def test_betting_forecast_stops_where_the_betting_sequence_does(monkeypatch, seed, target, n_max):
+    # oracle: each continuation appended to the run and watched with confidence_sequence(..., bounds) and the
+    # verdict rules, item by item — the sequence the Monitor shows (Waudby-Smith & Ramdas 2024, Theorem 3)
+    from core.sequential import monitor_betting as mb
+    from core.sequential.monitor import _verdict
+
+    rng = np.random.default_rng(seed)
+    x = rng.choice([-1.0, 0.0, 1.0], size=50, p=[0.3, 0.25, 0.45])
+    alpha, bounds, sims = 0.05, (-1.0, 1.0), 40
+    support, probs = mb.tilted_law(x, target, bounds)
+    indices = rng.choice(support.size, size=(sims, n_max - x.size), p=probs)
+    monkeypatch.setattr(mb, "_BLOCK_CELLS", 10**9)  # one block: the fixed draws are used as they are
+    more, se, p_effect, paths, used_sims = mb.forecast_betting(x, n_max, target, target, alpha, bounds, sims, 5,
+                                                               _Draws(indices))
+    assert used_sims == sims
+    used, effect = [], []
+    for row in indices:
+        cs = sq.confidence_sequence(np.r_[x, support[row]], alpha=alpha, bounds=bounds)
+        for k in range(x.size, n_max):
+            verdict, _ = _verdict(cs["lower"].iloc[k], cs["upper"].iloc[k], target, k + 1, n_max)
+            if verdict != "continue":
+                used.append(k + 1 - x.size)
+                effect.append(verdict in ("a_better", "b_better"))
+                break
+    assert more == pytest.approx(np.mean(used), abs=1e-12)
+    assert p_effect == pytest.approx(np.mean(effect), abs=1e-12)
+    assert se == pytest.approx(np.std(used, ddof=1) / math.sqrt(sims), rel=1e-12)
+    # the drawn continuations: their running means, and a stop where the oracle stopped
+    for p in range(5):
+        path = paths[paths["path"] == p]
+        full = np.r_[x, support[indices[p]]]
+        assert np.allclose(path["estimate"], np.cumsum(full)[path["n"] - 1] / path["n"])
+        assert path["stopped"].sum() == 1 and path["n"].iloc[-1] == x.size + used[p] and path["stopped"].iloc[-1]
+
+
+def test_the_default_betting_monitor_forecasts_with_its_own_sequence():
+    # votes leaning to B: betting makes no variance assumption and needs about twice the items of the normal
+    # mixture; the forecast of the betting Monitor must say so (it once simulated the mixture whichever was shown)
+    rng = np.random.default_rng(12)
+    x = rng.choice([-1.0, 0.0, 1.0], size=60, p=[0.3, 0.25, 0.45])
+    betting = sq.MonitorDesign(target=0.15, n_max=700).run(x)
+    mixture = sq.MonitorDesign(target=0.15, n_max=700, sequence="mixture").run(x)
+    assert betting.method == "betting" and mixture.method == "normal mixture"
+    assert betting.expected_more > mixture.expected_more + 10 * math.hypot(betting.expected_more_se,
+                                                                          mixture.expected_more_se)
+    assert betting.p_stop_effect < mixture.p_stop_effect
+
+
+def test_a_long_betting_forecast_uses_fewer_continuations_and_says_so():
+    x = np.random.default_rng(5).choice([-1.0, 0.0, 1.0], size=60)
+    r = sq.MonitorDesign(target=0.01, n_max=100_000, n_sims=2000).run(x)
+    assert r.verdict == "continue" and r.n_sims == 150 and r.expected_more_se > 0  # 1.5e7 item-continuations
+
+
+def test_tilted_law_keeps_the_support_and_reaches_the_mean():
+    from core.sequential.monitor_betting import tilted_law
+
+    x = np.r_[np.full(30, -1.0), np.full(20, 0.0), np.full(50, 1.0)]
+    support, probs = tilted_law(x, 0.1, (-1, 1))
+    assert support.tolist() == [-1.0, 0.0, 1.0] and probs.sum() == pytest.approx(1.0)
+    assert probs @ support == pytest.approx(0.1, abs=1e-10)
+    # exponential tilting: log(p / count) is linear in the value
+    slope = np.diff(np.log(probs / np.array([30, 20, 50])))
+    assert slope[0] == pytest.approx(slope[1], rel=1e-9)
+    # a mean beyond what was seen (every item equal so far) brings in the bounds as pseudo-items
+    support, probs = tilted_law(np.ones(10), 0.5, (-1, 1))
+    assert support.tolist() == [-1.0, 1.0] and probs @ support == pytest.approx(0.5, abs=1e-10)
+    with pytest.raises(ValueError, match="`mean`"):
+        tilted_law(x, 1.0, (-1, 1))
+
+
+def test_constant_differences_are_watched_with_the_betting_sequence():
+    r = sq.MonitorDesign(target=0.2, n_max=400).run(np.ones(60))
+    assert r.verdict == "b_better" and r.sd == 1.0  # the planned looks take the largest SD of [−1, 1]
+    with pytest.raises(ValueError, match="`sd`"):
+        sq.monitor(np.ones(60), target=0.2, n_max=400)
+
+
+@pytest.mark.parametrize("x, sd, name", [([0.1, np.nan, 0.3], None, "x"), ([], None, "x"), ([0.2], None, "x"),
+                                         ([0.1, 0.2, 0.3], "0.5", "sd")])
+def test_bad_items_or_sd_are_named(x, sd, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        sq.monitor(x, target=0.1, n_max=10, sd=sd)
+
+
 def test_group_boundaries_on_the_estimate_scale():
     x = np.random.default_rng(1).normal(0.0, 0.5, 100)
     r = sq.monitor(x, target=0.05, n_max=900, looks=3, boundary="obrien_fleming")

@@ -32,6 +32,7 @@ from ..design import Design, spec
 from ..validation import as_floats, check_alpha, check_choice, check_int, check_real, rng_of
 from .boundaries import BOUNDARIES, _boundary_z, boundary_z, equal_information
 from .confidence import confidence_sequence, cs_boundary, mixture_rho
+from .monitor_betting import forecast_betting
 
 __all__ = ["VERDICTS", "SEQUENCES", "MonitorDesign", "MonitorResult", "MonitorForecast", "monitor",
            "monitor_forecast", "read_paired_scores", "differences_from_log",
@@ -77,6 +78,10 @@ class MonitorResult:
         Share of simulated continuations that end with a significant difference (``nan`` likewise).
     paths : pandas.DataFrame
         A few simulated continuations for display: ``path, n, estimate, stopped``.
+    target, n_max, n_sims : float, int, int
+        The smallest difference that matters, the items planned and the continuations asked for.
+    bounds : (float, float) or None
+        The range of the differences for the betting sequence (``None``: the normal mixture).
     """
 
     sequence: pd.DataFrame
@@ -96,12 +101,14 @@ class MonitorResult:
     target: float
     n_max: int
     n_sims: int
+    bounds: tuple | None = None
 
     def with_forecast(self, forecast: MonitorForecast) -> MonitorResult:
         """This result with ``forecast``'s fields (:func:`monitor_forecast`)."""
         return dataclasses.replace(self, message=forecast.message, expected_more=forecast.expected_more,
                                    expected_more_se=forecast.expected_more_se, p_stop_effect=forecast.p_stop_effect,
-                                   paths=forecast.paths)
+                                   paths=forecast.paths,
+                                   n_sims=self.n_sims if forecast.n_sims is None else forecast.n_sims)
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,8 @@ class MonitorForecast:
     expected_more_se: float
     p_stop_effect: float
     paths: pd.DataFrame
+    #: Continuations simulated (``None``: as asked; a long betting forecast may use fewer, its SE says so).
+    n_sims: int | None = None
 
 
 def _verdict(lower, upper, target, n, n_max):
@@ -338,13 +347,21 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
     n_paths = check_int("n_paths", n_paths, low=0, high=200)
     if values.size > n_max:
         raise ValueError(f"`n_max` must be at least the {values.size:,} items already seen, got {n_max:,}.")
-    if sd is None and values.size >= 2:
-        sd_used = float(np.std(values, ddof=1)) if np.ptp(values) > 0 else 0.0
+    if values.size < 2:
+        raise ValueError(f"`x` must hold at least 2 items so far, got {values.size}.")
+    if not np.all(np.isfinite(values)):
+        raise ValueError("`x` must hold finite numbers only (no NaN or infinite differences).")
+    if sd is not None:
+        sd_used = check_real("sd", sd, low=0.0, high=1e6, low_open=True)
+    elif np.ptp(values) > 0:
+        sd_used = float(np.std(values, ddof=1))
+    elif bounds is not None:
+        # betting needs no SD; only the planned looks drawn for comparison do: the largest SD a difference inside
+        # the bounds can have (Popoviciu's inequality), so those boundaries err wide
+        sd_used = check_real("sd", (float(bounds[1]) - float(bounds[0])) / 2, low=0.0, high=1e6, low_open=True)
     else:
-        sd_used = sd
-    if sd_used is None or not sd_used > 0:
-        raise ValueError("`sd` cannot be estimated from constant differences; give `sd`.")
-    sd_used = check_real("sd", sd_used, low=0.0, high=1e6, low_open=True)
+        raise ValueError("`sd` cannot be estimated from constant differences; give `sd` (or `bounds` for the betting "
+                         "sequence).")
     seq = confidence_sequence(values, alpha=alpha, sd=sd_used, plan_n=n_max, bounds=bounds)
     n = int(values.size)
     last = seq.iloc[-1]
@@ -368,7 +385,8 @@ def monitor(x, *, target, n_max, alpha=0.05, sd=None, bounds=None, looks=3, boun
                            method=seq.attrs["method"], first_n=seq.attrs["first_n"],
                            looks=tuple(int(v) for v in planned), look_bounds=tuple(float(v) for v in bounds_est),
                            group_stop=group_stop, expected_more=math.nan, expected_more_se=math.nan,
-                           p_stop_effect=math.nan, paths=_NO_PATHS.copy(), target=target, n_max=n_max, n_sims=n_sims)
+                           p_stop_effect=math.nan, paths=_NO_PATHS.copy(), target=target, n_max=n_max, n_sims=n_sims,
+                           bounds=None if bounds is None else tuple(float(b) for b in bounds))
     if forecast or verdict != "continue":
         return result.with_forecast(monitor_forecast(result, values, alpha=alpha, n_sims=n_sims, n_paths=n_paths,
                                                      seed=seed))
@@ -394,7 +412,9 @@ def monitor_forecast(result: MonitorResult, x, *, alpha=0.05, n_sims=2000, n_pat
     -------
     MonitorForecast
         For a run that continues, the simulated continuations under the smallest difference that matters, in
-        the direction of the running estimate (:func:`_forecast`); for a stopped run, nothing more to expect.
+        the direction of the running estimate, each checked with the run's own sequence: the normal mixture
+        (:func:`_forecast`) or betting (:func:`core.sequential.monitor_betting.forecast_betting`, whose
+        continuations draw items from those seen, tilted to that mean); for a stopped run, nothing more to expect.
         ``result.with_forecast(…)`` is what :func:`monitor` returns.
     """
     if result.verdict != "continue":
@@ -407,12 +427,19 @@ def monitor_forecast(result: MonitorResult, x, *, alpha=0.05, n_sims=2000, n_pat
     n_sims = check_int("n_sims", n_sims, low=100, high=100_000)
     n_paths = check_int("n_paths", n_paths, low=0, high=200)
     sign = 1.0 if result.sequence["estimate"].iloc[-1] >= 0 else -1.0
-    rho = mixture_rho(result.n_max, result.sd, alpha=alpha)
-    more, more_se, p_effect, paths = _forecast(float(values.sum()), result.n, result.n_max, sign * result.target,
-                                               result.sd, result.target, alpha, rho, n_sims, n_paths,
-                                               rng_of(seed))
+    if result.method == "betting":
+        lo, hi = result.bounds
+        # a planned difference at the end of the range (or beyond it) means every further item at that end
+        delta = float(np.clip(sign * result.target, lo + 1e-9 * (hi - lo), hi - 1e-9 * (hi - lo)))
+        more, more_se, p_effect, paths, n_sims = forecast_betting(values, result.n_max, delta, result.target, alpha,
+                                                                  (lo, hi), n_sims, n_paths, rng_of(seed))
+    else:
+        rho = mixture_rho(result.n_max, result.sd, alpha=alpha)
+        more, more_se, p_effect, paths = _forecast(float(values.sum()), result.n, result.n_max,
+                                                   sign * result.target, result.sd, result.target, alpha, rho,
+                                                   n_sims, n_paths, rng_of(seed))
     return MonitorForecast(f"continue: about {math.ceil(more):,} more items expected", more, more_se, p_effect,
-                           paths)
+                           paths, n_sims)
 
 
 # ---------------------------------------------------------------------------
