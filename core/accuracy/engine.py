@@ -264,6 +264,19 @@ def _norm_pdf(x):
 _SQRT_2PI = np.sqrt(2 * np.pi)
 
 
+def _normal_limit_tails(deltas, p_disc, n, test, alpha):
+    """P(significant upwards), P(significant downwards) of the paired tests in their normal limit, per difference.
+
+    Reject when |Δ̂| > z_{1−α/2} √(p_d / n), plus one discordant count (1/n) for the exact and the
+    continuity-corrected tests, whose rejection region is Edwards' |B − C| − 1 > z √(B + C) (Edwards 1948);
+    Δ̂ ~ N(Δ, (p_d − Δ²)/n). The assurance engines use it where the exact sums would be too long.
+    """
+    z = stats.norm.isf(alpha / 2.0)
+    crit = z * np.sqrt(p_disc / n) + (1.0 / n if test in ("exact", "chi2_cc") else 0.0)
+    sd = np.sqrt(np.maximum(p_disc - deltas**2, 1e-300) / n)
+    return stats.norm.sf((crit - deltas) / sd), stats.norm.cdf((-crit - deltas) / sd)
+
+
 def _normal_result(n, p_disc, effect, alpha) -> PowerResult:
     """Closed form for the asymptotic test (Connett et al. 1987; MESS "normal").
 

@@ -688,7 +688,7 @@ def mcnemar_assurance(n, delta_mean, delta_sd, agreement, *, alpha=0.05, test="e
     (0.61, 0.84)
     """
     from ..assurance import assurance
-    from .engine import _exact_moments
+    from .engine import _exact_moments, _normal_limit_tails
 
     n, mu, agreement, alpha, test = _validate_paired(n, 0.0, agreement, alpha, test)
     mu = check_real("delta_mean", delta_mean, low=-1.0, high=1.0)
@@ -704,10 +704,7 @@ def mcnemar_assurance(n, delta_mean, delta_sd, agreement, *, alpha=0.05, test="e
     def directional(deltas):
         deltas = np.clip(np.asarray(deltas, dtype=float), -p_disc, p_disc)
         if normal_limit:
-            z = stats.norm.isf(alpha / 2.0)
-            crit = z * math.sqrt(p_disc / n) + (1.0 / n if test in ("exact", "chi2_cc") else 0.0)
-            sd = np.sqrt(np.maximum(p_disc - deltas**2, 1e-300) / n)
-            return stats.norm.sf((crit - deltas) / sd), stats.norm.cdf((-crit - deltas) / sd)
+            return _normal_limit_tails(deltas, p_disc, n, test, alpha)
         q = np.clip((p_disc + deltas) / (2.0 * p_disc), 0.0, 1.0)
         moments = _exact_moments(np.full(deltas.size, n), np.full(deltas.size, p_disc), q, test, alpha)
         return moments.p_up, moments.p_low

@@ -177,6 +177,8 @@ def preference_distribution(n, p_a, p_b, *, alpha=0.05, ties="drop", test="exact
     return _distribution(int(n), p_disc, q, test, alpha, bins)
 
 
+#: SD of the non-tied count above which the assurance uses the tests' normal limit (as mcnemar_assurance).
+_ASSURANCE_EXACT_LIMIT = 100.0
 
 
 def preference_assurance(n, delta_mean=None, delta_sd=None, *, tie_rate=0.0, alpha=0.05, ties="drop", test="exact",
@@ -187,7 +189,8 @@ def preference_assurance(n, delta_mean=None, delta_sd=None, *, tie_rate=0.0, alp
     The tie rate is held fixed and the prior is truncated to the feasible gaps,
     |gap| <= 1 − tie_rate. Each node's directional power comes from the exact
     engine (no Monte Carlo error), or from the test's normal limit when the
-    counts are large (as in :func:`core.accuracy.mcnemar_assurance`).
+    counts are large (as in :func:`core.accuracy.mcnemar_assurance`, with its one discordant count for the exact
+    and continuity-corrected tests; Edwards 1948).
 
     Returns
     -------
@@ -201,7 +204,7 @@ def preference_assurance(n, delta_mean=None, delta_sd=None, *, tie_rate=0.0, alp
     import numpy as np
 
     from ..assurance import assurance
-    from .engine import _exact_moments
+    from .engine import _exact_moments, _normal_limit_tails
 
     n = check_int("n", n, low=1, high=_N_MAX)
     tie_rate = check_real("tie_rate", tie_rate, low=0.0, high=1.0, high_open=True)
@@ -221,16 +224,13 @@ def preference_assurance(n, delta_mean=None, delta_sd=None, *, tie_rate=0.0, alp
 
     # the exact sum visits ~14 SD of the non-tied count D ~ Bin(n, 1 − tie_rate) per node (one value when nothing
     # is dropped); beyond an SD of 100 the normal limit is used, as in mcnemar_assurance
-    normal_limit = test == "normal" or (ties == "drop" and math.sqrt(n * share * (1 - share)) > 100.0)
+    normal_limit = test == "normal" or (ties == "drop" and math.sqrt(n * share * (1 - share)) > _ASSURANCE_EXACT_LIMIT)
 
     def directional(gaps):
         gaps = np.clip(np.asarray(gaps, dtype=float), -share, share)
         p_disc, q = cells(gaps)
         if normal_limit:
-            z = stats.norm.isf(alpha / 2.0)
-            crit = z * np.sqrt(p_disc / n)
-            sd = np.sqrt(np.maximum(p_disc - gaps**2, 1e-300) / n)
-            return stats.norm.sf((crit - gaps) / sd), stats.norm.cdf((-crit - gaps) / sd)
+            return _normal_limit_tails(gaps, p_disc, n, test, alpha)
         moments = _exact_moments(np.full(gaps.size, n), p_disc, np.clip(q, 0.0, 1.0), test, alpha)
         return moments.p_up, moments.p_low
 
