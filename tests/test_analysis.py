@@ -180,6 +180,47 @@ def test_prospective_sample_size_against_noncentral_t():
     assert power(n) >= 0.9 > power(n - 1)
 
 
+def _t_power_by_quadrature(effect, n, alpha, two_sided=True):
+    """Oracle: the t statistic is (Z + δ√n)/√(V/(n−1)), V ~ χ²(n−1); integrate Φ over V (no noncentral t)."""
+    from scipy import integrate
+
+    df, nc = n - 1, effect * math.sqrt(n)
+    crit = stats.t.isf(alpha / 2 if two_sided else alpha, df)
+
+    def tail(shift):
+        f = lambda v: stats.norm.sf(crit * math.sqrt(v / df) - shift) * stats.chi2.pdf(v, df)  # noqa: E731
+        lo, hi = stats.chi2.ppf(1e-16, df), stats.chi2.isf(1e-16, df)  # where V's mass is (quad misses a far peak)
+        return integrate.quad(f, lo, hi, epsabs=1e-13, limit=200, points=[df])[0]
+
+    return tail(nc) + (tail(-nc) if two_sided else 0.0)
+
+
+@pytest.mark.parametrize("effect, n", [(0.5, 300), (0.3, 1000), (0.2, 3000), (2.0, 30), (0.5, 34), (6.0, 3)])
+def test_paired_t_power_deep_in_the_tail_is_a_number(effect, n):
+    # scipy's noncentral-t cdf is NaN deep in its lower tail, and statsmodels' TTestPower added it in (nan power)
+    power = an.NextEvaluation(effect, 1.0).power(n)
+    assert 0.0 <= power <= 1.0 and power == pytest.approx(_t_power_by_quadrature(effect, n, 0.05), abs=1e-8)
+
+
+@pytest.mark.parametrize("effect, alpha", [(6.0, 0.05), (4.703, 0.01), (1.6, 0.1), (0.3, 0.05)])
+def test_prospective_sample_size_at_large_effects_is_the_first_n_reaching_the_target(effect, alpha):
+    n = an.prospective_sample_size(effect, 1.0, alpha=alpha)
+    assert _t_power_by_quadrature(effect, n, alpha) >= 0.8 - 1e-9
+    assert n == 2 or _t_power_by_quadrature(effect, n - 1, alpha) < 0.8
+
+
+def test_paired_t_mde_is_monotone_and_reaches_its_target():
+    mdes = [an.paired_t_mde(3, 1.0, target_power=t, alpha=0.01) for t in (0.5, 0.8, 0.9, 0.99)]
+    assert mdes == sorted(mdes)
+    for t, mde in zip((0.5, 0.8, 0.9, 0.99), mdes):
+        assert _t_power_by_quadrature(mde, 3, 0.01) == pytest.approx(t, abs=1e-7)
+    one_sided = an.paired_t_mde(50, 1.0, target_power=0.9, alternative="less")
+    assert _t_power_by_quadrature(one_sided, 50, 0.05, two_sided=False) == pytest.approx(0.9, abs=1e-7)
+    for target in (0.01, 0.02):
+        with pytest.raises(ValueError, match="`target_power`"):
+            an.paired_t_mde(30, 1.0, target_power=target, alternative="greater")
+
+
 def test_bootstrap_power_curve_shape_and_error():
     rng = np.random.default_rng(0)
     curve = an.bootstrap_power_curve(rng.normal(0.3, 1, 200), sizes=[20, 100, 200], n_iter=400, seed=1)

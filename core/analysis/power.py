@@ -11,9 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
-
-from statsmodels.stats.power import TTestPower
+from scipy import optimize, stats
 
 from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from . import _common
@@ -23,13 +21,29 @@ from ._resampling import _sign_pvalues, _signed_rank_rows
 # ---------------------------------------------------------------------------
 # power
 # ---------------------------------------------------------------------------
+def _t_power(effect, n, alpha, alternative) -> float:
+    """Power of the one-sample (paired) t test with ``n`` pairs at standardized effect ``effect`` = μ/σ.
+
+    T = t statistic ~ noncentral t(n − 1, effect·√n); reject when T > t_{1−α/2} or T < −t_{1−α/2} (two-sided), or
+    on the tail of the alternative at t_{1−α}. Each tail is an upper tail, the lower one by symmetry with the
+    noncentrality negated: scipy's noncentral-t ``cdf`` returns NaN deep in its lower tail (e.g. effect 0.5 with
+    300 pairs), and statsmodels' ``TTestPower`` adds that NaN in.
+    """
+    df, nc = n - 1.0, effect * math.sqrt(n)
+    if alternative == "two-sided":
+        crit = stats.t.isf(alpha / 2.0, df)
+        return float(min(1.0, stats.nct.sf(crit, df, nc) + stats.nct.sf(crit, df, -nc)))
+    crit = stats.t.isf(alpha, df)
+    return float(stats.nct.sf(crit, df, nc if alternative == "greater" else -nc))
+
+
 def prospective_sample_size(mean_diff, sd_diff, *, target_power=0.8, alpha=0.05, alternative="two-sided",
                             conservative=False) -> int:
     """Pairs needed for the paired t test to reach ``target_power`` (NLPStatTest §3.4.1).
 
-    Solves the noncentral-t power equation (statsmodels ``TTestPower``) for
-    effect size ``mean_diff / sd_diff`` and rounds up. That power is monotone
-    in n, so the first and the conservative sample size coincide;
+    The smallest n ≥ 2 whose noncentral-t power (:func:`_t_power`) at effect
+    size ``mean_diff / sd_diff`` reaches the target. That power is monotone in
+    n, so the first and the conservative sample size coincide;
     ``conservative`` is accepted for the package's uniform API.
 
     Examples
@@ -45,12 +59,24 @@ def prospective_sample_size(mean_diff, sd_diff, *, target_power=0.8, alpha=0.05,
     if mean_diff == 0:
         raise ValueError("`mean_diff` must be non-zero to size a study.")
     effect = mean_diff / sd_diff
-    alt = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}[alternative]
     if alternative != "two-sided" and (effect > 0) != (alternative == "greater"):
         raise ValueError("`mean_diff` points the other way from the one-sided `alternative`.")
-    n = TTestPower().solve_power(effect_size=abs(effect) if alternative == "two-sided" else effect,
-                                 power=target_power, alpha=alpha, alternative=alt)
-    return int(math.ceil(float(np.asarray(n).item()) - 1e-9))
+    if target_power <= alpha / (2.0 if alternative == "two-sided" else 1.0):
+        raise ValueError(f"`target_power` must exceed the test's level ({alpha:g}), got {target_power:g}.")
+
+    def power(n):
+        return _t_power(effect, n, alpha, alternative)
+
+    high = 2
+    while power(high) < target_power:  # doubling, then bisection over whole numbers
+        if high > 10**9:
+            raise ValueError("`mean_diff` is too small against `sd_diff` to reach `target_power` within 10⁹ pairs.")
+        high *= 2
+    low = max(1, high // 2)  # power(low) < target or low = 1
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if power(mid) >= target_power else (mid, high)
+    return high
 
 
 @dataclass(frozen=True)
@@ -81,12 +107,9 @@ class NextEvaluation:
                                        alpha=self.alpha, alternative=self.alternative)
 
     def power(self, n) -> float:
-        """Power of the paired t test with ``n`` pairs (statsmodels ``TTestPower``)."""
+        """Power of the paired t test with ``n`` pairs (noncentral t, :func:`_t_power`)."""
         n = check_int("n", n, low=2, high=10**9)
-        alt = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}[self.alternative]
-        effect = self.expected_mean / self.expected_sd
-        return float(TTestPower().power(effect_size=abs(effect) if self.alternative == "two-sided" else effect,
-                                        nobs=n, alpha=self.alpha, alternative=alt))
+        return _t_power(self.expected_mean / self.expected_sd, n, self.alpha, self.alternative)
 
 
 def bootstrap_power_curve(differences, *, sizes=None, test="t", alpha=0.05, n_iter=500, seed=None) -> pd.DataFrame:
@@ -228,8 +251,8 @@ def paired_t_mde(n, sd_diff, *, target_power=0.8, alpha=0.05, alternative="two-s
     """Minimum detectable mean difference of the paired t test with ``n`` pairs (in score units).
 
     The sensitivity view that replaces post-hoc power: the smallest true
-    difference this sample size detects with ``target_power`` (statsmodels
-    ``TTestPower`` solved for the effect size, times ``sd_diff``).
+    difference this sample size detects with ``target_power`` (the effect size at which the noncentral-t power of
+    :func:`_t_power` reaches it, times ``sd_diff``; for a one-sided alternative, its size in that direction).
 
     Examples
     --------
@@ -241,6 +264,14 @@ def paired_t_mde(n, sd_diff, *, target_power=0.8, alpha=0.05, alternative="two-s
     target_power = check_real("target_power", target_power, low=0.0, high=1.0, low_open=True, high_open=True)
     alpha = check_alpha(alpha)
     alternative = check_choice("alternative", alternative, ALTERNATIVES)
-    alt = {"two-sided": "two-sided", "greater": "larger", "less": "larger"}[alternative]
-    effect = TTestPower().solve_power(nobs=n, power=target_power, alpha=alpha, alternative=alt)
-    return float(np.asarray(effect).item()) * sd_diff
+    side = "two-sided" if alternative == "two-sided" else "greater"
+    if target_power <= alpha / (2.0 if side == "two-sided" else 1.0):
+        raise ValueError(f"`target_power` must exceed the test's level ({alpha:g}), got {target_power:g}.")
+
+    def gap(effect):
+        return _t_power(effect, n, alpha, side) - target_power
+
+    high = 1.0
+    while gap(high) < 0:  # power grows with the effect (two-sided: with its size)
+        high *= 2.0
+    return float(optimize.brentq(gap, 0.0, high, xtol=1e-12, rtol=1e-12)) * sd_diff
