@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from .validation import check_choice, check_int, check_real, rng_of
 
@@ -90,40 +90,65 @@ def _decision(low, high, rope):
     return "undecided"
 
 
-def _hdi_from_grid(grid, density, mass):
-    """Shortest region with the given mass, for a unimodal density on a uniform grid."""
-    step = grid[1] - grid[0]
-    weights = density * step
-    weights = weights / weights.sum()
-    order = np.argsort(density)[::-1]
-    cumulative = np.cumsum(weights[order])
-    keep = order[: int(np.searchsorted(cumulative, mass)) + 1]
-    return float(grid[keep.min()]), float(grid[keep.max()])
+def _hdi_from_cdf(grid, cdf, mass):
+    """Shortest interval holding ``mass`` of a unimodal distribution, from its CDF on a grid around it.
+
+    The CDF is interpolated by a cubic spline (error O(h⁴) where it is smooth); for each left end l the right end is
+    the quantile at F(l) + mass, and the width is minimised over l. Working from the CDF rather than a density
+    keeps the interval right where the density is infinite (a Beta shape below 1 with all or no answers correct).
+    """
+    from scipy import interpolate, optimize
+
+    cdf = np.maximum.accumulate(np.clip(cdf, 0.0, 1.0))
+    keep = np.concatenate([[True], np.diff(cdf) > 0])  # strictly increasing knots
+    x, f = grid[keep], cdf[keep]
+    if f[-1] - f[0] < mass or x.size < 2:
+        return float(grid[0]), float(grid[-1])
+    spline = interpolate.CubicSpline(x, f)
+
+    def right(left):
+        goal = min(float(spline(left)) + mass, f[-1])
+        return optimize.brentq(lambda u: float(spline(u)) - goal, left, x[-1], xtol=1e-13)
+
+    last = float(np.interp(f[-1] - mass, f, x))  # the largest left end with mass to its right
+    if last <= x[0]:
+        return float(x[0]), right(float(x[0]))
+    best = optimize.minimize_scalar(lambda left: right(left) - left, bounds=(x[0], last), method="bounded",
+                                    options={"xatol": 1e-12 * max(1.0, abs(last - x[0]))})
+    return float(best.x), float(right(best.x))
 
 
 def _difference_cdf(x, a1, b1, a2, b2):
     """P(θ1 − θ2 <= x) for independent θ1 ~ Beta(a1, b1), θ2 ~ Beta(a2, b2); vectorized over x.
 
-    P(θ1 − θ2 <= x) = ∫ f1(t) P(θ2 >= t − x) dt, by Gauss–Legendre over the
-    bulk of θ1's distribution (all but 1e-14 of its mass).
+    P(θ1 − θ2 <= x) = ∫₀¹ S₂(F₁⁻¹(u) − x) du = ∫₀¹ F₁(F₂⁻¹(v) + x) dv, by Gauss–Legendre over the quantiles
+    (probability scale) of the narrower of the two: the integrand is then a bounded CDF that varies slowly over
+    the nodes, even where a density is infinite (a Beta shape below 1 at 0 or n correct) or one posterior is
+    far narrower than the other.
     """
-    lo, hi = stats.beta.ppf([1e-14, 1 - 1e-14], a1, b1)
-    t = 0.5 * (hi - lo) * _GL_NODES + 0.5 * (hi + lo)
-    w = 0.5 * (hi - lo) * _GL_WEIGHTS * stats.beta.pdf(t, a1, b1)
+    u = 0.5 * (_GL_NODES + 1.0)
+    w = 0.5 * _GL_WEIGHTS
     x = np.atleast_1d(np.asarray(x, dtype=float))
-    tail = stats.beta.sf(t[None, :] - x[:, None], a2, b2)
-    return np.clip(tail @ w, 0.0, 1.0)
+    if stats.beta.var(a1, b1) <= stats.beta.var(a2, b2):  # ∫ S₂(t − x) over θ1's quantiles t
+        t, args, sign, upper = stats.beta.ppf(u, a1, b1), (a2, b2), -1.0, True
+    else:  # ∫ F₁(s + x) over θ2's quantiles s
+        t, args, sign, upper = stats.beta.ppf(u, a2, b2), (a1, b1), 1.0, False
+    y = t[None, :] + sign * x[:, None]
+    # outside the other Beta's bulk (all but 10⁻¹⁵ of its mass) its CDF is 0 or 1: the incomplete beta function
+    # (≈ 2 µs a value) is evaluated only inside
+    lo, hi = stats.beta.ppf([1e-15, 1 - 1e-15], *args)
+    inside = (y > lo) & (y < hi)
+    cdf = (y >= hi).astype(float)
+    cdf[inside] = special.betainc(*args, y[inside])
+    values = 1.0 - cdf if upper else cdf
+    return np.clip(values @ w, 0.0, 1.0)
 
 
-def _difference_density(x, a1, b1, a2, b2):
-    """Density of θ1 − θ2 on ``x`` (convolution by Gauss–Legendre)."""
-    lo, hi = stats.beta.ppf([1e-14, 1 - 1e-14], a1, b1)
-    t = 0.5 * (hi - lo) * _GL_NODES + 0.5 * (hi + lo)
-    w = 0.5 * (hi - lo) * _GL_WEIGHTS * stats.beta.pdf(t, a1, b1)
-    arg = t[None, :] - np.asarray(x, dtype=float)[:, None]
-    inside = (arg > 0) & (arg < 1)
-    dens = np.where(inside, stats.beta.pdf(np.clip(arg, 1e-300, 1 - 1e-16), a2, b2), 0.0)
-    return dens @ w
+def _difference_grid(a1, b1, a2, b2, size=401):
+    """A grid over all but ≈ 10⁻¹² of the difference's mass (its ends from the two Betas' quantiles), in [−1, 1]."""
+    lo1, hi1 = stats.beta.ppf([1e-13, 1 - 1e-13], a1, b1)
+    lo2, hi2 = stats.beta.ppf([1e-13, 1 - 1e-13], a2, b2)
+    return np.linspace(max(lo1 - hi2, -1.0), min(hi1 - lo2, 1.0), size)
 
 
 def compare_accuracies(correct_a, n_a, correct_b, n_b, *, prior=(1, 1), rope=0.01, hdi=0.95, seed=None,
@@ -159,6 +184,11 @@ def compare_accuracies(correct_a, n_a, correct_b, n_b, *, prior=(1, 1), rope=0.0
     -----
     Posterior: θ_A ~ Beta(α + a, β + n_A − a), θ_B likewise.
     ``BF01 = [P(H0|y)/P(H1|y)] / [P(H0)/P(H1)]`` with ``H0: |θ_A − θ_B| < rope``.
+    The CDF of θ_A − θ_B is integrated over the quantiles of the narrower posterior (:func:`_difference_cdf`), the
+    HDI is the shortest interval of that CDF (:func:`_hdi_from_cdf`; its two ends have equal density, to 10⁻⁴ on
+    the ARC example) and the density drawn is the CDF's slope. Where a posterior's shape is below 1 (a prior below
+    1 with all or no answers correct: an infinite density at 0 or 1) the quadrature converges slowly: the
+    probabilities are then right to a few 10⁻⁴ and the HDI's ends to about 1% of its width.
 
     References
     ----------
@@ -185,15 +215,20 @@ def compare_accuracies(correct_a, n_a, correct_b, n_b, *, prior=(1, 1), rope=0.0
     a1, b1 = alpha0 + correct_a, beta0 + n_a - correct_a
     a2, b2 = alpha0 + correct_b, beta0 + n_b - correct_b
     mean = a1 / (a1 + b1) - a2 / (a2 + b2)
-    sd = math.sqrt(stats.beta.var(a1, b1) + stats.beta.var(a2, b2))
-    grid = np.linspace(max(mean - 8 * sd, -1.0), min(mean + 8 * sd, 1.0), 2001)
-    density = _difference_density(grid, a1, b1, a2, b2)
+    grid = _difference_grid(a1, b1, a2, b2)
+    grid_cdf = _difference_cdf(grid, a1, b1, a2, b2)
+    # the density drawn: the CDF's slope (finite and holding the mass even where the density itself is infinite)
+    density = np.gradient(grid_cdf, grid)
     if method == "exact":
         cdf = _difference_cdf([0.0, -rope, rope], a1, b1, a2, b2)
         p_superior = 1.0 - float(cdf[0])
         p_rope = float(cdf[2] - cdf[1])
         p_above = 1.0 - float(cdf[2])
-        low, high = _hdi_from_grid(grid, density, hdi_mass)
+        low, high = _hdi_from_cdf(grid, grid_cdf, hdi_mass)
+        # then on a finer grid around it (the interpolated CDF is exact to ≈ 10⁻⁹ there)
+        step = grid[1] - grid[0]
+        fine = np.linspace(max(low - 3 * step, grid[0]), min(high + 3 * step, grid[-1]), 201)
+        low, high = _hdi_from_cdf(fine, _difference_cdf(fine, a1, b1, a2, b2), hdi_mass)
     else:
         rng = rng_of(seed)
         draws = rng.beta(a1, b1, 400_000) - rng.beta(a2, b2, 400_000)
