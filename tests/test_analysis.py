@@ -312,11 +312,62 @@ def test_hodges_lehmann_interval_equals_brute_force(kind):
     d = a - b
     walsh = _walsh_brute(d)  # oracle: the former O(n²) implementation
     big_n, n = walsh.size, d.size
-    k = int(math.floor(big_n / 2 - stats.norm.isf(0.05) * math.sqrt(n * (n + 1) * (2 * n + 1) / 24)))
+    # beyond 400 pairs the normal form of P(T⁺ ≤ k) ≤ α/2, with its continuity correction
+    k = int(math.floor(big_n / 2 - 0.5 - stats.norm.isf(0.05) * math.sqrt(n * (n + 1) * (2 * n + 1) / 24)))
     assert e.hodges_lehmann == float(np.median(walsh))
     assert e.hodges_lehmann_ci == (float(walsh[k]), float(walsh[big_n - 1 - k]))
     wilcoxon = an.paired_tests(a, b, tests=["wilcoxon"]).iloc[0]
     assert wilcoxon["estimate"] == e.hodges_lehmann
+
+
+@pytest.mark.parametrize("alternative, p", [("greater", 1.0), ("less", 0.0), ("two-sided", 0.0)])
+def test_constant_differences_count_only_on_their_own_side(alternative, p):
+    # A is always 1 below B: evidence that A < B, none that A > B (scipy's ttest_rel gives p = 1 for "greater")
+    out = an.paired_tests([0, 1, 2, 3, 4], [1, 2, 3, 4, 5], alternative=alternative, tests=["t"])
+    assert out.loc[0, "p_value"] == p
+    a = np.arange(30001.0)
+    boot = an.paired_tests(a, a + 1, alternative=alternative, tests=["bootstrap"], n_resamples=5000)
+    assert boot.loc[0, "p_value"] == p and boot.loc[0, "method"] == "normal limit"
+
+
+def test_two_sided_permutation_p_se_matches_the_spread_over_seeds():
+    # p = 2 min(tails): its Monte Carlo SE is 2 √(q(1 − q)/R) with q = p/2, not √(p(1 − p)/R)
+    d = np.random.default_rng(0).normal(0.45, 1.0, 25)
+    runs = [an.paired_tests(d, np.zeros(d.size), tests=["permutation"], n_resamples=2000, seed=s) for s in range(200)]
+    ps = np.array([r.loc[0, "p_value"] for r in runs])
+    reported = runs[0].loc[0, "p_se"]
+    q = ps.mean() / 2
+    assert reported == pytest.approx(2 * math.sqrt(q * (1 - q) / 2000), rel=0.15)
+    sd, sd_se = ps.std(ddof=1), ps.std(ddof=1) / math.sqrt(2 * 199)
+    assert abs(sd - reported) < 4 * sd_se + 0.1 * reported
+
+
+def test_signed_rank_distribution_is_the_enumerated_one():
+    from core.analysis.walsh import _signed_rank_cdf
+
+    for n in (1, 2, 5, 9, 12):
+        sums = [sum(i + 1 for i in range(n) if mask >> i & 1) for mask in range(2**n)]
+        counts = np.bincount(sums, minlength=n * (n + 1) // 2 + 1)
+        assert np.allclose(_signed_rank_cdf(n), np.cumsum(counts) / 2**n, atol=1e-15)
+
+
+@pytest.mark.parametrize("n", [6, 8, 12, 16, 21])
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_hodges_lehmann_interval_covers_at_least_its_level(n, confidence):
+    # symmetric continuous differences about 0: the distribution-free interval must cover 0 with probability ≥ the
+    # level (Hollander & Wolfe §3.3); one rank too narrow gave 93.75% at n = 6 for 95%
+    rng = np.random.default_rng(n)
+    reps = 4000
+    hits = 0
+    for _ in range(reps):
+        _, (lo, hi) = an.hodges_lehmann(rng.standard_normal(n), confidence=confidence)
+        hits += lo <= 0 <= hi
+    assert hits / reps >= confidence - 3 * math.sqrt(confidence * (1 - confidence) / reps)
+
+
+def test_hodges_lehmann_interval_needs_enough_pairs():
+    assert all(math.isnan(v) for v in an.hodges_lehmann([1.0, 2.0, 3.0], confidence=0.95)[1])
+    assert an.hodges_lehmann(np.arange(1.0, 7.0), confidence=0.95)[1] == (1.0, 6.0)  # ranks 1 and N: 96.9%
 
 
 def test_permutation_median_matches_exact_enumeration():

@@ -177,7 +177,26 @@ def _permutation_test(d, statistic, alternative, n_resamples, rng):
         p = _pick((float(stats.norm.cdf(z)), float(stats.norm.sf(z)), min(1.0, 2 * float(stats.norm.sf(abs(z))))),
                   alternative)
         return observed, p, "normal limit", 0, math.nan
-    return observed, p, "Monte Carlo", n_resamples, math.sqrt(p * (1 - p) / n_resamples)
+    return observed, p, "Monte Carlo", n_resamples, _p_se(p, alternative, n_resamples)
+
+
+def _p_se(p, alternative, resamples):
+    """Monte Carlo SE of a resampled p-value: √(p(1 − p)/R) for one tail; a two-sided p = 2 min(tails) is twice
+    a tail's proportion q = p/2, so its SE is 2 √(q(1 − q)/R) (capped at 1, the value has no spread left)."""
+    if alternative != "two-sided":
+        return math.sqrt(p * (1 - p) / resamples)
+    q = min(p, 1.0) / 2
+    return 2 * math.sqrt(q * (1 - q) / resamples)
+
+
+def constant_p(value, alternative):
+    """p of a location test on constant differences (no spread): 0 when the constant lies on the alternative's
+    side of 0, else 1 (a constant on the other side is no evidence for the alternative)."""
+    if alternative == "greater":
+        return 0.0 if value > 0 else 1.0
+    if alternative == "less":
+        return 0.0 if value < 0 else 1.0
+    return 0.0 if value != 0 else 1.0
 
 
 def _bootstrap_test(d, statistic, alternative, n_resamples, rng, confidence):
@@ -196,7 +215,7 @@ def _bootstrap_test(d, statistic, alternative, n_resamples, rng, confidence):
         se = float(d.std()) / math.sqrt(n)
         z_conf = float(stats.norm.isf((1 - confidence) / 2))
         if se == 0:
-            return observed, (1.0 if observed == 0 else 0.0), observed, observed, "normal limit", 0, math.nan
+            return observed, constant_p(observed, alternative), observed, observed, "normal limit", 0, math.nan
         z = observed / se
         p = {"two-sided": 2 * float(stats.norm.sf(abs(z))), "greater": float(stats.norm.sf(z)),
              "less": float(stats.norm.cdf(z))}[alternative]

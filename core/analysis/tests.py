@@ -13,7 +13,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from ._common import ALTERNATIVES, _is_binary, _paired, _TEST_NAMES, TESTS, WILCOXON_EXACT_MAX
-from ._resampling import _bootstrap_test, _permutation_test
+from ._resampling import _bootstrap_test, _permutation_test, constant_p
 from .walsh import hodges_lehmann
 
 # ---------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def paired_tests(a, b, *, alpha=0.05, alternative="two-sided", seed=None, tests=
             method = "t distribution"
             if not np.any(d != d[0]):  # constant differences: no spread to test against
                 est, lo, hi = float(d[0]), float(d[0]), float(d[0])
-                p = 1.0 if d[0] == 0 else 0.0
+                p = constant_p(float(d[0]), alternative)
             else:
                 res = stats.ttest_rel(a, b, alternative=alternative)
                 ci = res.confidence_interval(1 - alpha)

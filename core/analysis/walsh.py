@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -219,6 +220,41 @@ def _walsh_median(values) -> float:
     return float(np.mean(np.asarray(values, dtype=float)))
 
 
+#: Largest n whose interval uses the exact signed-rank distribution (beyond it: the normal form, which is then
+#: within a rank of it).
+_EXACT_RANKS_MAX = 400
+
+
+@lru_cache(maxsize=32)
+def _signed_rank_cdf(n: int) -> np.ndarray:
+    """P(T⁺ ≤ t), t = 0 … n(n+1)/2, of the Wilcoxon signed-rank statistic under H0 (no ties), by the recursion
+    over ranks: each rank i is in T⁺ with probability ½."""
+    p = np.zeros(n * (n + 1) // 2 + 1)
+    p[0] = 1.0
+    top = 0
+    for i in range(1, n + 1):
+        top += i
+        p[i:top + 1] = 0.5 * (p[i:top + 1] + p[:top + 1 - i][: top + 1 - i])
+        p[:i] *= 0.5
+    return np.cumsum(p)
+
+
+def _interval_rank(n: int, confidence: float) -> int | None:
+    """The 0-based rank k of the lower end W_(k) (upper: W_(N−1−k)) of the distribution-free interval.
+
+    In 1-based terms [W_(k+1), W_(N−k)] covers the centre with probability 1 − 2 P(T⁺ ≤ k) (Hollander & Wolfe 1999, §3.3, C_α = k + 1):
+    k is the largest with P(T⁺ ≤ k) ≤ α/2, exactly for n ≤ 400, else from the normal form with its continuity
+    correction. ``None`` when even the whole range falls short of the level (n ≤ 5 at 95%).
+    """
+    alpha = 1.0 - confidence
+    if n <= _EXACT_RANKS_MAX:
+        k = int(np.searchsorted(_signed_rank_cdf(n), alpha / 2 * (1 + 1e-12), side="right")) - 1
+    else:
+        total = n * (n + 1) / 2
+        k = int(math.floor(total / 2 - 0.5 - stats.norm.isf(alpha / 2) * math.sqrt(n * (n + 1) * (2 * n + 1) / 24)))
+    return k if k >= 0 else None
+
+
 def hodges_lehmann(d, *, confidence=None):
     """Hodges–Lehmann estimator (median of the Walsh averages, NLPStatTest eq. 5) and its interval.
 
@@ -227,9 +263,10 @@ def hodges_lehmann(d, *, confidence=None):
     d : array_like
         Paired differences.
     confidence : float, optional
-        Also return the distribution-free interval: Walsh averages of ranks
-        k and N − 1 − k, k = ⌊N/2 − z √(n(n+1)(2n+1)/24)⌋ (N = n(n+1)/2, the
-        Wilcoxon signed-rank critical value in its normal form).
+        Also return the distribution-free interval: the Walsh averages of 1-based ranks C_α and N + 1 − C_α
+        (N = n(n+1)/2), C_α − 1 the largest k with P(T⁺ ≤ k) ≤ α/2 under the exact signed-rank distribution
+        (Hollander & Wolfe 1999, §3.3; the normal form beyond 400 pairs), so its coverage is at least the level.
+        With so few pairs that even the whole range falls short (n ≤ 5 at 95%) the interval is (nan, nan).
 
     Returns
     -------
@@ -247,12 +284,13 @@ def hodges_lehmann(d, *, confidence=None):
     ranks = list(middle)
     if confidence is not None:
         confidence = check_real("confidence", confidence, low=0.5, high=0.999)
-        z_conf = stats.norm.isf((1 - confidence) / 2)
-        k = int(math.floor(total / 2 - z_conf * math.sqrt(n * (n + 1) * (2 * n + 1) / 24)))
-        k = min(max(k, 0), total - 1)
-        ranks += [k, total - 1 - k]
+        k = _interval_rank(n, confidence)
+        if k is not None:
+            ranks += [k, total - 1 - k]
     values = walsh_order_statistics(d, ranks)
     hl = _walsh_median(values[:1] if middle[0] == middle[1] else values[:2])
     if confidence is None:
         return hl
+    if len(values) < 4:
+        return hl, (math.nan, math.nan)
     return hl, (float(values[2]), float(values[3]))
