@@ -178,6 +178,37 @@ def test_appraise_mqm_export_is_scored_from_its_error_spans():
     assert sorted(esa["score"]) == [76.0, 96.0, 100.0, 100.0]
 
 
+#: Rows shaped as WMT24's ESA waves (wmt24-news-systems, humeval/esa_generalMT2024_wave2.csv): 12 fields, spans with
+#: "undecided" and "critical" severities, several language pairs, control documents (#dup, #incomplete, tutorial).
+WMT24_ESA = (
+    b'engjpn7c2b,Aya23,180,TGT,eng,jpn,75,test-en-social_1,False,"[{""start_i"":8,""end_i"":13,""severity"":""undecided"",""error_type"":null}]",1724923859.663,1724923919.607\n'
+    b'engjpn7c2b,GPT-4,180,TGT,eng,jpn,88,test-en-social_1,False,[],1724923920.1,1724923930.2\n'
+    b'engjpn7c2c,GPT-4,180,TGT,eng,jpn,80,test-en-social_1,False,"[{""start_i"":1,""end_i"":3,""severity"":""critical"",""error_type"":null}]",1.0,2.0\n'
+    b'engces7a01,GPT-4,180,TGT,eng,ces,60,test-en-social_1,False,[],1.0,2.0\n'
+    b'engces7a01,Aya23,180,TGT,eng,ces,40,test-en-social_1,False,[],1.0,2.0\n'
+    b'engces7a01,Aya23,181,TGT,eng,ces,45,test-en-social_1#dup,False,[],1.0,2.0\n'
+    b'engces7a01,Aya23,182,TGT,eng,ces,50,test-en-social_2#incomplete,False,[],1.0,2.0\n'
+    b'engces7a01,GPT-4,183,TGT,eng,ces,55,ende-tutorial1,False,[],1.0,2.0\n'
+)
+
+
+def test_wmt24_esa_wave_reads_per_language_pair_without_control_documents():
+    s = he.read_scores(WMT24_ESA, "esa_generalMT2024_wave2.csv")
+    assert s.attrs["protocol"] == "esa"
+    got = as_dict(s, with_rater=True)
+    assert got == {("Aya23 (eng-jpn)", "test-en-social_1#eng-jpn:180", "engjpn7c2b"): 75.0,
+                   ("GPT-4 (eng-jpn)", "test-en-social_1#eng-jpn:180", "engjpn7c2b"): 88.0,
+                   ("GPT-4 (eng-jpn)", "test-en-social_1#eng-jpn:180", "engjpn7c2c"): 80.0,
+                   ("GPT-4 (eng-ces)", "test-en-social_1#eng-ces:180", "engces7a01"): 60.0,
+                   ("Aya23 (eng-ces)", "test-en-social_1#eng-ces:180", "engces7a01"): 40.0}
+    notes = " ".join(s.attrs["notes"])
+    assert "3 judgments of control documents left out" in notes and "2 language pairs (eng-ces, eng-jpn)" in notes
+    # as MQM: an undecided span weighs 0 (the annotator chose no severity), a critical one as a major (WMT24's tools)
+    mqm = as_dict(he.read_scores(WMT24_ESA, "wave.csv", protocol="mqm"), with_rater=True)
+    assert mqm[("Aya23 (eng-jpn)", "test-en-social_1#eng-jpn:180", "engjpn7c2b")] == 0
+    assert mqm[("GPT-4 (eng-jpn)", "test-en-social_1#eng-jpn:180", "engjpn7c2c")] == -5
+
+
 def test_appraise_segment_level_da_export():
     data = b"u1,sysA,7,TGT,eng,deu,70,1.0,2.0\nu1,sysB,7,TGT,eng,deu,64,2.0,3.0\nu1,sysB,3,REF,eng,deu,99,3.0,4.0\n"
     s = he.read_scores(data, "da.csv")
@@ -277,7 +308,7 @@ ANNOTATION_HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategor
     ("x.seg.score", b"A\t1\nA\tabc\n", "line 2: the score 'abc'"),
     ("app.csv", b"u1,sysA,1,TGT,eng,deu,50\nu1,sysA,2,XYZ,eng,deu,50\n", "line 2: item type 'XYZ'"),
     ("app.csv", b"u1,s,1,TGT,eng,deu,50,d#s,False,[],1,2\nu1,s,2,TGT,eng,deu,50,d#s,False,[],1\n", "line 2: 11 fields"),
-    ("app.csv", b'u1,s,1,TGT,eng,deu,50,d#s,False,"[{""severity"": ""critical""}]",1,2\n', "line 1: an error span"),
+    ("app.csv", b'u1,s,1,TGT,eng,deu,50,d#s,False,"[{""severity"": ""blocker""}]",1,2\n', "line 1: an error span"),
     ("app.csv", b'u1,s,1,TGT,eng,deu,50,d#s,False,"{not json",1,2\n', "line 1: the error spans are not"),
     ("long.csv", b"system,item,score\nA,1,2\nB,1,x\n", "line 3: the score 'x'"),
     ("long.csv", b"system,item,score\nA,1,2\n,1,3\n", "line 3: the system is empty"),

@@ -47,12 +47,32 @@ def read_appraise(text, label, notes, protocol):
             notes.append(f"{n_doc:,} whole-document judgment{'' if n_doc == 1 else 's'} left out (segment scores "
                          "only).")
         keep &= ~whole
+        # WMT's own loader (wmt24-news-systems, humeval/merge_to_jsonl.py, load_line) leaves out the campaign's
+        # control documents: repeated ("#dup"), unfinished ("#incomplete"), planted bad ("#bad") and tutorial ones
+        doc = frame["c7"].astype(str).str.strip()
+        control = (doc.str.endswith("#dup") | doc.str.endswith("#incomplete") | doc.str.endswith("#bad")
+                   | doc.str.contains("-tutorial", regex=False)).to_numpy()
+        if (control & keep).any():
+            n_control = int((control & keep).sum())
+            notes.append(f"{n_control:,} judgment{'' if n_control == 1 else 's'} of control documents left out "
+                         "(repeated, unfinished, planted-bad and tutorial documents: '#dup', '#incomplete', '#bad', "
+                         "'-tutorial'), as WMT's own loader does.")
+        keep &= ~control
     frame, lines = frame[keep].reset_index(drop=True), lines[keep]
     if frame.empty:
         raise ValueError(f"{label} has no target-segment (TGT) rows.")
     system = _labels(frame["c1"], lines, label, "system")
     rater = _labels(frame["c0"], lines, label, "annotator")
     item = _labels(frame["c2"], lines, label, "item id")
+    # one export may hold several language pairs (WMT24's ESA waves: four): a system's judgments in different
+    # pairs are different populations, and the same item id in another pair is another segment
+    pair = (frame["c4"].astype(str).str.strip() + "-" + frame["c5"].astype(str).str.strip()).to_numpy(object)
+    pairs = sorted(set(pair))
+    if len(pairs) > 1:
+        system = np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object)
+        item = np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object)
+        notes.append(f"{len(pairs)} language pairs ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): each "
+                     "system is named with its pair; compare two systems of the same pair.")
     fmt_protocol = "da"
     score = _scores(frame["c6"], lines, label, "score")
     if document:

@@ -57,9 +57,11 @@ def error_weights(severity: pd.Series, category: pd.Series) -> np.ndarray:
 
 
 # Appraise spans: {"start_i": …, "end_i": …, "severity": "minor"|"major"|"neutral", "error_type": [...] or null}
-# (EvalView/static/EvalView/js/direct-assessment-document-mqm-esa.js: SEVERITY_TO_SCORE major 5, minor 1, neutral 0;
-# "undecided" spans are removed before submission and "critical" cannot be chosen).
-_SPAN_SEVERITIES = {"major", "minor", "neutral"}
+# (EvalView/static/EvalView/js/direct-assessment-document-mqm-esa.js: SEVERITY_TO_SCORE major 5, minor 1, neutral 0).
+# Real exports also hold "undecided" spans (WMT24's ESA waves: the annotator marked a span and chose no severity;
+# they weigh 0, as neutral) and "critical" ones, weighed as major as WMT24's own humeval/tools.py does.
+_SPAN_SEVERITIES = {"major", "minor", "neutral", "critical", "undecided"}
+_SEVERITY_AS = {"critical": "major", "undecided": "neutral"}
 #: Appraise's MQM 2.0 category for punctuation (``Linguistic conventions > Punctuation``) is Freitag et al.'s
 #: ``Fluency/Punctuation``; it gets the same 0.1 weight when Minor.
 _PUNCTUATION = {"fluency/punctuation", "linguistic conventions/punctuation"}
@@ -89,8 +91,8 @@ def span_scores(cells: pd.Series, lines: np.ndarray, name: str) -> tuple[np.ndar
     Raises
     ------
     ValueError
-        For spans that are not a JSON list of objects, or a severity other than major, minor, neutral (the
-        message names the file and the line).
+        For spans that are not a JSON list of objects, or a severity other than major, minor, neutral, critical
+        (weighed as major) or undecided (weight 0) — the message names the file and the line.
     """
     text = cells.astype(str).str.strip()
     scores = np.zeros(len(text))
@@ -106,7 +108,9 @@ def span_scores(cells: pd.Series, lines: np.ndarray, name: str) -> tuple[np.ndar
             severity = str(span.get("severity", "")).strip().lower()
             if severity not in _SPAN_SEVERITIES:
                 raise ValueError(f"{name}, line {int(lines[k]):,}: an error span has severity {severity[:20]!r}; "
-                                 "only major, minor and neutral have a weight (Freitag et al. 2021, Table 2).")
+                                 "only major (or critical), minor, neutral and undecided spans have a weight "
+                                 "(Freitag et al. 2021, Table 2).")
+            severity = _SEVERITY_AS.get(severity, severity)
             kind = span.get("error_type")
             category = "/".join(str(x) for x in kind) if isinstance(kind, (list, tuple)) else str(kind or "")
             typed = typed or bool(category)
