@@ -100,7 +100,7 @@ def _first_record(text: str, name: str) -> dict:
     if stripped.startswith("["):
         records = uploads.read_jsonl(stripped.encode("utf-8"), name=name)
         return records[0]
-    for number, line in enumerate(stripped.splitlines(), start=1):
+    for number, line in enumerate(uploads.split_lines(stripped), start=1):
         if line.strip():
             try:
                 record = json.loads(line)
@@ -127,7 +127,7 @@ def _numeric_share(cells) -> float:
 
 def _looks_like_mt(text: str) -> bool:
     """Three tab-separated columns of sentences (several words per cell), on every one of the first lines."""
-    lines = [line for line in text[:200_000].splitlines()[:50] if line.strip()]
+    lines = [line for line in uploads.split_lines(text[:200_000])[:50] if line.strip()]
     if len(lines) < 1:
         return False
     rows = [line.split("\t") for line in lines]
@@ -144,7 +144,7 @@ def _looks_like_mt(text: str) -> bool:
 def _looks_like_sentences(text: str) -> bool:
     """One segment per line: plain sentences (no tabs; several words a line, few of them numbers), not a delimited
     table whose every line splits into the same number of fields as its header."""
-    lines = [line for line in text[:200_000].splitlines()[:200] if line.strip()]
+    lines = [line for line in uploads.split_lines(text[:200_000])[:200] if line.strip()]
     if len(lines) < 2 or any("\t" in line for line in lines):
         return False  # a single line is too little to call a file of segments
     words = [line.split() for line in lines]
@@ -463,7 +463,7 @@ def read_upload(name: str, data) -> Upload:
                       "The Ratings page opens with the effect, mean rating and the five variance components fitted "
                       "from the pilot.")
     if kind == "mt_text":
-        lines = uploads.decode_text(data, name=label).splitlines()
+        lines = uploads.split_lines(uploads.decode_text(data, name=label))
         while lines and not lines[-1].strip():
             lines.pop()
         return Upload(kind, page, f"Plain text with one segment per line ({len(lines):,} lines): one system's "

@@ -90,6 +90,20 @@ def decode_text(data, *, name: str = "The file", max_bytes: int = MAX_BYTES) -> 
         raise ValueError(f"{name} is not UTF-8 text (invalid byte at position {err.start:,}, line {line:,}).") from None
 
 
+def split_lines(text: str) -> list[str]:
+    """Lines of ``text`` split at \\n, \\r\\n and \\r only, as Python's text files read them (universal newlines)
+    and as sacrebleu reads MT outputs.
+
+    ``str.splitlines`` also splits at U+2028, U+2029, U+0085 and other separators, which JSON writers leave raw inside
+    strings (lm-evaluation-harness writes its samples with ``ensure_ascii=False``): a JSON line or a segment would
+    be cut in two. A final newline ends the last line (no empty line after it).
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def text_lines(data, *, name: str = "The file", max_lines: int = MAX_ROWS) -> list[str]:
     """Lines of an uploaded text file; trailing blank lines are dropped.
 
@@ -99,7 +113,7 @@ def text_lines(data, *, name: str = "The file", max_lines: int = MAX_ROWS) -> li
         As :func:`decode_text`, or when the file has no text or more than
         ``max_lines`` lines.
     """
-    lines = decode_text(data, name=name).splitlines()
+    lines = split_lines(decode_text(data, name=name))
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:
@@ -304,7 +318,7 @@ def read_table(
     if header not in ("auto", "yes", "no"):
         raise ValueError(f"`header` must be one of 'auto', 'yes', 'no', got {header!r}.")
     text = decode_text(data, name=name, max_bytes=max_bytes)
-    sample = "\n".join(text[:65536].splitlines()[:50])
+    sample = "\n".join(split_lines(text[:65536])[:50])
     delimiter = _delimiter(sample)
     with _gc_paused():
         try:
@@ -336,7 +350,7 @@ def _gc_paused():
 def _read_rows(text, delimiter, rows, name, min_columns, max_rows, header):
     try:
         if delimiter is None:
-            source = (line.split() for line in text.splitlines())
+            source = (line.split() for line in split_lines(text))
         else:
             source = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         append, limit = rows.append, max_rows + 1
@@ -450,7 +464,7 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
                 raise ValueError(f"{name}: record {number:,} is not an object.")
         return records
     records = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         record = _json_value(line, name=name, line=number)

@@ -675,6 +675,16 @@ def test_harness_multiple_choice_files():
     assert norm[norm.model == "pythia-2.8b"].score.tolist() == (~correct_b).astype(float).tolist()
 
 
+def test_harness_samples_with_raw_line_separators_inside_strings():
+    # the harness writes samples with ensure_ascii=False, so a U+2028 or U+2029 in a question stays raw in the line
+    lines = [harness_mc_line(i, i % 2 == 0, True) for i in range(6)]
+    lines[2]["doc"] = {"question": "Line one\u2028line two\u2029and \x85three"}
+    data = _jsonl(lines)
+    assert "\u2028".encode() in data
+    log = llm.read_harness_samples({"a": data, "b": data}, metric="acc")
+    assert len(log) == 12 and log[log.model == "a"].score.tolist() == [1.0, 0.0] * 3
+
+
 def test_harness_filters_runs_and_mismatched_documents():
     def run(p, seed, ids):
         rng = np.random.default_rng(seed)

@@ -195,3 +195,13 @@ def test_unequal_rows_still_name_the_row_when_white_space_does_not_help():
         uploads.read_table(b"a\tb\n1\t2\nthree words here\n")
     with pytest.raises(ValueError, match=r"row 3 has 1 fields but row 1 has 2"):
         uploads.read_table(b"a\tb\n1\t2\n3 4 5\n")
+
+
+def test_lines_split_only_at_newlines():
+    # universal newlines, as Python's text files and sacrebleu read them; U+2028/U+2029/U+0085 stay inside a line
+    text = "a\u2028b\r\nc\u2029d\re\x85f\n"
+    assert uploads.split_lines(text) == ["a\u2028b", "c\u2029d", "e\x85f"]
+    assert uploads.text_lines(text.encode()) == ["a\u2028b", "c\u2029d", "e\x85f"]
+    assert uploads.split_lines("x") == ["x"] and uploads.split_lines("") == []
+    records = uploads.read_jsonl('{"q": "one\u2028two"}\n{"q": "three"}\n'.encode())
+    assert [r["q"] for r in records] == ["one\u2028two", "three"]

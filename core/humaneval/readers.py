@@ -62,7 +62,7 @@ def _is_number(cell: str) -> bool:
 # recognition
 # ---------------------------------------------------------------------------
 def _head_lines(text: str, count: int = 50) -> list[str]:
-    return [line for line in text[:200_000].splitlines()[: count * 4] if line.strip()][:count]
+    return [line for line in uploads.split_lines(text[:200_000])[: count * 4] if line.strip()][:count]
 
 
 def _mtme_level(name: str):
@@ -267,7 +267,7 @@ def _generic_table(text, data_bytes, label, notes, header):
     else:
         has_header = header == "yes"
     # line numbers of the rows (blank lines are not rows)
-    rows = [i for i, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    rows = [i for i, line in enumerate(uploads.split_lines(text), start=1) if line.strip()]
     lines = np.array(rows if len(rows) == len(table) else range(1, len(table) + 1))
     if has_header:
         names = [c or f"column {i + 1}" for i, c in enumerate(first)]

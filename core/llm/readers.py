@@ -248,7 +248,7 @@ def _harness_entries(files) -> list[tuple[str, str, bytes]]:
 def _line_of(data: bytes, record: int) -> int:
     """1-based line number of the record-th (1-based) non-blank line (error path only)."""
     seen = 0
-    for number, line in enumerate(bytes(data).decode("utf-8-sig", errors="replace").splitlines(), start=1):
+    for number, line in enumerate(uploads.split_lines(bytes(data).decode("utf-8-sig", errors="replace")), start=1):
         if line.strip():
             seen += 1
             if seen == record:

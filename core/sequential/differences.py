@@ -45,7 +45,7 @@ def _difference_tokens(text: str, *, header: bool, max_values: int, name: str, o
     tokens = []
     first = True
     wide_line = None  # the first line holding more than one value
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(uploads.split_lines(text), start=1):
         cells = []
         for chunk in _SEPARATORS.split(line):
             if not chunk:
