@@ -452,3 +452,12 @@ def test_mtme_document_level_file_numbers_documents():
     check_shape(s, "mqm", "mtme_doc")
     assert as_dict(s) == {("sysA", "1"): -1.5, ("sysA", "2"): -0.5, ("sysB", "1"): -2.0}
     assert any("document is its position" in n for n in s.attrs["notes"])
+
+
+def test_json_judgments_with_a_new_field_per_record_are_refused_without_building_them():
+    # a frame of every key of every record grows as records × keys: 20,000 such lines (1 MB) asked for 3 GB
+    lines = "".join(f'{{"sys": "A", "sid": "{i}", "score": {i % 7}, "k{i}": 1}}\n' for i in range(5000))
+    with pytest.raises(ValueError, match="different fields; a file of judgments has a few"):
+        he.read_scores(lines.encode(), "keys.jsonl")
+    ok = "".join(f'{{"system": "{s}", "item": "{i}", "score": {i % 7}}}\n' for i in range(20) for s in "AB")
+    assert len(he.read_scores(ok.encode(), "ok.jsonl")) == 40

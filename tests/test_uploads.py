@@ -205,3 +205,13 @@ def test_lines_split_only_at_newlines():
     assert uploads.split_lines("x") == ["x"] and uploads.split_lines("") == []
     records = uploads.read_jsonl('{"q": "one\u2028two"}\n{"q": "three"}\n'.encode())
     assert [r["q"] for r in records] == ["one\u2028two", "three"]
+
+
+def test_a_table_of_very_many_columns_is_refused_before_parsing():
+    wide = ("," .join(f"c{i}" for i in range(20_001)) + "\n" + ",".join("1" for _ in range(20_001)) + "\n").encode()
+    with pytest.raises(ValueError, match="20,001 columns in its first line; at most 10,000"):
+        uploads.read_table(wide, name="`wide.csv`")
+    spaced = (" ".join("1" for _ in range(10_001)) + "\n").encode()
+    with pytest.raises(ValueError, match="10,001 columns"):
+        uploads.read_table(spaced)
+    assert uploads.read_table(("," .join(f"c{i}" for i in range(300)) + "\n" + ",".join("1" * 300) + "\n").encode()).shape == (1, 300)

@@ -60,6 +60,7 @@ def _read_frame(text: str, label: str, *, sep, width: int | None, header, quotin
     or cut by the parser.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    uploads.check_width(text, None if sep == r"\s+" else sep, name=label)
     numbers, counts, nonempty = _line_stats(text, sep, quoting)
     if len(numbers) < (2 if header == 0 else 1):
         raise ValueError(f"{label} has no data rows.")

@@ -50,6 +50,10 @@ _REQUIRED = ("system", "item", "score")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
+#: Most fields a JSON judgments file may have (its first 1,000 records' keys).
+_MAX_JSON_FIELDS = 200
+
+
 def _key(name) -> str:
     return "".join(ch for ch in str(name).strip().lower() if ch not in " ._-")
 
@@ -389,7 +393,13 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
         system, item, rater, score, found = read_appraise(text, label, notes, protocol)
     elif uploads.looks_like_json(raw) and columns is None or (columns is not None and uploads.looks_like_json(raw)):
         records = uploads.read_jsonl(raw, name=label)
-        table = pd.DataFrame.from_records(records)
+        # the fields are those of the first records: a frame of every key of every record grows as records × keys
+        # (a 1 MB file of records with a key each asked for gigabytes)
+        keys = list(dict.fromkeys(k for record in records[:1000] for k in record))
+        if len(keys) > _MAX_JSON_FIELDS:
+            raise ValueError(f"{label}: the first records have {len(keys):,} different fields; a file of judgments has "
+                             f"a few (system, segment, rater, score), at most {_MAX_JSON_FIELDS} are read.")
+        table = pd.DataFrame.from_records(records, columns=keys)
         lines = np.arange(1, len(table) + 1)
         if text.lstrip().startswith("["):
             notes.append("Rows are numbered by record (a JSON array).")
