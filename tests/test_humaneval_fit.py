@@ -137,6 +137,19 @@ def test_fit_campaign_summaries_and_design():
         fit_campaign(data, ["S0", "nope"])
 
 
+def test_two_systems_far_apart_give_a_design_inside_the_engines_range():
+    # a good and a bad system 74 points apart (a WMT DA file of that shape was refused with "`delta` must be in
+    # [-50, 50]"): the design's difference is clipped to the engine's ±50
+    rng = np.random.default_rng(3)
+    data = pd.DataFrame({"system": np.repeat(["good", "bad"], 20), "item": np.tile(np.arange(20), 2), "rater": pd.NA,
+                         "score": np.r_[rng.uniform(90, 94, 20), rng.uniform(15, 21, 20)]})
+    data.attrs["protocol"] = "da"
+    pair = fit_campaign(data, ["bad", "good"])
+    assert abs(pair.delta) > 70
+    design = pair.design("fixed")
+    assert design.delta == pytest.approx(50.0 * np.sign(pair.delta), abs=1e-5)
+
+
 def test_mqm_maps_onto_the_campaign_scale():
     rng = np.random.default_rng(0)
     scores = -np.minimum(rng.poisson(0.6, 800) * 5.0 + rng.poisson(0.8, 800) * 1.0, 25.0)

@@ -394,7 +394,8 @@ class CampaignFit:
         """A :class:`core.sequential.CampaignDesign` for ``procedure`` with this campaign's mean, SD, test and
         difference on the 0–100 scale; ``options`` (``delta`` on the 0–100 scale, ``peeks``, ``boundary``,
         ``futility_p``, ``alpha``, ``test``, ``mean``, ``sd``) override them. The mean and SD are clipped to the
-        score model's ranges ([1, 99] and [1, 60]) and the difference to keep both means inside (0.5, 99.5)."""
+        score model's ranges ([1, 99] and [1, 60]) and the difference to keep both means inside (0.5, 99.5) and
+        within ±50 (the campaign engine's range)."""
         from ..sequential import CampaignDesign
 
         scale = abs(self.campaign_scale())
@@ -403,7 +404,10 @@ class CampaignFit:
         values = {"mean": round(mean, 3), "sd": round(sd, 3), "test": PROTOCOL_DEFAULTS[self.protocol].test,
                   "delta": float(self.delta * self.campaign_scale())}
         values.update(options)
-        room = 2 * min(values["mean"] - 0.5, 99.5 - values["mean"]) - 1e-6
+        # the difference keeps both means inside (0.5, 99.5) and within the campaign engine's range (two systems
+        # 74 points apart on the 0–100 scale are compared, not sized: ±50 is the most the engine plans for)
+        field = CampaignDesign.field("delta")
+        room = min(2 * min(values["mean"] - 0.5, 99.5 - values["mean"]) - 1e-6, field.high, -field.low)
         values["delta"] = float(np.clip(values["delta"], -room, room))
         return CampaignDesign(procedure, **values)
 
