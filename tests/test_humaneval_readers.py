@@ -461,3 +461,25 @@ def test_json_judgments_with_a_new_field_per_record_are_refused_without_building
         he.read_scores(lines.encode(), "keys.jsonl")
     ok = "".join(f'{{"system": "{s}", "item": "{i}", "score": {i % 7}}}\n' for i in range(20) for s in "AB")
     assert len(he.read_scores(ok.encode(), "ok.jsonl")) == 40
+
+
+#: Rows shaped as WMT21's raw DA files (wmt21-news-systems, humaneval/facebook-wikipedia-2021/ad-latest.csv): a
+#: tab-separated header over rows mixing tabs and spaces, quoted system names, several language pairs.
+WMT21_AD_LATEST = (
+    "HITId\tWorkerId\tInput.src\tInput.trg\tInput.item\thit\tsys_id\trid\ttype\tsid\tscore\ttime\n"
+    'NA\tevaluator3\thi\tbn ad NA\t"Online-G.7" NA SYSTEM\thi-bn-0-46-1001558.1_1\t30\t0\n'
+    'NA\tevaluator3\thi\tbn ad NA\t"GTCOM.0" NA SYSTEM\thi-bn-0-46-1001558.1_1\t55\t0\n'
+    'NA\tevaluator4\tbn\thi ad NA\t"GTCOM.0" NA SYSTEM\tbn-hi-0-46-1001558.1_1\t70\t0\n'
+    'NA\tevaluator4\tbn\thi ad NA\t"Online-G.7" NA BAD_REF\tbn-hi-0-46-1001558.1_1\t10\t0\n'
+).encode()
+
+
+def test_wmt21_raw_da_file_reads_as_da_per_language_pair():
+    s = he.read_scores(WMT21_AD_LATEST, "ad-latest.csv")
+    assert s.attrs["protocol"] == "da"
+    assert as_dict(s, with_rater=True) == {
+        ("Online-G.7 (hi-bn)", "hi-bn:hi-bn-0-46-1001558.1_1", "evaluator3"): 30.0,
+        ("GTCOM.0 (hi-bn)", "hi-bn:hi-bn-0-46-1001558.1_1", "evaluator3"): 55.0,
+        ("GTCOM.0 (bn-hi)", "bn-hi:bn-hi-0-46-1001558.1_1", "evaluator4"): 70.0}
+    notes = " ".join(s.attrs["notes"])
+    assert "1 BAD_REF" in notes and "2 language pairs (bn-hi, hi-bn)" in notes

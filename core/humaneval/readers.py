@@ -227,11 +227,38 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
         if zs:
             notes.append(f"Scores from column {roles['score']!r} (raw); {zs[0]!r} (standardised per rater) is not "
                          "used.")
+    keys = {_key(c): c for c in table.columns}
+    # WMT's raw DA files (ad-latest.csv, ad-good-raw-redup.csv: HITId, WorkerId, Input.src, Input.trg, …, sys_id,
+    # type, sid, score): 0–100 direct assessments; rows of other types than SYSTEM are quality control
+    raw_da = columns is None and {"hitid", "workerid", "type", "sid", "score"} <= set(keys)
+    if raw_da:
+        kind = table[keys["type"]].astype(str).str.strip()
+        keep = (kind == "SYSTEM").to_numpy()
+        if not keep.all():
+            counts = kind[~keep].value_counts()
+            notes.append("Quality-control rows left out: " + ", ".join(f"{n:,} {t}" for t, n in counts.items())
+                         + " (only SYSTEM rows are judgments of the systems).")
+            table, lines = table[keep].reset_index(drop=True), np.asarray(lines)[keep]
+            if table.empty:
+                raise ValueError(f"{label} has no SYSTEM rows.")
     system = _labels(table[roles["system"]], lines, label, "system")
+    # a whitespace-separated file keeps the quotes around a quoted name ("Online-G.7")
+    system = np.array([v[1:-1] if len(v) > 1 and v[0] == v[-1] == '"' else v for v in system], dtype=object)
     item = _labels(table[roles["item"]], lines, label, "item")
     rater = _labels(table[roles["rater"]], lines, label, "rater") if "rater" in roles else None
     score = _scores(table[roles["score"]], lines, label, str(roles["score"]) if columns is None else "score")
-    protocol = _table_protocol(roles["score"] if columns is None else columns["score"])
+    protocol = "da" if raw_da else _table_protocol(roles["score"] if columns is None else columns["score"])
+    sources = [keys[k] for k in ("inputsrc", "inputtrg", "srclang", "trglang", "sourcelang", "targetlang")
+               if k in keys]
+    if columns is None and len(sources) == 2:
+        pair = (table[sources[0]].astype(str).str.strip() + "-" + table[sources[1]].astype(str).str.strip()).to_numpy(
+            object)
+        pairs = sorted(set(pair))
+        if len(pairs) > 1:  # as in Appraise exports: a system in another language pair is another population
+            system = np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object)
+            item = np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object)
+            notes.append(f"{len(pairs)} language pairs ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): "
+                         "each system is named with its pair; compare two systems of the same pair.")
     if _key(roles["score"] if columns is None else columns["score"]) in _Z_KEYS:
         notes.append(Z_NOTE)
     if columns is None:
