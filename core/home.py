@@ -13,6 +13,8 @@ The home page's cards are not here: each scenario package computes its own (``co
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from dataclasses import dataclass, field
@@ -90,6 +92,11 @@ _PILOT_COLUMNS = frozenset({"worker", "item", "system", "rating"})
 _LLM_ROLES = {role: llm._ALIASES[role] for role in ("question", "model", "score")}
 
 
+#: AlpacaEval's annotations.json fields (tatsu-lab/alpaca_eval): the two generators and the judge's preference,
+#: read as votes by :func:`core.pairwise.read_votes`.
+_ALPACA_EVAL_COLUMNS = {"generator_1", "generator_2", "preference"}
+
+
 def _is_llm_log(keys: set) -> bool:
     return all(any(a in keys for a in aliases) for aliases in _LLM_ROLES.values())
 
@@ -152,10 +159,13 @@ def _looks_like_sentences(text: str) -> bool:
         return False
     if _numeric_share([t.strip(".,;:!?") for w in words for t in w]) > 0.2:
         return False
+    sample = "\n".join(lines)
     for sep in (",", ";", "|"):
-        counts = {line.count(sep) for line in lines}
-        if len(counts) == 1 and counts != {0}:
-            return False  # the same number of fields on every line: a table
+        # fields as a CSV reader splits them (a quoted free-text cell may hold the separator, or a line break)
+        rows = [row for row in csv.reader(io.StringIO(sample), delimiter=sep) if row]
+        counts = {len(row) for row in rows[:-1] or rows}
+        if len(counts) == 1 and counts != {1}:
+            return False  # the same number of fields on every row: a table
     return True
 
 
@@ -216,7 +226,7 @@ def _recognise(label: str, data, name: str = "") -> str:
         keys = {str(k).strip().lower() for k in _first_record(text, label)}
         if "doc_id" in keys and keys & _HARNESS_MARKS:
             return "harness"
-        if _VOTE_COLUMNS <= keys:
+        if _VOTE_COLUMNS <= keys or _ALPACA_EVAL_COLUMNS <= keys:  # arena battles, or AlpacaEval annotations
             return "votes"
         if _is_llm_log(keys):
             return "llm_log"
@@ -236,6 +246,9 @@ def _recognise(label: str, data, name: str = "") -> str:
         return "votes"
     if _PILOT_COLUMNS <= columns:
         return "pilot"
+    # a table of human judgments names a rater (the README's system, item, rater, score): an LLM log has none
+    if human is not None and "rater" in he.guess_roles(table.columns):
+        return "human_scores"
     if _is_llm_log(columns):
         return "llm_log"
     if human is not None:  # a long table of judgments: system, item, score (and rater) columns

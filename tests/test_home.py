@@ -139,6 +139,26 @@ def test_unknown_or_unreadable_files_list_the_accepted_formats(data):
         assert kind.label in text
 
 
+@pytest.mark.parametrize("name, data, kind", [
+    # the README's long table of judgments: 0–100 scores and a rater, not an LLM log
+    ("judgments.csv", b"system,item,rater,score\nA,1,r1,50\nA,2,r1,60\nB,1,r1,40\nB,2,r2,30\nA,1,r2,55\nB,1,r2,45\n",
+     "human_scores"),
+    # tables with a free-text column whose quoted cells hold commas (a prompt, an answer): tables, not MT outputs
+    ("votes.csv", b'model_a,model_b,winner,prompt\ngpt-4,claude-1,model_a,"Write a poem, please, about cats"\n'
+     b'claude-1,gpt-4,tie,"Explain, briefly, what a monad is"\nllama,gpt-4,model_b,"Hi there"\n', "votes"),
+    ("log.csv", b'question,model,score,answer\nq1,A,1,"Paris, the capital, of France"\nq1,B,0,"Lyon, I think"\n'
+     b'q2,A,0,"two words"\nq2,B,1,"four, maybe, or five, words"\nq3,A,1,"yes, yes"\nq3,B,1,"no"\n', "llm_log"),
+    # AlpacaEval's annotations.json (the Leaderboard page reads it as votes)
+    ("annotations.json", b'[{"instruction": "Say hi, please", "output_1": "hi", "generator_1": "gpt4_1106_preview", '
+     b'"output_2": "hello", "generator_2": "my_model", "annotator": "weighted_alpaca_eval_gpt4_turbo", '
+     b'"preference": 1.8}, {"instruction": "x", "output_1": "a", "generator_1": "gpt4_1106_preview", "output_2": "b", '
+     b'"generator_2": "my_model", "annotator": "weighted_alpaca_eval_gpt4_turbo", "preference": 1.1}]', "votes"),
+])
+def test_recognise_tables_with_raters_or_free_text(name, data, kind):
+    assert home.recognise(name, data) == kind
+    home.read_upload(name, data)  # and its page's reader takes it
+
+
 def test_recognise_never_executes_or_trusts_the_name():
     # a CSV named .jsonl is still read as a table; a file name with backticks cannot break the message's code span
     assert home.recognise("x.jsonl", SCORES) == "scores"
