@@ -483,3 +483,26 @@ def test_wmt21_raw_da_file_reads_as_da_per_language_pair():
         ("GTCOM.0 (bn-hi)", "bn-hi:bn-hi-0-46-1001558.1_1", "evaluator4"): 70.0}
     notes = " ".join(s.attrs["notes"])
     assert "1 BAD_REF" in notes and "2 language pairs (bn-hi, hi-bn)" in notes
+
+
+#: Google's MQM annotations from WMT 2023 on (google/wmt-mqm-human-evaluation, generalMT2023/ende/
+#: mqm_generalMT2023_ende.tsv, written by Marot): docSegId/globalSegId, a metadata column, and a last header field
+#: "# Documentation: <url>" that no row fills.
+MAROT_TSV = (
+    "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\t"
+    "# Documentation: https://github.com/google-research/google-research/tree/master/MAROT_viewer\n"
+    'GPT4-5shot\tnews_aj.33941:en-de\t1\t11\trater3\tPolice arrest 15\tDie Polizei nimmt 15 fest<v>.</v>\t'
+    'Fluency/Punctuation\tMinor\t{"timestamp": 1725456558197}\n'
+    'GPT4-5shot\tnews_aj.33941:en-de\t2\t12\trater3\tafter "protest"\tnach Protest\tNo-error\tNo-error\t{}\n'
+    'ONLINE-A\tnews_aj.33941:en-de\t1\t11\trater1\tPolice arrest 15\tPolizei verhaftet 15\t'
+    'Accuracy/Mistranslation\tMajor\t{}\n'
+    'ONLINE-A\tnews_aj.33941:en-de\t1\t11\trater1\tPolice arrest 15\tPolizei verhaftet 15\tStyle/Awkward\tMinor\t{}\n'
+).encode()
+
+
+def test_google_mqm_annotations_in_the_marot_layout():
+    s = he.read_scores(MAROT_TSV, "mqm_generalMT2023_ende.tsv")
+    check_shape(s, "mqm", "mqm_annotations")
+    # segments keyed by globalSegId, as WMT24's humeval/tools.py does
+    assert as_dict(s, with_rater=True) == {("GPT4-5shot", "11", "rater3"): pytest.approx(-0.1),
+                                           ("GPT4-5shot", "12", "rater3"): 0.0, ("ONLINE-A", "11", "rater1"): -6.0}

@@ -18,6 +18,10 @@ from .mqm import KNOWN_SEVERITIES, error_weights
 
 GOOGLE_AVG_HEADER = ["system", "mqm_avg_score", "seg_id"]
 GOOGLE_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
+#: The same annotations as Google publishes them from WMT 2023 on (generalMT2023/2024, written by the Marot viewer):
+#: ``docSegId`` and ``globalSegId`` for ``doc_id`` and ``seg_id``, a ``metadata`` column, and a last header field
+#: ``# Documentation: <url>`` that no row fills.
+MAROT_COLUMNS = ("system", "doc", "docsegid", "globalsegid", "rater", "source", "target", "category", "severity")
 #: Google's pSQM files (``psqm_*.tsv``): the annotation layout with a 0–6 ``score`` instead of errors.
 PSQM_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "score")
 MTME_NAME = re.compile(r"\.(seg|sys|doc|domain)\.score$", re.IGNORECASE)
@@ -40,8 +44,16 @@ def google_seg_scores(text, label, notes):
 def google_annotations(text, label, notes):
     # TSV without quoting: a source or target sentence may hold quotes (csv.QUOTE_NONE, as mt-metrics-eval's
     # converters/score_mqm.py reads these files)
+    end = text.find("\n")
+    header = text if end < 0 else text[:end]
+    fields = header.rstrip("\r").split("\t")
+    if fields and fields[-1].lstrip().startswith("#"):  # Marot's "# Documentation: <url>": a note, not a column
+        text = "\t".join(fields[:-1]) + ("" if end < 0 else text[end:])
     frame, lines = _read_frame(text, label, sep="\t", width=None, header=0, quoting=csv.QUOTE_NONE)
     frame.columns = [str(c).strip().lower() for c in frame.columns]
+    if "seg_id" not in frame.columns and "globalsegid" in frame.columns:
+        # the segment across the whole test set, as WMT24's humeval/tools.py (load_mqm) keys these files
+        frame = frame.rename(columns={"globalsegid": "seg_id"})
     missing = [c for c in ("system", "seg_id", "rater", "category", "severity") if c not in frame.columns]
     if missing:
         raise ValueError(f"{label}, line 1: the header lacks {', '.join(missing)}.")

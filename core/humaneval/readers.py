@@ -17,8 +17,8 @@ import pandas as pd
 from .. import uploads
 from ..validation import check_choice
 from ._parse import _labels, _scores, _text
-from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MTME_NAME, PSQM_COLUMNS, google_annotations, google_psqm,
-                     google_seg_scores, mtme_protocol, read_mtme)
+from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MAROT_COLUMNS, MTME_NAME, PSQM_COLUMNS, google_annotations,
+                     google_psqm, google_seg_scores, mtme_protocol, read_mtme)
 
 __all__ = ["PROTOCOLS", "FORMATS", "ROLES", "read_scores", "sniff_format", "guess_roles"]
 
@@ -141,7 +141,7 @@ def sniff_format(data, name: str = "") -> str | None:
     if first.split() == GOOGLE_AVG_HEADER:
         return "mqm_seg_scores"
     tab_names = {c.strip().lower() for c in first.split("\t")}
-    if set(GOOGLE_COLUMNS) <= tab_names:
+    if set(GOOGLE_COLUMNS) <= tab_names or set(MAROT_COLUMNS) <= tab_names:
         return "mqm_annotations"
     if set(PSQM_COLUMNS) <= tab_names:
         return "psqm"
