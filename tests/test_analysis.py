@@ -85,6 +85,20 @@ def test_evaluation_units():
 # ---------------------------------------------------------------------------
 # recommendation (§3.1.3–3.1.5)
 # ---------------------------------------------------------------------------
+def test_bootstrap_is_not_recommended_for_few_units_where_it_rejects_too_often():
+    # null calibration: normal differences with mean 0, 10 units, α = 5%: the bootstrap test rejects ≈ 10%
+    rng = np.random.default_rng(11)
+    reps = 400
+    rejected = sum(an.paired_tests(rng.standard_normal(10), np.zeros(10), tests=["bootstrap"], n_resamples=1000,
+                                   seed=k).loc[0, "p_value"] <= 0.05 for k in range(reps))
+    assert rejected / reps > 0.05 + 2 * math.sqrt(0.05 * 0.95 / reps)
+    small = an.recommend_tests(rng.normal(0.1, 1.0, 10)).tests.set_index("test")
+    assert small.loc["bootstrap", "verdict"] == "less preferred" and "rejects too often" in small.loc["bootstrap",
+                                                                                                      "reason"]
+    large = an.recommend_tests(rng.normal(0.1, 1.0, 200)).tests.set_index("test")
+    assert large.loc["bootstrap", "verdict"] == "recommended"
+
+
 def test_recommendation_rules():
     rng = np.random.default_rng(1)
     normal = an.recommend_tests(rng.normal(0.1, 1, 200))
