@@ -665,3 +665,11 @@ def test_google_mqm_segment_scores_with_mixed_separators_are_compared():
                                                        "score": "mqm_avg_score"})
     assert parsed.names == ("A", "B") and parsed.rows_used == 4
     assert parsed.a.tolist() == [-1.0, -1.5, 0.0, -4.0] and parsed.b.tolist() == [-2.0, -2.0, -1.0, -4.5]
+
+
+@pytest.mark.parametrize("a, b, name", [([1, 0, 1, 1], [1], "`a` and `b` must be paired"), ([], [], "`a`"),
+                                        ([[1, 0], [0, 1]], [[1, 0], [0, 1]], "`a`"), (["x", "y"], [1, 0], "`a`"),
+                                        ([1, 0.5], [1, 0], "`a` and `b` must be 0/1")])
+def test_accuracy_design_refuses_what_is_not_two_paired_correctness_columns(a, b, name):
+    with pytest.raises(ValueError, match=name):
+        an.accuracy_design(a, b)

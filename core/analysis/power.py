@@ -240,9 +240,11 @@ def accuracy_design(a, b) -> AccuracyDesign:
     >>> accuracy_design([1, 1, 0, 1], [1, 0, 0, 0])
     AccuracyDesign(n=4, agreement=0.5, delta=0.5, accuracy_a=0.75, accuracy_b=0.25)
     """
-    a, b = np.asarray(a, float), np.asarray(b, float)
+    a, b = _differences(a, name="a", min_size=1), _differences(b, name="b", min_size=1)
+    if a.size != b.size:
+        raise ValueError(f"`a` and `b` must be paired: the same number of items, got {a.size:,} and {b.size:,}.")
     if not np.all(np.isin(np.concatenate([a, b]), (0.0, 1.0))):
-        raise ValueError("Both columns must be 0/1 correctness.")
+        raise ValueError("`a` and `b` must be 0/1 correctness.")
     return AccuracyDesign(n=int(a.size), agreement=float((a == b).mean()), delta=float(a.mean() - b.mean()),
                           accuracy_a=float(a.mean()), accuracy_b=float(b.mean()))
 
