@@ -19,6 +19,7 @@ from core import figures
 from core import humaneval as he
 from core import sequential as sq
 from core.sequential import plan as sequential_plan
+from pages._campaign_columns import column_mapping
 from pages._sequential_tabs import savings
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
                              md_escape, metrics_row, presentation, simulation, style)
@@ -47,6 +48,8 @@ class Loaded:
     pair: he.CampaignFit
     every: he.CampaignFit
     data: bytes
+    #: The column mapping the file was read with ((role, column) pairs; None: the roles were told from the names).
+    columns: tuple | None = None
 
     @property
     def label(self) -> str:
@@ -62,17 +65,17 @@ def _reader():
 
 
 @cached_upload
-def read(data: bytes, name: str, protocol: str | None):
+def read(data: bytes, name: str, protocol: str | None, columns: tuple | None = None):
     read_scores, system_table, default_pair = _reader()
-    scores = read_scores(data, name, protocol=protocol)
+    scores = read_scores(data, name, protocol=protocol, columns=dict(columns) if columns else None)
     table = system_table(scores)
     a, b, reason = default_pair(scores)
     return scores, table, (a, b, reason)
 
 
 @cached_upload
-def fits(data: bytes, name: str, protocol: str | None, a: str, b: str):
-    scores = read(data, name, protocol)[0]
+def fits(data: bytes, name: str, protocol: str | None, a: str, b: str, columns: tuple | None = None):
+    scores = read(data, name, protocol, columns)[0]
     return he.fit_campaign(scores, [a, b]), he.fit_campaign(scores)
 
 
@@ -122,7 +125,15 @@ def sidebar(side) -> Loaded | None:
         return None
     with guard(f"Cannot read {upload.name[:80]}", stop=False):
         data = upload.getvalue()
-        scores, table, (a0, b0, reason) = read(data, upload.name, None if protocol == AUTO else protocol)
+        chosen = None if protocol == AUTO else protocol
+        columns = None
+        try:
+            scores, table, (a0, b0, reason) = read(data, upload.name, chosen)
+        except ValueError as err:
+            if "cannot tell which column" not in str(err):
+                raise
+            columns = column_mapping(side, data, upload.name)  # the roles are not in the names: the user says
+            scores, table, (a0, b0, reason) = read(data, upload.name, chosen, columns)
         names = table["system"].astype(str).tolist()
         a = side.selectbox("System A", names, index=names.index(a0), key="sys_a", bind="query-params",
                            help="The two systems to compare (default: the closest pair at the top).")
@@ -130,10 +141,10 @@ def sidebar(side) -> Loaded | None:
         if a == b:
             side.warning("Choose two different systems.")
             return None
-        pair, every = fits(data, upload.name, None if protocol == AUTO else protocol, a, b)
+        pair, every = fits(data, upload.name, chosen, a, b, columns)
         loaded = Loaded(upload.name, scores.attrs.get("protocol", "scores"), a, b,
                         reason if (a, b) == (a0, b0) else "Chosen on the page.", table,
-                        tuple(scores.attrs.get("notes", ())), pair, every, data)
+                        tuple(scores.attrs.get("notes", ())), pair, every, data, columns)
         values = _slider_values(pair.design("fixed"))
         side.button("Use the fitted values in the sliders", on_click=_use, key="he_use", type="primary",
                     args=(values, f"fitted from {loaded.label}", loaded.label),
@@ -293,12 +304,13 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
     model = model_curve(design, RESAMPLE_BUDGETS, procedures).assign(source="model (Gamma)")
     frame = model
     if run:
-        key = ("campaign_resampled", hashlib.sha1(loaded.data).hexdigest(), loaded.a, loaded.b, loaded.protocol,
+        key = ("campaign_resampled", hashlib.sha1(loaded.data).hexdigest(), loaded.columns, loaded.a, loaded.b,
+               loaded.protocol,
                procedures, design.options_only(), RESAMPLE_BUDGETS)
 
         def work(progress):
             parts = []
-            scores = read(loaded.data, loaded.name, loaded.protocol)[0]
+            scores = read(loaded.data, loaded.name, loaded.protocol, loaded.columns)[0]
             for i, procedure in enumerate(procedures):
                 parts.append(he.resampled_curves(scores, (loaded.a, loaded.b), RESAMPLE_BUDGETS,
                                                  procedures=(procedure,),

@@ -22,7 +22,7 @@ Modules
 from __future__ import annotations
 
 from .mqm import MQM_WEIGHTS, mqm_weight
-from .readers import FORMATS, PROTOCOLS, ROLES, guess_roles, read_scores, sniff_format
+from .readers import FORMATS, PROTOCOLS, ROLES, column_names, guess_roles, read_scores, sniff_format
 from .systems import TOP_SYSTEMS, default_pair, system_table
 from .fit import SLIDER_RANGES, CampaignFit, VarianceComponents, fit_campaign, slider_values, variance_components  # noqa: E402,E501
 from .protocols import PROTOCOL_DEFAULTS, Protocol, protocol_table, to_campaign_scale  # noqa: E402
@@ -30,7 +30,7 @@ from .raters import RatersPlan, raters_per_segment  # noqa: E402
 from .resample import SystemPool, mwu_looks_ties, resampled_curves, resampled_power, system_pool  # noqa: E402
 
 __all__ = [
-    "read_scores", "sniff_format", "guess_roles", "system_table", "default_pair", "PROTOCOLS", "FORMATS", "ROLES",
+    "read_scores", "sniff_format", "guess_roles", "column_names", "system_table", "default_pair", "PROTOCOLS", "FORMATS", "ROLES",
     "MQM_WEIGHTS", "mqm_weight", "TOP_SYSTEMS",
     "CampaignFit", "VarianceComponents", "fit_campaign", "slider_values", "SLIDER_RANGES", "variance_components", "PROTOCOL_DEFAULTS", "Protocol",
     "protocol_table", "to_campaign_scale", "RatersPlan", "raters_per_segment", "resampled_power", "resampled_curves",

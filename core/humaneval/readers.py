@@ -112,6 +112,27 @@ def guess_roles(names) -> dict:
     return found
 
 
+def column_names(data, name: str = "", *, header: str = "auto") -> list[str]:
+    """The columns :func:`read_scores` would map roles onto, for a page's column mapping: a table's header (or
+    ``column 1``, ``column 2``, … without one; ``header`` as in :func:`read_scores`) or the fields of a JSON file's
+    first records.
+
+    Examples
+    --------
+    >>> column_names(b"sys,seg,who,esa\\nA,1,r,70\\n")
+    ['sys', 'seg', 'who', 'esa']
+    """
+    label = f"`{str(name)[:80]}`" if name else "The file"
+    raw = bytes(data) if not isinstance(data, str) else data.encode("utf-8")
+    if uploads.looks_like_json(raw):
+        records = uploads.read_jsonl(raw, name=label)
+        keys = list(dict.fromkeys(str(k) for record in records[:1000] for k in record))
+        return keys[:_MAX_JSON_FIELDS]
+    text = uploads.decode_text(raw, name=label)
+    table, _ = _generic_table(text, raw, label, [], header)
+    return [str(c) for c in table.columns]
+
+
 def sniff_format(data, name: str = "") -> str | None:
     """The format of a human-evaluation file from its first lines (and name), or None when it is none of them.
 

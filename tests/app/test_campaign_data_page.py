@@ -130,3 +130,25 @@ def test_a_second_file_with_other_systems_starts_from_its_own_pair(monkeypatch):
     at.run()
     assert not at.exception, at.exception
     assert (at.selectbox(key="sys_a").value, at.selectbox(key="sys_b").value) == ("mtA", "mtB")
+
+
+def test_a_file_whose_columns_cannot_be_told_gets_a_column_mapping():
+    # the real reader: columns named sys, seg, who, esa say nothing it knows (the flat WMT24 JSONL has line_id,
+    # esa_score, annotator): the page asks which holds what instead of sending the user to Python's `columns=`
+    data = _campaign_csv().decode().replace("system,item,rater,score", "sys,seg,who,esa", 1).encode()
+    at = open_page("sequential", timeout=180)
+    at.file_uploader(key="he_file").set_value(("wmt_flat.csv", data, "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    roles = {key: at.selectbox(key=f"he_col_{key}") for key in ("system", "item", "score", "rater")}
+    guessed = he.guess_roles(["sys", "seg", "who", "esa"])
+    assert roles["score"].value == guessed["score"] == "esa"  # what the names tell is preselected
+    roles["item"].set_value("seg")
+    roles["rater"].set_value("who")
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="sys_a").value == "sysA" and at.selectbox(key="sys_b").value == "sysB"
+    expected = he.fit_campaign(he.read_scores(data, "wmt_flat.csv", columns={"system": "sys", "item": "seg",
+                                                                              "score": "esa", "rater": "who"}),
+                               ["sysA", "sysB"])
+    assert metrics(at)["Difference A − B"] == f"{expected.delta:+.3g} pts"
