@@ -149,3 +149,111 @@ def test_smallest_reaching_is_the_first_true_of_a_scan():
                 found = smallest_reaching(lambda n: calls.append(n) or n >= threshold, lo, hi)
                 assert found == next(n for n in range(lo + 1, hi + 1) if n >= threshold)
                 assert all(lo < n < hi for n in calls)  # the ends are the caller's to check
+
+
+def brute_force_within(power, target, n_max, low=1):
+    """Both answers within the limit, by brute force over low..n_max: the first n reaching the target, and the
+    smallest n from which every size up to n_max reaches it (-1 when n_max itself falls short)."""
+    ns = np.arange(low, n_max + 1)
+    reached = power(ns) >= target
+    if not reached.any():
+        return -1, -1
+    first = int(ns[np.argmax(reached)])
+    if not reached[-1]:
+        return first, -1
+    below = ns[~reached]
+    return first, int(below[-1]) + 1 if below.size else low
+
+
+# limits below, inside and above the zigzag band of the 55:45 preference (first 786, safe from 820) and of McNemar at
+# Δ = 0.1 with no agreement (the same band: every pair discordant, as with preferences without ties)
+BAND_LIMITS = (700, 785, 786, 787, 788, 790, 797, 800, 802, 816, 817, 819, 820, 830, 850, 900, 1000, 1200)
+
+
+@pytest.mark.parametrize("n_max", BAND_LIMITS)
+def test_preference_limit_inside_the_zigzag_band_equals_brute_force(n_max):
+    # regression: a limit whose own power falls short gave (-1, -1) though n = 786 reaches 80% (0.8013), and a
+    # limit past the band gave conservative -1 until two clean blocks fitted below it
+    p_disc, q = _preference_cells(0.55, 0.45, "drop")
+
+    def power(ns):
+        return per_n_power(ns, p_disc=p_disc, q=q, effect=0.1, test="exact", alpha=0.05)
+
+    got = acc.preference_sample_sizes(0.55, 0.45, n_max=n_max)
+    assert (got.first, got.conservative) == brute_force_within(power, 0.8, n_max)
+
+
+@pytest.mark.parametrize("n_max", BAND_LIMITS)
+def test_mcnemar_limit_inside_the_zigzag_band_equals_brute_force(n_max):
+    p_disc, q = _cells(0.1, 0.0)
+
+    def power(ns):
+        return per_n_power(ns, p_disc=p_disc, q=q, effect=0.1, test="exact", alpha=0.05)
+
+    got = acc.mcnemar_sample_sizes(0.1, 0.0, n_max=n_max)
+    assert (got.first, got.conservative) == brute_force_within(power, 0.8, n_max)
+
+
+def test_issue_limits_inside_the_band():
+    assert acc.preference_sample_sizes(0.55, 0.45, n_max=790) == SampleSize(786, -1)  # 790 itself: 0.784
+    assert acc.preference_sample_sizes(0.55, 0.45, n_max=786) == SampleSize(786, 786)  # 787 is past the limit
+    assert acc.preference_sample_sizes(0.55, 0.45, n_max=830) == SampleSize(786, 820)
+    assert acc.preference_sample_sizes(0.55, 0.45, n_max=785) == SampleSize(-1, -1)
+    assert acc.mcnemar_sample_sizes(0.1, 0.0, n_max=790) == SampleSize(786, -1)
+
+
+@pytest.mark.parametrize("p_a, p_b, alpha, ties, test", [
+    (0.61, 0.27, 0.047, "split", "exact"), (0.40, 0.25, 0.01, "drop", "midp"), (0.30, 0.20, 0.05, "split", "chi2_cc"),
+])
+def test_every_limit_around_the_band_equals_brute_force(p_a, p_b, alpha, ties, test):
+    p_disc, q = _preference_cells(p_a, p_b, ties)
+
+    def power(ns):
+        return per_n_power(ns, p_disc=p_disc, q=q, effect=p_a - p_b, test=test, alpha=alpha)
+
+    full = acc.preference_sample_sizes(p_a, p_b, alpha=alpha, ties=ties, test=test)
+    for n_max in range(max(full.first - 10, 2), full.conservative + 12):
+        got = acc.preference_sample_sizes(p_a, p_b, alpha=alpha, ties=ties, test=test, n_max=n_max)
+        assert (got.first, got.conservative) == brute_force_within(power, 0.8, n_max), n_max
+
+
+def test_synthetic_sawtooth_at_every_limit():
+    # dips to 0 at multiples of 7 below 300 and a low end of 3: every limit from below the first n to past the band
+    def saw(ns):
+        return np.where((ns % 7 == 0) & (ns < 300), 0.0, np.minimum(ns / 200, 1.0))
+
+    for n_max in range(3, 420):
+        for guess in (30, 170, 5000):
+            got = sample_size_search(saw, 0.8, guess=guess, n_max=n_max, low=3)
+            assert (got.first, got.conservative) == brute_force_within(saw, 0.8, n_max, low=3), (n_max, guess)
+
+
+def test_search_cost_when_the_limit_reaches_the_target_stays_a_few_blocks():
+    # a limit far above the band is not scanned: the cost is that of the search without a limit
+    first = 640_000
+
+    def smooth(ns):
+        smooth.evaluated += len(ns)
+        return np.minimum(0.8 * np.asarray(ns, float) / first, 1.0)
+
+    for n_max in (first + 10, first + 5_000, 9_000_000):
+        smooth.evaluated = 0
+        assert sample_size_search(smooth, 0.8, guess=first / 3, n_max=n_max) == SampleSize(first, first)
+        assert smooth.evaluated <= 6 * (4 * 800 + 4) + 60
+
+
+def test_a_target_out_of_reach_costs_one_short_window_below_the_limit():
+    # n_max far under the band: no scan of two blocks below it (each costly for the campaign engines)
+    def flat(ns):
+        flat.evaluated += len(ns)
+        return np.full(len(ns), 0.3)
+
+    flat.evaluated = 0
+    assert sample_size_search(flat, 0.8, guess=1000, n_max=10_000_000) == SampleSize(-1, -1)
+    assert flat.evaluated <= 100
+    # short of the target by less than a zigzag can dip (2/√n): the two blocks below the window are scanned, and the
+    # one size reaching it, 150 below the limit, is found
+    def spike(ns):
+        return np.where(np.asarray(ns) == 550, 0.8, 0.79)
+
+    assert sample_size_search(spike, 0.8, guess=100, n_max=700) == SampleSize(550, -1)
