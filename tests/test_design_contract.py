@@ -144,3 +144,86 @@ def test_an_output_is_the_same_on_its_cache_key(cls, output):
             assert twin.key_for(output) == key
         checked += 1
     assert checked >= 3, f"only {checked} random designs could be checked"
+
+
+# --- every widget end is a value the design accepts ---------------------------------------------------------------
+def _every_design():
+    """The registry's designs and every other core subclass of Design (e.g. SequentialDesign, which no page lists)."""
+    def below(c):
+        for s in c.__subclasses__():
+            yield s
+            yield from below(s)
+
+    found = {c for c in below(Design) if c.__module__.startswith("core.")} | set(DESIGNS)
+    return sorted(found, key=lambda c: c.__qualname__)
+
+
+#: Declared widget ends outside the field's own range, left as they are: each α whose widget
+#: would start at the open end 0, NoWorseDesign's α ending at its open 0.5, an SD or budget starting at an open 0 and
+#: SequentialDesign's futility p at 0 and 1. No page draws these widgets from the declaration (α is a select slider
+#: of fixed levels, the judge's budget one of fixed budgets; the monitor's SD and SequentialDesign's SD, futility p
+#: and α have no widget), so no user reaches them. Strict: fixing one fails here, so it is taken off the list.
+_KNOWN_OUTSIDE = {("AnalysisDesign", "alpha", "low"), ("BenchmarkDesign", "alpha", "low"),
+                  ("BleuDesign", "alpha", "low"), ("CampaignDesign", "alpha", "low"), ("FacetDesign", "alpha", "low"),
+                  ("JudgePageDesign", "alpha", "low"), ("JudgePageDesign", "budget", "low"),
+                  ("MonitorDesign", "alpha", "low"), ("MonitorDesign", "sd", "low"),
+                  ("NoWorseDesign", "alpha", "low"), ("NoWorseDesign", "alpha", "high"),
+                  ("SequentialDesign", "alpha", "low"), ("SequentialDesign", "sd", "low"),
+                  ("SequentialDesign", "futility_p", "low"), ("SequentialDesign", "futility_p", "high")}
+
+WIDGET_ENDS = []
+for _cls in _every_design():
+    for _f in _cls.fields():
+        if _f.kind not in ("float", "int"):
+            continue
+        for _side, _end in (("low", _f.widget_low), ("high", _f.widget_high)):
+            if _end is None:
+                continue
+            _marks = ([pytest.mark.xfail(strict=True, reason="a declared widget end no page draws")]
+                      if (_cls.__qualname__, _f.name, _side) in _KNOWN_OUTSIDE else [])
+            WIDGET_ENDS.append(pytest.param(_cls, _f.name, _end, id=f"{_cls.__qualname__}.{_f.name}.{_side}",
+                                            marks=_marks))
+
+
+def _holds_with_two_others_moved(cls, name, value):
+    """Some design holds ``value``: the others at their defaults, or one or two of them moved to a widget end, the
+    middle of the widget or another choice (the checks spanning fields, e.g. |Δ| ≤ 1 − agreement, refuse a far end
+    only together with some other value)."""
+    choices = []
+    for f in cls.fields():
+        if f.name == name or f.kind == "text":
+            continue
+        if f.kind in ("choice", "bool"):
+            choices += [(f.name, v) for v in (f.choices if f.kind == "choice" else (False, True))]
+            continue
+        lo, hi = f.widget_low, f.widget_high
+        shown = [e for e in (lo, hi) if e is not None]
+        if lo is not None and hi is not None:
+            shown.append(int((lo + hi) // 2) if f.kind == "int" else (lo + hi) / 2)
+        choices += [(f.name, f.from_widget(e)) for e in shown if _valid(f, e)]
+    tries = [{}] + [dict([a]) for a in choices] + [dict([a, b]) for i, a in enumerate(choices)
+                                                   for b in choices[i + 1:] if a[0] != b[0]]
+    for others in tries:
+        try:
+            cls(**{**others, name: value})
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+def _valid(f, end):
+    try:
+        f.from_widget(end)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("cls, name, end", WIDGET_ENDS)
+def test_every_widget_end_is_accepted(cls, name, end):
+    """A slider or number input can reach its ends, so each must be a valid value of the field and held by some
+    design (regression: the residual SD's slider of the Ratings page started at σ = 0, which the design refuses)."""
+    f = cls.field(name)
+    value = f.from_widget(end)  # the field's own range
+    assert _holds_with_two_others_moved(cls, name, value), f"no design holds {name} = {value!r}"

@@ -226,3 +226,14 @@ def test_the_home_cards_spacing_reads_without_a_negative_zero():
     assert _spacing(d, d.expected_ratings()) == "0 to 30 Elo apart"  # was "-0 to 30 Elo apart"
     d = D(preset="crowded")
     assert _spacing(d, d.expected_ratings()) == "5 to 30 Elo apart"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "none", "NULL", " None "])
+def test_an_empty_ratings_table_is_no_table_and_survives_a_link(text):
+    # regression: D(ratings="") wrote `ratings=` into its link, which reads back as None: the round trip changed it
+    for preset in ("even", "custom"):
+        d = D(preset=preset, ratings=text)
+        assert d.ratings is None and d == D(preset=preset)
+        assert D.from_params(d.to_params()) == d
+    table = D(preset="custom", ratings=" A:1025;B:1000 ")  # trimmed, as a link reads it
+    assert table.ratings == "A:1025;B:1000" and D.from_params(table.to_params()) == table

@@ -255,3 +255,12 @@ def test_cost_methods_agree_with_the_engines():
     assert C().cost(crowd) == pytest.approx(2 * 4 * 200 * 0.10)
     pd.testing.assert_frame_equal(C(cost_per_rating=0.2).plans(crowd),
                                   rt.crowd_plans(0.1, pool=30, cost_per_rating=0.2, **HIGH))
+
+
+def test_the_residual_sd_slider_starts_at_a_valid_sigma():
+    # regression: the slider's low end was σ = 0, which the design (and the engines) refuse
+    f = rt.RatingsDesign.field("sigma")
+    low = f.from_widget(f.widget_low)
+    assert 0 < low == f.step
+    d = rt.RatingsDesign(sigma=low)
+    assert 0 <= d.power(method="analytic").power <= 1

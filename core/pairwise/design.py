@@ -264,6 +264,10 @@ class LeaderboardDesign(Design):
 
     def __post_init__(self):
         self.check_fields()
+        if self.ratings is not None:
+            # the table as a link reads it back (trimmed; "", "none" and "null" are no table), so that
+            # from_params(d.to_params()) == d: an empty table is no table, as the link `ratings=` says
+            object.__setattr__(self, "ratings", self.field("ratings").parse(self.ratings))
         try:  # the checks that span fields: the preset's ratings (gap × systems within the spread) and the table
             self.board()
         except ValueError as e:

@@ -113,7 +113,9 @@ class RatingsDesign(Design):
     sigma_w1: float = _sigma("sigma_w1")
     sigma_i0: float = _sigma("sigma_i0")
     sigma_i1: float = _sigma("sigma_i1")
-    sigma: float = _sigma("sigma", low_open=True)
+    # the engines need σ > 0 (a mixed model with no residual variance has nothing to fit), so the slider starts one
+    # step above 0
+    sigma: float = _sigma("sigma", low_open=True, ui_low=_SIGMA_SPEC["step"])
     layout: str = spec("crossed", choices=LAYOUTS, key="layout", label="Who rates what",
                        help="Fully crossed (the paper's design), or a crowdsourcing design where each item is rated "
                        "by k workers drawn from a pool of W (simulated; moment-based analysis).")
@@ -122,7 +124,8 @@ class RatingsDesign(Design):
                                 help="Each item's two outputs are rated by k workers from the pool.")
     baseline: float = spec(0.5, low=0.0, high=1.0, step=0.01, ui_low=0.1, ui_high=0.9, key="baseline",
                            label="Mean rating β0", help="Matters only when ratings are rounded to a Likert scale.")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.005, key="alpha",
+    # α = 0 is no test: the widget's lowest value is one step above it
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.005, ui_low=0.005, key="alpha",
                         label="α (two-sided, Satterthwaite rule)", help="The paper's rule always uses t > 1.96.")
     rule: str = spec("satterthwaite", choices=RULES, key="rule", label="Decision rule",
                      help="REML + Satterthwaite: the two-sided test a careful analyst would run (analytic power, "

@@ -292,10 +292,10 @@ def test_widgets_are_the_designs_fields():
 
 
 def test_a_value_the_design_refuses_is_named_and_a_bad_pin_is_skipped(page):
-    page.slider(key="sigma").set_value(0.0)  # the slider offers 0; the model needs a positive residual SD
-    page.run()
-    assert not page.exception
-    assert any("`sigma` must be in" in e.value for e in page.error)  # (0, 2], markdown-escaped
+    assert page.slider(key="sigma").min > 0  # the slider starts one step above 0: the model needs σ > 0
+    zero = open_page("ratings", {"sigma": "0"}, timeout=180)  # a link can still say 0: named, and the default used
+    assert not zero.exception
+    assert any("`sigma=0`" in w.value and "takes a number from 0.005" in w.value for w in zero.warning)
     at = open_page("ratings", {"pins": "a~workers=inf|b~workers=10"}, timeout=180)
     assert not at.exception
     assert any("pinned design “a”" in e.value and "`workers`" in e.value for e in at.error)
