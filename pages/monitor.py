@@ -225,7 +225,7 @@ def report(r, d, points, scale):
                help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} over the items so far"
                + (", in points (×100: the items are accuracies or votes)." if points else
                   ", in the scores' own units (the items are neither right/wrong accuracies nor votes).")),
-        Metric(f"{1 - alpha:.0%} confidence sequence",
+        Metric(f"{monitor_plan.fmt_level(1 - alpha)} confidence sequence",
                f"[{scale * last['lower']:+.1f}, {scale * last['upper']:+.1f}] pts" if points else
                f"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units",
                help="Valid at every n simultaneously: looking after every item keeps the false-positive rate ≤ α."),

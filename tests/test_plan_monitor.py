@@ -90,3 +90,19 @@ def test_monitor_design_is_the_keyword_api_and_a_cache_key():
         sq.MonitorDesign(0.0, 2000)
     with pytest.raises(ValueError, match="`boundary`"):
         sq.MonitorDesign(0.1, 2000, boundary="haybittle")
+
+
+@pytest.mark.parametrize("alpha, level", [(0.005, "99.5%"), (0.025, "97.5%"), (0.05, "95%"), (0.001, "99.9%")])
+def test_plan_states_the_confidence_level_as_written(alpha, level):
+    # regression: the level was rounded to whole percent, so α = 0.005 read "a 100% … sequence" and 0.025 "98%"
+    x = _run(80, 0.1, seed=4)
+    d = sq.MonitorDesign(target=0.1, n_max=2000, alpha=alpha)
+    item = monitor_plan.plan_item(d, d.run(x), name_a="A", name_b="B", data="x")
+    assert f"item by item with a {level} betting confidence sequence (Waudby-Smith & Ramdas, 2024)" in item.paragraph
+    assert monitor_plan.fmt_level(1 - alpha) == level
+
+
+def test_fmt_level_keeps_every_digit_of_alpha_and_never_reads_100():
+    assert [monitor_plan.fmt_level(1 - a) for a in (0.1, 0.01, 0.0125, 0.0001)] == ["90%", "99%", "98.75%", "99.99%"]
+    assert monitor_plan.fmt_level(1 - 1e-13) != "100%"
+    assert monitor_plan.fmt_level(float("nan")) == "—"

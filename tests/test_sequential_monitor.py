@@ -315,3 +315,22 @@ def test_the_forecast_added_afterwards_is_monitors():
     stopped = np.r_[np.ones(60), -np.ones(20)]
     done = design.run(stopped, forecast=False)
     assert done.with_forecast(design.forecast(done, stopped)).message == "stop: B is better"
+
+
+@pytest.mark.parametrize("bounds", [(-math.inf, 1.0), (0.0, math.inf), (-math.inf, math.inf), (math.nan, 1.0),
+                                    "ab", "01", 5, (1.0,), (1.0, 2.0, 3.0), (2.0, 1.0), ("a", "b")])
+def test_monitor_design_refuses_bounds_that_are_not_a_finite_pair_by_name(bounds):
+    # regression: infinite bounds were accepted and failed only at .run(); a text or a number raised TypeError or
+    # float()'s message without naming the parameter
+    with pytest.raises(ValueError, match=r"^`bounds` must be a pair \(low, high\) of finite numbers"):
+        sq.MonitorDesign(bounds=bounds)
+
+
+@pytest.mark.parametrize("raw", ["-inf,1", "0,inf", "nan,1", "-inf,inf", "1e309,2", "a,b", "1", "", "1,0"])
+def test_monitor_design_link_with_bad_bounds_falls_back_with_a_message(raw):
+    messages = []
+    d = sq.MonitorDesign.from_params({"cs_bounds": raw, "target": "0.2"}, messages=messages)
+    assert d == sq.MonitorDesign(target=0.2) and d.bounds == (-1.0, 1.0)
+    assert len(messages) == 1 and messages[0].startswith("`bounds` must read 'low,high' with finite low < high")
+    assert d.run(np.r_[np.ones(60), -np.ones(20)], forecast=False).verdict == "b_better"  # usable, not failing later
+    assert sq.MonitorDesign.from_params({"cs_bounds": "-0.5,2"}).bounds == (-0.5, 2.0)

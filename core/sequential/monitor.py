@@ -251,9 +251,17 @@ class MonitorDesign(Design):
                 raise ValueError("`bounds` must be None for the normal-mixture sequence (`sequence` = 'mixture'); "
                                  f"got {self.bounds!r}.")
             return
-        bounds = (-1.0, 1.0) if self.bounds is None else tuple(float(b) for b in self.bounds)
-        if len(bounds) != 2 or not bounds[0] < bounds[1]:
-            raise ValueError(f"`bounds` must be (low, high) with low < high, got {self.bounds!r}.")
+        # refused here rather than at .run(): the betting sequence bets on x scaled into the bounds (Waudby-Smith &
+        # Ramdas 2024), which needs a finite range; a text ("ab") is not a pair even when it has two characters
+        problem = f"`bounds` must be a pair (low, high) of finite numbers with low < high, got {self.bounds!r}."
+        if isinstance(self.bounds, (str, bytes)):
+            raise ValueError(problem)
+        try:
+            bounds = (-1.0, 1.0) if self.bounds is None else tuple(float(b) for b in self.bounds)
+        except (TypeError, ValueError):
+            raise ValueError(problem) from None
+        if len(bounds) != 2 or not (math.isfinite(bounds[0]) and math.isfinite(bounds[1]) and bounds[0] < bounds[1]):
+            raise ValueError(problem)
         object.__setattr__(self, "bounds", bounds)
 
     #: URL key of ``bounds`` (not a declared field: a pair of numbers, written "low,high").
@@ -279,10 +287,10 @@ class MonitorDesign(Design):
         try:
             low, high = (float(v) for v in str(raw).split(","))
             return dataclasses.replace(design, bounds=(low, high))
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError):
             if messages is not None:
-                messages.append(f"`bounds` must read 'low,high' with low < high ({str(e).rstrip('.')}); the default "
-                                "(−1, 1) is used.")
+                messages.append(f"`bounds` must read 'low,high' with finite low < high, got {str(raw)[:40]!r}; the "
+                                "default (−1, 1) is used.")
             return design
 
     def run(self, x, *, forecast=True) -> MonitorResult:
