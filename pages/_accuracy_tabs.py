@@ -7,6 +7,7 @@ drawn only when the tab is open) and draws what the design computes through one 
 
 from __future__ import annotations
 
+from core.plan.text import fmt_level
 import pandas as pd
 import streamlit as st
 
@@ -252,17 +253,17 @@ def tab_intervals(design, plotted) -> None:
         metrics_row(
             Metric(f"Wald (CLT) coverage at {ci_p:.1f}%", fmt_pct(at_p["wald"]),
                    help=f"Exact share of {n_cov:,}-item test sets whose Wald interval contains the true accuracy "
-                   f"(nominal {level:.0%})."),
+                   f"(nominal {fmt_level(level)})."),
             Metric(f"Wilson coverage at {ci_p:.1f}%", fmt_pct(at_p["wilson"]),
                    help="The same for the Wilson score interval."),
             Metric(f"Items for ±{ci_half:g} pts (Wilson)", f"{needed['wilson']:,}",
-                   help=f"Smallest n whose Wilson {level:.0%} interval is at most ±{ci_half:g} points wide "
+                   help=f"Smallest n whose Wilson {fmt_level(level)} interval is at most ±{ci_half:g} points wide "
                    f"when the observed accuracy is {ci_p:.1f}%."),
         )
         chart(figures.curve_figure(
             cov.assign(series=cov["method"].map(INTERVAL_LABELS)), x="p", y="coverage", color="series",
             current=(ci_p / 100, at_p["wilson"]), target=level, log_x=False,
-            title=f"Exact coverage of {level:.0%} intervals at n = {n_cov:,}", x_title="True accuracy p",
+            title=f"Exact coverage of {fmt_level(level)} intervals at n = {n_cov:,}", x_title="True accuracy p",
             y_title="Coverage", y_range=(max(0.0, min(0.5, float(cov["coverage"].min()))), 1.0),
             x_hover_format=".3f", hover_format=".4f", style=style()), "coverage_chart")
         if n_cov < n:

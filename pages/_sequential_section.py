@@ -6,6 +6,7 @@ fixed design with a group-sequential and an anytime run of the same planned item
 
 from __future__ import annotations
 
+from core.plan.text import fmt_level
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -120,7 +121,7 @@ def sequential_section(*, n: int, model: sq.ItemModel, alpha: float, target: flo
                    "group design at the current difference. Naive peeking (a plain z-test every n/20 "
                    f"{units}) is shown to warn: its false-positive rate is "
                    f"{fmt_pct(sq.sequential_power(n, 0.0, model.sd, design='naive', alpha=alpha).false_positive_rate)}, "
-                   f"not {alpha:.0%}. "
+                   f"not {fmt_level(alpha)}. "
                    + (f"The anytime design is simulated ({sims_point:,} runs, ±{fmt_pct(float(anytime['mc_se']), 1)} "
                       f"on its power; curves {sims_curve:,} runs per point)." if anytime is not None else
                       f"The anytime design is not simulated for {n:,} {units} (too many to simulate on a slider "

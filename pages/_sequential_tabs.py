@@ -7,6 +7,7 @@ not recompute them.
 
 from __future__ import annotations
 
+from core.plan.text import fmt_level
 import math
 
 import numpy as np
@@ -283,7 +284,7 @@ def explanation(campaign, target) -> str:
 differ by **{delta:g} DA points**. Is that enough, and should you look at the data while it comes in?
 
 **Why peeking needs a correction.** Every look at the data is another chance for noise to look like a winner. Testing
-at α = {alpha} at each of {peeks} looks declares false winners far more often than {alpha:.0%} (the *naive peeking*
+at α = {alpha} at each of {peeks} looks declares false winners far more often than {fmt_level(alpha)} (the *naive peeking*
 design shows how often). Interim designs therefore test each look at a stricter nominal level — Pocock's constant
 threshold, or O'Brien–Fleming's, which is strict early and lenient at the end — so the whole campaign keeps its
 false-positive rate at α.

@@ -9,6 +9,7 @@ Uploaded names are shown escaped (code spans in Markdown, escaped HTML in charts
 
 from __future__ import annotations
 
+from core.plan.text import fmt_level
 import math
 
 import numpy as np
@@ -148,7 +149,7 @@ if results is not None:
     shown = results.assign(p_value=results["p_value"].map(fmt_p))
     short_table(shown[["name", "estimate", "statistic", "p_value", "ci_low", "ci_high", "significant"]],
                 labels={"name": "Test", "estimate": "Estimate", "statistic": "Statistic", "p_value": "p-value",
-                        "ci_low": f"{1 - alpha:.0%} CI low", "ci_high": f"{1 - alpha:.0%} CI high",
+                        "ci_low": f"{fmt_level(1 - alpha)} CI low", "ci_high": f"{fmt_level(1 - alpha)} CI high",
                         "significant": f"p ≤ {alpha}"},
                 formats=dict.fromkeys(("estimate", "statistic", "ci_low", "ci_high"), "{:.4f}"))
     st.caption("Estimates: mean difference (t, McNemar), Hodges–Lehmann (Wilcoxon), median (sign), and the "
@@ -248,7 +249,7 @@ if results is not None and len(results):
 lines = [f"Comparison of {names[0]} (A) and {names[1]} (B) on n = {u.size:,} evaluation units"
          + (f" of {m} items ({how})" if m > 1 else "") + "."]
 if main is not None:
-    ci = (f", {1 - alpha:.0%} CI [{main['ci_low']:.4f}, {main['ci_high']:.4f}]" if math.isfinite(main["ci_low"]) else "")
+    ci = (f", {fmt_level(1 - alpha)} CI [{main['ci_low']:.4f}, {main['ci_high']:.4f}]" if math.isfinite(main["ci_low"]) else "")
     lines.append(f"{main['name'][0].upper() + main['name'][1:]} ({alternative}, α = {alpha}): estimate "
                  f"{main['estimate']:.4f}{ci}, p = {fmt_p(main['p_value'])}.")
 lines.append(f"Effect size: Cohen's d = {eff.cohen_d:.3f} (95% CI [{eff.cohen_d_ci[0]:.3f}, {eff.cohen_d_ci[1]:.3f}]), "

@@ -315,7 +315,7 @@ can you stop? Checking a fixed-n 95% interval after every batch and stopping whe
 far more often than 5% (every 50 items up to 4,000: about 36%).
 
 **The confidence sequence** (blue band) is built to be looked at after every item: with probability at least
-{1 - alpha:.0%} it contains the true difference at *all* n at once. So stopping the moment it excludes 0 is honest.
+{monitor_plan.fmt_level(1 - alpha)} it contains the true difference at *all* n at once. So stopping the moment it excludes 0 is honest.
 The price: it is wider than a fixed-n interval at the same n (about 1.5× at the planned size).
 
 **The verdict.** *Stop: B is better* when the band lies above 0; *stop: no difference of at least X is plausible* when

@@ -8,6 +8,7 @@ year's judgments in ``pages/_campaign_data.py``.
 
 from __future__ import annotations
 
+from core.plan.text import fmt_level
 import math
 from types import SimpleNamespace
 
@@ -189,7 +190,7 @@ def verdict(campaign: Design, result, target) -> str:
     spent = f"it collects {result.expected_judgments:,.0f} judgments on average"
     if result.false_positive_rate > alpha + 1e-3:
         st.error(f"**Uncorrected peeking:** {described} declares false winners {fmt_pct(result.false_positive_rate)} "
-                 f"of the time, not {alpha:.0%}. Use a boundary (Pocock, O'Brien–Fleming) instead.")
+                 f"of the time, not {fmt_level(alpha)}. Use a boundary (Pocock, O'Brien–Fleming) instead.")
     elif delta and result.power < target:
         st.warning(f"**Under-powered:** {described} has {fmt_pct(result.power)} power for a {delta:g}-point "
                    f"difference (target {target:.0%}); {spent}.")

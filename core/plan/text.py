@@ -12,12 +12,42 @@ from __future__ import annotations
 import math
 import unicodedata
 
-__all__ = ["currency_label", "fmt_money", "fmt_n", "fmt_pct", "fmt_ratio"]
+__all__ = ["currency_label", "fmt_level", "fmt_money", "fmt_n", "fmt_pct", "fmt_ratio"]
 
 
 def fmt_pct(x, digits: int = 1) -> str:
     """A probability as a percentage, or an em dash when undefined."""
     return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def fmt_level(level) -> str:
+    """A level or rate as a researcher writes it: ``95%``, ``97.5%``, ``99.5%``, ``99.9%``, ``2.5%``.
+
+    Not rounded to whole percent (``1 − 0.005`` read "100%" and ``1 − 0.025`` "98%"): twelve significant digits
+    drop the float noise of ``1 − α`` and keep every digit α was given with.
+
+    Parameters
+    ----------
+    level : float
+        A confidence level ``1 − α`` or a level α, in [0, 1].
+
+    Returns
+    -------
+    str
+        The level in percent (``"99.5%"``); an em dash when undefined (None or not finite).
+
+    Examples
+    --------
+    >>> [fmt_level(1 - a) for a in (0.05, 0.025, 0.005, 0.001, 0.1)]
+    ['95%', '97.5%', '99.5%', '99.9%', '90%']
+    """
+    if level is None or not math.isfinite(level):
+        return "—"
+    percent = 100 * float(level)
+    text = f"{percent:.12g}"
+    if float(text) == 100 != percent:  # a level just below 1 (α < 1e-10) is not 100%
+        text = repr(percent)
+    return f"{text}%"
 
 
 def fmt_ratio(x) -> str:

@@ -10,6 +10,7 @@ import math
 
 from .monitor import MonitorDesign, MonitorResult
 from ..plan.document import Assumption, PlanItem
+from ..plan.text import fmt_level
 from ..validation import check_type
 
 __all__ = ["fmt_level", "plan_item"]
@@ -24,36 +25,6 @@ REFERENCES = (
 
 #: The confidence sequence of a :class:`MonitorDesign`'s ``sequence``, in words (as the engine's ``method``).
 SEQUENCE_WORDS = {"bounded": "betting", "mixture": "normal mixture"}
-
-
-def fmt_level(level) -> str:
-    """A confidence level as a researcher writes it: ``95%``, ``97.5%``, ``99.5%``, ``99.9%``.
-
-    Not rounded to whole percent (``1 − 0.005`` read "100%" and ``1 − 0.025`` "98%"): twelve significant digits
-    drop the float noise of ``1 − α`` and keep every digit α was given with.
-
-    Parameters
-    ----------
-    level : float
-        The confidence level ``1 − α``, in (0, 1].
-
-    Returns
-    -------
-    str
-        The level in percent (``"99.5%"``); an em dash when undefined (None or not finite).
-
-    Examples
-    --------
-    >>> [fmt_level(1 - a) for a in (0.05, 0.025, 0.005, 0.001, 0.1)]
-    ['95%', '97.5%', '99.5%', '99.9%', '90%']
-    """
-    if level is None or not math.isfinite(level):
-        return "—"
-    percent = 100 * float(level)
-    text = f"{percent:.12g}"
-    if float(text) == 100 != percent:  # a level just below 1 (α < 1e-10) is not 100%
-        text = repr(percent)
-    return f"{text}%"
 
 
 def plan_item(design: MonitorDesign, result: MonitorResult, *, name_a: str, name_b: str, data: str,

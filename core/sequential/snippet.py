@@ -149,7 +149,7 @@ def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: 
               "print('Items so far:', f'{res.n:,}')",
               "print('Running difference:', f\"{100 * last['estimate']:+.2f} pts\" if points else "
               "f\"{last['estimate']:+.4f} score units\")",
-              "print(f'{1 - alpha:.0%} confidence sequence:', f\"[{100 * last['lower']:+.1f}, {100 * last['upper']:+.1f}] "
+              "print(f'{100 * (1 - alpha):g}% confidence sequence:', f\"[{100 * last['lower']:+.1f}, {100 * last['upper']:+.1f}] "
               "pts\" if points else f\"[{last['lower']:+.3f}, {last['upper']:+.3f}] score units\")",
               "print('Expected further items:', f'{math.ceil(res.expected_more):,}' if res.verdict == 'continue' "
               "else '0')",

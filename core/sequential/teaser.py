@@ -3,6 +3,7 @@ the confidence sequence of the built-in running evaluation (Waudby-Smith & Ramda
 
 from __future__ import annotations
 
+from ..plan.text import fmt_level
 from ..plan.text import fmt_pct
 from ..teaser import Teaser
 from . import CampaignDesign, MonitorDesign, sample_differences
@@ -48,6 +49,6 @@ def monitor_teaser(design: MonitorDesign | None = None, *, upto: int = 60) -> Te
     verdict = {"continue": "keep going", "budget": "the budget is spent"}.get(res.verdict, res.message)
     # the example's items are per-question accuracies: the page shows their difference in points (×100)
     return Teaser("monitor", f"{upto} of {diffs.size} questions into a run: difference {100 * last['estimate']:+.1f} "
-                  f"points, {1 - design.alpha:.0%} confidence sequence [{100 * last['lower']:+.0f}, "
+                  f"points, {fmt_level(1 - design.alpha)} confidence sequence [{100 * last['lower']:+.0f}, "
                   f"{100 * last['upper']:+.0f}] points — {verdict}.", "Running difference", float(last["estimate"]),
                   f"{100 * last['estimate']:+.2f} pts")
