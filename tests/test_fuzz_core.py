@@ -157,7 +157,8 @@ def test_analysis_of_whatever_parses():
             if res is not None:
                 assert res["p_value"].between(0, 1).all() and _finite(res["estimate"]), case
         eff = _check_ok(lambda: an.effect_sizes(a, b))
-        assert eff is None or (math.isfinite(eff.hodges_lehmann) and _finite(eff.hodges_lehmann_ci)), case
+        assert eff is None or (math.isfinite(eff.hodges_lehmann) and (_finite(eff.hodges_lehmann_ci) or (
+                eff.n <= 7 and all(math.isnan(v) for v in eff.hodges_lehmann_ci)))), case  # too few pairs: none
         for test in ("t", "sign", "wilcoxon"):
             curve = _check_ok(lambda: an.bootstrap_power_curve(d, test=test, n_iter=50, seed=case))
             assert curve is None or curve["power"].between(0, 1).all(), case
