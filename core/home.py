@@ -95,6 +95,8 @@ _LLM_ROLES = {role: llm._ALIASES[role] for role in ("question", "model", "score"
 #: AlpacaEval's annotations.json fields (tatsu-lab/alpaca_eval): the two generators and the judge's preference,
 #: read as votes by :func:`core.pairwise.read_votes`.
 _ALPACA_EVAL_COLUMNS = {"generator_1", "generator_2", "preference"}
+#: The arena-human-preference-55k CSV (lmsys): the outcome as three 0/1 columns.
+_ARENA_55K_COLUMNS = {"model_a", "model_b", "winner_model_a", "winner_model_b", "winner_tie"}
 
 
 def _is_llm_log(keys: set) -> bool:
@@ -242,7 +244,7 @@ def _recognise(label: str, data, name: str = "") -> str:
         return "mt_text"
     table = uploads.read_table(data, name=label, min_columns=2)
     columns = {str(c).strip().lower() for c in table.columns}
-    if _VOTE_COLUMNS <= columns:
+    if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns:
         return "votes"
     if _PILOT_COLUMNS <= columns:
         return "pilot"

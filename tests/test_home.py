@@ -153,6 +153,10 @@ def test_unknown_or_unreadable_files_list_the_accepted_formats(data):
      b'"output_2": "hello", "generator_2": "my_model", "annotator": "weighted_alpaca_eval_gpt4_turbo", '
      b'"preference": 1.8}, {"instruction": "x", "output_1": "a", "generator_1": "gpt4_1106_preview", "output_2": "b", '
      b'"generator_2": "my_model", "annotator": "weighted_alpaca_eval_gpt4_turbo", "preference": 1.1}]', "votes"),
+    # the arena-human-preference-55k CSV: prompts with commas, outcome as three 0/1 columns
+    ("train.csv", b'id,model_a,model_b,prompt,response_a,response_b,winner_model_a,winner_model_b,winner_tie\n'
+     b'1,gpt-4,claude-1,"[""Hi, there""]","[""Hello, you""]","[""Hey""]",1,0,0\n'
+     b'2,claude-1,gpt-4,"[""A, B""]","[""C""]","[""D, E, F""]",0,0,1\n', "votes"),
 ])
 def test_recognise_tables_with_raters_or_free_text(name, data, kind):
     assert home.recognise(name, data) == kind

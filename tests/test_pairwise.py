@@ -898,3 +898,18 @@ def test_text_and_wrong_types_get_messages_naming_the_argument():
         pw.win_probability("a", 1)
     with pytest.raises(ValueError, match="`p`"):
         pw.observed_win_rate("a", judge_accuracy=0.9)
+
+
+def test_arena_55k_one_hot_outcomes_are_read_as_votes():
+    # lmsys' arena-human-preference-55k CSV: id, model_a, model_b, prompt, response_a, response_b, winner_model_a,
+    # winner_model_b, winner_tie (one of the three is 1)
+    data = (b'id,model_a,model_b,prompt,response_a,response_b,winner_model_a,winner_model_b,winner_tie\n'
+            b'30192,gpt-4-1106-preview,gpt-4-0613,"[""Is it morally right, or not?""]","[""Yes""]","[""No""]",1,0,0\n'
+            b'53567,koala-13b,gpt-4-0613,"[""What is 2+2?""]","[""4""]","[""four""]",0,1,0\n'
+            b'65089,gpt-3.5-turbo-0613,mistral-medium,"[""hi""]","[""hello""]","[""hey""]",0,0,1\n')
+    votes = pw.read_votes(data, name="`train.csv`")
+    assert votes.astype(str).values.tolist() == [["gpt-4-1106-preview", "gpt-4-0613", "model_a"],
+                                                 ["koala-13b", "gpt-4-0613", "model_b"],
+                                                 ["gpt-3.5-turbo-0613", "mistral-medium", "tie"]]
+    with pytest.raises(ValueError, match="row 1: exactly one of winner_model_a"):
+        pw.read_votes(data.replace(b",1,0,0\n", b",1,1,0\n", 1), name="`train.csv`")

@@ -324,6 +324,19 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
                                    mapped["winner"].to_numpy(), name=name, where="row",
                                    place=lambda k: f"row {k + 1:,}",
                                    preference=winner_column.strip().lower() == "preference")
+    one_hot = ("winner_model_a", "winner_model_b", "winner_tie")
+    if "winner" not in lookup and set(one_hot) <= set(lookup) and columns is None:
+        # the arena-human-preference-55k release (lmsys, Kaggle): the outcome as three 0/1 columns
+        flags = np.column_stack([table[lookup[c]].astype(str).str.strip().to_numpy() for c in one_hot])
+        ones = flags == "1"
+        bad = ~np.isin(flags, ("0", "1")).all(axis=1) | (ones.sum(axis=1) != 1)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise ValueError(f"{name}, row {k + 1:,}: exactly one of winner_model_a, winner_model_b and winner_tie "
+                             f"must be 1 (got {', '.join(flags[k])}).")
+        winner = np.array(["model_a", "model_b", "tie"], dtype=object)[np.argmax(ones, axis=1)]
+        return _clean_votes(table[lookup["model_a"]].to_numpy(), table[lookup["model_b"]].to_numpy(), winner,
+                            name=name, where="row")
     missing = [c for c in ("model_a", "model_b", "winner") if c not in lookup]
     if missing:
         found = ", ".join(str(c) for c in table.columns[:10])
