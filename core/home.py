@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from dataclasses import dataclass, field
 from urllib.parse import quote
@@ -106,15 +105,12 @@ def _is_llm_log(keys: set) -> bool:
 def _first_record(text: str, name: str) -> dict:
     """The first JSON object of JSON Lines or of a JSON array (the array is parsed whole: it is one value)."""
     stripped = text.lstrip()
-    if stripped.startswith("["):
+    if stripped.startswith("[") or stripped.split("\n", 1)[0].strip() == "{":  # an array, or one indented object
         records = uploads.read_jsonl(stripped.encode("utf-8"), name=name)
         return records[0]
     for number, line in enumerate(uploads.split_lines(stripped), start=1):
         if line.strip():
-            try:
-                record = json.loads(line)
-            except (json.JSONDecodeError, RecursionError):
-                raise ValueError(f"{name}, line {number:,}: not valid JSON.") from None
+            record = uploads._json_value(line, name=name, line=number)
             if not isinstance(record, dict):
                 raise ValueError(f"{name}, line {number:,}: expected a JSON object.")
             return record
@@ -226,6 +222,10 @@ def _recognise(label: str, data, name: str = "") -> str:
     unknown = (f"{label} is not a file the app recognises. Accepted formats:\n" + accepted_formats())
     if uploads.looks_like_json(data):
         keys = {str(k).strip().lower() for k in _first_record(text, label)}
+        if {"results", "configs"} <= keys:
+            raise ValueError(f"{label} is lm-evaluation-harness's results file: aggregate scores only, one per task, "
+                             "which cannot show how questions vary. Upload the samples_<task>_<date>.jsonl files "
+                             "written with --log_samples (one per model).")
         if "doc_id" in keys and keys & _HARNESS_MARKS:
             return "harness"
         if _VOTE_COLUMNS <= keys or _ALPACA_EVAL_COLUMNS <= keys:  # arena battles, or AlpacaEval annotations

@@ -480,8 +480,14 @@ def read_jsonl(data, *, name: str = "The file", max_records: int = MAX_ROWS) -> 
             if not isinstance(record, dict):
                 raise ValueError(f"{name}: record {number:,} is not an object.")
         return records
+    lines = split_lines(text)
+    first = next((line for line in lines if line.strip()), "")
+    if first.strip() == "{":  # one object written over several lines (json.dump with indent): one record
+        record = _json_value(stripped, name=name, line=None)
+        if isinstance(record, dict):
+            return [record]
     records = []
-    for number, line in enumerate(split_lines(text), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         record = _json_value(line, name=name, line=number)

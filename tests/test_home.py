@@ -354,3 +354,14 @@ def test_a_score_file_name_alone_does_not_make_human_scores():
     assert home.recognise("x.seg.score", SCORES) == "scores"
     with pytest.raises(ValueError, match="line 3: 3 fields where 2"):
         home.read_upload("en-de.mqm.seg.score", b"A\t1\nA\t2\nA\t3 4\n")
+
+
+def test_json_written_over_several_lines_and_harness_results_get_clear_answers():
+    pretty = b'{\n  "model_a": "A",\n  "model_b": "B",\n  "winner": "model_a"\n}\n'  # json.dump(..., indent=2)
+    assert home.recognise("vote.json", pretty) == "votes"
+    results = (b'{\n  "results": {\n    "arc_easy": {"acc,none": 0.7}\n  },\n  "configs": {},\n'
+               b'  "versions": {}\n}\n')
+    with pytest.raises(ValueError, match="results file: aggregate scores only.*samples_<task>"):
+        home.recognise("results_2024-06-01T10-00-00.json", results)
+    with pytest.raises(ValueError, match="line 1: a number has too many digits"):
+        home.recognise("big.jsonl", b'{"doc_id": ' + b"9" * 5000 + b"}\n")
