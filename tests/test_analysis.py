@@ -673,3 +673,10 @@ def test_google_mqm_segment_scores_with_mixed_separators_are_compared():
 def test_accuracy_design_refuses_what_is_not_two_paired_correctness_columns(a, b, name):
     with pytest.raises(ValueError, match=name):
         an.accuracy_design(a, b)
+
+
+def test_too_few_pairs_or_a_bad_test_list_are_named():
+    with pytest.raises(ValueError, match="`a` and `b` must hold at least 3 pairs; got 2"):
+        an.paired_tests([1, 2], [1, 2])
+    with pytest.raises(ValueError, match="`tests` must be a list"):
+        an.paired_tests([1, 2, 3], [1, 2, 4], tests=5)

@@ -71,7 +71,7 @@ def _paired(a, b, *, names=("a", "b"), min_size=3):
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError(f"`{names[0]}` and `{names[1]}` must be 1-D arrays of equal length.")
     if a.size < min_size:
-        raise ValueError(f"At least {min_size} pairs are needed; got {a.size}.")
+        raise ValueError(f"`{names[0]}` and `{names[1]}` must hold at least {min_size} pairs; got {a.size}.")
     _check_values(a, names[0])
     _check_values(b, names[1])
     return a, b, a - b

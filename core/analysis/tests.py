@@ -84,6 +84,8 @@ def paired_tests(a, b, *, alpha=0.05, alternative="two-sided", seed=None, tests=
         tests = [t for t in TESTS if t != "mcnemar" or binary]
     if isinstance(tests, str):
         tests = [tests]
+    if not isinstance(tests, (list, tuple)):
+        raise ValueError(f"`tests` must be a list of test names ({', '.join(TESTS)}), got {tests!r}.")
     for t in tests:
         check_choice("tests", t, TESTS)
     n = d.size
