@@ -199,7 +199,7 @@ def compare_accuracies(correct_a, n_a, correct_b, n_b, *, prior=(1, 1), rope=0.0
     --------
     >>> r = compare_accuracies(1721, 2376, 1637, 2376)
     >>> tuple(round(v, 4) for v in r.hdi), round(r.p_superior, 3), r.decision
-    ((0.0095, 0.0611), 0.996, 'undecided')
+    ((0.0095, 0.0612), 0.996, 'undecided')
     """
     n_a = check_int("n_a", n_a, low=1, high=10**9)
     n_b = check_int("n_b", n_b, low=1, high=10**9)
