@@ -116,3 +116,19 @@ def _labels(cells: pd.Series, lines: np.ndarray, label: str, role: str) -> np.nd
         k = int(np.argmax(empty))
         raise ValueError(f"{label}, line {int(lines[k]):,}: the {role} is empty.")
     return text.to_numpy(dtype=object)
+
+
+def split_language_pairs(system, item, source, target, notes):
+    """Systems and segments kept apart by language pair when a file holds several (WMT24's ESA waves hold four,
+    WMT21's raw DA files two directions each): a system's judgments in another pair are another population, and
+    the same item id in another pair is another segment. Systems become ``"<system> (<src>-<tgt>)"`` and items
+    ``"<src>-<tgt>:<item>"``, with a note; one pair leaves both as they are."""
+    pair = (pd.Series(source).astype(str).str.strip() + "-" + pd.Series(target).astype(str).str.strip()).to_numpy(
+        object)
+    pairs = sorted(set(pair))
+    if len(pairs) <= 1:
+        return system, item
+    notes.append(f"{len(pairs)} language pairs ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): each system "
+                 "is named with its pair; compare two systems of the same pair.")
+    return (np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object),
+            np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object))

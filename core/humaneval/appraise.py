@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._parse import _labels, _read_frame, _scores
+from ._parse import _labels, _read_frame, _scores, split_language_pairs
 from .mqm import span_scores
 
 __all__ = ["APPRAISE_TYPES", "read_appraise"]
@@ -64,15 +64,7 @@ def read_appraise(text, label, notes, protocol):
     system = _labels(frame["c1"], lines, label, "system")
     rater = _labels(frame["c0"], lines, label, "annotator")
     item = _labels(frame["c2"], lines, label, "item id")
-    # one export may hold several language pairs (WMT24's ESA waves: four): a system's judgments in different
-    # pairs are different populations, and the same item id in another pair is another segment
-    pair = (frame["c4"].astype(str).str.strip() + "-" + frame["c5"].astype(str).str.strip()).to_numpy(object)
-    pairs = sorted(set(pair))
-    if len(pairs) > 1:
-        system = np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object)
-        item = np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object)
-        notes.append(f"{len(pairs)} language pairs ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): each "
-                     "system is named with its pair; compare two systems of the same pair.")
+    system, item = split_language_pairs(system, item, frame["c4"].to_numpy(), frame["c5"].to_numpy(), notes)
     fmt_protocol = "da"
     score = _scores(frame["c6"], lines, label, "score")
     if document:

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .. import uploads
 from ..validation import check_choice
-from ._parse import _labels, _scores, _text
+from ._parse import _labels, _scores, _text, split_language_pairs
 from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MAROT_COLUMNS, MTME_NAME, PSQM_COLUMNS, google_annotations,
                      google_psqm, google_seg_scores, mtme_protocol, read_mtme)
 
@@ -272,14 +272,8 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
     sources = [keys[k] for k in ("inputsrc", "inputtrg", "srclang", "trglang", "sourcelang", "targetlang")
                if k in keys]
     if columns is None and len(sources) == 2:
-        pair = (table[sources[0]].astype(str).str.strip() + "-" + table[sources[1]].astype(str).str.strip()).to_numpy(
-            object)
-        pairs = sorted(set(pair))
-        if len(pairs) > 1:  # as in Appraise exports: a system in another language pair is another population
-            system = np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object)
-            item = np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object)
-            notes.append(f"{len(pairs)} language pairs ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): "
-                         "each system is named with its pair; compare two systems of the same pair.")
+        system, item = split_language_pairs(system, item, table[sources[0]].to_numpy(), table[sources[1]].to_numpy(),
+                                            notes)
     if _key(roles["score"] if columns is None else columns["score"]) in _Z_KEYS:
         notes.append(Z_NOTE)
     if columns is None:
