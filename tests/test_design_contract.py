@@ -158,19 +158,6 @@ def _every_design():
     return sorted(found, key=lambda c: c.__qualname__)
 
 
-#: Declared widget ends outside the field's own range, left as they are: each α whose widget
-#: would start at the open end 0, NoWorseDesign's α ending at its open 0.5, an SD or budget starting at an open 0 and
-#: SequentialDesign's futility p at 0 and 1. No page draws these widgets from the declaration (α is a select slider
-#: of fixed levels, the judge's budget one of fixed budgets; the monitor's SD and SequentialDesign's SD, futility p
-#: and α have no widget), so no user reaches them. Strict: fixing one fails here, so it is taken off the list.
-_KNOWN_OUTSIDE = {("AnalysisDesign", "alpha", "low"), ("BenchmarkDesign", "alpha", "low"),
-                  ("BleuDesign", "alpha", "low"), ("CampaignDesign", "alpha", "low"), ("FacetDesign", "alpha", "low"),
-                  ("JudgePageDesign", "alpha", "low"), ("JudgePageDesign", "budget", "low"),
-                  ("MonitorDesign", "alpha", "low"), ("MonitorDesign", "sd", "low"),
-                  ("NoWorseDesign", "alpha", "low"), ("NoWorseDesign", "alpha", "high"),
-                  ("SequentialDesign", "alpha", "low"), ("SequentialDesign", "sd", "low"),
-                  ("SequentialDesign", "futility_p", "low"), ("SequentialDesign", "futility_p", "high")}
-
 WIDGET_ENDS = []
 for _cls in _every_design():
     for _f in _cls.fields():
@@ -179,10 +166,7 @@ for _cls in _every_design():
         for _side, _end in (("low", _f.widget_low), ("high", _f.widget_high)):
             if _end is None:
                 continue
-            _marks = ([pytest.mark.xfail(strict=True, reason="a declared widget end no page draws")]
-                      if (_cls.__qualname__, _f.name, _side) in _KNOWN_OUTSIDE else [])
-            WIDGET_ENDS.append(pytest.param(_cls, _f.name, _end, id=f"{_cls.__qualname__}.{_f.name}.{_side}",
-                                            marks=_marks))
+            WIDGET_ENDS.append(pytest.param(_cls, _f.name, _end, id=f"{_cls.__qualname__}.{_f.name}.{_side}"))
 
 
 def _holds_with_two_others_moved(cls, name, value):

@@ -62,7 +62,8 @@ class AnalysisDesign(Design):
                     help="How the items of a unit are combined.")
     shuffle: int = spec(0, low=0, high=_SEED_MAX, step=1, unit="", key="shuffle",
                         label="Shuffle seed (0 = keep file order)", help="Shuffle items before grouping them.")
-    alpha: float = spec(0.05, low=0.0, low_open=True, high=0.5, unit="", key="alpha", label="Significance level α",
+    alpha: float = spec(0.05, low=0.0, low_open=True, high=0.5, ui_low=0.001, unit="", key="alpha",
+                        label="Significance level α",
                         help="Reject 'no difference' when p ≤ α; CIs are 1 − α.")
     alternative: str = spec("two-sided", choices=ALTERNATIVES, key="alternative", label="Alternative",
                             help="One-sided only if the direction was fixed before seeing the data.")

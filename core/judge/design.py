@@ -100,7 +100,8 @@ class JudgePageDesign(Design):
         "budget", choices=PLAN_BY, key="plan_by", label="Plan for",
         help="A budget: the most precise split it buys. A target SE or an effect to detect: the cheapest split that "
         "reaches it.")
-    budget: int = spec(1000, low=0, low_open=True, unit="currency", key="budget", label="Budget",
+    budget: int = spec(1000, low=0, low_open=True, ui_low=BUDGETS[0], ui_high=BUDGETS[-1], unit="currency",
+                         key="budget", label="Budget",
                          help="Total spend on human labels and judge calls.")
     target_se: float = spec(
         0.011, low=0.0, low_open=True, ui_low=0.002, ui_high=0.05, step=0.0005, fmt="%.4f", unit="label units",
@@ -111,7 +112,7 @@ class JudgePageDesign(Design):
         label="Effect to detect",
         help="A difference from a reference value (one model) or between the two models, on the label's scale "
         "(0.03 = 3 points of accuracy).")
-    alpha: float = spec(0.05, low=0.0, low_open=True, high=0.5, unit="", key="alpha",
+    alpha: float = spec(0.05, low=0.0, low_open=True, high=0.5, ui_low=0.001, unit="", key="alpha",
                         label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
     target_power: float = spec(0.8, low=0.0, high=1.0, low_open=True, high_open=True, ui_low=0.5, ui_high=0.99,
                                step=0.01, unit="", key="target", label="Target power",

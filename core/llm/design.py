@@ -152,7 +152,7 @@ class BenchmarkDesign(Design):
                                     label="Judge sensitivity (%)", help="P(the judge grades a right answer right).")
     judge_specificity: float = spec(0.9, low=0.0, high=1.0, ui_low=0.5, step=0.005, scale=100.0, unit="%", key="sp",
                                     label="Judge specificity (%)", help="P(the judge grades a wrong answer wrong).")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.001, key="alpha",
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, ui_low=0.001, step=0.001, key="alpha",
                         label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
     n: int = spec(1000, low=2, high=_N_MAX, step=1, unit="questions", key="n", label="Questions n",
                   help="Questions both models answer (log-spaced steps; a link may carry any number). With clusters, "
@@ -341,7 +341,8 @@ class NoWorseDesign(Design):
                          step=0.005, scale=100.0, unit="pts", key="llm_margin", label="Margin (points)",
                          help="The largest loss of accuracy you accept for the new model (e.g. a cheaper or quantised "
                          "one).")
-    alpha: float = spec(0.025, low=0.0, high=0.5, low_open=True, high_open=True, step=0.005, key="llm_ni_alpha",
+    alpha: float = spec(0.025, low=0.0, high=0.5, low_open=True, high_open=True, ui_low=0.005, ui_high=0.25, step=0.005,
+                        key="llm_ni_alpha",
                         label="One-sided α",
                         help="0.025 matches a two-sided 95% interval whose lower end must clear −margin.")
     #: The benchmark's variance model (the page's design; not a field of the tab's own).
@@ -462,7 +463,7 @@ class FacetDesign(Design):
                           help="SD of a run's benchmark score across training seeds; Madaan et al. (2024, arXiv "
                           "2406.10229) measure seed variance of this order for 7B models trained from scratch on "
                           "common benchmarks.")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, step=0.001, key="alpha",
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, ui_low=0.001, step=0.001, key="alpha",
                         label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
     calls: int = spec(20_000, low=1, high=10**9, ui_low=10, ui_high=10_000_000, step=1000, unit="calls",
                       key="fc_calls", label="Calls per model",

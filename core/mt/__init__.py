@@ -508,7 +508,7 @@ class BleuDesign(Design):
         label="b0: spread of the swap effects",
         help="Laplace scale of the non-zero swap effects times n (b = b0/n). Larger means noisier sentence-level "
         "differences. Table 3: 22.5–29.4.")
-    alpha: float = spec(0.05, low=0.0, low_open=True, high=0.5, unit="", key="alpha",
+    alpha: float = spec(0.05, low=0.0, low_open=True, high=0.5, ui_low=0.001, unit="", key="alpha",
                         label="Significance level α (two-sided)", help="Reject 'no difference' when p ≤ α.")
     n: int = spec(2000, low=2, high=_N_MAX, step=10, unit="sentences", key="n", label="Test-set size n (sentences)",
                   help="Log-spaced steps from 100 to 20,000 sentences. WMT test sets have 2,000–3,000.")

@@ -98,16 +98,17 @@ class SequentialDesign(Design):
 
     delta: float = spec(0.0, low=-1e6, high=1e6, key="seq_delta", unit="score units",
                         label="Per-item mean difference", help="Mean of one item's difference (B − A).")
-    sd: float = spec(1.0, low=0.0, high=1e6, low_open=True, key="seq_sd", unit="score units",
+    sd: float = spec(1.0, low=0.0, high=1e6, low_open=True, ui_low=0.01, key="seq_sd", unit="score units",
                      label="Per-item SD", help="SD of one item's difference.")
     looks: int = spec(3, low=1, high=10, ui_low=2, step=1, key="seq_looks", label="Planned looks K (group design)",
                       help="Analyses after every n/K items. The anytime design looks after every one.")
     boundary: str = spec("obrien_fleming", choices=BOUNDARIES, key="seq_boundary", label="Group boundary",
                          help="How α is shared among the looks.")
     futility_p: float | None = spec(None, kind="float", low=0.0, high=1.0, low_open=True, high_open=True,
-                                    key="seq_futility", label="Futility threshold (stop if p >)",
+                                    ui_low=0.1, ui_high=0.9, key="seq_futility",
+                                    label="Futility threshold (stop if p >)",
                                     help="Binding futility stop at p above this (none: no futility stop).")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha", label="α (two-sided)",
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, ui_low=0.001, key="alpha", label="α (two-sided)",
                         help="False-positive rate of the whole run.")
 
     @classmethod

@@ -1125,7 +1125,8 @@ class CampaignDesign(Design):
     sd: float = spec(27.0, low=1.0, high=60.0, ui_low=10.0, ui_high=40.0, step=0.5, unit="pts", key="sd",
                      label="Judgment standard deviation",
                      help="Spread of individual judgments. WMT21 crowd DA: 29.4 (Table 2).")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha", label="Overall α (two-sided)",
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, ui_low=0.001, key="alpha",
+                        label="Overall α (two-sided)",
                         help="False-positive rate of the whole campaign.")
     test: str = spec("mwu", choices=TESTS, key="test", label="Test",
                      help="Mann–Whitney U is the MT standard (Akhbardeh et al. 2021).")

@@ -221,10 +221,11 @@ class MonitorDesign(Design):
     n_max: int = spec(1000, low=2, high=10_000_000, ui_high=1_000_000, step=100, key="n_max", unit="items",
                       label="Planned items",
                       help="The most items the run may use; the confidence sequence is tuned for it.")
-    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, key="alpha", label="α (two-sided)",
+    alpha: float = spec(0.05, low=0.0, high=0.5, low_open=True, ui_low=0.001, key="alpha", label="α (two-sided)",
                         help="The sequence misses the true difference at any n with probability at most α, however "
                         "often you look.")
-    sd: float | None = spec(None, kind="float", low=0.0, high=1e6, low_open=True, key="sd", unit="score units",
+    sd: float | None = spec(None, kind="float", low=0.0, high=1e6, low_open=True, ui_low=0.01,
+                            key="sd", unit="score units",
                             label="Per-item SD", help="A known per-item SD (default: the sample SD of the data).")
     bounds: tuple | None = None
     looks: int = spec(3, low=1, high=10, step=1, key="looks", label="Planned group looks K",
