@@ -44,6 +44,14 @@ def test_parse_tsv_without_header_and_predictions():
     assert preds.a.tolist() == [1, 1, 0, 0] and preds.b.tolist() == [0, 1, 0, 1]
 
 
+def test_numeric_predictions_are_compared_by_value():
+    """A class written "1.0" by one tool and "1" by another is the same class; text labels stay exact ("Pos" is not
+    "pos"), and "01" is the number 1 (numeric columns written with padding)."""
+    preds = an.parse_results(b"a,b,gold\n1.0,0,1\n1,1e0,1\n2,2.00,2.0\nPos,pos,pos\n01,1,1\n3,4,3\n",
+                             "predictions")
+    assert preds.a.tolist() == [1, 1, 1, 0, 1, 1] and preds.b.tolist() == [0, 1, 1, 1, 1, 0]
+
+
 def test_missing_values_are_dropped_and_counted():
     parsed = an.parse_results(b"a,b\n1,2\n,3\n4,5\n6,NA\n7,8\n", "scores")
     assert parsed.rows_total == 5 and parsed.rows_used == 3

@@ -209,8 +209,9 @@ def parse_results(data: bytes, kind: str = "scores", *, columns=None, header="au
         blank = (pa == "") | (pb == "") | (gold == "")
         if blank.any():
             notes.append(f"{int(blank.sum())} rows with an empty cell were dropped.")
-        a = (pa[~blank] == gold[~blank]).to_numpy(float)
-        b = (pb[~blank] == gold[~blank]).to_numpy(float)
+        pa, pb, gold = (_label_keys(col[~blank]) for col in (pa, pb, gold))
+        a = (pa == gold).to_numpy(float)
+        b = (pb == gold).to_numpy(float)
         names = tuple(table.columns[:2])
     else:
         if kind == "systems" and table.shape[1] > _common.MAX_SYSTEMS:
@@ -240,6 +241,16 @@ def parse_results(data: bytes, kind: str = "scores", *, columns=None, header="au
         raise ValueError(f"Only {used} usable rows; at least 3 are needed.")
     return ParsedResults(kind=kind, a=np.asarray(a), b=np.asarray(b), names=names, rows_total=total, rows_used=used,
                          notes=tuple(notes))
+
+
+def _label_keys(labels: pd.Series) -> pd.Series:
+    """Labels as compared with the gold label: a number by its value ("1.0" = "1" = "1e0"; files written by
+    different tools format numeric classes differently), any other label as written (cells are already trimmed)."""
+    values = pd.to_numeric(labels, errors="coerce")
+    numeric = np.isfinite(values.to_numpy(float))
+    keys = labels.astype(object).copy()
+    keys[numeric] = values[numeric].map(float)
+    return keys
 
 
 def evaluation_units(a, b, m=1, *, how="mean", seed=None):
