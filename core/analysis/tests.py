@@ -157,7 +157,10 @@ class EffectSizes:
         d (1 − 3/(4n − 9)) (equation 3, as NLPStatTest defines it; 0 at n = 3).
     wilcoxon_r : float
         Z / √n with Z the tie-corrected normal score of the signed-rank
-        statistic (equation 4).
+        statistic (equation 4). Z ranks the non-zero differences (Wilcoxon's
+        zero handling, as scipy's default); n counts every pair, zeros
+        included, so ties at zero pull r towards 0 (the paper's n; some texts
+        divide by the non-zero count instead, giving a larger r).
     hodges_lehmann : float
         Median of the Walsh averages (d_i + d_j)/2, i <= j (equation 5).
     cohen_d_ci, hedges_g_ci, hodges_lehmann_ci : (float, float)
