@@ -150,7 +150,8 @@ def short_table(frame: pd.DataFrame, *, labels: Mapping[str, str] | None = None,
     ``st.dataframe`` draws a canvas data grid whose ≈ 1.7 MB module the browser loads, compiles and lays out on a
     page's first visit before the charts below it appear (Analyze, with four such tables: ≈ 0.5 s of its first
     visit). A static table shows every row without a scroll box, on a projector too. ``formats``: Python format
-    strings by column (``"{:.4f}"``); booleans read yes/no; missing numbers "—"; then the columns are relabelled.
+    strings by column (``"{:.4f}"``); booleans read yes/no; missing numbers "—", infinite ones ∞ (a one-sided
+    interval's open end); then the columns are relabelled.
     """
     shown = frame.copy()
     for column in shown.columns:
@@ -158,7 +159,8 @@ def short_table(frame: pd.DataFrame, *, labels: Mapping[str, str] | None = None,
             shown[column] = shown[column].map({True: "yes", False: "no"})
         elif column in (formats or {}):
             spec = formats[column]
-            shown[column] = [("—" if isinstance(x, float) and math.isnan(x) else spec.format(x)) for x in shown[column]]
+            shown[column] = [("—" if math.isnan(x) else "∞" if x == math.inf else "−∞" if x == -math.inf else
+                              spec.format(x)) if isinstance(x, float) else spec.format(x) for x in shown[column]]
     st.table(shown.rename(columns=dict(labels or {})), hide_index=True)
 
 

@@ -9,7 +9,7 @@ Uploaded names are shown escaped (code spans in Markdown, escaped HTML in charts
 
 from __future__ import annotations
 
-from core.plan.text import fmt_level
+from core.plan.text import fmt_interval, fmt_level
 import math
 
 import numpy as np
@@ -249,7 +249,8 @@ if results is not None and len(results):
 lines = [f"Comparison of {names[0]} (A) and {names[1]} (B) on n = {u.size:,} evaluation units"
          + (f" of {m} items ({how})" if m > 1 else "") + "."]
 if main is not None:
-    ci = (f", {fmt_level(1 - alpha)} CI [{main['ci_low']:.4f}, {main['ci_high']:.4f}]" if math.isfinite(main["ci_low"]) else "")
+    ci = (f", {fmt_level(1 - alpha)} CI {fmt_interval(main['ci_low'], main['ci_high'])}"
+          if not (math.isnan(main["ci_low"]) or math.isnan(main["ci_high"])) else "")
     lines.append(f"{main['name'][0].upper() + main['name'][1:]} ({alternative}, α = {alpha}): estimate "
                  f"{main['estimate']:.4f}{ci}, p = {fmt_p(main['p_value'])}.")
 lines.append(f"Effect size: Cohen's d = {eff.cohen_d:.3f} (95% CI [{eff.cohen_d_ci[0]:.3f}, {eff.cohen_d_ci[1]:.3f}]), "

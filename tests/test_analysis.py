@@ -148,6 +148,25 @@ def test_permutation_matches_exact_enumeration():
     assert res["p_value"].iloc[0] == pytest.approx(exact, abs=1e-12)  # 2^8 = 256 ≤ 10,000: scipy enumerates
 
 
+@pytest.mark.parametrize("n", [60, 100_000])  # resampled percentiles; the normal limit of the bootstrap mean
+def test_one_sided_bootstrap_interval_has_the_tests_side(n):
+    """With a one-sided alternative the bootstrap interval is one-sided, as scipy's t interval is: for "greater" its
+    lower end is the 5th percentile (the two-sided 90% interval's lower end from the same resamples) and its upper
+    end ∞; for "less" the mirror image."""
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(0.3, 1.0, n), np.zeros(n)
+    row = {alt: an.paired_tests(a, b, alternative=alt, alpha=alpha, tests=["bootstrap", "t"], seed=3)
+           .set_index("test") for alt, alpha in (("greater", 0.05), ("less", 0.05), ("two-sided", 0.10))}
+    two = row["two-sided"].loc["bootstrap"]
+    same = dict(rel=1e-12, abs=1e-15)  # 1 − 0.95 and 0.10 / 2 differ in the last bit
+    assert row["greater"].loc["bootstrap", "ci_low"] == pytest.approx(two["ci_low"], **same)
+    assert row["greater"].loc["bootstrap", "ci_high"] == math.inf
+    assert row["less"].loc["bootstrap", "ci_high"] == pytest.approx(two["ci_high"], **same)
+    assert row["less"].loc["bootstrap", "ci_low"] == -math.inf
+    # and it sides with the t test's interval
+    assert row["greater"].loc["t", "ci_high"] == math.inf and row["less"].loc["t", "ci_low"] == -math.inf
+
+
 def test_bootstrap_matches_exact_enumeration_on_tiny_input():
     a = np.array([0.9, 0.7, 0.8, 0.6])
     b = np.array([0.5, 0.6, 0.9, 0.4])

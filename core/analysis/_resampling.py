@@ -206,6 +206,10 @@ def _bootstrap_test(d, statistic, alternative, n_resamples, rng, confidence):
     null-shifted differences d − centre(d), i.e. the bootstrap replicates
     minus the observed centre (both centres are shift-equivariant).
 
+    The interval has the test's sides, as scipy's ``ttest_rel`` gives for the t
+    test: two-sided, or (lower bound, ∞) for "greater" and (−∞, upper bound)
+    for "less", each bound at the ``confidence`` percentile.
+
     Returns (estimate, p, ci_low, ci_high, method, resamples, p_se).
     """
     n = d.size
@@ -213,13 +217,13 @@ def _bootstrap_test(d, statistic, alternative, n_resamples, rng, confidence):
     if statistic == "mean" and n * n_resamples > _common.BOOTSTRAP_WORK:
         # normal limit of the bootstrap distribution of the mean: N(d̄, σ̂²/n), σ̂ with divisor n
         se = float(d.std()) / math.sqrt(n)
-        z_conf = float(stats.norm.isf((1 - confidence) / 2))
         if se == 0:
             return observed, constant_p(observed, alternative), observed, observed, "normal limit", 0, math.nan
         z = observed / se
         p = {"two-sided": 2 * float(stats.norm.sf(abs(z))), "greater": float(stats.norm.sf(z)),
              "less": float(stats.norm.cdf(z))}[alternative]
-        return observed, min(p, 1.0), observed - z_conf * se, observed + z_conf * se, "normal limit", 0, math.nan
+        low, high = _sided(stats.norm(observed, se).ppf, alternative, confidence)
+        return observed, min(p, 1.0), low, high, "normal limit", 0, math.nan
     boot = _bootstrap_means(d, n_resamples, rng) if statistic == "mean" else _bootstrap_medians(d, n_resamples, rng)
     null = boot - observed
     tol = 1e-12 * max(abs(observed), float(np.max(np.abs(d))))
@@ -230,8 +234,18 @@ def _bootstrap_test(d, statistic, alternative, n_resamples, rng, confidence):
     else:
         extreme = null <= observed + tol
     p = (1 + int(np.count_nonzero(extreme))) / (n_resamples + 1)
-    low, high = np.percentile(boot, [100 * (1 - confidence) / 2, 100 * (1 + confidence) / 2])
-    return observed, p, float(low), float(high), "Monte Carlo", n_resamples, math.sqrt(p * (1 - p) / n_resamples)
+    low, high = _sided(lambda q: np.percentile(boot, 100 * np.asarray(q)), alternative, confidence)
+    return observed, p, low, high, "Monte Carlo", n_resamples, math.sqrt(p * (1 - p) / n_resamples)
+
+
+def _sided(quantile, alternative, confidence):
+    """The interval's ends from a quantile function: both tails share 1 − confidence, or one tail holds it all."""
+    if alternative == "greater":
+        return float(quantile(1 - confidence)), math.inf
+    if alternative == "less":
+        return -math.inf, float(quantile(confidence))
+    low, high = quantile([(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(low), float(high)
 
 
 # ---------------------------------------------------------------------------

@@ -12,12 +12,26 @@ from __future__ import annotations
 import math
 import unicodedata
 
-__all__ = ["currency_label", "fmt_level", "fmt_money", "fmt_n", "fmt_pct", "fmt_ratio"]
+__all__ = ["currency_label", "fmt_interval", "fmt_level", "fmt_money", "fmt_n", "fmt_pct", "fmt_ratio"]
 
 
 def fmt_pct(x, digits: int = 1) -> str:
     """A probability as a percentage, or an em dash when undefined."""
     return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def fmt_interval(low, high, spec: str = ".4f") -> str:
+    """An interval as written in a paper: ``[0.0123, 0.0456]``; a one-sided interval's open end is ∞ with a round
+    bracket (``[0.0689, ∞)``, ``(−∞, 0.4319]``).
+
+    Examples
+    --------
+    >>> fmt_interval(0.012345, 0.045678), fmt_interval(0.0689, float("inf")), fmt_interval(float("-inf"), 0.5, ".2f")
+    ('[0.0123, 0.0457]', '[0.0689, ∞)', '(−∞, 0.50]')
+    """
+    left = "(−∞" if low == -math.inf else f"[{low:{spec}}"
+    right = "∞)" if high == math.inf else f"{high:{spec}}]"
+    return f"{left}, {right}"
 
 
 def fmt_level(level) -> str:
