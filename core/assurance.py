@@ -142,7 +142,8 @@ def assurance(
         ``directional(deltas)`` returns two arrays: P(significant and estimate
         > 0 | Δ) and P(significant and estimate < 0 | Δ) at every Δ.
     prior_mean, prior_sd : float
-        μ and τ of the normal prior; τ = 0 gives the power at μ.
+        μ and τ of the normal prior; τ = 0 gives the power at μ (at μ = 0: the
+        positive direction's share of the false-positive rate, the limit as τ → 0).
     power_at_mean : float
         Power at μ (reported as is).
     scale : float
@@ -168,7 +169,12 @@ def assurance(
         if not low <= mu <= high:
             raise ValueError(f"`delta_mean` must be a feasible effect, in [{low:g}, {high:g}], got {mu:g}.")
         extra_value = float(np.asarray(extra(np.array([mu])))[0]) if extra is not None else None
-        return AssuranceResult(assurance=float(power_at_mean), ceiling=1.0 if mu != 0 else 0.5,
+        value = float(power_at_mean)
+        if mu == 0:
+            # no effect: the power at μ is the false-positive rate of both directions, but the hoped-for direction
+            # is the positive one (as for τ > 0, whose limit τ → 0 this keeps)
+            value = float(np.asarray(directional(np.array([0.0]))[0], dtype=float)[0])
+        return AssuranceResult(assurance=min(max(value, 0.0), 1.0), ceiling=1.0 if mu != 0 else 0.5,
                                power_at_mean=float(power_at_mean), prior_mean=mu, prior_sd=0.0, direction=direction,
                                expected_judgments=extra_value)
     mass = stats.norm.cdf(high, mu, tau) - stats.norm.cdf(low, mu, tau)

@@ -272,10 +272,13 @@ ASSURANCE_CASES = [(2000, 1.0, 1.0, 0.13, 25.8), (2000, -1.0, 0.5, 0.13, 25.8), 
 @pytest.mark.parametrize("n, mu, p0, b0, alpha", [(2000, 1.0, 0.13, 25.8, 0.05), (300, -2.0, 0.5, 40.0, 0.05),
                                                   (5000, 0.4, 0.1, 27.6, 0.01), (800, 0.0, 0.13, 25.8, 0.05)])
 def test_bleu_assurance_with_a_point_prior_is_the_power(n, mu, p0, b0, alpha):
-    # oracle: τ = 0 puts all prior mass on μ, so the assurance is bleu_power's power at μ (same engine)
+    # oracle: τ = 0 puts all prior mass on μ, so the assurance is bleu_power's power at μ (same engine); at μ = 0
+    # that power is the false-positive rate of both directions, of which the hoped-for (positive) direction holds
+    # half, the limit of a narrower and narrower prior
     res = mt.bleu_assurance(n, mu, 0.0, p0, b0, alpha=alpha)
     power = mt.bleu_power(n, mu, p0, b0, alpha=alpha).power
-    assert res.assurance == pytest.approx(power, abs=1e-12)
+    assert res.assurance == pytest.approx(power / 2 if mu == 0 else power, abs=1e-12)
+    assert res.assurance == pytest.approx(mt.bleu_assurance(n, mu, 1e-6, p0, b0, alpha=alpha).assurance, abs=1e-6)
     assert res.power_at_mean == pytest.approx(power, abs=1e-12)
     assert res.ceiling == (0.5 if mu == 0 else 1.0) and res.prior_sd == 0.0
     assert res.direction == (1 if mu >= 0 else -1)
