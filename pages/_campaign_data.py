@@ -27,7 +27,7 @@ from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart,
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 PROCEDURES = ("fixed", "interim", "interim_futility")
 #: What the uploader takes: the reader's formats (:func:`core.humaneval.read_scores`).
-UPLOAD_TYPES = ["score", "tsv", "csv", "txt", "jsonl"]
+UPLOAD_TYPES = ["score", "rating", "tsv", "csv", "txt", "jsonl"]
 #: Planned budgets of the resampled curve (at most 4,800 judgments: 1,000 campaigns stay within a second each).
 RESAMPLE_BUDGETS = (200, 400, 600, 800, 1200, 1800, 2400, 3600, 4800)
 RESAMPLE_SIMS = 1000
@@ -106,7 +106,7 @@ def sidebar(side) -> Loaded | None:
                               "0–100 scale; its defaults and suggested test are in the protocol table below the "
                               "charts.")
     upload = side.file_uploader("Upload last year's judgments", type=UPLOAD_TYPES, key="he_file",
-                                help="Google MQM files, mt-metrics-eval .seg.score files, Appraise exports (DA, "
+                                help="Google MQM files, mt-metrics-eval .seg.score and .seg.rating files, Appraise exports (DA, "
                                 "ESA, MQM), WMT DA tables, or any long table with system, segment, rater and score "
                                 "columns. Nothing in the file is executed.")
     if upload is None and protocol not in (AUTO, "da", "scores"):

@@ -133,6 +133,41 @@ def test_mtme_content_is_recognised_without_the_name():
         "protocol"] == "mqm"
 
 
+def test_mtme_ratings_are_scored_from_their_error_spans():
+    """mt-metrics-eval's <lp>.<name>.seg.rating (ratings.ReadRatingFile): segments by position within each system,
+    None lines included; each rating minus its errors' weights (Freitag et al. 2021, Table 2), by hand: Major 5,
+    Minor 1 + Minor Fluency/Punctuation 0.1, Non-translation! 25 + Minor punctuation 0.1, Neutral 0, a severity-less
+    error's own score 2.5 and an unweighted "Critical" 0; a line without a rater is the file's rating name's."""
+    s = read("en-de.mqm.merged.seg.rating")
+    check_shape(s, "mqm", "mtme_rating")
+    assert as_dict(s, with_rater=True) == {
+        ("sysA", "1", "rater1"): -5.0, ("sysA", "3", "rater2"): 0.0, ("sysA", "4", "rater1"): pytest.approx(-1.1),
+        ("sysB", "1", "rater1"): pytest.approx(-25.1), ("sysB", "2", "rater3"): -1.0,
+        ("sysB", "3", "mqm.merged"): 0.0, ("sysB", "4", "rater2"): -2.5,
+        ("refA", "2", "rater3"): 0.0, ("refA", "3", "rater2"): -5.0}
+    notes = " ".join(s.attrs["notes"])
+    assert "3 judgments with no score" in notes and "1 error has no severity" in notes
+    # recognised by content as well, and on the home page as judgments for the campaign page
+    data = (DATA / "en-de.mqm.merged.seg.rating").read_bytes()
+    assert he.sniff_format(data, "renamed.txt") == "mtme_rating"
+    from core import home
+    assert home.recognise("renamed.txt", data) == "human_scores"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("sysA\t{\"errors\": []}\trater1\textra", "line 2: expected 2 or 3 tab-separated fields"),
+    ("sysA\t{\"errors\": [}\trater1", "line 2: the rating is neither JSON nor None"),
+    ("sysA\t{\"errs\": []}\trater1", 'line 2: a rating is a JSON object {"errors"'),
+    ("sysA\t{\"errors\": [5]}\trater1", "line 2: each error of a rating is a JSON object"),
+    ("sysA\t" + "[" * 100_000 + "]" * 100_000 + "\trater1", "line 2: the rating is neither JSON nor None"),
+    ("\t{\"errors\": []}\trater1", "line 2: the system name is empty"),
+])
+def test_bad_mtme_ratings_are_named_by_line(line, message):
+    text = "sysA\t{\"errors\": []}\trater1\n" + line + "\n"
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("{", r"\{")):
+        he.read_scores(text, "en-de.mqm.rater1.seg.rating")
+
+
 def test_mtme_system_level_files_are_refused_with_what_is_needed():
     with pytest.raises(ValueError, match=r"system-level file.*cannot give power.*seg\.score"):
         read("en-de.mqm.sys.score")

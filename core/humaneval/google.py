@@ -3,18 +3,23 @@
 Layouts checked against github.com/google/wmt-mqm-human-evaluation (``ted/ende/mqm_ted_ende.tsv`` and its
 ``avg_seg_scores.tsv``, ``newstest2020``/``newstest2021`` ``avg_seg_scores.tsv``) and
 github.com/google-research/mt-metrics-eval (``data.py``: ``ReadScoreFile``, ``ParseHumanScoreFilename``;
-``converters/score_mqm.py``).
+``converters/score_mqm.py``; ``ratings.py``: ``ReadRatingFile``).
 """
 
 from __future__ import annotations
 
 import csv
+import functools
+import json
+import math
 import re
 
+import numpy as np
 import pandas as pd
 
+from .. import uploads
 from ._parse import _labels, _read_frame, _scores
-from .mqm import KNOWN_SEVERITIES, error_weights
+from .mqm import KNOWN_SEVERITIES, error_weights, mqm_weight
 
 GOOGLE_AVG_HEADER = ["system", "mqm_avg_score", "seg_id"]
 GOOGLE_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity")
@@ -25,6 +30,8 @@ MAROT_COLUMNS = ("system", "doc", "docsegid", "globalsegid", "rater", "source", 
 #: Google's pSQM files (``psqm_*.tsv``): the annotation layout with a 0–6 ``score`` instead of errors.
 PSQM_COLUMNS = ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "score")
 MTME_NAME = re.compile(r"\.(seg|sys|doc|domain)\.score$", re.IGNORECASE)
+#: mt-metrics-eval's error-span ratings, ``<lp>.<name>.seg.rating`` (``ratings.py``).
+MTME_RATING_NAME = re.compile(r"\.seg\.rating$", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------------------
@@ -130,3 +137,129 @@ def google_psqm(text, label, notes):
     score = _scores(frame["score"], lines, label, "score")
     notes.append("Scores are professional raters' SQM ratings (0–6; Freitag et al. 2021, §3.2).")
     return system, item, rater, score
+
+
+# ---------------------------------------------------------------------------
+# mt-metrics-eval ratings
+# ---------------------------------------------------------------------------
+def looks_like_mtme_ratings(lines) -> bool:
+    """Every line is ``system<TAB>rating[<TAB>rater]``, the rating a JSON object or ``None``; one at least JSON."""
+    found = False
+    for line in lines:
+        cells = line.rstrip("\r").split("\t")
+        if len(cells) not in (2, 3) or not cells[0].strip():
+            return False
+        rating = cells[1].strip()
+        if rating.startswith("{") and '"errors"' in rating:
+            found = True
+        elif rating != "None":
+            return False
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _weight(severity: str, category: str) -> float:
+    return mqm_weight(severity, category)
+
+
+def _rating_penalty(rating, label, number) -> tuple[float, int]:
+    """(summed error weight, errors without a weight) of one rating ``{"errors": [...]}``."""
+    errors = rating.get("errors") if isinstance(rating, dict) else None
+    if not isinstance(errors, list):
+        raise ValueError(f'{label}, line {number}: a rating is a JSON object {{"errors": [...]}} (mt-metrics-eval\'s '
+                         "ratings.Rating).")
+    total, unweighted = 0.0, 0
+    for error in errors:
+        if not isinstance(error, dict):
+            raise ValueError(f"{label}, line {number}: each error of a rating is a JSON object (start, end, "
+                             "category, severity, …).")
+        severity = error.get("severity")
+        if severity is None:
+            # an error with a score but no severity (a metric's or a rater's own weight): that score is its weight
+            score = error.get("score")
+            if isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score):
+                total += abs(float(score))
+            else:
+                unweighted += 1
+            continue
+        weight = _weight(str(severity).strip(), str(error.get("category") or ""))
+        if str(severity).strip().lower() not in KNOWN_SEVERITIES:
+            unweighted += 1
+        total += weight
+    return total, unweighted
+
+
+def rating_name(name: str) -> str:
+    """The ratings' name in ``<lp>.<name>.seg.rating`` (``mqm.rater1``, ``mqm.merged``), mt-metrics-eval's default
+    rater of lines that name none; ``"ratings"`` when the file name does not say.
+
+    Examples
+    --------
+    >>> rating_name("wmt22/human-scores/en-de.mqm.rater3.seg.rating"), rating_name("upload.tsv")
+    ('mqm.rater3', 'ratings')
+    """
+    tokens = str(name).strip().replace("\\", "/").rsplit("/", 1)[-1].split(".")
+    if len(tokens) >= 4 and MTME_RATING_NAME.search(str(name).strip()):
+        return ".".join(tokens[1:-2])
+    return "ratings"
+
+
+def read_mtme_ratings(text, label, notes, name):
+    """mt-metrics-eval's ``<lp>.<name>.seg.rating``: one judgment per rated line, minus its errors' MQM weights.
+
+    Each line is ``system<TAB>rating<TAB>rater`` with the rating a JSON ``{"errors": [{"start", "end",
+    "category", "severity", "score", "is_source_error"}, ...]}``, or ``system<TAB>None`` for a segment that was not
+    rated (``ratings.ReadRatingFile``). As in ``data.ReadScoreFile``, a line's segment is its position within its
+    system's lines, ``None`` lines included. A rating scores minus the summed weights of its errors (Freitag et al.
+    2021, Table 2, matched as ``converters/score_mqm.py`` matches them: :func:`core.humaneval.mqm.mqm_weight`; an
+    error with no severity but a ``score`` weighs that score's size); a line without a rater is the file's rating name's (``mqm.rater1``), as mt-metrics-eval's default rater.
+    """
+    default_rater = rating_name(name)
+    systems, items, raters, scores = [], [], [], []
+    position: dict[str, int] = {}
+    unweighted = 0
+    for number, line in enumerate(uploads.split_lines(text), 1):
+        if not line.strip():
+            continue
+        cells = line.rstrip().split("\t")  # not lstrip: an empty system name is an error, not a shifted line
+        if len(cells) not in (2, 3):
+            raise ValueError(f"{label}, line {number}: expected 2 or 3 tab-separated fields (system, rating, rater), "
+                             f"as mt-metrics-eval writes ratings; found {len(cells)}.")
+        system = cells[0].strip()
+        if not system:
+            raise ValueError(f"{label}, line {number}: the system name is empty.")
+        position[system] = position.get(system, 0) + 1
+        systems.append(system)
+        items.append(str(position[system]))
+        rating = cells[1].strip()
+        if rating == "None":
+            raters.append(None)
+            scores.append(math.nan)
+            continue
+        try:
+            parsed = json.loads(rating)
+        except (ValueError, RecursionError):
+            raise ValueError(f"{label}, line {number}: the rating is neither JSON nor None.") from None
+        penalty, missing = _rating_penalty(parsed, label, number)
+        unweighted += missing
+        rater = cells[2].strip() if len(cells) == 3 else ""
+        raters.append(rater or default_rater)
+        scores.append(-penalty)
+    if not systems:
+        raise ValueError(f"{label} has no ratings.")
+    if unweighted:
+        notes.append(f"{unweighted:,} error{'s have' if unweighted != 1 else ' has'} no severity with a weight "
+                     f"(and no score); {'they weigh' if unweighted != 1 else 'it weighs'} 0, as in mt-metrics-eval's "
+                     "score_mqm.py.")
+    counts = pd.Series(systems).value_counts()
+    if counts.nunique() > 1:
+        notes.append(f"The systems have different numbers of lines ({counts.min():,}–{counts.max():,}); segments "
+                     "are matched by their position within each system.")
+    notes.append("Each line's segment is its position within its system's lines (mt-metrics-eval); each rating "
+                 "scores minus the summed weights of its error spans (Freitag et al. 2021, Table 2: Major 5, Minor 1, "
+                 "Minor Fluency/Punctuation 0.1, Non-translation 25, Neutral 0).")
+    if ".esa" in f".{default_rater.lower()}":
+        notes.append("ESA ratings hold the error spans only: their 0–100 scores are in the matching `.seg.score` "
+                     "file; here the spans are scored with MQM's weights.")
+    return (np.asarray(systems, dtype=object), np.asarray(items, dtype=object), np.asarray(raters, dtype=object),
+            np.asarray(scores, dtype=float))

@@ -17,8 +17,9 @@ import pandas as pd
 from .. import uploads
 from ..validation import check_choice
 from ._parse import _labels, _scores, _text, split_language_pairs
-from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MAROT_COLUMNS, MTME_NAME, PSQM_COLUMNS, google_annotations,
-                     google_psqm, google_seg_scores, mtme_protocol, read_mtme)
+from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MAROT_COLUMNS, MTME_NAME, MTME_RATING_NAME, PSQM_COLUMNS,
+                     google_annotations, google_psqm, google_seg_scores, looks_like_mtme_ratings, mtme_protocol,
+                     read_mtme, read_mtme_ratings)
 
 __all__ = ["PROTOCOLS", "FORMATS", "ROLES", "read_scores", "sniff_format", "guess_roles"]
 
@@ -31,6 +32,7 @@ FORMATS = {
     "psqm": "Google pSQM ratings (psqm_*.tsv)",
     "mtme_seg": "mt-metrics-eval segment scores (*.seg.score)",
     "mtme_doc": "mt-metrics-eval document scores (*.doc.score)",
+    "mtme_rating": "mt-metrics-eval error-span ratings (*.seg.rating)",
     "appraise": "Appraise scores export (ExportSystemScoresToCSV)",
     "wmt_da": "WMT DA table (SYS, SID, RAW.SCR / Z.SCR)",
     "table": "long table (system, item, rater, score columns)",
@@ -157,6 +159,8 @@ def sniff_format(data, name: str = "") -> str | None:
         return None
     level = _mtme_level(name)
     first = lines[0]
+    if MTME_RATING_NAME.search(str(name).strip()) and looks_like_mtme_ratings(lines[:1]):
+        return "mtme_rating"  # the name tells the layout; a later bad line is an error naming it
     if level is not None and len(first.split()) == (3 if level == "domain" else 2):
         return f"mtme_{level}"  # the name tells the level; the first line must have the layout's fields
     if first.split() == GOOGLE_AVG_HEADER:
@@ -168,6 +172,8 @@ def sniff_format(data, name: str = "") -> str | None:
         return "psqm"
     if first.lstrip().startswith(("{", "[")):
         return None
+    if looks_like_mtme_ratings(lines):
+        return "mtme_rating"
     if _looks_like_mtme(lines):
         return "mtme_seg"
     if _looks_like_appraise(lines):
@@ -187,7 +193,9 @@ def _finish(system, item, rater, score, *, fmt, protocol, notes, label) -> pd.Da
     score = np.asarray(score, dtype=float)
     keep = ~np.isnan(score)
     if not keep.all():
-        notes.append(f"{int((~keep).sum()):,} judgments with no score (None or empty) were left out.")
+        missing = int((~keep).sum())
+        notes.append(f"{missing:,} judgment{'s' if missing != 1 else ''} with no score (None or empty) "
+                     f"{'were' if missing != 1 else 'was'} left out.")
     if not keep.any():
         raise ValueError(f"{label} has no scores (every score is missing).")
     rater = (pd.array([pd.NA] * len(score), dtype=object) if rater is None
@@ -382,6 +390,10 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
       rated. The protocol comes from ``<name>``: ``mqm…`` → mqm, ``esa…`` → esa, ``da-sqm`` → da-sqm, ``psqm`` →
       sqm, ``wmt-raw``, ``wmt-z``, ``wmt-appraise…`` → da. ``.sys.score`` and ``.domain.score`` files hold one
       score per system (or domain): they are refused, since power needs the spread of segment scores.
+    * mt-metrics-eval ``<lp>.<name>.seg.rating`` (``ratings.py``): ``system<TAB>{"errors": [...]}<TAB>rater`` per
+      line, ``system<TAB>None`` for an unrated segment; segments by position as above, each rating scored minus its
+      errors' MQM weights (:func:`core.humaneval.google.read_mtme_ratings`), so the raters of every segment are
+      known.
     * Appraise ``ExportSystemScoresToCSV`` (github.com/AppraiseDev/Appraise; no header): annotator, system, item
       id, item type, source and target language, score, then for document-level campaigns (ESA, MQM) document id
       (``<document>#<system>``), is-document, error spans, and start and end times. Only target rows (``TGT``) are
@@ -422,6 +434,9 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
     elif fmt == "psqm":
         system, item, rater, score = google_psqm(text, label, notes)
         found = "sqm"
+    elif fmt == "mtme_rating":
+        system, item, rater, score = read_mtme_ratings(text, label, notes, name)
+        found = "mqm"
     elif fmt is not None and fmt.startswith("mtme_"):
         system, item, rater, score = read_mtme(text, label, notes, fmt.split("_", 1)[1] if _mtme_level(name) else None,
                                            name)

@@ -93,6 +93,26 @@ def test_upload_fits_the_pair_and_shows_resampled_power(monkeypatch):
     assert "Reaching 80% power takes" in text
 
 
+def test_mt_metrics_eval_ratings_upload_fits_with_their_raters():
+    """An mt-metrics-eval .seg.rating file (error spans with a rater per line) read by the real reader: the pair's
+    difference is the fit of the MQM scores its spans give, and the rater variance is estimated (a .seg.score file has
+    no raters)."""
+    from pathlib import Path
+
+    name = "en-de.mqm.merged.seg.rating"
+    data = (Path(__file__).resolve().parents[1] / "data" / "humaneval" / name).read_bytes()
+    at = open_page("sequential", timeout=180)
+    at.file_uploader(key="he_file").set_value((name, data, "application/octet-stream"))
+    at.run(timeout=180)
+    assert not at.exception, at.exception
+    assert set(at.selectbox(key="sys_a").options) == {"sysA", "sysB", "refA"}
+    fit = he.fit_campaign(he.read_scores(data, name), [at.selectbox(key="sys_a").value,
+                                                        at.selectbox(key="sys_b").value])
+    shown = metrics(at)
+    assert shown["Difference A − B"] == f"{fit.delta:+.3g} MQM pts"
+    assert shown["Segment / rater / residual variance"].split(" / ")[1] != "—"
+
+
 def test_protocol_defaults_button(monkeypatch):
     at = open_page("sequential", {"protocol": "mqm"}, timeout=120)
     assert not at.exception, at.exception

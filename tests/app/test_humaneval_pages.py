@@ -86,7 +86,8 @@ def test_segment_scores_without_raters_are_refused_with_where_to_go():
     assert any("no rater column" in e.value for e in page.error)
 
 
-@pytest.mark.parametrize("name", ["mqm_synthetic.avg_seg_scores.tsv", "mqm_synthetic.tsv", "en-de.mqm.seg.score"])
+@pytest.mark.parametrize("name", ["mqm_synthetic.avg_seg_scores.tsv", "mqm_synthetic.tsv", "en-de.mqm.seg.score",
+                                  "en-de.mqm.merged.seg.rating"])
 def test_home_recognises_mqm_files_and_links_the_da_campaign_page(name):
     data = (HUMANEVAL / name).read_bytes()
     at = upload(open_home(), name, data)

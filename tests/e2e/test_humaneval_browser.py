@@ -1,5 +1,6 @@
 """Human judgments in a real browser: a Google MQM segment-scores file (tab and space mixed within rows, None
-scores) uploaded on the home page is recognised, and its link carries the fitted pair's mean, SD and difference to
+scores) or an mt-metrics-eval ratings file (``.seg.rating``, an extension the uploader must accept) uploaded on the
+home page is recognised, and its link carries the fitted pair's mean, SD and difference to
 the DA campaign page, which opens."""
 
 from __future__ import annotations
@@ -16,15 +17,20 @@ from .conftest import wait_idle
 
 pytestmark = pytest.mark.e2e
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "humaneval" / "mqm_synthetic.avg_seg_scores.tsv"
+DATA = Path(__file__).resolve().parents[1] / "data" / "humaneval"
 
 
-def test_an_mqm_segment_scores_file_opens_the_da_campaign_page(page, server_url, tmp_path):
+@pytest.mark.parametrize("source, name", [
+    ("mqm_synthetic.avg_seg_scores.tsv", "mqm_newstest2021_ende.avg_seg_scores.tsv"),
+    ("en-de.mqm.merged.seg.rating", "en-de.mqm.merged.seg.rating"),
+])
+def test_an_mqm_segment_scores_file_opens_the_da_campaign_page(page, server_url, tmp_path, source, name):
     from playwright.sync_api import expect
 
-    path = tmp_path / "mqm_newstest2021_ende.avg_seg_scores.tsv"
-    path.write_bytes(DATA.read_bytes())
-    expected = hm.read_upload(path.name, DATA.read_bytes())
+    data = (DATA / source).read_bytes()
+    path = tmp_path / name
+    path.write_bytes(data)
+    expected = hm.read_upload(path.name, data)
     page.goto(f"{server_url}/", wait_until="domcontentloaded")
     wait_idle(page, timeout=60_000)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
