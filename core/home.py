@@ -66,7 +66,7 @@ UPLOAD_KINDS = {k.kind: k for k in (
                "CSV with columns `worker`, `item`, `system`, `rating` (two systems)"),
     UploadKind("human_scores", "human judgments of several systems", "sequential",
                "Google WMT MQM files (`*.avg_seg_scores.tsv`, error annotations `mqm_*.tsv`, `psqm_*.tsv`), "
-               "mt-metrics-eval `*.seg.score` and `*.seg.rating`, an Appraise scores export (CSV without header: DA, ESA or MQM), WMT DA "
+               "mt-metrics-eval `*.seg.score` and `*.seg.rating`, WMT's unified `*-humeval.jsonl`, an Appraise scores export (CSV without header: DA, ESA or MQM), WMT DA "
                "`ad-seg-scores`/`good-stnd` tables, or a table with columns system, item (segment), rater, score"),
     UploadKind("mt", "MT outputs", "mt",
                "TSV with three text columns: system A, system B, reference (one segment per line)"),
@@ -232,7 +232,7 @@ def _recognise(label: str, data, name: str = "") -> str:
             return "votes"
         if _is_llm_log(keys):
             return "llm_log"
-        if set(he.guess_roles(keys)) >= {"system", "item", "score"}:
+        if {"scores", "doc_id"} <= keys or set(he.guess_roles(keys)) >= {"system", "item", "score"}:
             return "human_scores"
         raise ValueError(unknown)
     human = he.sniff_format(text, name)

@@ -106,9 +106,9 @@ def sidebar(side) -> Loaded | None:
                               "0–100 scale; its defaults and suggested test are in the protocol table below the "
                               "charts.")
     upload = side.file_uploader("Upload last year's judgments", type=UPLOAD_TYPES, key="he_file",
-                                help="Google MQM files, mt-metrics-eval .seg.score and .seg.rating files, Appraise exports (DA, "
-                                "ESA, MQM), WMT DA tables, or any long table with system, segment, rater and score "
-                                "columns. Nothing in the file is executed.")
+                                help="Google MQM files, mt-metrics-eval .seg.score and .seg.rating files, WMT's "
+                                "unified humeval.jsonl, Appraise exports (DA, ESA, MQM), WMT DA tables, or any long "
+                                "table with system, segment, rater and score columns. Nothing in the file is executed.")
     if upload is None and protocol not in (AUTO, "da", "scores"):
         defaults = he.PROTOCOL_DEFAULTS[protocol]
         values = _slider_values(sq.CampaignDesign("fixed", min(abs(defaults.delta) * abs(defaults.slope), 10.0),

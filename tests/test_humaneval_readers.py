@@ -168,6 +168,41 @@ def test_bad_mtme_ratings_are_named_by_line(line, message):
         he.read_scores(text, "en-de.mqm.rater1.seg.rating")
 
 
+def test_wmt_unified_jsonl_reads_every_annotation_with_its_annotator():
+    """WMT's unified human-evaluation JSON lines (wmt24-news-systems, humeval/merge_to_jsonl.py): a record per segment
+    (its doc_id), a judgment per annotation in `scores`; systems named with the pair that opens the doc_id; a null
+    score left out; the MQM annotation of a file that is mostly ESA left out with a note, and read when asked for."""
+    s = read("wmt24-genmt-humeval.jsonl")
+    check_shape(s, "esa", "wmt_jsonl")
+    assert as_dict(s, with_rater=True) == {
+        ("sysA (en-de)", "en-de_#_news_#_doc1_#_0", "ann1"): 80.0,
+        ("sysB (en-de)", "en-de_#_news_#_doc1_#_0", "ann2"): 60.0,
+        ("sysA (en-de)", "en-de_#_news_#_doc1_#_1", "ann1"): 70.0,
+        ("sysB (en-de)", "en-de_#_news_#_doc1_#_1", "ann3"): 55.0,
+        ("sysA (cs-uk)", "cs-uk_#_speech_#_doc9_#_4", "ann4"): 90.0,
+        ("sysC (cs-uk)", "cs-uk_#_speech_#_doc9_#_4", "ann4"): 40.0}
+    notes = " ".join(s.attrs["notes"])
+    assert "7 ESA annotations are read and 1 MQM left out" in notes and "1 judgment with no score" in notes
+    mqm = read("wmt24-genmt-humeval.jsonl", protocol="mqm")
+    assert mqm.attrs["protocol"] == "mqm" and as_dict(mqm, with_rater=True) == {
+        ("sysA", "en-de_#_news_#_doc1_#_0", "mqm1"): -3.0}
+    from core import home
+    assert home.recognise("renamed.jsonl", (DATA / "wmt24-genmt-humeval.jsonl").read_bytes()) == "human_scores"
+
+
+@pytest.mark.parametrize("second, message", [
+    ('{"scores": {"sysA": {"score": 1}}, "doc_id": "x"}', "record 2: the scores of system 'sysA' are not a list"),
+    ('{"scores": {"sysA": [5]}, "doc_id": "x"}', "record 2: an annotation of system 'sysA' is not an object"),
+    ('{"scores": {"sysA": [{"score": "high"}]}, "doc_id": "x"}', "record 2: a score of system 'sysA' is not a number"),
+    ('{"scores": {"sysA": [{"score": 1}]}, "doc_id": " "}', "record 2: the `doc_id` is empty"),
+    ('{"system": "sysA", "score": 1}', "record 2: expected a `scores` object of systems and a `doc_id`"),
+])
+def test_bad_wmt_unified_records_are_named(second, message):
+    first = '{"scores": {"sysA": [{"score": 70, "annotator": "a", "protocol": "ESA"}]}, "doc_id": "en-de_#_n_#_d_#_0"}'
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace("`", ".")):
+        he.read_scores((first + "\n" + second + "\n").encode(), "humeval.jsonl")
+
+
 def test_mtme_system_level_files_are_refused_with_what_is_needed():
     with pytest.raises(ValueError, match=r"system-level file.*cannot give power.*seg\.score"):
         read("en-de.mqm.sys.score")

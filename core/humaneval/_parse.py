@@ -125,6 +125,12 @@ def split_language_pairs(system, item, source, target, notes):
     ``"<src>-<tgt>:<item>"``, with a note; one pair leaves both as they are."""
     pair = (pd.Series(source).astype(str).str.strip() + "-" + pd.Series(target).astype(str).str.strip()).to_numpy(
         object)
+    return name_by_pair(system, item, pair, notes)
+
+
+def name_by_pair(system, item, pair, notes):
+    """:func:`split_language_pairs` for a file that gives each row's pair (``"en-de"``) as one field."""
+    pair = np.asarray(pair, dtype=object)
     pairs = sorted(set(pair))
     if len(pairs) <= 1:
         return system, item

@@ -20,6 +20,7 @@ from ._parse import _labels, _scores, _text, split_language_pairs
 from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MAROT_COLUMNS, MTME_NAME, MTME_RATING_NAME, PSQM_COLUMNS,
                      google_annotations, google_psqm, google_seg_scores, looks_like_mtme_ratings, mtme_protocol,
                      read_mtme, read_mtme_ratings)
+from .wmt_jsonl import looks_like_unified, read_unified
 
 __all__ = ["PROTOCOLS", "FORMATS", "ROLES", "read_scores", "sniff_format", "guess_roles"]
 
@@ -37,6 +38,7 @@ FORMATS = {
     "wmt_da": "WMT DA table (SYS, SID, RAW.SCR / Z.SCR)",
     "table": "long table (system, item, rater, score columns)",
     "jsonl": "JSON lines (system, item, rater, score fields)",
+    "wmt_jsonl": "WMT unified human-evaluation JSON lines (wmt24-genmt-humeval.jsonl: scores per system per segment)",
 }
 #: Roles of the long table and the column names that play them (compared ignoring case, spaces, dots, dashes and
 #: underscores; the first match wins). Raw DA scores are preferred to z-scores: the DA campaign page plans on the
@@ -189,6 +191,11 @@ def sniff_format(data, name: str = "") -> str | None:
 # ---------------------------------------------------------------------------
 # parsing helpers
 # ---------------------------------------------------------------------------
+def _unified(records, columns) -> bool:
+    """WMT's unified JSON lines (nested scores per system), unless columns are mapped by hand."""
+    return columns is None and bool(records) and looks_like_unified(records[0])
+
+
 def _finish(system, item, rater, score, *, fmt, protocol, notes, label) -> pd.DataFrame:
     score = np.asarray(score, dtype=float)
     keep = ~np.isnan(score)
@@ -403,6 +410,9 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
     * WMT DA tables (``ad-seg-scores-*.csv``, ``ad-*-good-stnd*.csv``) and any long table with system, item,
       (rater) and score columns, read by :func:`core.uploads.read_table`; raw DA scores are preferred to z-scores.
     * JSON lines with the same fields.
+    * WMT's unified human-evaluation JSON lines (``wmt24-genmt-humeval.jsonl``, github.com/wmt-conference/
+      wmt24-news-systems ``humeval/merge_to_jsonl.py``): a record per segment with ``scores`` per system, each
+      annotation a judgment with its annotator and protocol (:func:`core.humaneval.wmt_jsonl.read_unified`).
 
     References
     ----------
@@ -448,8 +458,10 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
         from .appraise import read_appraise
 
         system, item, rater, score, found = read_appraise(text, label, notes, protocol)
-    elif uploads.looks_like_json(raw) and columns is None or (columns is not None and uploads.looks_like_json(raw)):
-        records = uploads.read_jsonl(raw, name=label)
+    elif uploads.looks_like_json(raw) and _unified(records := uploads.read_jsonl(raw, name=label), columns):
+        system, item, rater, score, found = read_unified(records, label, notes, protocol)
+        fmt = "wmt_jsonl"
+    elif uploads.looks_like_json(raw):
         # the fields are those of the first records: a frame of every key of every record grows as records × keys
         # (a 1 MB file of records with a key each asked for gigabytes)
         keys = list(dict.fromkeys(k for record in records[:1000] for k in record))

@@ -87,7 +87,7 @@ def test_segment_scores_without_raters_are_refused_with_where_to_go():
 
 
 @pytest.mark.parametrize("name", ["mqm_synthetic.avg_seg_scores.tsv", "mqm_synthetic.tsv", "en-de.mqm.seg.score",
-                                  "en-de.mqm.merged.seg.rating"])
+                                  "en-de.mqm.merged.seg.rating", "wmt24-genmt-humeval.jsonl"])
 def test_home_recognises_mqm_files_and_links_the_da_campaign_page(name):
     data = (HUMANEVAL / name).read_bytes()
     at = upload(open_home(), name, data)
