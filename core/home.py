@@ -61,13 +61,15 @@ UPLOAD_KINDS = {k.kind: k for k in (
     UploadKind("llm_log", "per-answer LLM log", "llm",
                "CSV/TSV/JSONL with columns `question`, `model`, `score` (optional `sample`, `cluster`)"),
     UploadKind("votes", "pairwise votes", "leaderboard",
-               "CSV/JSONL with columns `model_a`, `model_b`, `winner` (arena or AlpacaEval style)"),
+               "CSV/JSONL with columns `model_a`, `model_b`, `winner` (arena or AlpacaEval style; MT-Bench's "
+               "`*_pair.jsonl` judgments)"),
     UploadKind("pilot", "pilot ratings", "ratings",
                "CSV with columns `worker`, `item`, `system`, `rating` (two systems)"),
     UploadKind("human_scores", "human judgments of several systems", "sequential",
                "Google WMT MQM files (`*.avg_seg_scores.tsv`, error annotations `mqm_*.tsv`, `psqm_*.tsv`), "
-               "mt-metrics-eval `*.seg.score` and `*.seg.rating`, WMT's unified `*-humeval.jsonl`, an Appraise scores export (CSV without header: DA, ESA or MQM), WMT DA "
-               "`ad-seg-scores`/`good-stnd` tables, or a table with columns system, item (segment), rater, score"),
+               "mt-metrics-eval `*.seg.score` and `*.seg.rating`, WMT's unified `*-humeval.jsonl`, an Appraise scores "
+               "export (CSV without header: DA, ESA or MQM), WMT DA `ad-seg-scores`/`good-stnd` tables, or a table "
+               "with columns system, item (segment), rater, score"),
     UploadKind("mt", "MT outputs", "mt",
                "TSV with three text columns: system A, system B, reference (one segment per line)"),
     UploadKind("mt_text", "one MT output or reference file", "mt",
@@ -94,6 +96,8 @@ _LLM_ROLES = {role: llm._ALIASES[role] for role in ("question", "model", "score"
 #: AlpacaEval's annotations.json fields (tatsu-lab/alpaca_eval): the two generators and the judge's preference,
 #: read as votes by :func:`core.pairwise.read_votes`.
 _ALPACA_EVAL_COLUMNS = {"generator_1", "generator_2", "preference"}
+#: FastChat's MT-Bench pairwise judgments (``gpt-4_pair.jsonl``), read as votes by :func:`core.pairwise.read_votes`.
+_MT_BENCH_COLUMNS = {"model_1", "model_2", "g1_winner", "g2_winner"}
 #: The arena-human-preference-55k CSV (lmsys): the outcome as three 0/1 columns.
 _ARENA_55K_COLUMNS = {"model_a", "model_b", "winner_model_a", "winner_model_b", "winner_tie"}
 
@@ -228,7 +232,8 @@ def _recognise(label: str, data, name: str = "") -> str:
                              "written with --log_samples (one per model).")
         if "doc_id" in keys and keys & _HARNESS_MARKS:
             return "harness"
-        if _VOTE_COLUMNS <= keys or _ALPACA_EVAL_COLUMNS <= keys:  # arena battles, or AlpacaEval annotations
+        if _VOTE_COLUMNS <= keys or _ALPACA_EVAL_COLUMNS <= keys or _MT_BENCH_COLUMNS <= keys:
+            # arena battles, AlpacaEval annotations or MT-Bench judgments
             return "votes"
         if _is_llm_log(keys):
             return "llm_log"

@@ -793,6 +793,27 @@ def test_several_alpaca_eval_files_make_one_table():
         pw.read_votes([("a.json", data), ("b.json", data.replace(b'"preference": 1.9312', b'"preference": 3'))])
 
 
+MT_BENCH = ALPACA.parent / "synthetic_mt_bench_gpt-4_pair.jsonl"
+
+
+def test_mt_bench_pair_judgments_are_read_as_fastchat_counts_them():
+    """FastChat's gpt-4_pair.jsonl (llm_judge/common.py: play_a_match_pair): both orders judged; as show_result.py
+    counts them, an error drops the pair and orders that disagree make a tie. By hand from the file: 8 judgments, one
+    with an error, two disagreeing."""
+    votes = pw.read_votes(MT_BENCH.read_bytes(), name="gpt-4_pair.jsonl")
+    assert list(zip(votes["model_a"].astype(str), votes["model_b"].astype(str), votes["winner"].astype(str))) == [
+        ("gpt-4", "vicuna-13b", "model_a"), ("gpt-4", "vicuna-13b", "tie"), ("llama-13b", "vicuna-13b", "model_b"),
+        ("llama-13b", "gpt-4", "tie"), ("vicuna-13b", "gpt-4", "model_b"), ("gpt-4", "llama-13b", "model_a"),
+        ("vicuna-13b", "llama-13b", "tie")]
+    assert "a tie (2 here)" in votes.attrs["notes"][0]
+    assert votes.attrs["notes"][1] == "1 judgment with an error left out."
+    from core import home
+    assert home.recognise("gpt-4_pair.jsonl", MT_BENCH.read_bytes()) == "votes"
+    bad = MT_BENCH.read_bytes().replace(b'"g2_winner": "tie"', b'"g2_winner": "draw"', 1)
+    with pytest.raises(ValueError, match=r"line 5: unknown judgment 'draw'"):
+        pw.read_votes(bad, name="gpt-4_pair.jsonl")
+
+
 def test_votes_columns_mapping_and_guessing():
     table = b"judge,left,right,outcome\nj,x,y,model_a\nj,y,x,tie\n"
     votes = pw.read_votes(table, columns={"model_a": "left", "model_b": "right", "winner": "outcome"})

@@ -230,6 +230,10 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
 
     Notes
     -----
+    FastChat's MT-Bench judgments (``model_judgment/gpt-4_pair.jsonl``: ``model_1``,
+    ``model_2``, ``g1_winner``, ``g2_winner``) are read as ``show_result.py``
+    counts them: a pair with an ``error`` is left out, one whose two judging
+    orders disagree is a tie (noted).
     AlpacaEval ``annotations.json`` files are read as they are:
     ``generator_1`` and ``generator_2`` are the models and ``preference`` the
     outcome — 1 (or a weighted preference below 1.5) a win of
@@ -272,6 +276,8 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
         records = read_jsonl(data, name=name)
         keys = {"model_a": "model_a", "model_b": "model_b", "winner": "winner"}
         first = records[0]
+        if columns is None and "model_a" not in first and set(_MT_BENCH_FIELDS) <= set(first):
+            return _mt_bench_votes(records, data, name=name)
         if columns is not None:
             keys.update(columns)
         elif "model_a" not in first and {"generator_1", "generator_2", "preference"} <= set(first):
@@ -347,6 +353,49 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
 
 
 _ABSENT = object()
+#: Fields of FastChat's MT-Bench pairwise judgments (``data/mt_bench/model_judgment/gpt-4_pair.jsonl``).
+_MT_BENCH_FIELDS = ("model_1", "model_2", "g1_winner", "g2_winner")
+
+
+def _mt_bench_votes(records, data, *, name):
+    """FastChat's MT-Bench judgments: each pair is judged in both orders (``g1_winner``, ``g2_winner``, each
+    ``model_1``, ``model_2``, ``tie`` or ``error``). As ``fastchat/llm_judge/show_result.py`` counts them, a pair with
+    an ``error`` is left out and one whose two orders disagree is a tie (position bias, Zheng et al. 2023, §3.4)."""
+    model_a, model_b, winner = [], [], []
+    errors = inconsistent = 0
+    for k, rec in enumerate(records):
+        values = [rec.get(f, _ABSENT) for f in _MT_BENCH_FIELDS]
+        if any(v is _ABSENT for v in values):
+            missing = _MT_BENCH_FIELDS[[v is _ABSENT for v in values].index(True)]
+            raise ValueError(f"{name}, {_record_place(data, k)}: no `{missing}` field.")
+        first_model, second_model, g1, g2 = (str(v).strip() if not isinstance(v, (list, dict)) else None
+                                             for v in values)
+        if None in (first_model, second_model, g1, g2):
+            raise ValueError(f"{name}, {_record_place(data, k)}: model_1, model_2, g1_winner and g2_winner must be "
+                             "text, not JSON lists or objects.")
+        g1, g2 = g1.lower(), g2.lower()
+        for g in (g1, g2):
+            if g not in ("model_1", "model_2", "tie", "error"):
+                raise ValueError(f"{name}, {_record_place(data, k)}: unknown judgment {g[:20]!r} (MT-Bench's are "
+                                 "model_1, model_2, tie and error).")
+        if "error" in (g1, g2):
+            errors += 1
+            continue
+        if g1 != g2:
+            inconsistent += 1
+        outcome = g1 if g1 == g2 else "tie"
+        model_a.append(first_model)
+        model_b.append(second_model)
+        winner.append({"model_1": "model_a", "model_2": "model_b", "tie": "tie"}[outcome])
+    if not winner:
+        raise ValueError(f"{name} has no judgments without an error.")
+    frame = _clean_votes(model_a, model_b, winner, name=name, where="record")
+    notes = ["MT-Bench judgments (FastChat): each pair judged in both orders; a pair whose orders disagree counts as "
+             f"a tie ({inconsistent:,} here), as FastChat's show_result.py counts it."]
+    if errors:
+        notes.append(f"{errors:,} judgment{'s' if errors != 1 else ''} with an error left out.")
+    frame.attrs["notes"] = notes + frame.attrs["notes"]
+    return frame
 
 
 def _read_many_votes(files, *, name, max_bytes, columns):
