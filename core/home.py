@@ -61,7 +61,7 @@ UPLOAD_KINDS = {k.kind: k for k in (
     UploadKind("llm_log", "per-answer LLM log", "llm",
                "CSV/TSV/JSONL with columns `question`, `model`, `score` (optional `sample`, `cluster`)"),
     UploadKind("votes", "pairwise votes", "leaderboard",
-               "CSV/JSONL with columns `model_a`, `model_b`, `winner` (arena or AlpacaEval style; MT-Bench's "
+               "CSV/JSONL/Parquet with columns `model_a`, `model_b`, `winner` (arena or AlpacaEval style; MT-Bench's "
                "`*_pair.jsonl` judgments)"),
     UploadKind("pilot", "pilot ratings", "ratings",
                "CSV with columns `worker`, `item`, `system`, `rating` (two systems)"),
@@ -222,8 +222,15 @@ def recognise(name: str, data) -> str:
 
 
 def _recognise(label: str, data, name: str = "") -> str:
-    text = uploads.decode_text(data, name=label)
     unknown = (f"{label} is not a file the app recognises. Accepted formats:\n" + accepted_formats())
+    if uploads.is_parquet(data):  # Hugging Face datasets: only votes are read from Parquet
+        columns = {c.strip().lower() for c in uploads.parquet_columns(data, name=label)}
+        if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns:
+            return "votes"
+        raise ValueError(f"{label} is a Parquet file; the app reads votes from Parquet (columns model_a, model_b, "
+                         "winner, as chatbot_arena_conversations and mt_bench_human_judgments have them). Other "
+                         "kinds: save the file as CSV or JSONL.\n\nAccepted formats:\n" + accepted_formats())
+    text = uploads.decode_text(data, name=label)
     if uploads.looks_like_json(data):
         keys = {str(k).strip().lower() for k in _first_record(text, label)}
         if {"results", "configs"} <= keys:

@@ -23,6 +23,10 @@ import pandas as pd
 __all__ = [
     "MAX_BYTES",
     "MAX_ROWS",
+    "MAX_PARQUET_CELLS_BYTES",
+    "is_parquet",
+    "parquet_columns",
+    "read_parquet",
     "decode_text",
     "text_lines",
     "read_table",
@@ -250,6 +254,87 @@ def _delimiter(sample: str) -> str | None:
         if candidate in sample:
             return candidate
     return None  # runs of whitespace
+
+
+#: Most bytes the chosen columns of a Parquet upload may take once decompressed (read from the file's metadata
+#: before anything is decoded): a 20 MB file of compressed text could otherwise ask for gigabytes.
+MAX_PARQUET_CELLS_BYTES = 256 * 1024 * 1024
+
+
+def is_parquet(data) -> bool:
+    """Whether ``data`` is a Parquet file (``PAR1`` at both ends, as Hugging Face datasets are published)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) < 12:
+        return False
+    return bytes(data[:4]) == b"PAR1" and bytes(data[-4:]) == b"PAR1"
+
+
+def _parquet_file(data, name):
+    import pyarrow.parquet as pq  # Streamlit's own dependency: imported only for a Parquet upload
+
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {MAX_BYTES / 2**20:g} MB is accepted.")
+    try:
+        return pq.ParquetFile(io.BytesIO(bytes(data)))
+    except Exception as err:  # pyarrow raises ArrowInvalid, OSError, … on a damaged file
+        raise ValueError(f"{name} is not a readable Parquet file ({type(err).__name__}).") from None
+
+
+def parquet_columns(data, *, name: str = "The file") -> list[str]:
+    """The top-level column names of a Parquet file, from its schema (no data read)."""
+    return [str(c) for c in _parquet_file(data, name).schema_arrow.names]
+
+
+def read_parquet(data, columns, *, name: str = "The file", max_rows: int = MAX_ROWS) -> pd.DataFrame:
+    """The chosen columns of a Parquet file as a table of stripped strings, like :func:`read_table`'s.
+
+    Only ``columns`` are decoded (a chat dataset's conversation columns are most of its bytes), after the file's
+    metadata shows they hold at most :data:`MAX_ROWS` rows and :data:`MAX_PARQUET_CELLS_BYTES` once decompressed.
+    Nested values (lists, structs) are refused with the column's name; missing values read as ``""``.
+
+    Raises
+    ------
+    ValueError
+        For a file that is not Parquet or is damaged, a missing or nested column, too many rows or too many bytes.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    handle = _parquet_file(data, name)
+    schema = handle.schema_arrow
+    names = [str(c) for c in schema.names]
+    columns = list(dict.fromkeys(columns))
+    missing = [c for c in columns if c not in names]
+    if missing:
+        raise ValueError(f"{name} has no column {missing[0]!r} (its columns: {', '.join(names[:12])}).")
+    for c in columns:
+        kind = schema.field(c).type
+        if pa.types.is_nested(kind):
+            raise ValueError(f"{name}: column {c!r} holds {kind} values, not text or numbers.")
+    meta = handle.metadata
+    if meta.num_rows > max_rows:
+        raise ValueError(f"{name} has {meta.num_rows:,} rows; at most {max_rows:,} are read.")
+    wanted = {names.index(c) for c in columns}
+    size = sum(meta.row_group(g).column(k).total_uncompressed_size for g in range(meta.num_row_groups)
+               for k in range(meta.num_columns) if meta.row_group(g).column(k).path_in_schema.split(".")[0]
+               in {names[i] for i in wanted})
+    if size > MAX_PARQUET_CELLS_BYTES:
+        raise ValueError(f"{name}: the columns {', '.join(columns)} take {size / 2**20:,.0f} MB decompressed; at most "
+                         f"{MAX_PARQUET_CELLS_BYTES / 2**20:g} MB are read.")
+    try:
+        table = handle.read(columns=columns)
+    except Exception as err:
+        raise ValueError(f"{name}: its Parquet data cannot be read ({type(err).__name__}).") from None
+    cells = {}
+    for c in columns:
+        try:
+            text = pc.cast(table.column(c), pa.large_string())
+        except Exception:  # a type with no text form (binary, …)
+            raise ValueError(f"{name}: column {c!r} holds {schema.field(c).type} values, not text or numbers.") from None
+        cells[c] = pd.Series(text.to_numpy(zero_copy_only=False), dtype=object).fillna("").str.strip()
+    frame = pd.DataFrame(cells, dtype=object)
+    if frame.empty:
+        raise ValueError(f"{name} has no rows.")
+    return frame
 
 
 def read_table(

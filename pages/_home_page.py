@@ -171,7 +171,7 @@ def uploaded_files() -> list:
     the uploader is emptied and the files kept are held here, so at most two files are in memory per session."""
     ups = st.file_uploader(
         "Upload an evaluation file: the app recognises its kind and opens the right page",
-        type=["csv", "tsv", "txt", "json", "jsonl", "score", "rating"], key=_uploader_key(), accept_multiple_files=True,
+        type=["csv", "tsv", "txt", "json", "jsonl", "score", "rating", "parquet"], key=_uploader_key(), accept_multiple_files=True,
         help="lm-evaluation-harness sample logs (two files, baseline first, to fit them here), a per-answer LLM log, "
         "pairwise votes, per-item scores, pilot ratings, human judgments of a campaign (Google MQM, mt-metrics-eval "
         "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV). At most 20 MB a file; nothing in a file "

@@ -31,7 +31,7 @@ def vote_columns(data: bytes):
     """The mapping step when a table's header does not name model_a, model_b and winner (None: not needed)."""
     if uploads.looks_like_json(data):
         return None
-    names = header_of(data)
+    names = uploads.parquet_columns(data) if uploads.is_parquet(data) else header_of(data)
     lowered = {str(c).strip().lower() for c in names}
     guessed = uploads.guess_columns(names, ["model_a", "model_b", "winner"])
     if {"model_a", "model_b", "winner"} <= lowered or len(guessed) == 3:
@@ -61,9 +61,11 @@ def tab_fit(tab, ties: str, plotted: dict) -> None:
         votes = origin = None
         with guard("Cannot read these votes", stop=False):
             if source == "upload":
-                up = st.file_uploader("Votes file", type=["csv", "tsv", "txt", "json", "jsonl"], key="votes_file",
-                                      help="Arena exports (model_a, model_b, winner) or AlpacaEval annotations.json "
-                                      "(generator_1, generator_2, preference). Nothing in the file is executed.")
+                up = st.file_uploader("Votes file", type=["csv", "tsv", "txt", "json", "jsonl", "parquet"],
+                                      key="votes_file",
+                                      help="Arena exports (model_a, model_b, winner; CSV, JSON or Hugging Face's "
+                                      "Parquet), AlpacaEval annotations.json (generator_1, generator_2, preference) "
+                                      "or MT-Bench judgments (gpt-4_pair.jsonl). Nothing in the file is executed.")
                 more = st.file_uploader("More vote files (optional; e.g. one AlpacaEval annotations.json per model)",
                                         type=["csv", "tsv", "txt", "json", "jsonl"], key="more_votes",
                                         accept_multiple_files=True, help="All files together make one vote table.")

@@ -814,6 +814,40 @@ def test_mt_bench_pair_judgments_are_read_as_fastchat_counts_them():
         pw.read_votes(bad, name="gpt-4_pair.jsonl")
 
 
+def test_votes_are_read_from_parquet_as_hugging_face_publishes_them():
+    """chatbot_arena_conversations / mt_bench_human_judgments (model_a, model_b, winner beside nested conversations),
+    the arena-human-preference one-hot outcome, and a mapped file: the same votes as from the CSV of those columns."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def parquet(table):
+        out = io.BytesIO()
+        pq.write_table(table, out)
+        return out.getvalue()
+
+    rows = [("gpt-4", "vicuna", "model_a"), ("llama", "gpt-4", "tie (bothbad)"), ("x", "y", "model_b"),
+            ("x", "gpt-4", "tie")]
+    arena = pa.table({"question_id": ["q1", "q2", "q3", "q4"], "model_a": [r[0] for r in rows],
+                      "model_b": [r[1] for r in rows], "winner": [r[2] for r in rows],
+                      "conversation_a": [[{"role": "user", "content": "hi"}]] * 4})
+    csv = ("model_a,model_b,winner\n" + "".join(",".join(r) + "\n" for r in rows)).encode()
+    pd.testing.assert_frame_equal(pw.read_votes(parquet(arena), name="train.parquet"), pw.read_votes(csv))
+    one_hot = pa.table({"id": [1, 2], "model_a": ["a", "b"], "model_b": ["b", "a"], "winner_model_a": [1, 0],
+                        "winner_model_b": [0, 0], "winner_tie": [0, 1]})
+    assert pw.read_votes(parquet(one_hot))["winner"].astype(str).tolist() == ["model_a", "tie"]
+    other = parquet(pa.table({"left": ["a", "b"], "right": ["b", "a"], "outcome": ["model_a", "tie"]}))
+    mapped = pw.read_votes(other, columns={"model_a": "left", "model_b": "right", "winner": "outcome"})
+    assert mapped["winner"].astype(str).tolist() == ["model_a", "tie"]
+    with pytest.raises(ValueError, match="needs the columns model_a, model_b and winner; found: left, right, outcome"):
+        pw.read_votes(other)
+    from core import home
+    assert home.recognise("train.parquet", parquet(arena)) == "votes"
+    with pytest.raises(ValueError, match="the app reads votes from Parquet"):
+        home.recognise("scores.parquet", parquet(pa.table({"a": [0.5, 0.6], "b": [0.7, 0.4]})))
+
+
 def test_votes_columns_mapping_and_guessing():
     table = b"judge,left,right,outcome\nj,x,y,model_a\nj,y,x,tie\n"
     votes = pw.read_votes(table, columns={"model_a": "left", "model_b": "right", "winner": "outcome"})

@@ -215,3 +215,51 @@ def test_a_table_of_very_many_columns_is_refused_before_parsing():
     with pytest.raises(ValueError, match="10,001 columns"):
         uploads.read_table(spaced)
     assert uploads.read_table(("," .join(f"c{i}" for i in range(300)) + "\n" + ",".join("1" * 300) + "\n").encode()).shape == (1, 300)
+
+
+# ---------------------------------------------------------------------------
+# Parquet (Hugging Face datasets): only the chosen columns are decoded
+# ---------------------------------------------------------------------------
+def _parquet(table) -> bytes:
+    import io
+
+    import pyarrow.parquet as pq
+
+    out = io.BytesIO()
+    pq.write_table(table, out)
+    return out.getvalue()
+
+
+def _arena_table(rows: int = 4):
+    import pyarrow as pa
+
+    return pa.table({"question_id": [f"q{k}" for k in range(rows)],
+                     "model_a": pa.array(["gpt-4", " llama ", "x", "x"][:rows]).dictionary_encode(),
+                     "model_b": ["vicuna", "gpt-4", "y", "gpt-4"][:rows],
+                     "winner": ["model_a", "tie (bothbad)", None, "tie"][:rows],
+                     "conversation_a": [[{"role": "user", "content": "hi"}]] * rows, "turn": [1, 1, 2, 1][:rows]})
+
+
+def test_parquet_columns_are_read_as_stripped_strings():
+    data = _parquet(_arena_table())
+    assert uploads.is_parquet(data) and not uploads.is_parquet(b"model_a,model_b\n")
+    assert uploads.parquet_columns(data) == ["question_id", "model_a", "model_b", "winner", "conversation_a", "turn"]
+    frame = uploads.read_parquet(data, ["model_a", "winner", "turn"])
+    assert frame.to_dict("list") == {"model_a": ["gpt-4", "llama", "x", "x"],
+                                     "winner": ["model_a", "tie (bothbad)", "", "tie"], "turn": ["1", "1", "2", "1"]}
+
+
+def test_bad_parquet_gets_named_messages(monkeypatch):
+    data = _parquet(_arena_table())
+    with pytest.raises(ValueError, match="column 'conversation_a' holds list"):
+        uploads.read_parquet(data, ["conversation_a"])
+    with pytest.raises(ValueError, match="has no column 'nope'"):
+        uploads.read_parquet(data, ["nope"])
+    with pytest.raises(ValueError, match="not a readable Parquet file"):
+        uploads.read_parquet(data[:100] + data[-40:], ["model_a"])
+    with pytest.raises(ValueError, match="has 4 rows; at most 3"):
+        uploads.read_parquet(data, ["model_a"], max_rows=3)
+    # the decompressed size is read from the metadata before anything is decoded
+    monkeypatch.setattr(uploads, "MAX_PARQUET_CELLS_BYTES", 10)
+    with pytest.raises(ValueError, match="decompressed; at most"):
+        uploads.read_parquet(data, ["model_a"])

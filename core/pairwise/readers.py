@@ -10,7 +10,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..uploads import MAX_BYTES, guess_columns, looks_like_json, map_columns, read_jsonl, read_table
+from ..uploads import (MAX_BYTES, guess_columns, is_parquet, looks_like_json, map_columns, parquet_columns,
+                       read_jsonl, read_parquet, read_table)
 from ..validation import check_probability, rng_of
 from ._common import WINNERS, _validate
 from .solver import _pairs
@@ -315,7 +316,10 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
             cols[key] = values
         del records
         return _clean_votes(cols["model_a"], cols["model_b"], cols["winner"], name=name, where="record")
-    table = read_table(data, name=name, min_columns=3, header="yes", max_bytes=max_bytes)
+    if is_parquet(data):
+        table = _parquet_votes_table(data, name=name, columns=columns)
+    else:
+        table = read_table(data, name=name, min_columns=3, header="yes", max_bytes=max_bytes)
     lookup = {str(c).strip().lower(): c for c in table.columns}
     if columns is None and not {"model_a", "model_b", "winner"} <= set(lookup):
         guessed = guess_columns(table.columns, ["model_a", "model_b", "winner"])
@@ -353,6 +357,23 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
 
 
 _ABSENT = object()
+#: Columns a votes table may hold its outcome in (the one-hot ones: the arena-human-preference-55k release).
+_VOTE_FIELDS = ("model_a", "model_b", "winner", "winner_model_a", "winner_model_b", "winner_tie")
+
+
+def _parquet_votes_table(data, *, name, columns):
+    """The vote columns of a Parquet file (Hugging Face's chatbot_arena_conversations, mt_bench_human_judgments,
+    arena-human-preference releases), read alone: the conversations beside them are most of the file."""
+    names = parquet_columns(data, name=name)
+    if columns is not None:
+        needed = [c for c in columns.values()]
+    else:
+        needed = [c for c in names if c.strip().lower() in _VOTE_FIELDS]
+        if not {"model_a", "model_b", "winner"} <= {c.strip().lower() for c in needed}:
+            needed += list(guess_columns(names, ["model_a", "model_b", "winner"]).values())
+    if not needed:
+        raise ValueError(f"{name} needs the columns model_a, model_b and winner; found: {', '.join(names[:12])}.")
+    return read_parquet(data, needed, name=name)
 #: Fields of FastChat's MT-Bench pairwise judgments (``data/mt_bench/model_judgment/gpt-4_pair.jsonl``).
 _MT_BENCH_FIELDS = ("model_1", "model_2", "g1_winner", "g2_winner")
 

@@ -1,6 +1,7 @@
 """Files of published shapes uploaded in a real browser, one per uploader: Analyze (WMT DA ad-seg-scores, a long
 space-aligned table), Ratings (Appraise-style column names), DA (a WMT system ranking, refused with what it needs),
-LLM (lm-evaluation-harness samples as a pretty-printed JSON array) and Leaderboard (AlpacaEval annotations.json).
+LLM (lm-evaluation-harness samples as a pretty-printed JSON array) and Leaderboard (AlpacaEval annotations.json,
+arena votes as Hugging Face's Parquet).
 The files are small synthetic ones of the same shapes (tests/data/README.md)."""
 
 from __future__ import annotations
@@ -97,6 +98,25 @@ def test_leaderboard_alpaca_eval_annotations(page, server_url):
     page.get_by_text("1 annotation without a preference (null) dropped").first.wait_for(timeout=60_000)
     page.get_by_text("synthetic-model").first.wait_for(timeout=60_000)
     _done(page, "leaderboard")
+
+
+def test_leaderboard_parquet_votes(page, server_url, tmp_path):
+    """A Parquet file as Hugging Face publishes arena votes (model_a, model_b, winner beside nested conversations):
+    the uploader accepts the extension and the page fits the votes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "train-00000-of-00001.parquet"
+    pq.write_table(pa.table({"model_a": ["sys-a", "sys-b", "sys-a", "sys-c"],
+                             "model_b": ["sys-b", "sys-c", "sys-c", "sys-a"],
+                             "winner": ["model_a", "model_b", "tie", "model_a"],
+                             "conversation_a": [[{"role": "user", "content": "hi"}]] * 4}), path)
+    _open(page, f"{server_url}/leaderboard?view=Fit+your+votes")
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("sys-c").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    _done(page, "leaderboard-parquet")
 
 
 def test_leaderboard_separated_votes_draw_without_intervals(page, server_url, tmp_path):
