@@ -137,16 +137,29 @@ def test_mtme_ratings_are_scored_from_their_error_spans():
     """mt-metrics-eval's <lp>.<name>.seg.rating (ratings.ReadRatingFile): segments by position within each system,
     None lines included; each rating minus its errors' weights (Freitag et al. 2021, Table 2), by hand: Major 5,
     Minor 1 + Minor Fluency/Punctuation 0.1, Non-translation! 25 + Minor punctuation 0.1, Neutral 0, a severity-less
-    error's own score 2.5 and an unweighted "Critical" 0; a line without a rater is the file's rating name's."""
+    error's own score 2.5 + "Critical" as Major 5 (WMT24's humeval/tools.py), Major 5 + an unweighted "Trivial" 0; a
+    line without a rater is the file's rating name's."""
     s = read("en-de.mqm.merged.seg.rating")
     check_shape(s, "mqm", "mtme_rating")
     assert as_dict(s, with_rater=True) == {
         ("sysA", "1", "rater1"): -5.0, ("sysA", "3", "rater2"): 0.0, ("sysA", "4", "rater1"): pytest.approx(-1.1),
         ("sysB", "1", "rater1"): pytest.approx(-25.1), ("sysB", "2", "rater3"): -1.0,
-        ("sysB", "3", "mqm.merged"): 0.0, ("sysB", "4", "rater2"): -2.5,
+        ("sysB", "3", "mqm.merged"): 0.0, ("sysB", "4", "rater2"): -7.5,
         ("refA", "2", "rater3"): 0.0, ("refA", "3", "rater2"): -5.0}
     notes = " ".join(s.attrs["notes"])
-    assert "3 judgments with no score" in notes and "1 error has no severity" in notes
+    assert "3 judgments with no score" in notes and "1 error has neither a severity with a weight nor a score" in notes
+    # a rater's file may open on more unrated segments than the sniffer reads: still ratings, by name or by content
+    late = "sysA\tNone\n" * 2_500 + 'sysA\t{"errors": [{"severity": "major"}]}\tr1\n'
+    for name in ("en-de.mqm.rater1.seg.rating", "renamed.txt"):
+        assert as_dict(he.read_scores(late, name)) == {("sysA", "2501"): -5.0}
+    # an error's own score is a weight when its severity has none; a huge or infinite one is refused by line
+    assert he.read_scores('sysA\t{"errors": [{"severity": "other", "score": 3}]}\tr\n', "x.seg.rating")[
+        "score"].tolist() == [-3.0]
+    with pytest.raises(ValueError, match="line 1: an error's score is not a finite number"):
+        he.read_scores('sysA\t{"errors": [{"severity": null, "score": ' + "9" * 400 + "}]}\tr\n", "x.seg.rating")
+    # a three-column table whose middle cell merely mentions "errors" is not a ratings file
+    from core import home as hm
+    assert hm.recognise("x.tsv", b'q1\t{"errors": 0, "answer": "x"}\tgpt\nq2\tNone\tgpt\n') != "human_scores"
     # recognised by content as well, and on the home page as judgments for the campaign page
     data = (DATA / "en-de.mqm.merged.seg.rating").read_bytes()
     assert he.sniff_format(data, "renamed.txt") == "mtme_rating"
@@ -190,11 +203,32 @@ def test_wmt_unified_jsonl_reads_every_annotation_with_its_annotator():
     assert home.recognise("renamed.jsonl", (DATA / "wmt24-genmt-humeval.jsonl").read_bytes()) == "human_scores"
 
 
+def test_wmt_unified_jsonl_keeps_an_annotators_latest_rating_and_says_what_protocol_was_read():
+    """WMT24's humeval/tools.py keeps an annotator's latest rating of a segment ("take the latest one", by end time);
+    a protocol chosen that the file does not declare is read as chosen, with a note."""
+    record = ('{"scores": {"A": [{"score": 80, "annotator": "a", "times": [1, 2], "protocol": "ESA"}, '
+              '{"score": 20, "annotator": "a", "times": [3, 4], "protocol": "ESA"}, '
+              '{"score": 60, "annotator": "a", "times": [0, 1], "protocol": "ESA"}], '
+              '"B": [{"score": 50, "annotator": "b", "protocol": "ESA"}]}, "doc_id": "d"}\n')
+    s = he.read_scores(record, "x.jsonl")
+    assert as_dict(s, with_rater=True) == {("A", "d", "a"): 20.0, ("B", "d", "b"): 50.0}
+    assert any("2 repeated ratings" in n for n in s.attrs["notes"])
+    chosen = he.read_scores(record, "x.jsonl", protocol="mqm")
+    assert chosen.attrs["protocol"] == "mqm" and "are ESA; they are read as MQM, as chosen" in chosen.attrs["notes"][0]
+
+
 @pytest.mark.parametrize("second, message", [
     ('{"scores": {"sysA": {"score": 1}}, "doc_id": "x"}', "record 2: the scores of system 'sysA' are not a list"),
     ('{"scores": {"sysA": [5]}, "doc_id": "x"}', "record 2: an annotation of system 'sysA' is not an object"),
     ('{"scores": {"sysA": [{"score": "high"}]}, "doc_id": "x"}', "record 2: a score of system 'sysA' is not a number"),
     ('{"scores": {"sysA": [{"score": 1}]}, "doc_id": " "}', "record 2: the `doc_id` is empty"),
+    ('{"scores": {"sysA": [{"score": 1}]}, "doc_id": null}', "record 2: the `doc_id` is empty or not text"),
+    ('{"scores": {"sysA": [{"score": 1e999}]}, "doc_id": "x"}', "record 2: a score of system 'sysA' is not a finite"),
+    ('{"scores": {"sysA": [{"score": ' + "9" * 400 + '}]}, "doc_id": "x"}',
+     "record 2: a score of system 'sysA' is not a finite"),
+    ('{"scores": {" ": [{"score": 1}]}, "doc_id": "x"}', "record 2: a system name is empty"),
+    ('{"scores": {"sysA": [{"score": 1, "annotator": ["a"]}]}, "doc_id": "x"}',
+     "record 2: an annotator of system 'sysA' is not a name"),
     ('{"system": "sysA", "score": 1}', "record 2: expected a `scores` object of systems and a `doc_id`"),
 ])
 def test_bad_wmt_unified_records_are_named(second, message):

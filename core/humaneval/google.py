@@ -142,19 +142,28 @@ def google_psqm(text, label, notes):
 # ---------------------------------------------------------------------------
 # mt-metrics-eval ratings
 # ---------------------------------------------------------------------------
-def looks_like_mtme_ratings(lines) -> bool:
-    """Every line is ``system<TAB>rating[<TAB>rater]``, the rating a JSON object or ``None``; one at least JSON."""
+def looks_like_mtme_ratings(lines, *, named: bool = False) -> bool:
+    """Every line is ``system<TAB>rating[<TAB>rater]``, the rating ``None`` or a JSON object whose ``errors`` is a
+    list; at least one is JSON unless the file is ``named`` ``….seg.rating`` (a rater's file may open on many
+    segments it did not rate)."""
     found = False
     for line in lines:
-        cells = line.rstrip("\r").split("\t")
+        cells = line.rstrip().split("\t")
         if len(cells) not in (2, 3) or not cells[0].strip():
             return False
         rating = cells[1].strip()
-        if rating.startswith("{") and '"errors"' in rating:
-            found = True
-        elif rating != "None":
+        if rating == "None":
+            continue
+        if not rating.startswith("{"):
             return False
-    return found
+        try:
+            parsed = json.loads(rating)
+        except (ValueError, RecursionError):
+            return named  # a damaged rating in a named file: the reader names its line
+        if not (isinstance(parsed, dict) and isinstance(parsed.get("errors"), list)):
+            return named
+        found = True
+    return found or (named and bool(lines))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,8 +171,24 @@ def _weight(severity: str, category: str) -> float:
     return mqm_weight(severity, category)
 
 
+def _error_score(error, label, number):
+    """An error's own ``score`` as a finite float, or None when it has none."""
+    score = error.get("score")
+    if score is None:
+        return None
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        raise ValueError(f"{label}, line {number}: an error's score is not a number ({str(score)[:20]!r}).")
+    try:
+        value = float(score)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        raise ValueError(f"{label}, line {number}: an error's score is not a finite number.")
+    return value
+
+
 def _rating_penalty(rating, label, number) -> tuple[float, int]:
-    """(summed error weight, errors without a weight) of one rating ``{"errors": [...]}``."""
+    """(summed error weight, errors with neither a weighted severity nor a score) of one rating."""
     errors = rating.get("errors") if isinstance(rating, dict) else None
     if not isinstance(errors, list):
         raise ValueError(f'{label}, line {number}: a rating is a JSON object {{"errors": [...]}} (mt-metrics-eval\'s '
@@ -173,19 +198,17 @@ def _rating_penalty(rating, label, number) -> tuple[float, int]:
         if not isinstance(error, dict):
             raise ValueError(f"{label}, line {number}: each error of a rating is a JSON object (start, end, "
                              "category, severity, …).")
-        severity = error.get("severity")
-        if severity is None:
-            # an error with a score but no severity (a metric's or a rater's own weight): that score is its weight
-            score = error.get("score")
-            if isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score):
-                total += abs(float(score))
-            else:
-                unweighted += 1
-            continue
-        weight = _weight(str(severity).strip(), str(error.get("category") or ""))
-        if str(severity).strip().lower() not in KNOWN_SEVERITIES:
+        severity = str(error.get("severity") or "").strip()
+        score = _error_score(error, label, number)
+        if severity.lower() == "critical":
+            severity = "major"  # as WMT24's humeval/tools.py and the Appraise reader weigh it
+        if severity.lower() in KNOWN_SEVERITIES:
+            total += _weight(severity, str(error.get("category") or ""))
+        elif score is not None:
+            # no severity with a weight, but the rater's or model's own score for the error: that is its weight
+            total += abs(score)
+        else:
             unweighted += 1
-        total += weight
     return total, unweighted
 
 
@@ -211,8 +234,10 @@ def read_mtme_ratings(text, label, notes, name):
     "category", "severity", "score", "is_source_error"}, ...]}``, or ``system<TAB>None`` for a segment that was not
     rated (``ratings.ReadRatingFile``). As in ``data.ReadScoreFile``, a line's segment is its position within its
     system's lines, ``None`` lines included. A rating scores minus the summed weights of its errors (Freitag et al.
-    2021, Table 2, matched as ``converters/score_mqm.py`` matches them: :func:`core.humaneval.mqm.mqm_weight`; an
-    error with no severity but a ``score`` weighs that score's size); a line without a rater is the file's rating name's (``mqm.rater1``), as mt-metrics-eval's default rater.
+    2021, Table 2, matched as ``converters/score_mqm.py`` matches them: :func:`core.humaneval.mqm.mqm_weight`;
+    "critical" weighs as major, as WMT24's ``humeval/tools.py`` weighs it; an error whose severity has no weight but
+    that carries a ``score`` weighs that score's size); a line without a rater is the file's rating name's
+    (``mqm.rater1``), as mt-metrics-eval's default rater.
     """
     default_rater = rating_name(name)
     systems, items, raters, scores = [], [], [], []
@@ -248,9 +273,9 @@ def read_mtme_ratings(text, label, notes, name):
     if not systems:
         raise ValueError(f"{label} has no ratings.")
     if unweighted:
-        notes.append(f"{unweighted:,} error{'s have' if unweighted != 1 else ' has'} no severity with a weight "
-                     f"(and no score); {'they weigh' if unweighted != 1 else 'it weighs'} 0, as in mt-metrics-eval's "
-                     "score_mqm.py.")
+        notes.append(f"{unweighted:,} error{'s have' if unweighted != 1 else ' has'} neither a severity with a "
+                     f"weight nor a score; {'they weigh' if unweighted != 1 else 'it weighs'} 0, as in "
+                     "mt-metrics-eval's score_mqm.py.")
     counts = pd.Series(systems).value_counts()
     if counts.nunique() > 1:
         notes.append(f"The systems have different numbers of lines ({counts.min():,}–{counts.max():,}); segments "

@@ -161,7 +161,7 @@ def sniff_format(data, name: str = "") -> str | None:
         return None
     level = _mtme_level(name)
     first = lines[0]
-    if MTME_RATING_NAME.search(str(name).strip()) and looks_like_mtme_ratings(lines[:1]):
+    if MTME_RATING_NAME.search(str(name).strip()) and looks_like_mtme_ratings(lines[:1], named=True):
         return "mtme_rating"  # the name tells the layout; a later bad line is an error naming it
     if level is not None and len(first.split()) == (3 if level == "domain" else 2):
         return f"mtme_{level}"  # the name tells the level; the first line must have the layout's fields
@@ -174,7 +174,7 @@ def sniff_format(data, name: str = "") -> str | None:
         return "psqm"
     if first.lstrip().startswith(("{", "[")):
         return None
-    if looks_like_mtme_ratings(lines):
+    if looks_like_mtme_ratings(_head_lines(head, 2_000)):  # a rater's file may open on many unrated segments
         return "mtme_rating"
     if _looks_like_mtme(lines):
         return "mtme_seg"
@@ -434,6 +434,8 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
     raw = text.encode("utf-8")
     notes: list[str] = []
     fmt = "table" if columns is not None else sniff_format(text, name)
+    if fmt == "mtme_seg" and not _mtme_level(name) and '\t{"errors"' in text:
+        fmt = "mtme_rating"  # ratings whose first 2,000 lines are all unrated (None) segments
     rater = None
     if fmt == "mqm_seg_scores":
         system, item, rater, score = google_seg_scores(text, label, notes)
