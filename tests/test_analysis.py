@@ -50,6 +50,10 @@ def test_numeric_predictions_are_compared_by_value():
     preds = an.parse_results(b"a,b,gold\n1.0,0,1\n1,1e0,1\n2,2.00,2.0\nPos,pos,pos\n01,1,1\n3,4,3\n",
                              "predictions")
     assert preds.a.tolist() == [1, 1, 1, 0, 1, 1] and preds.b.tolist() == [0, 1, 1, 1, 1, 0]
+    # numbers compare exactly: ids beyond 2^53 that one float would hold are different classes
+    ids = an.parse_results(b"a,b,gold\n9007199254740993,9007199254740992,9007199254740993\n1,0,1\n0,0,0\n",
+                           "predictions")
+    assert ids.a.tolist() == [1, 1, 1] and ids.b.tolist() == [0, 0, 1]
 
 
 def test_missing_values_are_dropped_and_counted():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -245,12 +246,18 @@ def parse_results(data: bytes, kind: str = "scores", *, columns=None, header="au
 
 def _label_keys(labels: pd.Series) -> pd.Series:
     """Labels as compared with the gold label: a number by its value ("1.0" = "1" = "1e0"; files written by
-    different tools format numeric classes differently), any other label as written (cells are already trimmed)."""
-    values = pd.to_numeric(labels, errors="coerce")
-    numeric = np.isfinite(values.to_numpy(float))
-    keys = labels.astype(object).copy()
-    keys[numeric] = values[numeric].map(float)
-    return keys
+    different tools format numeric classes differently), exactly (as a decimal, so ids beyond 2⁵³ stay apart), and
+    any other label as written (cells are already trimmed). Each distinct label is converted once."""
+    codes, uniques = pd.factorize(labels.astype(str))
+    keys = []
+    for text in uniques:
+        try:
+            number = decimal.Decimal(text)
+        except decimal.InvalidOperation:
+            keys.append(text)
+            continue
+        keys.append(number.normalize() if number.is_finite() else text)
+    return pd.Series(np.array(keys + [None], dtype=object)[codes], index=labels.index)
 
 
 def evaluation_units(a, b, m=1, *, how="mean", seed=None):

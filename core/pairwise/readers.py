@@ -389,11 +389,10 @@ def _mt_bench_votes(records, data, *, name):
         if any(v is _ABSENT for v in values):
             missing = _MT_BENCH_FIELDS[[v is _ABSENT for v in values].index(True)]
             raise ValueError(f"{name}, {_record_place(data, k)}: no `{missing}` field.")
-        first_model, second_model, g1, g2 = (str(v).strip() if not isinstance(v, (list, dict)) else None
-                                             for v in values)
-        if None in (first_model, second_model, g1, g2):
+        if not all(isinstance(v, str) for v in values):
             raise ValueError(f"{name}, {_record_place(data, k)}: model_1, model_2, g1_winner and g2_winner must be "
-                             "text, not JSON lists or objects.")
+                             "text (a model name, model_1, model_2, tie or error).")
+        first_model, second_model, g1, g2 = (v.strip() for v in values)
         g1, g2 = g1.lower(), g2.lower()
         for g in (g1, g2):
             if g not in ("model_1", "model_2", "tie", "error"):
@@ -412,7 +411,7 @@ def _mt_bench_votes(records, data, *, name):
         raise ValueError(f"{name} has no judgments without an error.")
     frame = _clean_votes(model_a, model_b, winner, name=name, where="record")
     notes = ["MT-Bench judgments (FastChat): each pair judged in both orders; a pair whose orders disagree counts as "
-             f"a tie ({inconsistent:,} here), as FastChat's show_result.py counts it."]
+             f"a tie ({f'{inconsistent:,}' if inconsistent else 'none'} here), as FastChat's show_result.py counts it."]
     if errors:
         notes.append(f"{errors:,} judgment{'s' if errors != 1 else ''} with an error left out.")
     frame.attrs["notes"] = notes + frame.attrs["notes"]
