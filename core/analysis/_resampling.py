@@ -218,7 +218,8 @@ def _bootstrap_test(d, statistic, alternative, n_resamples, rng, confidence):
         # normal limit of the bootstrap distribution of the mean: N(d̄, σ̂²/n), σ̂ with divisor n
         se = float(d.std()) / math.sqrt(n)
         if se == 0:
-            return observed, constant_p(observed, alternative), observed, observed, "normal limit", 0, math.nan
+            low, high = _sided(lambda q: np.full(np.shape(q), observed), alternative, confidence)
+            return observed, constant_p(observed, alternative), low, high, "normal limit", 0, math.nan
         z = observed / se
         p = {"two-sided": 2 * float(stats.norm.sf(abs(z))), "greater": float(stats.norm.sf(z)),
              "less": float(stats.norm.cdf(z))}[alternative]

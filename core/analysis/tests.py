@@ -13,7 +13,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from ..validation import check_alpha, check_choice, check_int, check_real, rng_of
 from ._common import ALTERNATIVES, _is_binary, _paired, _TEST_NAMES, TESTS, WILCOXON_EXACT_MAX
-from ._resampling import _bootstrap_test, _permutation_test, constant_p
+from ._resampling import _bootstrap_test, _permutation_test, _sided, constant_p
 from .walsh import hodges_lehmann
 
 # ---------------------------------------------------------------------------
@@ -97,7 +97,8 @@ def paired_tests(a, b, *, alpha=0.05, alternative="two-sided", seed=None, tests=
         if test == "t":
             method = "t distribution"
             if not np.any(d != d[0]):  # constant differences: no spread to test against
-                est, lo, hi = float(d[0]), float(d[0]), float(d[0])
+                est = float(d[0])
+                lo, hi = _sided(lambda q: np.full(np.shape(q), est), alternative, 1 - alpha)
                 p = constant_p(float(d[0]), alternative)
             else:
                 res = stats.ttest_rel(a, b, alternative=alternative)

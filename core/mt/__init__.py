@@ -405,7 +405,8 @@ def bleu_assurance(n, delta_mean, delta_sd, p0, b0, *, alpha=0.05):
         Test-set size (sentences, 2 … 1,000,000).
     delta_mean, delta_sd : float
         Prior N(μ, τ²) on the true BLEU difference Δ_B (new minus baseline,
-        BLEU points); τ = 0 gives the power at μ. The prior is truncated to
+        BLEU points); τ = 0 gives the power at μ (at μ = 0: the positive
+        direction's half of the false-positive rate). The prior is truncated to
         the engine's range [−100, 100].
     p0, b0 : float
         The swap-effect model of §4 (share of zero effects, Laplace scale × n).

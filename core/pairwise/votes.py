@@ -106,7 +106,8 @@ def leaderboard_assurance(n_votes, ratings, delta_sd=None, *, tie_rate=0.0, ties
         the prior means of the adjacent gaps.
     delta_sd : float
         τ (Elo, 0 … 2000): the prior SD of each adjacent gap, independently. τ = 0
-        gives the Wald power of :func:`leaderboard_power`'s analytic engine.
+        gives the Wald power of :func:`leaderboard_power`'s analytic engine (a gap
+        of 0: the positive direction's half of its false-positive rate).
         (``gap_sd`` is its deprecated name.)
 
     Returns

@@ -54,7 +54,8 @@ def likert_assurance(workers, items, delta_mean, delta_sd, *, sigma_w0, sigma_w1
         W workers each rate all I items under both systems (as in :func:`likert_power`).
     delta_mean, delta_sd : float
         Prior N(μ, τ²) on β1 (the ±1-coded system coefficient; the systems'
-        mean ratings differ by 2β1); τ = 0 gives the power at μ.
+        mean ratings differ by 2β1); τ = 0 gives the power at μ (at μ = 0: the
+        positive direction's half of the false-positive rate).
     sigma_w0, sigma_w1, sigma_i0, sigma_i1, sigma : float
         Variance components (Table 16), as in :func:`likert_power`.
     alpha : float, optional
@@ -91,7 +92,8 @@ def crowd_assurance(pool, items, per_item, delta_mean, delta_sd, *, sigma_w0, si
     pool, items, per_item : int
         W workers in the pool, I items, k workers per item (as in :func:`crowd_analytic`).
     delta_mean, delta_sd : float
-        Prior N(μ, τ²) on β1; τ = 0 gives :func:`crowd_analytic`'s power at μ.
+        Prior N(μ, τ²) on β1; τ = 0 gives :func:`crowd_analytic`'s power at μ (at
+        μ = 0: the positive direction's half of the false-positive rate).
     sigma_w0, sigma_w1, sigma_i0, sigma_i1, sigma : float
         Variance components (Table 16).
     alpha : float, optional

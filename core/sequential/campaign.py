@@ -988,7 +988,8 @@ def campaign_assurance(design, budget, delta_mean, delta_sd, *, peeks=3, boundar
         As in :func:`campaign_power` (procedure and planned judgments for the pair).
     delta_mean, delta_sd : float
         Prior N(μ, τ²) on the true difference in mean DA points (system A minus
-        B); τ = 0 gives the power at μ. The prior is truncated to the
+        B); τ = 0 gives the power at μ (at μ = 0: the positive direction's half
+        of the false-positive rate). The prior is truncated to the
         differences that keep both means inside [1, 99] (and |Δ| <= 50).
     peeks, boundary, futility_p, mean, sd, alpha, test
         As in :func:`campaign_power`.
