@@ -85,8 +85,13 @@ def decode_text(data, *, name: str = "The file", max_bytes: int = MAX_BYTES) -> 
         raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {max_bytes / 2**20:g} MB is accepted.")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ValueError(f"{name} is UTF-16 text; save it as UTF-8 and upload it again.")
-    if b"\x00" in data[:65536]:
-        raise ValueError(f"{name} looks like a binary file; upload a plain-text (CSV, TSV, JSONL or TXT) file.")
+    nul = data.find(b"\x00")  # anywhere: a NUL after the first block would end up inside a label
+    if nul >= 0:
+        if nul < 65536:
+            raise ValueError(f"{name} looks like a binary file; upload a plain-text (CSV, TSV, JSONL or TXT) file.")
+        line = data[:nul].count(b"\n") + 1
+        raise ValueError(f"{name} has a NUL character (byte 0) at position {nul:,}, line {line:,}: text files have "
+                         "none; save it again as plain UTF-8 text.")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

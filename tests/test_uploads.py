@@ -263,3 +263,12 @@ def test_bad_parquet_gets_named_messages(monkeypatch):
     monkeypatch.setattr(uploads, "MAX_PARQUET_CELLS_BYTES", 10)
     with pytest.raises(ValueError, match="decompressed; at most"):
         uploads.read_parquet(data, ["model_a"])
+
+
+def test_a_nul_byte_past_the_first_block_is_refused_by_line():
+    """A NUL after the first 64 KB used to end up inside a label; it is refused with its line."""
+    data = b"a,b\n" + b"1,2\n" * 20_000 + b"3,\x004\n"
+    with pytest.raises(ValueError, match=r"NUL character \(byte 0\) at position [\d,]+, line 20,002"):
+        uploads.decode_text(data)
+    with pytest.raises(ValueError, match="looks like a binary file"):
+        uploads.decode_text(b"a,b\n\x00\x01")
