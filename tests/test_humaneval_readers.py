@@ -610,3 +610,29 @@ def test_google_mqm_annotations_in_the_marot_layout():
     # segments keyed by globalSegId, as WMT24's humeval/tools.py does
     assert as_dict(s, with_rater=True) == {("GPT4-5shot", "11", "rater3"): pytest.approx(-0.1),
                                            ("GPT4-5shot", "12", "rater3"): 0.0, ("ONLINE-A", "11", "rater1"): -6.0}
+
+
+def test_python_literal_spans_read_as_the_literal_parser_reads_them():
+    """Appraise stores spans as Python literals; their JSON spelling is a fast path that must never change a value:
+    random span lists (quotes, apostrophes, backslashes, None/True/False inside strings, tuples) against
+    ast.literal_eval."""
+    import ast
+    import random
+
+    from core.humaneval.mqm import _parse_spans
+
+    rng = random.Random(5)
+    words = ["minor", "major", "None", "True", "a b", "x,y", "Fluency/Punctuation", "", "it's", 'say "hi"',
+             "back\\slash", "é", ":", "]", "{", "', '"]
+
+    def value():
+        r = rng.random()
+        return (rng.choice(words) if r < 0.3 else rng.randint(-5, 500) if r < 0.5 else rng.random() if r < 0.6
+                else None if r < 0.7 else rng.choice([True, False]) if r < 0.8
+                else [rng.choice(words) for _ in range(rng.randint(0, 3))] if r < 0.9 else (1, 2))
+
+    for _ in range(3_000):
+        spans = [{rng.choice(["start_i", "end_i", "severity", "error_type", "None", "it's"]): value()
+                  for _ in range(rng.randint(0, 4))} for _ in range(rng.randint(0, 4))]
+        text = repr(spans)
+        assert _parse_spans(text) == ast.literal_eval(text), text
