@@ -636,3 +636,26 @@ def test_python_literal_spans_read_as_the_literal_parser_reads_them():
                   for _ in range(rng.randint(0, 4))} for _ in range(rng.randint(0, 4))]
         text = repr(spans)
         assert _parse_spans(text) == ast.literal_eval(text), text
+
+
+def test_appraise_pairwise_exports_read_each_systems_score():
+    """Appraise's pairwise exports (PairwiseAssessmentResult / PairwiseAssessmentDocumentResult.get_system_data)
+    write one row per system of a pair: annotator, system, item id, item type, languages, score, then errors and
+    source errors (segment level) or document id and is-complete-document (document level; 9 columns, 11 with start
+    and end times). A document's item ids restart, so the segment is (document, item id)."""
+    segment = ("u1,sysA,1,TGT,eng,deu,70,\"[{'start_i': 1, 'end_i': 3, 'severity': 'minor'}]\",None\n"
+               "u1,sysB,1,TGT,eng,deu,60,[],None\nu2,sysA,2,TGT,eng,deu,80,[],None\nu2,sysB,2,BAD,eng,deu,50,[],None\n")
+    s = he.read_scores(segment, "pairwise.csv")
+    assert s.attrs["format"] == "appraise" and s.attrs["protocol"] == "da"
+    assert as_dict(s, with_rater=True) == {("sysA", "1", "u1"): 70.0, ("sysB", "1", "u1"): 60.0,
+                                           ("sysA", "2", "u2"): 80.0}
+    for extra in ("", ",1724923859.6,1724923919.6"):
+        document = "".join(f"u1,{system},{item},TGT,eng,deu,{score},{doc}#sysA+sysB,{whole}{extra}\n"
+                           for system, item, score, doc, whole in [
+                               ("sysA", 1, 70, "doc1", False), ("sysB", 1, 60, "doc1", False),
+                               ("sysA", 1, 80, "doc2", False), ("sysB", 1, 50, "doc2", False),
+                               ("sysA", 0, 75, "doc2", True)])
+        s = he.read_scores(document, "pairwise_document.csv")
+        assert as_dict(s) == {("sysA", "doc1#1"): 70.0, ("sysB", "doc1#1"): 60.0, ("sysA", "doc2#1"): 80.0,
+                              ("sysB", "doc2#1"): 50.0}, extra
+        assert "1 whole-document judgment left out" in " ".join(s.attrs["notes"])

@@ -34,7 +34,9 @@ def read_appraise(text, label, notes, protocol):
         raise ValueError(f"{label}, line {int(lines[k]):,}: item type {kind.iloc[k][:20]!r} is not one of TGT, BAD, "
                          "REF, CHK (Appraise scores export: annotator, system, item id, item type, source and target "
                          "language, score, …).")
-    document = width >= 10 and frame["c8"].astype(str).str.strip().isin(["True", "False"]).all()
+    # document-level campaigns: document id (c7) and is-complete-document (c8); the pairwise document export
+    # (PairwiseAssessmentDocumentResult.get_system_data) has nothing after them unless extended, so 9 columns
+    document = width >= 9 and frame["c8"].astype(str).str.strip().isin(["True", "False"]).all()
     keep = (kind == "TGT").to_numpy().copy()
     dropped = kind[~keep].value_counts()
     if len(dropped):
