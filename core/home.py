@@ -225,7 +225,7 @@ def _recognise(label: str, data, name: str = "") -> str:
     unknown = (f"{label} is not a file the app recognises. Accepted formats:\n" + accepted_formats())
     if uploads.is_parquet(data):  # Hugging Face datasets: only votes are read from Parquet
         columns = {c.strip().lower() for c in uploads.parquet_columns(data, name=label)}
-        if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns:
+        if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns or _ALPACA_EVAL_COLUMNS <= columns:
             return "votes"
         raise ValueError(f"{label} is a Parquet file; the app reads votes from Parquet (columns model_a, model_b, "
                          "winner, as chatbot_arena_conversations and mt_bench_human_judgments have them). Other "

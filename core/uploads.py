@@ -18,6 +18,7 @@ import json
 import math
 import re
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -83,6 +84,10 @@ def decode_text(data, *, name: str = "The file", max_bytes: int = MAX_BYTES) -> 
         raise ValueError(f"{name} is empty.")
     if len(data) > max_bytes:
         raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {max_bytes / 2**20:g} MB is accepted.")
+    if data[:4] == b"PAR1":
+        state = "a Parquet file" if data[-4:] == b"PAR1" else "a damaged or truncated Parquet file"
+        raise ValueError(f"{name} is {state}: Parquet is read for pairwise votes only (model_a, model_b, winner); "
+                         "for other uploads save it as CSV or JSONL.")
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ValueError(f"{name} is UTF-16 text; save it as UTF-8 and upload it again.")
     nul = data.find(b"\x00")  # anywhere: a NUL after the first block would end up inside a label
@@ -261,9 +266,12 @@ def _delimiter(sample: str) -> str | None:
     return None  # runs of whitespace
 
 
-#: Most bytes the chosen columns of a Parquet upload may take once decompressed (read from the file's metadata
-#: before anything is decoded): a 20 MB file of compressed text could otherwise ask for gigabytes.
-MAX_PARQUET_CELLS_BYTES = 256 * 1024 * 1024
+#: Most bytes the chosen columns of a Parquet upload may take in memory, counted batch by batch as they are
+#: decoded (a footer's sizes and row counts are the file's own claims, and a 20 MB file of compressed text could
+#: otherwise ask for gigabytes).
+MAX_PARQUET_CELLS_BYTES = 64 * 1024 * 1024
+#: Rows decoded at a time.
+_PARQUET_BATCH = 16_384
 
 
 def is_parquet(data) -> bool:
@@ -273,15 +281,22 @@ def is_parquet(data) -> bool:
     return bytes(data[:4]) == b"PAR1" and bytes(data[-4:]) == b"PAR1"
 
 
-def _parquet_file(data, name):
+def _parquet_file(data, name, columns=()):
     import pyarrow.parquet as pq  # Streamlit's own dependency: imported only for a Parquet upload
 
     if len(data) > MAX_BYTES:
         raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {MAX_BYTES / 2**20:g} MB is accepted.")
     try:
-        return pq.ParquetFile(io.BytesIO(bytes(data)))
+        # text columns come as dictionaries where the file stores them so: a value repeated a million times is
+        # decoded once (a plain read materialised every copy)
+        return pq.ParquetFile(io.BytesIO(bytes(data)), read_dictionary=list(columns) or None)
     except Exception as err:  # pyarrow raises ArrowInvalid, OSError, … on a damaged file
-        raise ValueError(f"{name} is not a readable Parquet file ({type(err).__name__}).") from None
+        raise ValueError(f"{name} is not a readable Parquet file ({_arrow_reason(err)}).") from None
+
+
+def _arrow_reason(err) -> str:
+    text = str(err).strip().splitlines()[0][:120] if str(err).strip() else ""
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def parquet_columns(data, *, name: str = "The file") -> list[str]:
@@ -289,57 +304,83 @@ def parquet_columns(data, *, name: str = "The file") -> list[str]:
     return [str(c) for c in _parquet_file(data, name).schema_arrow.names]
 
 
+def _text_values(array, column, name):
+    """One batch of a column as stripped Python strings (missing: ""); a dictionary's values are converted once."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        if pa.types.is_dictionary(array.type):
+            values = _text_values(array.dictionary, column, name)
+            indices = array.indices.fill_null(len(values)).to_numpy(zero_copy_only=False)
+            return np.append(values, "")[indices]
+        if pa.types.is_boolean(array.type):
+            text = pc.if_else(array, "1", "0")
+        else:
+            text = pc.cast(array, pa.large_string())
+        if pc.any(pc.match_substring(text, "\x00")).as_py():
+            raise ValueError(f"{name}: column {column!r} holds a NUL character; text has none.")
+        return pd.Series(text.to_numpy(zero_copy_only=False), dtype=object).fillna("").str.strip().to_numpy(object)
+    except ValueError:
+        raise
+    except Exception as err:  # invalid UTF-8, a type with no text form (binary, …); the bytes stay out of it
+        raise ValueError(f"{name}: column {column!r} cannot be read as text (not UTF-8, or values with no text form: "
+                         f"{type(err).__name__}).") from None
+
+
 def read_parquet(data, columns, *, name: str = "The file", max_rows: int = MAX_ROWS) -> pd.DataFrame:
     """The chosen columns of a Parquet file as a table of stripped strings, like :func:`read_table`'s.
 
-    Only ``columns`` are decoded (a chat dataset's conversation columns are most of its bytes), after the file's
-    metadata shows they hold at most :data:`MAX_ROWS` rows and :data:`MAX_PARQUET_CELLS_BYTES` once decompressed.
-    Nested values (lists, structs) are refused with the column's name; missing values read as ``""``.
+    Only ``columns`` are decoded (a chat dataset's conversation columns are most of its bytes), a batch at a time,
+    counting rows (at most ``max_rows``) and bytes in memory (at most :data:`MAX_PARQUET_CELLS_BYTES`) as they come:
+    the file's footer is not trusted for either. Dictionary-encoded text is converted once per distinct value.
+    Booleans read ``"1"``/``"0"``; nested values (lists, structs) are refused with the column's name; missing values
+    read as ``""``.
 
     Raises
     ------
     ValueError
-        For a file that is not Parquet or is damaged, a missing or nested column, too many rows or too many bytes.
+        For a file that is not Parquet or is damaged, a missing, repeated or nested column, text that is not
+        UTF-8 or holds a NUL, too many rows or too many bytes.
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    handle = _parquet_file(data, name)
-    schema = handle.schema_arrow
-    names = [str(c) for c in schema.names]
     columns = list(dict.fromkeys(columns))
-    missing = [c for c in columns if c not in names]
-    if missing:
-        raise ValueError(f"{name} has no column {missing[0]!r} (its columns: {', '.join(names[:12])}).")
+    schema = _parquet_file(data, name).schema_arrow
+    names = [str(c) for c in schema.names]
     for c in columns:
-        kind = schema.field(c).type
+        if c not in names:
+            raise ValueError(f"{name} has no column {c!r} (its columns: {', '.join(names[:12])}).")
+        if names.count(c) > 1:
+            raise ValueError(f"{name}: the header has repeated column names ({c!r}).")
+        kind = schema.field(names.index(c)).type
         if pa.types.is_nested(kind):
             raise ValueError(f"{name}: column {c!r} holds {kind} values, not text or numbers.")
-    meta = handle.metadata
-    if meta.num_rows > max_rows:
-        raise ValueError(f"{name} has {meta.num_rows:,} rows; at most {max_rows:,} are read.")
-    wanted = {names.index(c) for c in columns}
-    size = sum(meta.row_group(g).column(k).total_uncompressed_size for g in range(meta.num_row_groups)
-               for k in range(meta.num_columns) if meta.row_group(g).column(k).path_in_schema.split(".")[0]
-               in {names[i] for i in wanted})
-    if size > MAX_PARQUET_CELLS_BYTES:
-        raise ValueError(f"{name}: the columns {', '.join(columns)} take {size / 2**20:,.0f} MB decompressed; at most "
-                         f"{MAX_PARQUET_CELLS_BYTES / 2**20:g} MB are read.")
+    text = [c for c in columns if pa.types.is_string(kind := schema.field(names.index(c)).type)
+            or pa.types.is_large_string(kind)]
+    handle = _parquet_file(data, name, text)
+    parts = {c: [] for c in columns}
+    rows = held = 0
     try:
-        table = handle.read(columns=columns)
-    except Exception as err:
-        raise ValueError(f"{name}: its Parquet data cannot be read ({type(err).__name__}).") from None
-    cells = {}
-    for c in columns:
-        try:
-            text = pc.cast(table.column(c), pa.large_string())
-        except Exception:  # a type with no text form (binary, …)
-            raise ValueError(f"{name}: column {c!r} holds {schema.field(c).type} values, not text or numbers.") from None
-        cells[c] = pd.Series(text.to_numpy(zero_copy_only=False), dtype=object).fillna("").str.strip()
-    frame = pd.DataFrame(cells, dtype=object)
-    if frame.empty:
+        batches = handle.iter_batches(batch_size=_PARQUET_BATCH, columns=columns, use_threads=False)
+        for batch in batches:
+            rows += batch.num_rows
+            if rows > max_rows:
+                raise ValueError(f"{name} has more than {max_rows:,} rows; at most {max_rows:,} are read.")
+            held += sum(batch.column(k).nbytes for k in range(batch.num_columns))
+            if held > MAX_PARQUET_CELLS_BYTES:
+                raise ValueError(f"{name}: the columns {', '.join(columns)} take more than "
+                                 f"{MAX_PARQUET_CELLS_BYTES / 2**20:g} MB once decompressed; at most that is read "
+                                 "(keep the vote columns only, or save them as CSV).")
+            for k, c in enumerate(columns):
+                parts[c].append(_text_values(batch.column(k), c, name))
+    except ValueError:
+        raise
+    except Exception as err:  # a damaged page, a footer that does not match the data, …
+        raise ValueError(f"{name}: its Parquet data cannot be read ({_arrow_reason(err)}).") from None
+    if rows == 0:
         raise ValueError(f"{name} has no rows.")
-    return frame
+    return pd.DataFrame({c: np.concatenate(parts[c]) for c in columns}, dtype=object)
 
 
 def read_table(

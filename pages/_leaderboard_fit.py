@@ -27,11 +27,11 @@ def header_of(data: bytes) -> list:
     return list(uploads.read_table(data, name="The votes file", min_columns=3, header="yes").columns)
 
 
-def vote_columns(data: bytes):
+def vote_columns(data: bytes, name: str = "The file"):
     """The mapping step when a table's header does not name model_a, model_b and winner (None: not needed)."""
     if uploads.looks_like_json(data):
         return None
-    names = uploads.parquet_columns(data) if uploads.is_parquet(data) else header_of(data)
+    names = uploads.parquet_columns(data, name=name) if uploads.is_parquet(data) else header_of(data)
     lowered = {str(c).strip().lower() for c in names}
     guessed = uploads.guess_columns(names, ["model_a", "model_b", "winner"])
     if {"model_a", "model_b", "winner"} <= lowered or len(guessed) == 3:
@@ -57,7 +57,7 @@ def tab_fit(tab, ties: str, plotted: dict) -> None:
         source = st.radio("Votes", ["upload", "sample"], horizontal=True, key="votes_source",
                           format_func={"upload": "upload past votes", "sample": "synthetic sample votes"}.get,
                           help="A table with columns model_a, model_b, winner (model_a, model_b, tie or 'tie "
-                          "(bothbad)'), as in public arena exports: CSV, JSONL or a JSON list.")
+                          "(bothbad)'), as in public arena exports: CSV, JSONL, a JSON list or Parquet.")
         votes = origin = None
         with guard("Cannot read these votes", stop=False):
             if source == "upload":
@@ -67,13 +67,13 @@ def tab_fit(tab, ties: str, plotted: dict) -> None:
                                       "Parquet), AlpacaEval annotations.json (generator_1, generator_2, preference) "
                                       "or MT-Bench judgments (gpt-4_pair.jsonl). Nothing in the file is executed.")
                 more = st.file_uploader("More vote files (optional; e.g. one AlpacaEval annotations.json per model)",
-                                        type=["csv", "tsv", "txt", "json", "jsonl"], key="more_votes",
+                                        type=["csv", "tsv", "txt", "json", "jsonl", "parquet"], key="more_votes",
                                         accept_multiple_files=True, help="All files together make one vote table.")
                 if up is not None and more:
                     files = ((up.name, up.getvalue()),) + tuple((f.name, f.getvalue()) for f in more)
                     votes, origin = read_many_votes(files), f"{len(files)} files"
                 elif up is not None:
-                    mapping = vote_columns(up.getvalue())
+                    mapping = vote_columns(up.getvalue(), f"`{up.name[:80].replace('`', '')}`")
                     votes, origin = read_votes(up.getvalue(), up.name, mapping), up.name
             else:
                 votes, origin = read_votes(pw.SAMPLE_VOTES.read_bytes(), "votes.csv"), "the synthetic sample votes"

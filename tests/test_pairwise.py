@@ -842,6 +842,14 @@ def test_votes_are_read_from_parquet_as_hugging_face_publishes_them():
     assert mapped["winner"].astype(str).tolist() == ["model_a", "tie"]
     with pytest.raises(ValueError, match="needs the columns model_a, model_b and winner; found: left, right, outcome"):
         pw.read_votes(other)
+    # a partial mapping keeps the usual columns for the other roles, as for a CSV; both_bad is a tie (bothbad)
+    partial = parquet(pa.table({"model_a": ["a", "b"], "model_b": ["b", "a"], "outcome": ["model_a", "both_bad"]}))
+    assert pw.read_votes(partial, columns={"winner": "outcome"})["winner"].astype(str).tolist() == [
+        "model_a", "tie (bothbad)"]
+    # one-hot flags stored as booleans
+    flags = parquet(pa.table({"model_a": ["a", "b"], "model_b": ["b", "a"], "winner_model_a": [True, False],
+                              "winner_model_b": [False, False], "winner_tie": [False, True]}))
+    assert pw.read_votes(flags)["winner"].astype(str).tolist() == ["model_a", "tie"]
     from core import home
     assert home.recognise("train.parquet", parquet(arena)) == "votes"
     with pytest.raises(ValueError, match="the app reads votes from Parquet"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from core import uploads
@@ -257,12 +258,53 @@ def test_bad_parquet_gets_named_messages(monkeypatch):
         uploads.read_parquet(data, ["nope"])
     with pytest.raises(ValueError, match="not a readable Parquet file"):
         uploads.read_parquet(data[:100] + data[-40:], ["model_a"])
-    with pytest.raises(ValueError, match="has 4 rows; at most 3"):
+    with pytest.raises(ValueError, match="has more than 3 rows; at most 3"):
         uploads.read_parquet(data, ["model_a"], max_rows=3)
-    # the decompressed size is read from the metadata before anything is decoded
+    # bytes are counted as the batches are decoded (a footer's sizes are the file's own claim)
     monkeypatch.setattr(uploads, "MAX_PARQUET_CELLS_BYTES", 10)
-    with pytest.raises(ValueError, match="decompressed; at most"):
+    with pytest.raises(ValueError, match="take more than .* MB once decompressed"):
         uploads.read_parquet(data, ["model_a"])
+
+
+def test_parquet_edge_files_get_value_errors():
+    import pyarrow as pa
+
+    dup = pa.Table.from_arrays([pa.array(["a"]), pa.array(["model_a"]), pa.array(["tie"])],
+                               names=["model_a", "winner", "winner"])
+    with pytest.raises(ValueError, match="repeated column names \\('winner'\\)"):
+        uploads.read_parquet(_parquet(dup), ["model_a", "winner"])
+    with pytest.raises(ValueError, match="column 'model_a' holds a NUL character"):
+        uploads.read_parquet(_parquet(pa.table({"model_a": ["a\x00b", "c"]})), ["model_a"])
+    flags = uploads.read_parquet(_parquet(pa.table({"f": [True, False, None]})), ["f"])
+    assert flags["f"].tolist() == ["1", "0", ""]
+    # a value repeated a million times (dictionary-encoded, 64 KB each) is converted once, not materialised a
+    # million times (the footer claimed a few hundred KB; a plain read asked for gigabytes)
+    big = "model_a" + " " * 65_529
+    index = pa.array(np.zeros(1_000_000, dtype=np.int32))
+    bomb = pa.table({"winner": pa.DictionaryArray.from_arrays(index, pa.array([big]))})
+    frame = uploads.read_parquet(_parquet(bomb), ["winner"])
+    assert len(frame) == 1_000_000 and frame["winner"].iloc[-1] == "model_a"
+    # a truncated download is named as such by every text reader
+    data = _parquet(_arena_table())
+    with pytest.raises(ValueError, match="damaged or truncated Parquet file"):
+        uploads.decode_text(data[: len(data) // 2])
+
+
+def test_damaged_parquet_statistics_raise_instead_of_aborting():
+    """A footer whose size statistics do not match (a definition-level histogram of the wrong length) made pyarrow's
+    metadata accessor abort the whole process; the batch reader raises. Run in a child process: an abort here would
+    take pytest down with it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "data" / "damaged_size_statistics.parquet"
+    code = ("import sys; from core.pairwise import read_votes\n"
+            "try:\n    read_votes(open(sys.argv[1], 'rb').read())\nexcept ValueError as e:\n    print('ValueError', e)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.startswith("ValueError") and "cannot be read" in done.stdout
 
 
 def test_a_nul_byte_past_the_first_block_is_refused_by_line():

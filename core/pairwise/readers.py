@@ -79,6 +79,10 @@ def _factor(values):
     return codes.astype(np.int64), list(uniques)
 
 
+#: Other spellings of a winner in published vote files (arena-human-preference releases write ``both_bad``).
+_WINNER_ALIASES = {"both_bad": "tie (bothbad)", "tie_bothbad": "tie (bothbad)"}
+
+
 def _clean_votes(model_a, model_b, winner, *, name, where) -> pd.DataFrame:
     """Validate three parallel columns; returns the tidy categorical vote table (self-matches dropped).
 
@@ -102,6 +106,7 @@ def _clean_votes(model_a, model_b, winner, *, name, where) -> pd.DataFrame:
     wcodes, wuniques = _factor(winner)
     normal = np.array([str(u).strip().lower() for u in wuniques] + [""], dtype=object)
     lookup = {value: idx for idx, value in enumerate(WINNERS)}
+    lookup.update({alias: WINNERS.index(value) for alias, value in _WINNER_ALIASES.items()})
     mapped = np.array([lookup.get(v, -1) for v in normal], dtype=np.int64)
     wcodes = mapped[wcodes]  # code -1 (missing) → the appended "" → -1
     bad = wcodes < 0
@@ -337,9 +342,9 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
     one_hot = ("winner_model_a", "winner_model_b", "winner_tie")
     if "winner" not in lookup and set(one_hot) <= set(lookup) and columns is None:
         # the arena-human-preference-55k release (lmsys, Kaggle): the outcome as three 0/1 columns
-        flags = np.column_stack([table[lookup[c]].astype(str).str.strip().to_numpy() for c in one_hot])
-        ones = flags == "1"
-        bad = ~np.isin(flags, ("0", "1")).all(axis=1) | (ones.sum(axis=1) != 1)
+        flags = np.column_stack([table[lookup[c]].astype(str).str.strip().str.lower().to_numpy() for c in one_hot])
+        ones = np.isin(flags, _ONE)
+        bad = ~np.isin(flags, _ONE + _ZERO).all(axis=1) | (ones.sum(axis=1) != 1)
         if bad.any():
             k = int(np.argmax(bad))
             raise ValueError(f"{name}, row {k + 1:,}: exactly one of winner_model_a, winner_model_b and winner_tie "
@@ -357,6 +362,8 @@ def read_votes(data, *, name="The votes file", max_bytes=MAX_BYTES, columns=None
 
 
 _ABSENT = object()
+#: How a one-hot outcome flag is spelled (integers, floats as pandas writes them, booleans).
+_ONE, _ZERO = ("1", "1.0", "true"), ("0", "0.0", "false")
 #: Columns a votes table may hold its outcome in (the one-hot ones: the arena-human-preference-55k release).
 _VOTE_FIELDS = ("model_a", "model_b", "winner", "winner_model_a", "winner_model_b", "winner_tie")
 
@@ -366,7 +373,9 @@ def _parquet_votes_table(data, *, name, columns):
     arena-human-preference releases), read alone: the conversations beside them are most of the file."""
     names = parquet_columns(data, name=name)
     if columns is not None:
-        needed = [c for c in columns.values()]
+        # roles left out of the mapping keep their usual column, as in a CSV
+        lowered = {c.strip().lower(): c for c in names}
+        needed = [columns.get(role, lowered.get(role, role)) for role in ("model_a", "model_b", "winner")]
     else:
         needed = [c for c in names if c.strip().lower() in _VOTE_FIELDS]
         if not {"model_a", "model_b", "winner"} <= {c.strip().lower() for c in needed}:
