@@ -4,7 +4,8 @@ fields → one design → one cached call per output).
 A seeded random subset of m of the benchmark's N items: its SE around the full run (finite-population correction),
 P(same winner as the full run) (exact multivariate hypergeometric), the m for ± a half-width and for a target
 agreement, the item list to run, and the prediction-assisted (difference) estimator from an uploaded models × items
-correctness matrix, with the best any IRT or stratified subset can do when difficulties follow Beta(a, b).
+correctness matrix, with the best a prediction-assisted (or stratified) subset can do when difficulties follow
+Beta(a, b).
 """
 
 from __future__ import annotations
@@ -175,9 +176,12 @@ def _results(d: llm.SubsetDesign, plotted: dict) -> dict:
 def _assisted_section(d: llm.SubsetDesign, c2, plotted: dict) -> None:
     m = d.m
     bound = d.variance_bound()
-    c2.metric("Best saving of any IRT or stratified subset", fmt_pct(1 - bound.variance_ratio),
-              help="Known p_i leave E[p(1 − p)] = ab/((a + b)(a + b + 1)) of the variance μ(1 − μ): the ratio "
-              "(a + b)/(a + b + 1) is the least share of items any predictor needs.")
+    c2.metric("Best saving of a prediction-assisted subset", fmt_pct(1 - bound.variance_ratio),
+              help="With every item's p_i known (a perfect IRT fit), the difference estimator on a random subset "
+              "leaves E[p(1 − p)] = ab/((a + b)(a + b + 1)) of the variance μ(1 − μ): the ratio (a + b)/(a + b + 1) "
+              f"is the least share of items it needs. Sampling in strata of p with optimal allocation saves up to "
+              f"{fmt_pct(1 - bound.stratified_ratio)}. Both stay unbiased whatever the predictor; model-based "
+              "estimators (tinyBenchmarks' p-IRT) can save more only by trusting their model.")
     up = st.file_uploader("Models × items correctness (CSV/TSV)", type=["csv", "tsv", "txt"], key="sub_file",
                           help="One row per model (first column its name), one column per item, 0/1 or scores in "
                           "[0, 1]; or a long table model, item, score. Nothing in the file is executed.")

@@ -106,6 +106,26 @@ def test_variance_bound_against_numerical_integration():
     assert np.var(y - p) / np.var(y) == pytest.approx(llm.subset_variance_bound(2, 3).variance_ratio, abs=0.01)
 
 
+def test_stratified_bound_is_neyman_allocation_in_fine_strata():
+    """Strata of known p with Neyman allocation (Cochran 1977, eq. 5.26: V = (Σ W_h S_h)²/n) leave
+    E[√(p(1 − p))]²/μ(1 − μ) of a random subset's variance: against quadrature, against the Neyman variance over 400
+    equal-probability strata of Beta(2, 1), and below the difference estimator's (a + b)/(a + b + 1) (for Beta(2, 1)
+    0.694 vs 0.75: a prediction-assisted random subset is not the best design-based subset)."""
+    for a, b in ((1, 1), (2, 1), (0.3, 0.7)):
+        mean_sd = integrate.quad(lambda p: math.sqrt(p * (1 - p)) * stats.beta.pdf(p, a, b), 0, 1)[0]
+        mu = a / (a + b)
+        bound = llm.subset_variance_bound(a, b)
+        assert bound.stratified_ratio == pytest.approx(mean_sd**2 / (mu * (1 - mu)), rel=1e-6)
+        assert bound.stratified_ratio < bound.variance_ratio
+    edges = stats.beta.ppf(np.linspace(0, 1, 401), 2, 1)
+    s_h = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        p_bar = integrate.quad(lambda p: p * stats.beta.pdf(p, 2, 1), lo, hi)[0] * 400  # within-stratum mean of p
+        s_h.append(math.sqrt(p_bar * (1 - p_bar)))  # S_h² = p̄_h(1 − p̄_h) for 0/1 items of the stratum
+    neyman = np.mean(s_h) ** 2 / (2 / 3 * 1 / 3)
+    assert neyman == pytest.approx(llm.subset_variance_bound(2, 1).stratified_ratio, abs=2e-3)
+
+
 def test_read_correctness_wide_and_long():
     wide = b"model,q1,q2,q3\nA,1,0,1\nB,0,0,1\nC,1,1,1\n"
     got = llm.read_correctness(wide, name="w.csv")

@@ -17,10 +17,12 @@ score, so the finite-population correction applies:
   accuracy whatever the predictor, with SE √(S²_r/m · (1 − m/N)) from the residuals. The predictor of model j's
   correctness on item i is the mean correctness of the other models on item i (leave one model out), so the SE is
   the honest one for a new model not in the matrix.
-* :func:`subset_variance_bound` — what any IRT or stratified subset can save at best (tinyBenchmarks, Polo et al.
-  2024, report point estimates without SEs): if items' probabilities of being right follow Beta(a, b) and were known
-  exactly, the residual variance is E[p(1 − p)] = ab/((a + b)(a + b + 1)) against the total μ(1 − μ); the ratio
-  (a + b)/(a + b + 1) is the smallest variance factor any predictor reaches.
+* :func:`subset_variance_bound` — what a prediction-assisted random subset can save at best (tinyBenchmarks, Polo
+  et al. 2024, report point estimates without SEs): if items' probabilities of being right follow Beta(a, b) and
+  were known exactly, the difference estimator's residual variance is E[p(1 − p)] = ab/((a + b)(a + b + 1)) against
+  the total μ(1 − μ), a ratio (a + b)/(a + b + 1); sampling the items in strata of p with optimal (Neyman)
+  allocation reaches E[√(p(1 − p))]²/μ(1 − μ). Model-based estimators (p-IRT: labelled items plus predicted ones)
+  can go lower still, but only by trusting their model: their error is then a bias, not a variance.
 
 References
 ----------
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from core.sizing import smallest_reaching
 from core.teaser import Teaser
@@ -309,30 +311,38 @@ def read_correctness(data, *, name="correctness.csv") -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class SubsetBound:
-    """The best any predictor of item difficulty (IRT, strata) can do when p_i ~ Beta(a, b).
+    """The best design-based subsets can do when p_i ~ Beta(a, b) is known for every item.
 
     ``residual_variance`` = E[p(1 − p)] = ab/((a + b)(a + b + 1)); ``total_variance`` = μ(1 − μ);
-    ``variance_ratio`` = (a + b)/(a + b + 1), the share of the plain subset's variance left, hence of its items
-    needed for the same SE; ``se_ratio`` its square root.
+    ``variance_ratio`` = (a + b)/(a + b + 1), the share of the plain subset's variance the difference estimator
+    with a perfect predictor leaves on a random subset, hence of its items needed for the same SE; ``se_ratio`` its
+    square root; ``stratified_ratio`` = E[√(p(1 − p))]²/μ(1 − μ) = (B(a + ½, b + ½)/B(a, b))²/μ(1 − μ), the share
+    left by strata of p with Neyman allocation (Cochran 1977, §5.5: n_h ∝ N_h S_h), which is lower.
     """
 
     residual_variance: float
     total_variance: float
     variance_ratio: float
     se_ratio: float
+    stratified_ratio: float = math.nan
 
 
 def subset_variance_bound(a, b) -> SubsetBound:
-    """The smallest variance factor of a prediction-assisted subset when item probabilities follow Beta(a, b).
+    """The smallest variance factors of design-based subsets when item probabilities follow Beta(a, b).
 
     A right/wrong item with probability p has Var(Y) = μ(1 − μ) = E[p(1 − p)] + Var(p). Knowing every p_i exactly
-    (the ideal IRT fit) removes Var(p) and leaves E[p(1 − p)] = ab/((a + b)(a + b + 1)); the ratio is
-    (a + b)/(a + b + 1).
+    (the ideal IRT fit), the difference estimator on a random subset removes Var(p) and leaves E[p(1 − p)] =
+    ab/((a + b)(a + b + 1)): the ratio is (a + b)/(a + b + 1). Stratifying on p with Neyman allocation leaves
+    E[√(p(1 − p))]²/μ(1 − μ) (Cochran 1977, eq. 5.26 with S_h² = p_h(1 − p_h) in fine strata), with
+    E[√(p(1 − p))] = B(a + ½, b + ½)/B(a, b). Both estimators stay unbiased whatever the predictor; a model-based
+    one (tinyBenchmarks' p-IRT) can go lower only by trusting its model.
 
     Examples
     --------
     >>> subset_variance_bound(1, 1).variance_ratio
     0.6666666666666666
+    >>> round(subset_variance_bound(2, 1).stratified_ratio, 3)  # below the difference estimator's 0.75
+    0.694
     """
     a = check_real("a", a, low=0.0, high=1e6, low_open=True)
     b = check_real("b", b, low=0.0, high=1e6, low_open=True)
@@ -340,7 +350,8 @@ def subset_variance_bound(a, b) -> SubsetBound:
     resid = a * b / ((a + b) * (a + b + 1))
     total = mu * (1 - mu)
     ratio = (a + b) / (a + b + 1)
-    return SubsetBound(resid, total, ratio, math.sqrt(ratio))
+    mean_sd = math.exp(special.betaln(a + 0.5, b + 0.5) - special.betaln(a, b))
+    return SubsetBound(resid, total, ratio, math.sqrt(ratio), min(mean_sd**2 / total, ratio))
 
 
 def subset_teaser(*, m=500, n_total=5000, accuracy=0.7):
