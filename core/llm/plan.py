@@ -13,7 +13,7 @@ from . import BenchmarkDesign, FacetDesign
 from .items import SubsetDesign
 from ..sizing import SampleSize
 from ..plan.document import Assumption, PlanItem
-from ..plan.text import fmt_money, fmt_pct, fmt_ratio
+from ..plan.text import fmt_level, fmt_money, fmt_pct, fmt_ratio
 from ..validation import check_type
 
 __all__ = ["plan_item", "facet_plan_item", "subset_plan_item"]
@@ -271,11 +271,11 @@ def subset_plan_item(design: SubsetDesign, *, se: float, agreement: float, m_for
     halfwidth, target_agreement, seed = design.halfwidth, design.target_agreement, design.seed
     z = 1.959963984540054
     sentence = (f"Instead of all {n_total:,} items we evaluate a seeded random subset of {m:,} (seed {seed}), the same "
-                f"for both models (not the first {m:,}). At an accuracy of {accuracy:.0%} the subset's score is within "
-                f"±{100 * z * se:.1f} points of the full run's (95%, with the finite-population correction); ±"
+                f"for both models (not the first {m:,}). At an accuracy of {fmt_level(accuracy)} the subset's score is "
+                f"within ±{100 * z * se:.1f} points of the full run's (95%, with the finite-population correction); ±"
                 f"{100 * halfwidth:g} points need {m_for_halfwidth:,} items. With {a_only:,} items only A gets right "
                 f"and {b_only:,} only B gets right, the subset picks the full run's winner with probability "
-                f"{fmt_pct(agreement)} (exact hypergeometric; a tie counts one half); {fmt_pct(target_agreement, 0)} "
+                f"{fmt_pct(agreement)} (exact hypergeometric; a tie counts one half); {fmt_level(target_agreement)} "
                 f"needs {m_for_agreement:,} items.")
     return PlanItem(
         scenario="LLM benchmarks — a subset instead of the full run",
@@ -288,5 +288,5 @@ def subset_plan_item(design: SubsetDesign, *, se: float, agreement: float, m_for
         results=(("SE vs the full run", f"{se:.4f}"), ("95% of full run", f"±{100 * z * se:.1f} pts"),
                  ("Same winner as the full run", fmt_pct(agreement)),
                  (f"items for ±{100 * halfwidth:g} pts", f"{m_for_halfwidth:,}"),
-                 (f"items for {fmt_pct(target_agreement, 0)} same winner", f"{m_for_agreement:,}")),
+                 (f"items for {fmt_level(target_agreement)} same winner", f"{m_for_agreement:,}")),
         paragraph=sentence, link=link, code=code, references=SUBSET_REFERENCES)
