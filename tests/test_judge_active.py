@@ -144,6 +144,26 @@ def test_validation_names_the_parameter():
         jg.active_se(f, 1, policy="random")
     with pytest.raises(ValueError, match="`min_share`"):
         jg.active_se(f, 1, min_share=2)
+    # arrays that are not numbers, not one value per item, or a policy that is not a name
+    for bad, name in ((["a", "b"], "confidence"), ([1j, 0.5], "confidence"), ([[0.2, 0.5], [0.1, 0.3]], "confidence")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            jg.active_se(bad, 1)
+    with pytest.raises(ValueError, match="`policy`"):
+        jg.active_se(f, 1, policy=np.array(["active"]))
+    with pytest.raises(ValueError, match="`ns`"):
+        jg.active_curve(f, 2)
+    with pytest.raises(ValueError, match="`items`"):
+        jg.active_item_list(f, 2, items=3)
+    with pytest.raises(ValueError, match="`confidence` must hold at least one item"):
+        jg.active_estimate([], [], [])
+    # SE targets: one so large its square overflows, and PPI plans whose target needs more items than the cap
+    with pytest.raises(ValueError, match="`target_se` must be in"):
+        jg.active_labels_for_se(f, 1e160)
+    from core.judge.ppi import ppi_plan
+
+    for key in ("target_se", "delta"):
+        with pytest.raises(ValueError, match=f"`{key}` is too small"):
+            ppi_plan(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, **{key: 1e-12})
 
 
 def test_teaser_matches_the_tab_defaults():

@@ -87,9 +87,22 @@ TARGETS = ("population", "items")
 _MAX_ITEMS = 2_000_000
 
 
+def _numbers(values, name: str) -> np.ndarray:
+    """A one-dimensional float array of ``values``, or a ValueError naming the argument."""
+    try:
+        if np.iscomplexobj(values):
+            raise TypeError
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"`{name}` must be a list or array of (real) numbers.") from None
+    if array.ndim != 1:
+        raise ValueError(f"`{name}` must be one-dimensional (one value per item), got shape {array.shape}.")
+    return array
+
+
 def _validate(confidence, n_human, min_share, conditional_variance):
     """The inputs of every function here: arrays of probabilities / predictions and the label budget."""
-    f = np.asarray(confidence, dtype=float).ravel()
+    f = _numbers(confidence, "confidence")
     if f.size < 2:
         raise ValueError(f"`confidence` must hold at least 2 items, got {f.size}.")
     if f.size > _MAX_ITEMS:
@@ -101,7 +114,7 @@ def _validate(confidence, n_human, min_share, conditional_variance):
             raise ValueError(f"`confidence` must be probabilities in [0, 1], got values in [{f.min():g}, {f.max():g}].")
         u2 = f * (1.0 - f)
     else:
-        u2 = np.asarray(conditional_variance, dtype=float).ravel()
+        u2 = _numbers(conditional_variance, "conditional_variance")
         if u2.shape != f.shape:
             raise ValueError(f"`conditional_variance` must have one value per item ({f.size}), got {u2.size}.")
         if not np.all(np.isfinite(u2)) or u2.min() < 0:
@@ -224,9 +237,15 @@ def active_se(confidence, n_human, *, policy="active", min_share=0.0, conditiona
     (0.05, 0.0453)
     """
     f, u2, n, s = _validate(confidence, n_human, min_share, conditional_variance)
-    check_choice("policy", policy, POLICIES)
+    _check_policy(policy)
     check_choice("target", target, TARGETS)
     return math.sqrt(_variance(f, u2, n, s, policy, target))
+
+
+def _check_policy(policy):
+    if not isinstance(policy, str):
+        raise ValueError(f"`policy` must be one of {', '.join(POLICIES)}, got {type(policy).__name__}.")
+    return check_choice("policy", policy, POLICIES)
 
 
 def active_labels_for_se(confidence, target_se, *, policy="active", min_share=0.0, conditional_variance=None,
@@ -244,8 +263,9 @@ def active_labels_for_se(confidence, target_se, *, policy="active", min_share=0.
     (278, 230)
     """
     f, u2, _, s = _validate(confidence, 1.0, min_share, conditional_variance)
-    target_se = check_real("target_se", target_se, low=0.0, high=math.inf, low_open=True)
-    check_choice("policy", policy, POLICIES)
+    # an SE above 1 on right/wrong labels (any label in [0, 1]) is met by one label; its square must stay finite
+    target_se = check_real("target_se", target_se, low=0.0, high=1e6, low_open=True)
+    _check_policy(policy)
     check_choice("target", target, TARGETS)
     total = f.size
     goal = target_se**2
@@ -269,9 +289,13 @@ def active_curve(confidence, ns, *, policies=("human", "uniform", "active"), min
     f, u2, _, s = _validate(confidence, 1.0, min_share, conditional_variance)
     check_choice("target", target, TARGETS)
     filler = _Sorted(np.sqrt(u2))
+    if isinstance(policies, str):
+        policies = (policies,)
+    if np.ndim(ns) == 0:
+        raise ValueError("`ns` must be a list of human-label counts.")
     rows = []
     for policy in policies:
-        check_choice("policy", policy, POLICIES)
+        _check_policy(policy)
         for n in ns:
             n = check_real("n_human", n, low=0.0, high=float(f.size), low_open=True)
             rows.append((n, policy, POLICIES[policy], math.sqrt(_variance(f, u2, n, s, policy, target, filler))))
@@ -294,6 +318,8 @@ def active_item_list(confidence, n_human, *, min_share=0.0, conditional_variance
     f, _, _, _ = _validate(confidence, n_human, min_share, conditional_variance)
     seed = check_int("seed", seed, low=0)
     pi = label_probabilities(f, n_human, min_share=min_share, conditional_variance=conditional_variance)
+    if items is not None and (isinstance(items, (str, bytes)) or np.ndim(items) != 1):
+        raise ValueError(f"`items` must be a list of item ids, one per item ({f.size}).")
     ids = np.arange(f.size) if items is None else np.asarray(list(items), dtype=object)
     if ids.size != f.size:
         raise ValueError(f"`items` must have one id per item ({f.size}), got {ids.size}.")
@@ -306,11 +332,12 @@ def active_estimate(confidence, labels, probability) -> float:
 
     ``labels`` holds Y_i for labelled items and NaN for the others.
     """
-    f = np.asarray(confidence, dtype=float)
-    y = np.asarray(labels, dtype=float)
-    pi = np.asarray(probability, dtype=float)
+    f, y, pi = (_numbers(v, name) for v, name in ((confidence, "confidence"), (labels, "labels"),
+                                                    (probability, "probability")))
     if not (f.shape == y.shape == pi.shape):
         raise ValueError("`confidence`, `labels` and `probability` must have one value per item.")
+    if f.size == 0:
+        raise ValueError("`confidence` must hold at least one item.")
     if not np.all(np.isfinite(f)):
         raise ValueError("`confidence` must be a finite number for every item (the judge scores them all).")
     if np.any(np.isinf(y)):

@@ -272,7 +272,7 @@ def _target_pairs(a, b, target_var, ns):
     return ns[keep], m[keep].astype(np.int64)
 
 
-def _plan_target(a, b, ch, cj, target_var):
+def _plan_target(a, b, ch, cj, target_var, *, name="target_se"):
     """Cheapest whole-number design with Var <= ``target_var`` (then the most precise among equally cheap).
 
     Every n in a window around the continuous optimum is tried, plus the human-only design, then every n the
@@ -291,7 +291,7 @@ def _plan_target(a, b, ch, cj, target_var):
     ns = np.unique(np.concatenate([ns, [max(2, math.ceil((a + b) / target_var))]]))  # the human-only design
     ns, m = _target_pairs(a, b, target_var, ns)
     if ns.size == 0:
-        raise ValueError("`target_se` is too small: the design would need more than a billion items.")
+        raise ValueError(f"`{name}` is too small: the design would need more than {_N_MAX:,} items.")
     best = float((ns * ch + m * cj).min())
     interval = _quadratic_interval(ch * target_var, cj * b - ch * a - best * target_var, best * a)
     if interval is not None:
@@ -473,10 +473,12 @@ def ppi_plan(
             target_power = check_real("target_power", target_power, low=alpha, high=1.0, low_open=True,
                                       high_open=True)
             target = _se_for_power(delta, target_power, alpha)
-        if not target**2 > 0:  # an SE of 1e-170 squares to 0: no finite design reaches it
-            raise ValueError(f"`{'target_se' if mode == 'target_se' else 'delta'}` is too small: no design of at "
-                             f"most {_N_MAX:,} items reaches it.")
-        n, m = _plan_target(a, b, ch, cj, target**2)
+        name = "target_se" if mode == "target_se" else "delta"
+        # a/n + b/m <= T² needs n >= a/T² human labels and m >= b/T² items: beyond the item cap, no design (and the
+        # search window around the optimum would overflow)
+        if not target**2 > 0 or max(a, b) / target**2 > _N_MAX:
+            raise ValueError(f"`{name}` is too small: no design of at most {_N_MAX:,} items reaches it.")
+        n, m = _plan_target(a, b, ch, cj, target**2, name=name)
     big_n = m - n
     se = math.sqrt(a / n + b / m)
     cost = n * ch + m * cj
