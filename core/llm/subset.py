@@ -196,12 +196,18 @@ def subset_size_for_agreement(n_total, a_only, b_only, *, target_agreement=0.95,
 
 
 def subset_curve(ms, *, n_total, accuracy, a_only=None, b_only=None, method="exact") -> pd.DataFrame:
-    """The page's curves: tidy ``m, se`` (and ``agreement`` when a_only/b_only are given)."""
+    """The page's curves: tidy ``m, se`` (and ``agreement`` when a_only and b_only are given)."""
+    if (a_only is None) != (b_only is None):
+        raise ValueError("Give both `a_only` and `b_only` (items only A / only B gets right) for the agreement "
+                         "curve, or neither.")
+    if isinstance(ms, (str, bytes)) or np.ndim(ms) != 1:
+        raise ValueError("`ms` must be a list of subset sizes.")
     rows = []
     for m in ms:
-        row = {"m": int(m), "se": subset_se(int(m), n_total, accuracy)}
-        if a_only is not None and b_only is not None:
-            row["agreement"] = subset_agreement(int(m), n_total=n_total, a_only=a_only, b_only=b_only, method=method)
+        m = check_int("m", m, low=1)
+        row = {"m": m, "se": subset_se(m, n_total, accuracy)}
+        if a_only is not None:
+            row["agreement"] = subset_agreement(m, n_total=n_total, a_only=a_only, b_only=b_only, method=method)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -274,8 +280,9 @@ def read_correctness(data, *, name="correctness.csv") -> pd.DataFrame:
     """A models × items correctness matrix from an upload (CSV/TSV through :mod:`core.uploads`).
 
     Accepted: a wide table with one row per model (a first text column names it) and one column per item; or a long
-    table with columns ``model``, ``item``, ``score`` (aliases as for logs: ``question``, ``correct``, ``acc`` …).
-    Values must be numbers in [0, 1]; a malformed file gets a message naming the file and line.
+    table with columns ``model``, ``item``, ``score`` (aliases as for logs: ``question``, ``correct``, ``acc`` …),
+    where several rows of one model and item (samples, repeated runs) are averaged into that item's score. Values
+    must be numbers in [0, 1]; a malformed file gets a message naming the file and line.
     """
     table = read_table(data, name=name)
     cols = {str(c).strip().lower(): c for c in table.columns}
