@@ -214,3 +214,15 @@ def test_active_estimate_refuses_a_missing_confidence_or_an_infinite_label():
         jg.active_estimate([0.4, 0.5], [np.inf, 1.0], [0.5, 0.5])
     # the estimator itself: mean(f) + Σ_labelled (y − f)/π / N
     assert jg.active_estimate([0.4, 0.5], [np.nan, 1.0], [0.5, 0.5]) == pytest.approx(0.45 + (1.0 - 0.5) / 0.5 / 2)
+
+
+def test_calibrated_confidence_is_never_certain():
+    """A pilot where all 60 judge-positive items were labelled 1 gives them (60 + ½)/(60 + 1), not 1: with f = 1
+    their label probability was ~3e-10 and their weight ~3e9, with no variance counted for them. The other bin:
+    (85 + ½)/(340 + 1)."""
+    human = np.r_[np.ones(60), np.ones(85), np.zeros(255)]
+    judge = np.r_[np.ones(60), np.zeros(340)]
+    f = jg.calibrated_confidence(human, judge)
+    assert f[0] == pytest.approx(60.5 / 61) and f[-1] == pytest.approx(85.5 / 341)
+    pi = jg.label_probabilities(f, 40)
+    assert pi.min() > 0.01 and 0 < f.min() and f.max() < 1

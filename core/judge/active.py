@@ -380,6 +380,11 @@ def calibrated_confidence(human, judge, *, bins=10) -> np.ndarray:
     of human 1-labels among the items with that output (for a 0/1 judge, the positive and 1 − negative predictive
     values). A judge with more distinct scores is grouped into ``bins`` quantile bins first (histogram binning,
     Zadrozny & Elkan 2001). Human labels must be 0/1.
+
+    Each bin's rate is the posterior mean under a Jeffreys prior, (k + ½)/(n + 1) for k human 1-labels among n
+    items, never exactly 0 or 1: a bin whose pilot labels all agree (60 of 60) does not make the judge certain, and
+    a probability of exactly 1 would give its items a label probability of ~0 and an inverse weight of ~10⁹, with no
+    variance counted for them (the estimator is unbiased only where every π_i > 0).
     """
     h = np.asarray(human, dtype=float).ravel()
     g = np.asarray(judge, dtype=float).ravel()
@@ -398,7 +403,7 @@ def calibrated_confidence(human, judge, *, bins=10) -> np.ndarray:
         group = np.searchsorted(edges, g, side="right")
     sums = np.bincount(group, weights=h)
     counts = np.bincount(group)
-    return (sums / np.maximum(counts, 1))[group]
+    return ((sums + 0.5) / (counts + 1.0))[group]
 
 
 @dataclass(frozen=True)
