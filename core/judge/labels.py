@@ -145,7 +145,8 @@ class LabelsPlan:
         ε from the pilot κ (:func:`annotator_error`).
     break_even_cost_item : float
         The item cost at which 3 labels per item cost as much as 1: c_label·(3n_3 − n_1)/(n_1 − n_3); above it
-        k = 3 is cheaper (0 when k = 3 is cheaper even for free items, inf when labels are noiseless).
+        k = 3 is cheaper (0 when k = 3 is cheaper even for free items, inf when three labels need as many items as
+        one — noiseless labels, or noise too small to change the item count).
     """
 
     best: int
@@ -192,8 +193,10 @@ def labels_per_item(p10, p01, *, kappa, prevalence=0.5, cost_item=0.0, cost_labe
     alpha = check_alpha(alpha)
     target_power = check_real("target_power", target_power, low=alpha, high=1.0, low_open=True, high_open=True)
     max_labels = check_int("max_labels", max_labels, low=1, high=MAX_LABELS)
-    if eps >= 0.5 - 1e-12:
-        raise ValueError("`kappa` must be above 0 at `prevalence` 0.5: annotators at chance carry no information "
+    if eps >= 0.5 - 1e-12 or kappa <= 0:
+        # κ = 0 under symmetric errors: ε = ½, or (at another observed prevalence) a constant true label; either
+        # way two annotators' agreement says nothing about the true labels
+        raise ValueError("`kappa` must be above 0: annotators who agree no more than chance carry no information "
                          "about the true labels.")
     rows = []
     for k in range(1, max_labels + 1, 2):

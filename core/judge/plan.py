@@ -182,8 +182,8 @@ def labels_plan_item(design: JudgePageDesign, plan: LabelsPlan, *, currency: str
     row = plan.table.set_index("labels").loc[plan.best]
     one = plan.table.iloc[0]
     even = plan.break_even_cost_item
-    even_text = ("never (noiseless labels)" if math.isinf(even) else "—" if math.isnan(even)
-                 else fmt_money(even, currency))
+    even_text = ("never (three labels per item need as many items as one)" if math.isinf(even)
+                 else "—" if math.isnan(even) else fmt_money(even, currency))
     sentence = (f"Annotators agree with Cohen's κ = {kappa:g} in a pilot (observed prevalence {prevalence:g}), so each "
                 f"errs with probability {plan.annotator_error:.3f}. Comparing two classifiers (P(only A right) = "
                 f"{p10:g}, P(only B right) = {p01:g}) by McNemar's test at α = {alpha:g} with {target_power:.0%} "
