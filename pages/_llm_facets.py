@@ -191,7 +191,9 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
 def _budget_split(design: llm.FacetDesign, currency, plotted):
     """The best whole-number split of a budget of calls per model: the design with the budget's calls and cost per
     call, and its best split (a FacetPlan; None at a zero gain or when it cannot be found)."""
-    st.markdown("**The best split of a budget of calls** (per model: questions × templates × samples ≤ calls)")
+    st.markdown("**The best split of a budget of calls** (per model: questions × templates × samples ≤ calls"
+                + ("; every seed model answers it, and the seed term stays whatever the split)" if design.seeds_used
+                   else ")"))
     c1, c2 = st.columns(2)
     design = design.with_(calls=_field("calls", c1), cost_call=_field("cost_call", c2))
     n, t, k, delta, calls, cost_call = (design.n, design.templates, design.samples, design.delta, design.calls,
@@ -207,8 +209,10 @@ def _budget_split(design: llm.FacetDesign, currency, plotted):
             Metric("Best split (questions × templates × answers)", f"{best.n:,} × {best.templates} × {best.samples}",
                    help="The most powerful whole-number design within the budget (searched over every T ≤ 50 and K)."),
             Metric("Its power", fmt_pct(best.power), help=f"SE {100 * best.se:.2f} pts."),
-            Metric("Its cost", fmt_money(best.cost, currency, markdown=False) if cost_call else f"{2 * best.calls:,} "
-                   "calls", help="Both models' calls × cost per call."),
+            Metric("Its cost", fmt_money(best.cost, currency, markdown=False) if cost_call else
+                   f"{2 * (design.seeds_used or 1) * best.calls:,} calls",
+                   help="Both sides' calls × cost per call" + (f" (every one of the {design.seeds_used} seed models "
+                   "per recipe answers the split)." if design.seeds_used else ".")),
         )
         curve = best.curve.assign(series=f"best n × K for {calls:,} calls")
         plotted["best_split_by_templates"] = best.curve

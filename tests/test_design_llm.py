@@ -332,9 +332,12 @@ def test_facet_methods_delegate_to_the_engines():
     assert d.sample_size(target_power=0.9) == llm.facet_sample_size(0.03, **kw, target_power=0.9)
     assert d.curves([100, 1000], templates_list=(1, 3)).equals(
         llm.facet_power_curve([100, 1000], 0.03, templates_list=(1, 3), samples=2, seeds=4, **comps))
-    no_seed = {k: v for k, v in comps.items() if k != "var_seed"}
-    best, ref = d.plan(), llm.facet_plan(0.03, calls=50_000, **no_seed, cost_call=0.01, max_templates=50)
+    # recipes: the split is searched with the seed term in it, and its cost counts every seed model
+    best, ref = d.plan(), llm.facet_plan(0.03, calls=50_000, **comps, seeds=4, cost_call=0.01, max_templates=50)
     assert (best.n, best.templates, best.samples, best.power) == (ref.n, ref.templates, ref.samples, ref.power)
+    assert best.cost == pytest.approx(2 * 4 * 0.01 * best.calls)
+    assert best.se == pytest.approx(llm.facet_se(best.n, templates=best.templates, samples=best.samples, seeds=4,
+                                                 **comps))
     parts = d.budget((1, 3))
     assert parts[parts["templates"] == 3].drop(columns="templates").reset_index(drop=True).equals(
         llm.facet_budget(800, **kw))

@@ -508,11 +508,8 @@ class FacetDesign(Design):
         Φ(|Δ| / √(var_template/T + 2·var_seed/S) − z_{1−α/2}) (the normal test with only the terms that stay);
         :func:`facet_ceiling` without seeds; α at Δ = 0.
         """
-        if self.seeds_used is None:
-            return facet_ceiling(self.delta, templates=self.templates, var_template=self.sd_template ** 2,
-                                 alpha=self.alpha)
-        stay = math.sqrt(self.sd_template ** 2 / self.templates + 2 * self.sd_seed ** 2 / self.seeds_used)
-        return float(_power_of_se(self.delta, stay, self.alpha))  # 1 when neither term stays (SE 0), α at Δ = 0
+        return facet_ceiling(self.delta, templates=self.templates, var_template=self.sd_template ** 2,
+                             alpha=self.alpha, seeds=self.seeds_used, var_seed=self.sd_seed ** 2)
 
     def p_correct_order(self) -> float:
         """P(the evaluation ranks the two models the right way round, significant or not) = Φ(|Δ| / SE); ½ at Δ = 0."""
@@ -536,9 +533,10 @@ class FacetDesign(Design):
                          ignore_index=True)
 
     def plan(self, *, max_templates=50):
-        """:func:`facet_plan`: the most powerful split of ``calls`` per model (two fixed models)."""
-        return facet_plan(self.delta, calls=self.calls, **self.components(seed=False), alpha=self.alpha,
-                          cost_call=self.cost_call, max_templates=max_templates)
+        """:func:`facet_plan`: the most powerful split of ``calls`` per model (per seed model when recipes are
+        compared: the seed term stays, and the cost counts every seed model)."""
+        return facet_plan(self.delta, calls=self.calls, **self.components(), seeds=self.seeds_used,
+                          alpha=self.alpha, cost_call=self.cost_call, max_templates=max_templates)
 
     def seed_curve(self, seeds=range(2, 31)) -> pd.DataFrame:
         """SE and power (normal test) for each number of seeds per recipe: columns ``seeds, se, power``."""

@@ -339,19 +339,26 @@ def _summarise(d_hat, sig, delta, n_sims, df, se) -> FacetPower:
                       df_median=float(np.median(finite)) if finite.size else math.nan, se=float(se))
 
 
-def facet_ceiling(delta, *, templates, var_template, alpha=0.05) -> float:
-    """Power as n → ∞: every term but the template term vanishes, so power ≤ Φ(|Δ|/√(var_template/T) − z_{1−α/2}).
+def facet_ceiling(delta, *, templates, var_template, alpha=0.05, seeds=None, var_seed=0.0) -> float:
+    """Power as n → ∞: every term but the template term (and, for two training recipes with S seeds each, the seed
+    term 2·var_seed/S) vanishes, so power ≤ Φ(|Δ|/√(var_template/T [+ 2·var_seed/S]) − z_{1−α/2}).
 
     Examples
     --------
     >>> round(facet_ceiling(0.02, templates=1, var_template=1e-4), 3)
     0.516
+    >>> round(facet_ceiling(0.02, templates=1, var_template=1e-4, seeds=3, var_seed=1e-4), 3)
+    0.341
     """
     delta = check_real("delta", delta, low=-1.0, high=1.0)
     templates = check_int("templates", templates, low=1, high=10_000)
     var_template = check_real("var_template", var_template, low=0.0, high=1.0)
     alpha = check_alpha(alpha)
-    return float(_power_of_se(delta, math.sqrt(var_template / templates), alpha))
+    stay = var_template / templates
+    if seeds is not None:
+        seeds = check_int("seeds", seeds, low=1, high=10_000)
+        stay += 2.0 * check_real("var_seed", var_seed, low=0.0, high=1.0) / seeds
+    return float(_power_of_se(delta, math.sqrt(stay), alpha))
 
 
 def facet_sample_size(delta, *, templates=1, samples=1, seeds=None, var_template, var_item, var_item_template,
@@ -420,7 +427,8 @@ def _power_of_se(delta, se, alpha):
 
 
 def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_sample, cost_call=1.0,
-               max_templates=50, target_power=None, alpha=0.05, max_questions=None) -> FacetPlan:
+               max_templates=50, target_power=None, alpha=0.05, max_questions=None, seeds=None,
+               var_seed=0.0) -> FacetPlan:
     """The best whole-number split of a budget of model calls between questions, templates and samples.
 
     Every (T, K) with T ≤ ``max_templates``, K ≤ 10,000 and n·T·K ≤ ``calls`` is evaluated (n the largest whole
@@ -448,10 +456,17 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
     alpha : float
     max_questions : int, optional
         Questions available (a fixed benchmark).
+    seeds, var_seed : optional
+        Two training recipes with S seed models each (:func:`facet_se`): every seed model answers the split, so
+        ``calls`` are per seed model, the sampling term is var_sample/(nTKS), 2·var_seed/S stays whatever the split,
+        and ``cost`` counts the 2·S models.
     """
     delta = check_real("delta", delta, low=-1.0, high=1.0)
     calls = check_int("calls", calls, low=1, high=10**9)
-    _, _, _, _, vt, vi, vit, vs, _ = _check(1, 1, 1, None, var_template, var_item, var_item_template, var_sample, 0)
+    _, _, _, seeds, vt, vi, vit, vs, vseed = _check(1, 1, 1, seeds, var_template, var_item, var_item_template,
+                                                    var_sample, var_seed)
+    runs = 1 if seeds is None else seeds  # models per side
+    fixed = vt + (0.0 if seeds is None else 2.0 * vseed / seeds)  # the terms no split shrinks (vt over T below)
     cost_call = check_real("cost_call", cost_call, low=0.0, high=1e9)
     max_templates = check_int("max_templates", max_templates, low=1, high=1000)
     alpha = check_alpha(alpha)
@@ -475,11 +490,12 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
         k, n_max = k[keep], n_max[keep]
         if not k.size:
             continue
-        per_n = vi + vit / t + vs / (t * k)
+        per_n = vi + vit / t + vs / (t * k * runs)
+        stays = vt / t + (fixed - vt)
         if need is None:
             n_use = n_max
         else:
-            room = need - vt / t
+            room = need - stays
             if room <= 0:
                 continue
             # compared as floats before the cast: at a gain of 10⁻¹⁰ the count exceeds int64 and wraps around
@@ -488,7 +504,7 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
             k, n_use, per_n = k[ok], n_float[ok].astype(np.int64), per_n[ok]
             if not k.size:
                 continue
-        se = np.sqrt(vt / t + per_n / n_use)
+        se = np.sqrt(stays + per_n / n_use)
         used = n_use * t * k
         # only each T's best K is kept (the curve's row and a candidate for the plan): the whole (T, K) table has
         # up to 10⁷ rows (gigabytes at a billion calls); np.lexsort is stable, so ties keep the smaller K
@@ -499,7 +515,8 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
         if need is None:
             raise ValueError("`calls` is too small for one question.")
         reached = False
-        return _best_plan(delta, calls, vt, vi, vit, vs, cost_call, max_templates, alpha, cap, reached)
+        return _best_plan(delta, calls, vt, vi, vit, vs, cost_call, max_templates, alpha, cap, reached, seeds,
+                          vseed)
     curve = pd.DataFrame(rows, columns=["templates", "samples", "n", "calls", "se"])
     curve["power"] = _power_of_se(delta, curve["se"].to_numpy(), alpha)
     if need is None:
@@ -507,16 +524,17 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
     else:
         order = curve.sort_values(["calls", "se", "n"], ascending=[True, True, False], kind="mergesort")
     best = order.iloc[0]
-    curve["cost"] = 2.0 * cost_call * curve["calls"]
+    curve["cost"] = 2.0 * runs * cost_call * curve["calls"]
     return FacetPlan(n=int(best["n"]), templates=int(best["templates"]), samples=int(best["samples"]),
-                     se=float(best["se"]), power=float(best["power"]), cost=2.0 * cost_call * float(best["calls"]),
+                     se=float(best["se"]), power=float(best["power"]),
+                     cost=2.0 * runs * cost_call * float(best["calls"]),
                      calls=int(best["calls"]), reached=reached, curve=curve.reset_index(drop=True))
 
 
-def _best_plan(delta, calls, vt, vi, vit, vs, cost_call, max_templates, alpha, cap, reached):
+def _best_plan(delta, calls, vt, vi, vit, vs, cost_call, max_templates, alpha, cap, reached, seeds, vseed):
     plan = facet_plan(delta, calls=calls, var_template=vt, var_item=vi, var_item_template=vit, var_sample=vs,
                       cost_call=cost_call, max_templates=max_templates, alpha=alpha,
-                      max_questions=None if cap == _N_MAX else cap)
+                      max_questions=None if cap == _N_MAX else cap, seeds=seeds, var_seed=vseed)
     return FacetPlan(n=plan.n, templates=plan.templates, samples=plan.samples, se=plan.se, power=plan.power,
                      cost=plan.cost, calls=plan.calls, reached=reached, curve=plan.curve)
 
@@ -540,8 +558,11 @@ def facet_power_curve(ns, delta, *, templates_list=(1, 2, 5, 10), samples=1, see
     """Analytic power vs questions, one curve per T: tidy ``n, templates, se, power, ceiling``."""
     rows = []
     for t in templates_list:
-        ceiling = facet_ceiling(delta, templates=t, var_template=var_template, alpha=alpha) if seeds is None else \
-            float(_power_of_se(delta, math.sqrt(var_template / t + 2 * var_seed / seeds), alpha))
+        # the engine checks every argument (seeds = 0 among them) before any term is formed
+        facet_se(1, templates=t, samples=samples, seeds=seeds, var_template=var_template, var_item=var_item,
+                 var_item_template=var_item_template, var_sample=var_sample, var_seed=var_seed)
+        ceiling = facet_ceiling(delta, templates=t, var_template=var_template, alpha=alpha, seeds=seeds,
+                                var_seed=var_seed)
         for size in ns:
             se = facet_se(size, templates=t, samples=samples, seeds=seeds, var_template=var_template,
                           var_item=var_item, var_item_template=var_item_template, var_sample=var_sample,

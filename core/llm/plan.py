@@ -177,7 +177,8 @@ def facet_plan_item(design: FacetDesign, result, *, ceiling: float, se: float, t
         The page's target power (a sidebar setting, not a field of the design).
     best : FacetPlan, optional
         The best split of the design's calls per model (:meth:`FacetDesign.plan`); with it, the plan states the
-        split and, when the cost per call is positive, the cost of the current design, 2·n·T·K × cost per call.
+        split and, when the cost per call is positive, the cost of the current design, 2·S·n·T·K × cost per call
+        (S = 1 for two fixed models).
     currency : str
         The page's currency label.
     figures, link, code :
@@ -196,7 +197,8 @@ def facet_plan_item(design: FacetDesign, result, *, ceiling: float, se: float, t
     n, delta, templates, samples, seeds = design.n, design.delta, design.templates, design.samples, design.seeds_used
     components, alpha = design.components(), design.alpha
     calls = design.calls if best is not None else None
-    cost = 2 * n * templates * samples * design.cost_call if best is not None and design.cost_call else None
+    runs = seeds or 1  # models per side: S seed models per recipe each answer the whole grid
+    cost = 2 * runs * n * templates * samples * design.cost_call if best is not None and design.cost_call else None
     sources = dict(sources or {})
     gain = 100 * delta
     ordered = 0.5 if se <= 0 else float(_phi(abs(delta) / se)) if delta else 0.5
@@ -230,11 +232,13 @@ def facet_plan_item(design: FacetDesign, result, *, ceiling: float, se: float, t
                ("ceiling as n → ∞", fmt_pct(ceiling)), ("P(correct order)", fmt_pct(ordered)),
                ("signal-to-noise Δ/SE", f"{abs(delta) / se:.2f}" if se > 0 else "—")]
     if best is not None and calls:
-        results.append((f"best split of {calls:,} calls per model",
-                        f"{best.n:,} questions × {best.templates} templates × {best.samples} samples "
+        per = "per seed model" if seeds else "per model"
+        plural = "" if best.samples == 1 else "s"
+        results.append((f"best split of {calls:,} calls {per}",
+                        f"{best.n:,} questions × {best.templates} templates × {best.samples} sample{plural} "
                         f"(power {fmt_pct(best.power)})"))
-        sentence += (f" Within {calls:,} calls per model, the most powerful split is {best.n:,} questions × "
-                     f"{best.templates} templates × {best.samples} samples ({fmt_pct(best.power, 0)} power).")
+        sentence += (f" Within {calls:,} calls {per}, the most powerful split is {best.n:,} questions × "
+                     f"{best.templates} templates × {best.samples} sample{plural} ({fmt_pct(best.power, 0)} power).")
     return PlanItem(
         scenario="LLM benchmark: prompts and seeds",
         question=f"Can {n:,} questions under {which} detect a {gain:+.1f}-point gain between two language models?",

@@ -97,7 +97,8 @@ def llm_facets_snippet(design: FacetDesign, *, target_power: float) -> str:
              "res = llm.facet_power(n, delta, **design, **components, alpha=alpha)",
              "se = llm.facet_se(n, **design, **components)",
              "ceiling = llm.facet_ceiling(delta, templates=design['templates'], "
-             "var_template=components['var_template'], alpha=alpha)",
+             "var_template=components['var_template'], alpha=alpha, seeds=design['seeds'], "
+             "var_seed=components.get('var_seed', 0.0))",
              f"print({'Power (templates counted)' if delta else 'False-positive rate (templates counted)'!r} + ':', "
              "pct(res.power))",
              "print('Power ceiling (unlimited questions):', pct(ceiling))",
@@ -111,8 +112,8 @@ def llm_facets_snippet(design: FacetDesign, *, target_power: float) -> str:
                   "print(f'Questions for {target_power:.0%} power (templates counted):', 'not reachable' if need < 0 "
                   "else f'{need:,}')"]
     if calls:
-        lines += [f"best = llm.facet_plan(delta, calls={int(calls)!r}, "
-                  "**{k: v for k, v in components.items() if k != 'var_seed'}, alpha=alpha)",
+        lines += [f"best = llm.facet_plan(delta, calls={int(calls)!r}, **components, seeds=design['seeds'], "
+                  "alpha=alpha)",
                   "print('Best split (questions × templates × answers):', "
                   "f'{best.n:,} × {best.templates} × {best.samples}')"]
     return "\n".join(lines) + "\n"
