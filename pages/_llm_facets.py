@@ -7,6 +7,7 @@ does not shrink with more questions, so power has a ceiling that only more templ
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 import pandas as pd
@@ -264,16 +265,23 @@ def _simulate(design: llm.FacetDesign, res):
         metrics_row(
             Metric("Simulated power (Satterthwaite t)" if delta else "Simulated false-positive rate",
                    fmt_pct(mc.power), se=f"{100 * mc.mc_se:.1f}%", help=f"{mc.n_sims:,} simulated evaluations."),
-            Metric("Mean Satterthwaite df", f"{mc.df:,.1f}", help="Average degrees of freedom of the test; "
-                   "large values come from replicates whose template estimate was truncated at 0."),
-            Metric("Median Satterthwaite df", f"{mc.df_median:,.1f}",
+            Metric("Mean Satterthwaite df", f"{mc.df:,.1f}" if math.isfinite(mc.df) else "—",
+                   help="Average degrees of freedom of the test; large values come from replicates whose template "
+                   "estimate was truncated at 0. — when no replicate has an estimable variance."),
+            Metric("Median Satterthwaite df", f"{mc.df_median:,.1f}" if math.isfinite(mc.df_median) else "—",
                    help=f"With the template term dominant they collapse towards T − 1 = {t - 1}."),
         )
+        shares = design.budget((t,)).set_index("component")["share"]
+        template_share = float(shares["template"])
         if t == 1:
             st.warning("With one template the data cannot show the model × template term: the test you would run "
                        "treats it as part of the gain and rejects too often (compare the simulated rate at Δ = 0 "
                        "with α).")
-        elif mc.df_median < 10:
+        elif math.isfinite(mc.df_median) and mc.df_median < min(10, 2 * (t - 1)) and template_share >= 0.5:
             st.caption(f"The median df ({mc.df_median:.1f}) is close to T − 1 = {t - 1}: the template term dominates "
-                       f"and the t test's critical value is large, so power is lower than the normal "
-                       f"{fmt_pct(res.power)}.")
+                       f"({fmt_pct(template_share, 0)} of SE²) and the t test's critical value is large, so power is "
+                       f"lower than the normal {fmt_pct(res.power)}.")
+        elif math.isfinite(mc.df_median) and mc.df_median < 10:
+            st.caption(f"The median df is only {mc.df_median:.1f}: the variance of the gain is estimated from few "
+                       f"degrees of freedom, so the t test's critical value is large and power is lower than the "
+                       f"normal {fmt_pct(res.power)}.")

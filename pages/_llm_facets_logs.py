@@ -100,6 +100,12 @@ def fit_from_logs(*, sd_keys):
             values = {key: float(np.clip(round(100 * math.sqrt(v), 2), 0.0, 30.0 if key == "fc_sd_t" else 100.0))
                       for key, v in zip(sd_keys, (fit.var_template, fit.var_item, fit.var_item_template,
                                                   fit.var_sample))}
+            if fit.templates == 1:
+                # one template shows no model × template variance (its 0 is "not measured", not "none"): the
+                # assumption stays, and with it the ceiling the tab warns about
+                values.pop(sd_keys[0], None)
             st.button("Use these components", on_click=apply_values, args=(values, f"fitted from {origin}"),
                       key="fc_use_fit", type="primary",
-                      help="Sets the four SDs in the assumptions above (rounded to 0.01 points).")
+                      help="Sets the SDs in the assumptions above (rounded to 0.01 points)"
+                      + (" — all but the model × template SD, which one template cannot measure." if fit.templates
+                         == 1 else "."))

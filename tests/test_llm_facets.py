@@ -211,6 +211,75 @@ def test_one_template_hides_the_template_variance_from_the_users_test():
     assert res.power == pytest.approx(oracle, abs=4 * res.mc_se + 0.005)
 
 
+def brute_force_recipes(n, t, k, seeds, delta, comps, alpha, reps, seed):
+    """Power of the recipe test computed from whole data sets: every answer of every seed model drawn (recipe
+    effects per template, question and cell with half of each difference component; a seed effect per run; answer
+    noise var_sample/2), then the analysis of the docstring — ANOVA of the seed-averaged cell differences, the noise
+    from each recipe's answers around cell + seed, the seed term from the runs' spread within each recipe."""
+    rng = np.random.default_rng(seed)
+    vt, vi, vit, vs, vseed = (comps[c] for c in ("var_template", "var_item", "var_item_template", "var_sample",
+                                                 "var_seed"))
+    out, dfs = [], []
+    big = n * t
+    for _ in range(reps // 1000):
+        r = 1000
+        y = (rng.normal(0, math.sqrt(vt / 2), (r, 2, 1, 1, t, 1)) + rng.normal(0, math.sqrt(vi / 2), (r, 2, 1, n, 1, 1))
+             + rng.normal(0, math.sqrt(vit / 2), (r, 2, 1, n, t, 1)) + rng.normal(0, math.sqrt(vseed), (r, 2, seeds, 1, 1, 1))
+             + rng.normal(0, math.sqrt(vs / 2), (r, 2, seeds, n, t, k)))
+        y[:, 0] += delta
+        d = y.mean(axis=(2, 5))[:, 0] - y.mean(axis=(2, 5))[:, 1]
+        grand = d.mean(axis=(1, 2))
+        qm, tm = d.mean(axis=2), d.mean(axis=1)
+        ms_i = t * ((qm - grand[:, None]) ** 2).sum(axis=1) / (n - 1)
+        resid = (y - y.mean(axis=(2, 5), keepdims=True) - y.mean(axis=(3, 4, 5), keepdims=True)
+                 + y.mean(axis=(2, 3, 4, 5), keepdims=True))
+        df_e = 2 * (n * t * (seeds * k - 1) - (seeds - 1))
+        ms_e = (resid ** 2).sum(axis=(1, 2, 3, 4, 5)) / df_e
+        noise = 2 * ms_e / (k * seeds)
+        runs = y.mean(axis=(3, 4, 5)).reshape(r, 2, seeds)
+        ms_s = ((runs - runs.mean(axis=2, keepdims=True)) ** 2).sum(axis=(1, 2)) / (2 * (seeds - 1))
+        if t > 1:
+            ms_t = n * ((tm - grand[:, None]) ** 2).sum(axis=1) / (t - 1)
+            ms_it = ((d - qm[:, :, None] - tm[:, None, :] + grand[:, None, None]) ** 2).sum(axis=(1, 2)) / (
+                (n - 1) * (t - 1))
+            s_t, s_i = np.maximum(ms_t - ms_it, 0) / n, np.maximum(ms_i - ms_it, 0) / t
+            s_it = np.maximum(ms_it - noise, 0)
+            var = s_t / t + s_i / n + s_it / big + 2 * ms_s / seeds
+            pt, pi, pit = ms_t > ms_it, ms_i > ms_it, ms_it > noise
+            parts = [(pt * ms_t / big, t - 1), (pi * ms_i / big, n - 1),
+                     ((pit * 1.0 - pt - pi) * ms_it / big, (n - 1) * (t - 1)),
+                     (-1.0 * pit * 2 / (k * seeds) / big * ms_e, df_e), (2 * ms_s / seeds, 2 * (seeds - 1))]
+        else:
+            var = np.maximum(ms_i - noise, 0) / n + 2 * ms_s / seeds
+            pi = ms_i > noise
+            parts = [(pi * ms_i / big, n - 1), (-1.0 * pi * 2 / (k * seeds) / big * ms_e, df_e),
+                     (2 * ms_s / seeds, 2 * (seeds - 1))]
+        assert np.allclose(sum(p for p, _ in parts), var)
+        df = var ** 2 / sum(p ** 2 / f for p, f in parts)
+        sig = np.abs(grand / np.sqrt(var)) > stats.t.ppf(1 - alpha / 2, df)
+        out.append(sig & (np.sign(grand) == np.sign(delta)) if delta else sig)
+        dfs.append(df)
+    return np.concatenate(out).mean(), np.concatenate(dfs)
+
+
+@pytest.mark.parametrize("delta, n, t, k, seeds", [(0.05, 40, 3, 2, 3), (0.0, 40, 3, 2, 3), (0.05, 30, 1, 1, 4),
+                                                   (0.06, 20, 4, 1, 2)])
+def test_recipe_simulation_matches_whole_data_sets(delta, n, t, k, seeds):
+    """Two training recipes with S seed models each: the sufficient-statistic simulation against whole data sets.
+    (It once drew the seeds' mean square without the runs' own sampling noise and added the seed term to a variance
+    that already held it: 33% power where whole data sets gave 22–30%.)"""
+    comps = dict(var_template=0.002, var_item=0.01, var_item_template=0.005, var_sample=0.2, var_seed=0.001)
+    reps = 6000
+    oracle, oracle_df = brute_force_recipes(n, t, k, seeds, delta, comps, 0.05, reps, seed=13)
+    res = llm.facet_power(n, delta, templates=t, samples=k, seeds=seeds, **comps, method="simulate", n_sims=reps,
+                          seed=7)
+    tol = 4 * math.sqrt(res.mc_se ** 2 + oracle * (1 - oracle) / reps)
+    assert abs(res.power - oracle) <= tol, (res.power, oracle, tol)
+    assert res.df_median == pytest.approx(np.median(oracle_df), rel=0.1, abs=0.5)
+    if delta == 0 and t > 1:  # the recipe test keeps its level
+        assert res.power <= 0.05 + 4 * math.sqrt(0.05 * 0.95 / reps)
+
+
 def test_simulation_is_seeded_and_seeds_are_estimated():
     kw = dict(templates=3, samples=2, seeds=3, var_seed=1e-4, **COMPS, method="simulate", n_sims=2000)
     a, b = llm.facet_power(500, 0.03, **kw, seed=9), llm.facet_power(500, 0.03, **kw, seed=9)
@@ -362,6 +431,10 @@ def test_fit_reads_aliases_and_rejects_bad_logs():
         llm.fit_facets(log.assign(score=["oops"] + list(log["score"].iloc[1:])))
     with pytest.raises(ValueError, match="`question`"):
         llm.fit_facets(log.drop(columns="question"))
+    # identical models: every difference is 0, so nothing is estimable (it reported an SE of 0 and df nan)
+    same = pd.concat([log[log["model"] == log["model"].iloc[0]].assign(model=m) for m in ("a", "b")])
+    with pytest.raises(ValueError, match="do not vary"):
+        llm.fit_facets(same)
 
 
 def test_harness_files_one_per_prompt_variant():

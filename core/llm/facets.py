@@ -239,9 +239,10 @@ def facet_power(n, delta, *, templates=1, samples=1, seeds=None, var_template, v
         exactly: D̂ ~ N(Δ, Var(D̂)) and independent mean squares MS_j ~ E[MS_j]·χ²_{df_j}/df_j with
         E[MS_T] = σ²_e + Kσ²_it + nKσ²_t, E[MS_I] = σ²_e + Kσ²_it + TKσ²_i, E[MS_IT] = σ²_e + Kσ²_it, E[MS_E] = σ²_e
         (Searle, Casella & McCulloch 1992, ch. 4, balanced crossed random model), so the cost does not grow with
-        n·T·K. With seeds (S ≥ 2), the seed variance is estimated from the S runs of each recipe (2(S − 1) df). With
-        T = 1 the template term is invisible in the data: the user's test omits it and rejects too often (see the
-        false-positive rate at Δ = 0).
+        n·T·K. With seeds (two training recipes, S ≥ 2 seed models each), the test of :func:`_simulate_recipes`:
+        the question and template terms from the ANOVA of the cell means, the seed term from the spread of the runs'
+        mean scores within each recipe (2(S − 1) df). With T = 1 the template term is invisible in the data: the
+        user's test omits it and rejects too often (see the false-positive rate at Δ = 0).
     n_sims : int
         Simulated replicates (``method="simulate"``), 100 to 1,000,000.
     seed : int, optional
@@ -276,9 +277,9 @@ def facet_power(n, delta, *, templates=1, samples=1, seeds=None, var_template, v
         raise ValueError("`seeds` must be at least 2 with method='simulate' (one run per recipe gives no estimate "
                          f"of the seed variance), got {seeds}.")
     rng = np.random.default_rng(None if seed is None else check_int("seed", seed, low=0))
-    # the S seed models' answers to a question and template are K·S replications of the cell (the seed effects
-    # are estimated apart, from the runs' means, below)
-    k, t = _answers(samples, seeds), templates
+    if seeds is not None:
+        return _simulate_recipes(n, delta, se, templates, samples, seeds, vt, vi, vit, vs, vseed, alpha, n_sims, rng)
+    k, t = samples, templates
     e_t = vs + k * vit + n * k * vt
     e_i = vs + k * vit + t * k * vi
     e_it = vs + k * vit
@@ -302,10 +303,11 @@ def facet_power(n, delta, *, templates=1, samples=1, seeds=None, var_template, v
     c_t, c_i, c_it, c_e = _coefficients(n, t, k, ms_t, ms_i, ms_it, ms_e)
     terms = [c_t * ms_t, c_i * ms_i, c_it * ms_it, c_e * ms_e]
     dfs = [df_t, df_i, df_it, df_e]
-    if seeds is not None:
-        ms_s = vseed * rng.chisquare(2 * (seeds - 1), n_sims) / (2 * (seeds - 1))
-        terms.append(2.0 * ms_s / seeds)
-        dfs.append(2 * (seeds - 1))
+    return _t_test(d_hat, terms, dfs, delta, alpha, n_sims, se)
+
+
+def _t_test(d_hat, terms, dfs, delta, alpha, n_sims, se) -> FacetPower:
+    """The Satterthwaite t test of each replicate's D̂ with its estimated variance Σ terms."""
     var_hat, df = _satterthwaite(terms, dfs)
     ok = var_hat > 0
     crit = np.full(n_sims, np.inf)
@@ -314,6 +316,58 @@ def facet_power(n, delta, *, templates=1, samples=1, seeds=None, var_template, v
     tstat[ok] = d_hat[ok] / np.sqrt(var_hat[ok])
     sig = np.abs(tstat) > crit
     return _summarise(d_hat, sig, delta, n_sims, df, se)
+
+
+def _simulate_recipes(n, delta, se, t, k, seeds, vt, vi, vit, vs, vseed, alpha, n_sims, rng) -> FacetPower:
+    """The test of two training recipes with S seed models each, on its exact sufficient statistics.
+
+    Var(D̂) = [var_template/T + var_item/n + var_item_template/(nT)] + [var_sample/(nTKS) + 2·var_seed/S]. The
+    analysis estimates each bracket from its own mean squares:
+
+    * the spread of the 2S runs' mean scores within their recipe, MS_seed on 2(S − 1) df, has expectation
+      var_seed + var_sample/(2nTK) (a run's score carries its own answers' noise, var_sample/2 per answer), so
+      2·MS_seed/S estimates the second bracket whole;
+    * the n × T cell differences d_it (each recipe's S·K answers averaged) give the two-way ANOVA without
+      replication, MS_T, MS_I, MS_IT with per-cell noise σ²_c = var_sample/(KS) (:func:`_coefficients` with one
+      answer per cell), and each recipe's answers around the additive fit cell + seed give MS_E on
+      2(nT(SK − 1) − (S − 1)) df with expectation var_sample/2; σ̂²_it = MS_IT − 2·MS_E/(KS) then keeps the noise,
+      already counted by the runs' spread, out of the first bracket (each negative component set to 0, as
+      without seeds).
+
+    Var̂ is the sum, with Satterthwaite's df. In the balanced normal model the mean squares are independent χ² and
+    independent of D̂ (Searle, Casella & McCulloch 1992, ch. 4). With T = 1 the template term is invisible, as
+    without seeds.
+    """
+    sigma_c = vs / (k * seeds)
+    e_it = sigma_c + vit
+    e_t, e_i = e_it + n * vt, e_it + (t * vi if t > 1 else vi)
+    df_t, df_i, df_it, df_s = t - 1, n - 1, (n - 1) * (t - 1), 2 * (seeds - 1)
+    df_e = 2 * (n * t * (seeds * k - 1) - (seeds - 1))
+
+    def draw(expect, df):
+        return expect * rng.chisquare(df, n_sims) / df if df > 0 else np.zeros(n_sims)
+
+    d_hat = delta + se * rng.standard_normal(n_sims)
+    ms_t, ms_i, ms_it = draw(e_t, df_t), draw(e_i, df_i), draw(e_it, df_it)
+    ms_s = draw(vseed + vs / (2.0 * n * t * k), df_s)
+    ms_e = draw(vs / 2.0, df_e)
+    big = n * t
+    noise = 2.0 * ms_e / (k * seeds)  # σ̂²_c
+    if t > 1:
+        pt, pi = (ms_t > ms_it).astype(float), (ms_i > ms_it).astype(float)
+        pit = (ms_it > noise).astype(float)
+        # σ̂²_t/T + σ̂²_i/n + σ̂²_it/(nT), with σ̂²_it = (MS_IT − σ̂²_c)⁺ and the others against MS_IT
+        c_t, c_i = pt / big, pi / big
+        c_it = (pit - pt - pi) / big
+        c_e = -pit * 2.0 / (k * seeds) / big
+    else:
+        # one template: MS_I estimates var_item + var_item_template + σ²_c; its noise part is taken out
+        pi = (ms_i > noise).astype(float)
+        c_t, c_it = np.zeros(n_sims), np.zeros(n_sims)
+        c_i = pi / big
+        c_e = -pi * 2.0 / (k * seeds) / big
+    terms = [c_t * ms_t, c_i * ms_i, c_it * ms_it, c_e * ms_e, 2.0 * ms_s / seeds]
+    return _t_test(d_hat, terms, [df_t, df_i, df_it, df_e, df_s], delta, alpha, n_sims, se)
 
 
 def _summarise(d_hat, sig, delta, n_sims, df, se) -> FacetPower:
@@ -771,6 +825,9 @@ def fit_facets(log, *, baseline=None) -> FacetFit:
     if k == 1 and t > 1:
         notes.append("One answer per cell: the question × template term and the sampling noise are reported "
                      "together as the question × template component.")
+    if not all(math.isfinite(float(v)) for v in raw.values()) or not math.isfinite(float(se)) or se <= 0:
+        raise ValueError("The two models' paired differences do not vary (every question and template gives the "
+                         "same difference): no variance component can be estimated from these logs.")
     comps = {}
     for name, value in raw.items():
         if value < 0:
