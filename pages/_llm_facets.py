@@ -151,9 +151,10 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
                 x_title="Questions n", y_title="Power", y_range=(0, 1.02))
     chart(figures.curve_figure(curves, **args, style=style()), "facets_power_chart")
     plan_figures.append(("Power vs questions by prompt templates", figures.curve_figure(curves, **args)))
-    st.caption(f"With one prompt, no number of questions gets past {fmt_pct(float(ceilings.iloc[0]['ceiling']), 0)} "
-               "power here. Questions shrink the question, question × template and sampling terms; only more "
-               "templates shrink the model × template term (Brennan 2001, D studies).")
+    st.caption((f"With one prompt, no number of questions gets past {fmt_pct(float(ceilings.iloc[0]['ceiling']), 0)} "
+                "power here. " if gain else "With no gain every curve is the false-positive rate, α. ")
+               + "Questions shrink the question, question × template and sampling terms; only more templates shrink "
+               "the model × template term (Brennan 2001, D studies).")
 
     # the variance budget: how much of SE² each facet contributes
     parts = _budgets(design, ts)

@@ -636,6 +636,8 @@ def teaser(delta=0.02, *, templates=1, alpha=0.05, var_template=FACET_DEFAULTS["
     """
     ceiling = facet_ceiling(delta, templates=templates, var_template=var_template, alpha=alpha)
     which = "one prompt template" if templates == 1 else f"{templates} prompt templates"
+    if not delta:
+        return f"With {which} and no gain, any number of questions rejects at the false-positive rate, {alpha:g}."
     return (f"With {which}, no number of questions gets past {100 * ceiling:.0f}% power for "
             f"{100 * delta:+g} points.")
 
