@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import numbers
 
 import numpy as np
 import pandas as pd
@@ -138,3 +140,20 @@ def name_by_pair(system, item, pair, notes):
                  "is named with its pair; compare two systems of the same pair.")
     return (np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object),
             np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object))
+
+
+def json_number(value, where: str) -> float:
+    """A JSON field's number as a finite float, or a ValueError ``"<where> is not a (finite) number"``.
+
+    ``where`` names the field and its place (``"`x.jsonl`, record 3: a score of system 'A'"``). Booleans and text
+    are refused; an integer too large for a float (JSON allows any number of digits) is not finite.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{where} is not a number ({str(value)[:20]!r}).")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"{where} is not a finite number.")
+    return number

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .. import uploads
-from ._parse import _labels, _read_frame, _scores
+from ._parse import _labels, _read_frame, _scores, json_number
 from .mqm import KNOWN_SEVERITIES, error_weights, mqm_weight
 
 GOOGLE_AVG_HEADER = ["system", "mqm_avg_score", "seg_id"]
@@ -174,17 +174,7 @@ def _weight(severity: str, category: str) -> float:
 def _error_score(error, label, number):
     """An error's own ``score`` as a finite float, or None when it has none."""
     score = error.get("score")
-    if score is None:
-        return None
-    if isinstance(score, bool) or not isinstance(score, (int, float)):
-        raise ValueError(f"{label}, line {number}: an error's score is not a number ({str(score)[:20]!r}).")
-    try:
-        value = float(score)
-    except OverflowError:
-        value = math.inf
-    if not math.isfinite(value):
-        raise ValueError(f"{label}, line {number}: an error's score is not a finite number.")
-    return value
+    return None if score is None else json_number(score, f"{label}, line {number}: an error's score")
 
 
 def _rating_penalty(rating, label, number) -> tuple[float, int]:

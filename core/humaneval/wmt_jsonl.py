@@ -9,12 +9,11 @@ Layout checked against github.com/wmt-conference/wmt24-news-systems, ``humeval/m
 from __future__ import annotations
 
 import math
-import numbers
 from collections import Counter
 
 import numpy as np
 
-from ._parse import name_by_pair
+from ._parse import json_number, name_by_pair
 
 __all__ = ["looks_like_unified", "read_unified"]
 
@@ -46,16 +45,7 @@ def _score(value, label, number, system):
     """A score as a finite float (None: not rated), or a ValueError naming the record."""
     if value is None:
         return math.nan
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{label}, record {number}: a score of system {system[:40]!r} is not a number "
-                         f"({str(value)[:20]!r}).")
-    try:
-        score = float(value)
-    except OverflowError:
-        score = math.inf
-    if not math.isfinite(score):
-        raise ValueError(f"{label}, record {number}: a score of system {system[:40]!r} is not a finite number.")
-    return score
+    return json_number(value, f"{label}, record {number}: a score of system {system[:40]!r}")
 
 
 def _finished(annotation) -> float:
