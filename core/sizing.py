@@ -100,6 +100,7 @@ def sample_size_search(
     guess: float,
     n_max: int,
     low: int = 1,
+    block: Callable[[int], int] = search_block,
 ) -> SampleSize:
     """First and conservative sample sizes for a (possibly saw-toothed) power function.
 
@@ -116,6 +117,10 @@ def sample_size_search(
         Largest size considered.
     low : int, optional
         Smallest size considered.
+    block : callable, optional
+        ``block(n)``: the block length scanned around size ``n`` (default :func:`search_block`, wide enough for
+        the O(√n) zigzag band of exact tests on discrete data). An engine whose power zigzags over a narrower band
+        (or not at all) passes a shorter one: the scans then cost fewer evaluations. It must span the band.
 
     Returns
     -------
@@ -195,7 +200,7 @@ def sample_size_search(
             elif target_power - near.max() > max(np.ptp(near), _DROP / math.sqrt(n_max)):
                 return SampleSize(-1, -1)
     # ... narrowed by bisection to within one block, so the scans below cover O(√n) sizes, not the bracket
-    while below is not None and hi - below > search_block(hi):
+    while below is not None and hi - below > block(hi):
         mid = (below + hi) // 2
         if reaches(mid):
             hi = mid
@@ -205,7 +210,7 @@ def sample_size_search(
     # 2. first n: downwards from hi, or from n_max (already known to fall short) when no hi was found
     first, top, clean = (hi, hi, 0) if hi is not None else (-1, n_max, 0)
     while top > low and clean < 2:
-        start = max(low, top - search_block(top))
+        start = max(low, top - block(top))
         ns = np.arange(start, top)
         reached = powers(ns) >= target_power
         if reached.any():
@@ -220,7 +225,7 @@ def sample_size_search(
     # 3. conservative n: upwards from first, until two clean blocks or n_max (then every size up to it was seen)
     last_below, start, clean = first - 1, first, 0
     while clean < 2 and start <= n_max:
-        stop = min(start + search_block(start), n_max + 1)
+        stop = min(start + block(start), n_max + 1)
         ns = np.arange(start, stop)
         dips = powers(ns) < target_power
         if dips.any():

@@ -49,3 +49,45 @@ def test_validation():
     with pytest.raises(ValueError, match="`design`"):
         sq.campaign_sample_size("sometimes", 2.0)
     assert sq.campaign_sample_size("fixed", 0.05).first == -1  # beyond 1,000,000 judgments
+
+
+# The DA search scans blocks of max(16, ⌊√n⌋) budgets (campaign._campaign_block), a quarter of the generic block that
+# spans the O(√n) zigzag of exact tests on counts: the campaign's power rises with the budget without drops (only
+# the rounding of looks to whole judgments moves its boundaries).
+_DESIGNS = [("interim", 5.0, dict(peeks=3, boundary="pocock", test="mwu")),
+            ("interim_futility", 4.0, dict(peeks=4, boundary="obrien_fleming", test="mwu")),
+            ("interim", 8.0, dict(peeks=5, boundary="lan_demets", test="t")),
+            ("naive", -3.0, dict(peeks=5, boundary="pocock", test="mwu"))]
+
+
+def _power_of_budgets(procedure, delta, options):
+    from core.sequential import campaign
+
+    looks = options["peeks"]
+    kind = options["boundary"]
+    return campaign._power_of_budgets(procedure, delta, looks, kind, 0.5, 75.0, 27.0, 0.05, options["test"])
+
+
+@pytest.mark.parametrize("procedure, delta, options", _DESIGNS)
+def test_power_never_drops_as_the_budget_grows(procedure, delta, options):
+    """Every even budget over six generic search blocks around the answer: power is non-decreasing (the premise
+    of the short block)."""
+    from core.sizing import search_block
+
+    size = sq.campaign_sample_size(procedure, delta, **options)
+    reach = 3 * search_block(size.first)
+    budgets = np.arange(max(40, size.first - reach) // 2 * 2, size.first + reach, 2)
+    power = _power_of_budgets(procedure, delta, options)(budgets)
+    assert np.all(np.diff(power) >= 0), budgets[1:][np.diff(power) < 0]
+    assert size.first == size.conservative
+
+
+@pytest.mark.parametrize("procedure, delta, options", _DESIGNS)
+@pytest.mark.parametrize("target", [0.8, 0.9])
+def test_short_block_finds_what_the_generic_search_finds(procedure, delta, options, target):
+    from core.sizing import sample_size_search
+
+    found = sq.campaign_sample_size(procedure, delta, target_power=target, **options)
+    generic = sample_size_search(_power_of_budgets(procedure, delta, options), target, guess=found.first / 2,
+                                 n_max=1_000_000, low=max(20, 4 * options["peeks"]))
+    assert found == generic
