@@ -121,9 +121,11 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
         Metric("SE of the gain", f"{100 * se:.2f} pts", help="Standard error of the mean paired difference, in "
                "accuracy points."),
         Metric(f"Questions for {target:.0%} power (templates counted)", "—" if need is None else
-               (f"{need:,}" if need > 0 else f"not reachable with {which}" if ceiling < target else
+               (f"{need:,}" if need > 0 else "not reachable" if ceiling < target else
                 f"> {llm.FACET_MAX_QUESTIONS:,}"),
-               help="Fewest questions reaching the target power at this T and K."),
+               help="Fewest questions reaching the target power at this T and K" + (
+                   f"; not reachable with {which}: its power ceiling, {fmt_pct(ceiling)}, is below the target."
+                   if need is not None and need <= 0 and ceiling < target else ".")),
         Metric("Type-M (templates counted)", fmt_ratio(res.type_m),
                help="Average |estimated gain| / |true gain| among significant results."),
     )

@@ -17,7 +17,7 @@ from core.sizing import SampleSize
 from pages._frame import CHART_CONFIG, PRESENTATION_CHART_CONFIG, presentation
 from pages._text import md_escape, safe_message
 
-__all__ = ['guard', 'Metric', 'metrics_row', 'metric_slots', 'verdict', 'sample_size_metric', 'fmt_points', 'chart', 'short_table', 'Views', 'views', 'explain', 'download_csv', 'fmt_money']
+__all__ = ['guard', 'Metric', 'metrics_row', 'metric_slots', 'verdict', 'sample_size_metric', 'fmt_points', 'chart', 'short_table', 'Views', 'views', 'OWN_VIEW_KEY', 'explain', 'download_csv', 'fmt_money']
 
 
 @contextlib.contextmanager
@@ -168,10 +168,11 @@ class Views:
     """The page's views: a switcher whose choice is in the URL; only the chosen view's content is computed and
     sent. Content that a hidden view keeps (an uploader's file) goes to a container that is never shown."""
 
-    def __init__(self, labels: Mapping[str, str], choice: str, key: str):
+    def __init__(self, labels: Mapping[str, str], choice: str, key: str, own: tuple[str, ...] = ()):
         self._labels = dict(labels)
         self._chosen = next((k for k, v in self._labels.items() if v == choice), next(iter(self._labels)))
-        self._box = st.container()
+        # a view with a design of its own is marked (the presentation styles hide the key inputs above it)
+        self._box = st.container(key=OWN_VIEW_KEY if self._chosen in own else None)
         self._hidden = None
         self._key = key
 
@@ -194,12 +195,26 @@ class Views:
         return self._chosen
 
 
-def views(labels: Mapping[str, str], *, key: str = "view") -> Views:
-    """The page's views (``?view=…`` in the URL); hidden views' content is never computed."""
+#: The key of the box of an open view that plans a design of its own (see :func:`views`).
+OWN_VIEW_KEY = "view_own_design"
+
+
+def views(labels: Mapping[str, str], *, key: str = "view", own: tuple[str, ...] = ()) -> Views:
+    """The page's views (``?view=…`` in the URL); hidden views' content is never computed.
+
+    ``own``: the views that plan a design of their own from their own inputs and read none of the page's key inputs
+    (the LLM page's prompts-and-seeds and subset views). Their box is marked (:data:`OWN_VIEW_KEY`); in presentation
+    mode the key inputs above the switcher then step aside, as the page's headline does for every view with its own
+    metrics row (the frame's presentation styles): on a projector the view's inputs, numbers and first chart fit one
+    screen, and the audience is not shown sliders that change nothing below.
+    """
     names = list(labels.values())
+    unknown = set(own) - set(labels)
+    if unknown:
+        raise KeyError(sorted(unknown))
     choice = st.segmented_control("View", names, default=names[0], required=True, key=key, bind="query-params",
                                   label_visibility="collapsed")
-    return Views(labels, choice, key)
+    return Views(labels, choice, key, tuple(own))
 
 
 def explain(text: str) -> None:

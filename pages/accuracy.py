@@ -314,7 +314,7 @@ def planner(values: dict, prior, cost_unit: float, currency: str, sim) -> None:
     result, mde_now, sizes, assured, cost_now = headline(design, prior, cost_unit, currency)
     pinned_frames = pins_panel(design, result, sizes)
     plotted: dict[str, pd.DataFrame] = {}
-    tab = views(VIEWS)
+    tab = views(VIEWS, own=("squad",))  # the SQuAD view reads none of the key inputs
     if tab.open("power") or tab.open("exaggeration"):
         with guard():
             frame, dash = curves_tabs.labelled_curves(design.for_scenario())

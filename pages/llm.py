@@ -319,7 +319,7 @@ def main(sidebar: dict, s: Settings) -> None:
     h = headline(design, s)
     plotted: dict[str, pd.DataFrame] = {}
     plan_figures: list = []  # the figures shown, for the plan document
-    tab = views(VIEWS)
+    tab = views(VIEWS, own=("facets", "subset"))  # their own designs (pages/_llm_facets.py, _llm_subset.py)
     if tab.open("power"):
         with tab["power"], guard():
             tabs.tab_power(design, h.result, s.target, h.pinned_power, plotted, plan_figures)

@@ -57,7 +57,10 @@ def test_defaults_match_core_and_state_the_ceiling():
     assert any(c.startswith(f"P(correct order): {100 * stats.norm.cdf(0.02 / se):.1f}% — ") for c in notes)
     assert any(c.startswith(f"Signal-to-noise (gain ÷ its SE): {0.02 / se:.2f} — ") for c in notes)
     assert not any("Δ" in label or "→" in label for label in shown)
-    assert shown["Questions for 80% power (templates counted)"] == "not reachable with one prompt template"
+    # the value stays short (a projector's metric); its help names the reason: one template's ceiling
+    assert shown["Questions for 80% power (templates counted)"] == "not reachable"
+    help_ = next(m.proto.help for m in at.metric if m.label == "Questions for 80% power (templates counted)")
+    assert f"not reachable with one prompt template: its power ceiling, {100 * ceiling:.1f}%, is below" in help_
     best = llm.facet_plan(0.02, calls=20_000, **COMPS)
     assert shown["Best split (questions × templates × answers)"] == f"{best.n:,} × {best.templates} × {best.samples}"
     teaser = llm.facets.teaser()
@@ -116,7 +119,7 @@ def test_recipes_without_template_or_seed_spread_open_without_an_error():
 def test_a_size_beyond_the_search_is_not_blamed_on_the_templates():
     """No template spread (ceiling 100%) but a 0.05-point gain: more than the 10,000,000 questions searched are
     needed (oracle: the closed form n = z²·(var_item + var_item_template + var_sample)/Δ²). The metric said
-    "not reachable with one prompt template", blaming the wrong term."""
+    "not reachable" (with one prompt template), blaming the wrong term."""
     at = open_page("llm", VIEW | {"fc_gain": "0.05", "fc_sd_t": "0"})
     assert not at.exception, at.exception
     shown = metrics(at)

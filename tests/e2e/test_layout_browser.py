@@ -161,3 +161,62 @@ def test_log_axes_read_at_a_glance(browser, server_url, name, width, height, que
                            for v in values), values
     finally:
         context.close()
+
+
+#: Scenario pages with a view switcher.
+WITH_VIEWS = [p for p in PLANNING if p != "claims"]
+
+_VIEW_BOXES = """() => {
+  const shown = e => e && e.offsetParent !== null && e.getBoundingClientRect().height > 0;
+  const box = e => { const b = e.getBoundingClientRect(); return {top: b.top, bottom: b.bottom}; };
+  const switcher = document.querySelector('.st-key-view');
+  const below = switcher.getBoundingClientRect().bottom - 1;
+  const charts = Array.from(document.querySelectorAll('.js-plotly-plot'))
+                      .filter(g => shown(g) && !g.closest('.st-key-plotly_preload') && g.getBoundingClientRect().top >= below);
+  const metrics = Array.from(document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetric"]')).filter(shown);
+  const keys = document.querySelector('.st-key-key_inputs');
+  const group = document.querySelector('.st-key-view [data-testid="stButtonGroup"]');
+  return {switcher: box(switcher), chart: charts.length ? box(charts[0]) : null, keys: shown(keys) ? box(keys) : null,
+          headline: metrics.filter(m => m.getBoundingClientRect().top < below).length,
+          viewMetrics: metrics.filter(m => m.getBoundingClientRect().top >= below).length,
+          own: !!document.querySelector('.st-key-view_own_design'),
+          overflow: group ? group.scrollWidth > group.clientWidth + 1 : false,
+          cut: Array.from(document.querySelectorAll('[data-testid="stMetricValue"]')).filter(shown)
+                    .filter(v => v.scrollWidth > v.clientWidth + 1).map(v => v.innerText)};
+}"""
+
+
+@pytest.mark.parametrize("name", WITH_VIEWS)
+def test_presentation_mode_fits_every_view(browser, server_url, name):
+    """1280 × 720, every view of the page chosen from its switcher: the view's first chart starts on the first
+    screen (its top CHART_VISIBLE pixels at least). A view with a metrics row of its own (non-inferiority, prompts
+    and seeds, which items to label, …) is the answer on the projector: the page's headline above the switcher steps
+    aside; a view that plans a design of its own (``views(own=…)``) hides the key inputs too, which it does not read;
+    every other view keeps them on screen. No switcher overflow, no value cut."""
+    from .test_views_browser import _choose
+
+    height = 720
+    context, page = _open(browser, server_url, name, 1280, height, "?present=true")
+    try:
+        switcher = page.locator(".st-key-view")
+        labels = switcher.get_by_role("radio").all_inner_texts()
+        assert len(labels) >= 2, labels
+        for label in labels:
+            if label != labels[0]:
+                _choose(page, switcher, label)
+                page.wait_for_timeout(300)  # layout settles
+            b = page.evaluate(_VIEW_BOXES)
+            assert not page.locator('[data-testid="stException"]').count(), label
+            assert not b["overflow"] and not b["cut"], (label, b)
+            if b["chart"] is not None:  # views that wait for an upload or a prior show a note instead
+                assert b["chart"]["top"] <= height - CHART_VISIBLE, (label, b)
+            if b["viewMetrics"]:
+                assert b["headline"] == 0, (label, b)
+            if b["own"]:
+                assert b["keys"] is None, (label, b)
+            else:
+                assert b["keys"] is not None and b["keys"]["bottom"] <= height, (label, b)
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"present-views-{name}-{labels.index(label)}.png"))
+    finally:
+        context.close()
