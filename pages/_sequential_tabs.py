@@ -21,7 +21,8 @@ from pages._scaffold import cached, chart, chart_row, guard, style
 
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 BUDGETS = list(sq.BUDGETS)
-VIEWS = {"power": "Power and cost vs difference (Figure 5)", "assurance": "Assurance vs budget",
+VIEWS = {"power": "Power and cost vs difference (Figure 5)", "type_m": "Exaggeration (Type-M)",
+         "assurance": "Assurance vs budget",
          "money": "Power vs money", "budget": "Budget curves (Figure 6)",
          "pairs": "Per pair: fixed vs interim-futility (Figure 4)", "stops": "When does it stop?",
          "cv": "Control variates (§6.2)"}
@@ -84,11 +85,12 @@ def money_curves(options: sq.CampaignDesign, budgets, delta):
 
 
 def tab_power(campaign, result, target, plotted, pinned_power):
-    """Figure 5: power, expected judgments and Type-M against the true difference. Returns the curves."""
+    """Figure 5: power and expected judgments against the true difference. Returns the curves."""
     budget, delta = campaign.budget, campaign.delta
-    # power and judgments first (a tenth of the time): their charts are drawn before the Type-M integrals run
+    # power and judgments only (a tenth of the time of the Type-M integrals, which have their own view)
     fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS, False)
     fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
+    plotted["figure5"] = fig5.drop(columns="type_m")
     (c1, c2), (s1, s2) = chart_row(2)
     with c1:
         chart(figures.curve_figure(fig5, x="delta", y="power", color="label",
@@ -104,24 +106,30 @@ def tab_power(campaign, result, target, plotted, pinned_power):
                                    lines=[figures.Line(y=budget, text="planned budget")], style=style(s2)),
               "judgments_chart")
     st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
-               "the smallest differences — it trades their (already low) power for savings.")
+               "the smallest differences — it trades their (already low) power for savings. How much a significant "
+               "result exaggerates the difference: the view **Exaggeration (Type-M)**.")
+    return fig5
+
+
+def tab_type_m(campaign, result, plotted):
+    """Type-M at stopping against the true difference, for the three procedures at the planned budget."""
+    budget, delta = campaign.budget, campaign.delta
     # with_type_m given, as scripts/serve.py warms it: Streamlit keys an argument left at its default apart
     fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS, True)
     fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
-    plotted["figure5"] = fig5
     exaggeration = fig5[(fig5["delta"] > 0) & fig5["design"].isin(["fixed", "interim", "interim_futility"])]
     plotted["type_m"] = exaggeration[["design", "delta", "type_m"]]
     chart(figures.curve_figure(exaggeration, x="delta", y="type_m", color="label",
                                current=(delta, result.type_m) if delta and math.isfinite(result.type_m) else None,
                                target=None, lines=[figures.Line(y=1.0, text="no exaggeration")],
-                               title="Type-M: how much a significant result exaggerates the difference",
+                               title=f"Type-M: how much a significant result exaggerates the difference ({budget:,} "
+                               "judgments planned)",
                                x_title="True difference (DA points)",
                                y_title="Exaggeration ratio E[|estimate| | significant] / |true|", log_x=False,
                                log_y=True, hover_format=".2f", style=style()), "type_m_chart")
     st.caption("The estimate is the difference of the two systems' mean scores at the analysis that stopped. "
                "Stopping early for efficacy selects runs that happen to look large, so interim designs exaggerate "
                "more than the fixed design at the same budget (Whitehead 1986), most of all at small differences.")
-    return fig5
 
 
 def tab_assurance(campaign, assured, prior, target, plotted):

@@ -319,6 +319,9 @@ def answer(v: dict, s) -> None:
     if tab.open("power"):
         with tab["power"], guard("Cannot compute this campaign"):
             fig5 = tabs.tab_power(campaign, result, s.target, plotted, pinned_power)
+    if tab.open("type_m"):
+        with tab["type_m"], guard("Cannot compute this campaign"):
+            tabs.tab_type_m(campaign, result, plotted)
     if tab.open("assurance"):
         with tab["assurance"]:
             tabs.tab_assurance(campaign, assured, s.prior, s.target, plotted)

@@ -215,8 +215,9 @@ def test_warm_fills_the_home_pages_cached_cards_and_chart(monkeypatch):
 
 
 def test_warm_fills_the_da_pages_first_tab(monkeypatch):
-    """The DA page's first tab (Figure 5 with and without Type-M) and its savings over the default population come
-    from the page's caches after :func:`warm`: the page opened at its defaults computes none of them again."""
+    """The DA page's first view (Figure 5), the Type-M curves of its exaggeration view and its savings over the
+    default population come from the page's caches after :func:`warm`: the page opened at its defaults, in either
+    view, computes none of them again."""
     from core.sequential import campaign
     from pages import _sequential_tabs as da_tabs
     from tests.app.conftest import open_page
@@ -232,4 +233,7 @@ def test_warm_fills_the_da_pages_first_tab(monkeypatch):
     monkeypatch.setattr(campaign, "budget_savings", computed)
     at = open_page("sequential", timeout=120)
     assert not at.exception, at.exception
-    assert len(at.get("plotly_chart")) >= 3 and any(m.label.startswith("MDE") for m in at.metric)
+    assert len(at.get("plotly_chart")) >= 2 and any(m.label.startswith("MDE") for m in at.metric)
+    at.segmented_control(key="view").set_value("Exaggeration (Type-M)").run()
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) >= 1
