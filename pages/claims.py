@@ -31,6 +31,7 @@ from pages._scaffold import (
     metrics_row,
     plan_actions,
     presentation,
+    short_table,
     start,
     style,
 )
@@ -187,13 +188,12 @@ def claims_view(**inputs) -> None:
         st.caption(f"Holm and Benjamini–Hochberg with unequal powers are simulated ({N_SIMS:,} families, seed 0); "
                    "the metrics show their Monte Carlo standard errors. Equal powers, Bonferroni and no correction "
                    "are exact.")
-    st.dataframe(per, hide_index=True, width="stretch", column_config={
-        "benchmark": "Benchmark", "n": st.column_config.NumberColumn("n", format="%d"),
-        "gain_pp": st.column_config.NumberColumn("Gain (pp)", format="%.1f"),
-        "agreement_pct": st.column_config.NumberColumn("P_a (%)", format="%.1f"),
-        "power_unadjusted": st.column_config.NumberColumn("Unadjusted", format="percent"),
-        **{f"power_{c}": st.column_config.NumberColumn(CORRECTION_LABELS[c], format="percent")
-           for c in CORRECTION_LABELS}})
+    # a static table (pages._show.short_table): a second canvas grid beside the editable one is redrawn on every move
+    short_table(per, labels={"benchmark": "Benchmark", "n": "n", "gain_pp": "Gain (pp)", "agreement_pct": "P_a (%)",
+                             "power_unadjusted": "Unadjusted", **{f"power_{c}": CORRECTION_LABELS[c]
+                                                                  for c in CORRECTION_LABELS}},
+                formats={"n": "{:,d}", "gain_pp": "{:.1f}", "agreement_pct": "{:.1f}", "power_unadjusted": "{:.1%}",
+                         **{f"power_{c}": "{:.1%}" for c in CORRECTION_LABELS}})
     weak = [name for name, p in zip(names, chosen.per_comparison) if p < target]
     if weak:
         st.warning(f"**{len(weak)} of {m} claims are under-powered** after the {CORRECTION_LABELS[correction]} "

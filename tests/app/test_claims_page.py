@@ -28,6 +28,11 @@ def test_equal_benchmarks_reproduce_the_exact_holm_numbers():
     assert shown["Power per claim, Holm"] == f"{100 * np.mean(holm.per_comparison):.1f}%"
     assert shown["Power per claim, unadjusted"] == f"{100 * powers[0]:.1f}%"
     assert shown["Test-set growth for 80% each"] == f"{mt.family_sample_size(3, correction='holm'):.3f}×"
+    # the per-benchmark table (a static table under the charts) shows the same powers, in percent
+    table = at.table[0].value
+    assert list(table["Benchmark"]) == ["A", "B", "C"] and list(table["n"]) == ["1,000"] * 3
+    assert list(table["Unadjusted"]) == [f"{100 * powers[0]:.1f}%"] * 3
+    assert list(table["Holm"]) == [f"{100 * p:.1f}%" for p in holm.per_comparison]
 
 
 def test_default_table_chart_and_correction_switch():
