@@ -303,7 +303,7 @@ def brute_plan(delta, calls, comps, max_t, target=None, cap=None, alpha=0.05):
                 power = stats.norm.cdf(abs(delta) / se - z)
                 used = n * t * k
                 if target is None:
-                    key = (round(se, 13), used, -n)
+                    key = (round(se, 13), -n, used)
                 elif power >= target - 1e-12:
                     key = (used, round(se, 13), -n)
                 else:
@@ -328,6 +328,18 @@ def test_plan_is_the_brute_force_optimum(calls, cap, target):
     assert (plan.n, plan.templates, plan.samples) == (n, t, k)
     assert plan.se == pytest.approx(se, rel=1e-12) and plan.power == pytest.approx(power, rel=1e-9)
     assert plan.calls == n * t * k <= calls and plan.cost == pytest.approx(2 * plan.calls)
+
+
+def test_plan_with_only_template_variance_keeps_questions_not_samples():
+    """Only the template term: the SE is √(var_template/T) whatever n and K; every K ties, and the plan takes one
+    sample and all the questions the budget buys at the largest T (it took the fewest calls: 1 question × 999
+    samples). Oracle: the closed form and the brute force."""
+    comps = dict(var_template=0.004, var_item=0.0, var_item_template=0.0, var_sample=0.0)
+    plan = llm.facet_plan(0.05, calls=1000, **comps, max_templates=8)
+    assert (plan.templates, plan.samples, plan.n) == (8, 1, 1000 // 8)
+    assert plan.se == pytest.approx(math.sqrt(0.004 / 8), rel=1e-12)
+    _, n, t, k, _, _ = brute_plan(0.05, 1000, comps, 8, None, None)
+    assert (n, t, k) == (plan.n, plan.templates, plan.samples)
 
 
 def test_plan_without_a_question_cap_uses_one_sample_and_says_when_out_of_reach():

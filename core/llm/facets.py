@@ -486,7 +486,9 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
     """The best whole-number split of a budget of model calls between questions, templates and samples.
 
     Every (T, K) with T ≤ ``max_templates``, K ≤ 10,000 and n·T·K ≤ ``calls`` is evaluated (n the largest whole
-    number of questions that fits, at most ``max_questions``); the plan has the smallest SE (most power). With
+    number of questions that fits, at most ``max_questions``); the plan has the smallest SE (most power; ties: more
+    questions, then fewer calls — an SE that samples cannot move, with no question or sampling variance, is not
+    bought with one question and a thousand samples). With
     ``target_power``, the plan is the cheapest design reaching it (fewest calls; ties: more power), the least n for
     each (T, K) in closed form from Var(D̂) ≤ SE*², SE* = |Δ|/(z_{1−α/2} + z_{power}). Without a cap on questions
     K = 1 is always best (n·K calls buy var/(nK)·(K·var_item + …): more questions shrink every term that more
@@ -561,8 +563,10 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
         se = np.sqrt(stays + per_n / n_use)
         used = n_use * t * k
         # only each T's best K is kept (the curve's row and a candidate for the plan): the whole (T, K) table has
-        # up to 10⁷ rows (gigabytes at a billion calls); np.lexsort is stable, so ties keep the smaller K
-        i = int(np.lexsort((-n_use, se, used) if need is not None else (-n_use, used, se))[0])
+        # up to 10⁷ rows (gigabytes at a billion calls); np.lexsort is stable, so ties keep the smaller K. Without a
+        # target, an SE that K does not move (no question or sampling variance: only the template term) ties every
+        # K; more questions then win, not the fewest calls, which had bought 1 question × 999 samples
+        i = int(np.lexsort((-n_use, se, used) if need is not None else (used, -n_use, se))[0])
         rows.append((t, int(k[i]), int(n_use[i]), int(used[i]), float(se[i])))
     reached = True
     if not rows:
@@ -574,7 +578,7 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
     curve = pd.DataFrame(rows, columns=["templates", "samples", "n", "calls", "se"])
     curve["power"] = _power_of_se(delta, curve["se"].to_numpy(), alpha)
     if need is None:
-        order = curve.sort_values(["se", "calls", "n"], ascending=[True, True, False], kind="mergesort")
+        order = curve.sort_values(["se", "n", "calls"], ascending=[True, False, True], kind="mergesort")
     else:
         order = curve.sort_values(["calls", "se", "n"], ascending=[True, True, False], kind="mergesort")
     best = order.iloc[0]
