@@ -6,6 +6,7 @@ inputs (bound to the URL), metrics row, chart with the target and the current de
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -18,6 +19,7 @@ from core.judge import plan as judge_plan
 from core.judge.snippet import active_snippet, labels_snippet
 from core.judge.design import JudgePageDesign
 from pages._fields import field_input
+from pages._links import narrowed
 from pages._scaffold import (
     Metric,
     guard,
@@ -103,6 +105,7 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
         src_text = f"calibrated judge outputs of {origin}"
         st.caption(f"{n_items:,} items from {safe_message(origin)}; f = share of human 1-labels per judge output.")
     f = D.field("n_human")  # its upper end is the pool's size, known only here
+    narrowed(dataclasses.replace(f, ui_high=n_items))  # a link asking for more is told so, with this range
     n_human = values["n_human"] = f.check(int(c3.number_input(
         f.label, f.widget_low, n_items, min(f.default, n_items), f.widget_step, key=f.key, bind="query-params",
         help=f.help)))

@@ -20,7 +20,7 @@ import streamlit as st
 
 from pages._text import code
 
-__all__ = ["notes_slot", "remember_link", "report_link", "link_notes"]
+__all__ = ["notes_slot", "remember_link", "report_link", "link_notes", "narrowed"]
 
 #: This run's placeholder for the notes (each session's script runs in its own thread).
 _RUN = threading.local()
@@ -39,6 +39,16 @@ _CHECKED = "_link_checked_page"
 def notes_slot() -> None:
     """The place under the page's title where a link's refused values are reported (empty otherwise)."""
     _RUN.slot = st.empty()
+    _RUN.narrowed = {}
+
+
+def narrowed(field) -> None:
+    """This run's control for ``field`` takes a narrower range than the field declares, an end known only on the page
+    (the number of items in a pool): a note on a link that asks for more names that range, not the declared one.
+    ``field`` is the declared :class:`core.design.Field` with its widget ends narrowed (``ui_low``/``ui_high``)."""
+    if not hasattr(_RUN, "narrowed"):
+        _RUN.narrowed = {}
+    _RUN.narrowed[field.key] = field
 
 
 def remember_link(page: str) -> dict[str, str] | None:
@@ -73,6 +83,7 @@ def link_notes(link: Mapping[str, str], fields: Mapping) -> list[str]:
     from streamlit.runtime.state import get_session_state
 
     state = get_session_state()._state  # the session's SessionState: which widgets are bound, and how they write
+    fields = {**fields, **getattr(_RUN, "narrowed", {})}
     notes = []
     for key, text in link.items():
         widget = state.get_widget_id_from_key(key)

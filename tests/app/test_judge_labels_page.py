@@ -44,6 +44,19 @@ def test_active_link_inputs_and_controls():
     assert chart_data(at, "active_chart") != before
 
 
+def test_a_link_asking_for_more_labels_than_items_is_told_the_pools_range():
+    """The labels' upper end is the pool's size, known only on the page: a link's note names that range (it named the
+    declared 1 to 2,000,000), and a link inside it is taken."""
+    at = open_page("judge", {**ACTIVE, "al_items": "400", "al_n": "5000"})
+    assert not at.exception, at.exception
+    notes = [w.value for w in at.warning if "This link asked for" in w.value]
+    assert len(notes) == 1 and "`al_n=5000`" in notes[0] and "from 1 to 400 labels" in notes[0], notes
+    assert at.number_input(key="al_n").value == 100
+    at = open_page("judge", {**ACTIVE, "al_items": "400", "al_n": "400"})
+    assert at.number_input(key="al_n").value == 400
+    assert not [w for w in at.warning if "This link asked for" in w.value]
+
+
 def test_active_from_the_calibration_sample():
     at = open_page("judge", {**ACTIVE, "al_source": "calibration file"})
     assert any("Calibrate from your labels" in i.value for i in at.info)  # nothing uploaded yet
