@@ -259,7 +259,12 @@ if post is not None:
     lines.append(f"Bayesian: {hdi_mass:.0%} HDI of A − B [{post.hdi[0]:.4f}, {post.hdi[1]:.4f}] with ROPE ±{rope:g}: "
                  f"{post.decision}; P(A > B) = {post.p_superior:.3f}.")
 lines.append(f"Test choice: differences {rec.symmetry} (γ = {rec.skewness:.2f}); test statistic: {rec.statistic}.")
-st.code(" ".join(lines), language=None, wrap_lines=True)  # a code block shows user text literally
+# a text box shows user text (system names from the file) literally, as a code block did; a code block also loaded
+# a 1.5 MB syntax highlighter whose parsing delayed the page's charts on a first visit by ≈ 0.5 s
+# no key: the box is a new one whenever the text changes (a keyed box would keep showing the old text)
+st.text_area("Text for the paper", " ".join(lines), height=130,
+             help="Copy it into your paper; you may edit it here first (the edits are not kept when the results "
+             "change).")
 if next_plan is not None:
     plan_actions(analysis_plan.plan_item(next_plan, report=" ".join(lines), name_a=names[0], name_b=names[1],
                                          n_units=int(u.size), sources=next_sources, link=current_link()),

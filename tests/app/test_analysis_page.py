@@ -22,6 +22,11 @@ def page():
     return at
 
 
+def report_text(at) -> str:
+    """The "What to report" paragraph (a text box the user copies from)."""
+    return next(t.value for t in at.text_area if t.label == "Text for the paper")
+
+
 def test_sample_scores_end_to_end(page):
     data = an.parse_results((SAMPLES / "scores.csv").read_bytes(), "scores")
     d = data.a - data.b
@@ -30,7 +35,7 @@ def test_sample_scores_end_to_end(page):
     assert shown["95% HDI of A − B"] == f"[{post.hdi[0]:.4f}, {post.hdi[1]:.4f}] score units"
     assert shown["MDE of the paired t test at 80% power"] == \
         f"{an.paired_t_mde(300, float(d.std(ddof=1))):.4f} score units"
-    report = page.code[0].value
+    report = report_text(page)
     assert "n = 300" in report and "Paired t test" in report
     assert chart(page, "posterior_chart")["data"]
 
@@ -97,14 +102,14 @@ def test_paste_and_units(page):
     page.number_input(key="m").set_value(4)
     page.run()
     assert not page.exception
-    assert "n = 10 evaluation units of 4 items" in page.code[0].value
+    assert "n = 10 evaluation units of 4 items" in report_text(page)
 
 
 def test_url_restores_view():
     at = open_page("analysis", {"kind": "0/1 correctness", "alpha": "0.01"}, timeout=120)
     assert not at.exception
     assert at.selectbox(key="kind").value == "binary"
-    assert "α = 0.01" in at.code[0].value
+    assert "α = 0.01" in report_text(at)
 
 
 def test_downloads_and_explainer(page):
