@@ -186,17 +186,17 @@ _VIEW_BOXES = """() => {
 }"""
 
 
+@pytest.mark.parametrize("width, height", [(1280, 720), (1024, 768)])
 @pytest.mark.parametrize("name", WITH_VIEWS)
-def test_presentation_mode_fits_every_view(browser, server_url, name):
-    """1280 × 720, every view of the page chosen from its switcher: the view's first chart starts on the first
+def test_presentation_mode_fits_every_view(browser, server_url, name, width, height):
+    """1280 × 720 and 1024 × 768, every view of the page chosen from its switcher: the view's first chart starts on the first
     screen (its top CHART_VISIBLE pixels at least). A view with a metrics row of its own (non-inferiority, prompts
     and seeds, which items to label, …) is the answer on the projector: the page's headline above the switcher steps
     aside; a view that plans a design of its own (``views(own=…)``) hides the key inputs too, which it does not read;
     every other view keeps them on screen. No switcher overflow, no value cut."""
     from .test_views_browser import _choose
 
-    height = 720
-    context, page = _open(browser, server_url, name, 1280, height, "?present=true")
+    context, page = _open(browser, server_url, name, width, height, "?present=true")
     try:
         switcher = page.locator(".st-key-view")
         labels = switcher.get_by_role("radio").all_inner_texts()
@@ -217,6 +217,6 @@ def test_presentation_mode_fits_every_view(browser, server_url, name):
             else:
                 assert b["keys"] is not None and b["keys"]["bottom"] <= height, (label, b)
             ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"present-views-{name}-{labels.index(label)}.png"))
+            page.screenshot(path=str(ARTIFACTS / f"present-views-{width}-{name}-{labels.index(label)}.png"))
     finally:
         context.close()
