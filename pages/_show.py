@@ -149,13 +149,19 @@ def short_table(frame: pd.DataFrame, *, labels: Mapping[str, str] | None = None,
 
     ``st.dataframe`` draws a canvas data grid whose ≈ 1.7 MB module the browser loads, compiles and lays out on a
     page's first visit before the charts below it appear (Analyze, with four such tables: ≈ 0.5 s of its first
-    visit). A static table shows every row without a scroll box, on a projector too. ``formats``: Python format
+    visit). A static table shows every row without a scroll box, on a projector too. Its cells render Markdown, so
+    text cells are escaped (:func:`pages._text.md_escape`) and show as typed. ``formats``: Python format
     strings by column (``"{:.4f}"``); booleans read yes/no; missing numbers "—", infinite ones ∞ (a one-sided
     interval's open end); then the columns are relabelled.
     """
     shown = frame.copy()
     for column in shown.columns:
-        if shown[column].dtype == bool:
+        if column not in (formats or {}) and (shown[column].dtype == object
+                                               or pd.api.types.is_string_dtype(shown[column].dtype)):
+            # st.table renders Markdown in its cells: text from data (system and benchmark names, file labels)
+            # is escaped to show as typed
+            shown[column] = [md_escape(x) if isinstance(x, str) else x for x in shown[column]]
+        elif shown[column].dtype == bool:
             shown[column] = shown[column].map({True: "yes", False: "no"})
         elif column in (formats or {}):
             spec = formats[column]

@@ -93,3 +93,15 @@ def test_a_family_as_large_as_mmlu_subjects_and_the_limit_said_out_loud():
     assert not at.exception
     assert f"All {cl.MAX_CLAIMS} claims hold (Holm)" in metrics(at)
     assert any(f"first {cl.MAX_CLAIMS} benchmarks are used and 5 more left out" in w.value for w in at.warning)
+
+
+def test_benchmark_names_show_as_typed_in_the_table():
+    """st.table renders Markdown in its cells: a name with markup is escaped (bold, links, math show as typed)."""
+    from pages._text import md_escape
+
+    name = "**bold** [x](e.com) $x^2$"
+    at = open_page("claims", {"claims": f"{name}:1000:2:90;B:1000:2:90"})
+    assert not at.exception, at.exception
+    cells = list(at.table[0].value["Benchmark"])
+    assert cells[0] == md_escape(name) and "\\*\\*bold\\*\\*" in cells[0] and "\\$x^2\\$" in cells[0]
+    assert cells[1] == "B"
