@@ -342,6 +342,19 @@ def test_plan_with_only_template_variance_keeps_questions_not_samples():
     assert (n, t, k) == (plan.n, plan.templates, plan.samples)
 
 
+@pytest.mark.parametrize("calls, comps, best", [
+    (338, dict(var_template=0.01, var_item=0.0, var_item_template=0.0, var_sample=0.04), (7, 48, 1)),
+    (11_000, dict(var_template=0.002, var_item=0.0, var_item_template=0.0, var_sample=0.04), (220, 50, 1))])
+def test_plan_ties_in_floating_point_still_keep_questions(calls, comps, best):
+    """No question variance: the SE depends on n·K only, and splits with the same product differ in the last bits
+    of their SE; they tie, and the one with more questions wins (it took 1 question × 7 samples)."""
+    plan = llm.facet_plan(0.05, calls=calls, **comps)
+    assert (plan.n, plan.templates, plan.samples) == best
+    t = best[1]
+    assert plan.se == pytest.approx(math.sqrt(comps["var_template"] / t + comps["var_sample"] / (best[0] * t)),
+                                    rel=1e-12)
+
+
 def test_plan_without_a_question_cap_uses_one_sample_and_says_when_out_of_reach():
     plan = llm.facet_plan(0.02, calls=20_000, **COMPS)
     assert plan.samples == 1 and plan.templates > 1

@@ -566,7 +566,9 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
         # up to 10⁷ rows (gigabytes at a billion calls); np.lexsort is stable, so ties keep the smaller K. Without a
         # target, an SE that K does not move (no question or sampling variance: only the template term) ties every
         # K; more questions then win, not the fewest calls, which had bought 1 question × 999 samples
-        i = int(np.lexsort((-n_use, se, used) if need is not None else (used, -n_use, se))[0])
+        # SEs equal up to rounding (n·K the same product: 7 × 1 and 1 × 7 give …489 and …484) count as ties
+        tied = _se_key(se)
+        i = int(np.lexsort((-n_use, tied, used) if need is not None else (used, -n_use, tied))[0])
         rows.append((t, int(k[i]), int(n_use[i]), int(used[i]), float(se[i])))
     reached = True
     if not rows:
@@ -577,16 +579,23 @@ def facet_plan(delta, *, calls, var_template, var_item, var_item_template, var_s
                           vseed)
     curve = pd.DataFrame(rows, columns=["templates", "samples", "n", "calls", "se"])
     curve["power"] = _power_of_se(delta, curve["se"].to_numpy(), alpha)
+    keyed = curve.assign(tied=_se_key(curve["se"].to_numpy()))
     if need is None:
-        order = curve.sort_values(["se", "n", "calls"], ascending=[True, False, True], kind="mergesort")
+        order = keyed.sort_values(["tied", "n", "calls"], ascending=[True, False, True], kind="mergesort")
     else:
-        order = curve.sort_values(["calls", "se", "n"], ascending=[True, True, False], kind="mergesort")
+        order = keyed.sort_values(["calls", "tied", "n"], ascending=[True, True, False], kind="mergesort")
     best = order.iloc[0]
     curve["cost"] = 2.0 * runs * cost_call * curve["calls"]
     return FacetPlan(n=int(best["n"]), templates=int(best["templates"]), samples=int(best["samples"]),
                      se=float(best["se"]), power=float(best["power"]),
                      cost=2.0 * runs * cost_call * float(best["calls"]),
                      calls=int(best["calls"]), reached=reached, curve=curve.reset_index(drop=True))
+
+
+def _se_key(se: np.ndarray) -> np.ndarray:
+    """SEs as a sort key in which values equal to 12 significant digits tie (log, rounded)."""
+    with np.errstate(divide="ignore"):
+        return np.round(np.log(np.asarray(se, dtype=float)), 12)
 
 
 def _best_plan(delta, calls, vt, vi, vit, vs, cost_call, max_templates, alpha, cap, reached, seeds, vseed):
