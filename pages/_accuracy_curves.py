@@ -33,7 +33,7 @@ appendix E.3).
 
 **Type-M and Type-S.** When power is low, the only experiments that reach significance are those where luck
 *inflated* the difference. So a significant result from a small test set systematically overstates the gain (Type-M,
-exaggeration ratio), and can even have the wrong sign (Type-S). The third view shows this directly: the orange
+exaggeration ratio), and can even have the wrong sign (Type-S). The view **Why significant results exaggerate** shows this directly: the orange
 (significant) part of the distribution sits far from the true difference.
 
 **MDE** is the smallest true difference this design detects with the target power. If the gain you can honestly

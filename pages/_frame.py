@@ -132,15 +132,16 @@ h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.
 [data-testid="stMainBlockContainer"] [data-testid="stPageLink"] { display: none; }
 [data-testid="stMainBlockContainer"] [class*="st-key-card_"] [data-testid="stPageLink"] { display: block; }
 .st-key-pins_panel { display: none; }
-/* a view with its own numbers (a metrics row right under the switcher: non-inferiority, prompts and seeds, which
-   items to label, a budget planner, …) is the answer on the projector: the page's headline above the switcher (its
-   metrics rows and verdict, everything between the key inputs and the switcher) steps aside so the view's chart
-   comes up on the first screen; the key inputs stay, as the view reads them */
+/* a view with numbers of its own (a metrics row in the view: non-inferiority, prompts and seeds, which items to
+   label, a budget planner, …) is the answer on the projector: the page's headline above the switcher (its metrics
+   rows and verdict, everything between the key inputs and the switcher) steps aside so the view's chart comes up on
+   the first screen; the key inputs stay, as the view reads them */
 [data-testid="stVerticalBlock"]:has(> .st-key-view + [data-testid="stLayoutWrapper"] [data-testid="stMetric"])
   > :has(~ .st-key-view):not(:has(.st-key-key_inputs)) { display: none; }
-/* a view that plans a design of its own (pages._show.views, ``own``) reads none of the key inputs: they step aside */
-[data-testid="stMain"]:has(.st-key-view_own_design) [data-testid="stLayoutWrapper"]:has(> .st-key-key_inputs) {
-  display: none; }
+/* a view that plans a design of its own (pages._show.views, ``own``) reads none of the key inputs: they step aside,
+   with the headline they drive, whether or not the view shows numbers yet */
+[data-testid="stMain"]:has(.st-key-view_own_design) [data-testid="stVerticalBlock"]:has(> .st-key-view)
+  > :has(~ .st-key-view) { display: none; }
 /* the title's box is tighter than its text here: a link's note keeps clear of it */
 .st-key-link_notes { margin-top: 0.6rem; }
 /* ... and so do the key inputs: their labels would sit on the title's last line */

@@ -168,11 +168,11 @@ difference of **{2 * d.effect:.3f}** in mean rating?
 
 **Why workers matter so much.** Workers differ not only in leniency but in *how much they prefer the new system* (the
 worker-slope SD). That disagreement is averaged over workers, not items: with three workers it can never be averaged
-away, so power stops growing with more items (second view).
+away, so power stops growing with more items (the view **Power vs items and workers**).
 
 **Two ways to decide.** The paper counted a detection when the mixed model's t value exceeded 1.96. With few workers
-that rule is too optimistic: it declares differences between equal systems far more often than the nominal 2.5% (third
-view). A REML fit with a Satterthwaite t test is the careful analysis; its power has a closed form (Westfall, Kenny &
+that rule is too optimistic: it declares differences between equal systems far more often than the nominal 2.5% (the view
+**False positives by rule**). A REML fit with a Satterthwaite t test is the careful analysis; its power has a closed form (Westfall, Kenny &
 Judd 2014), which the page shows at once. The paper's rule has none, so it is simulated — after the charts, with a
 progress bar.
 

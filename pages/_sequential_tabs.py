@@ -298,9 +298,9 @@ threshold, or O'Brien–Fleming's, which is strict early and lenient at the end 
 false-positive rate at α.
 
 **Why stop early at all.** Large differences are detected long before the budget is spent, so interim testing saves
-judgments there (first view, right). Futility stopping also quits pairs whose interim p-value is hopeless
+judgments there (the first view, right). Futility stopping also quits pairs whose interim p-value is hopeless
 (p > {futility_p}): it gives up the smallest differences — which a campaign of this size would rarely detect anyway —
-and spends the savings on the borderline pairs. Averaged over many pairs (second view) it reaches the same average power
+and spends the savings on the borderline pairs. Averaged over many pairs (the view **Budget curves (Figure 6)**) it reaches the same average power
 as the fixed design with fewer judgments.
 
 **Exaggeration (Type-M).** A significant result overstates the true difference on average, because only runs that

@@ -62,6 +62,9 @@ N_OPTIONS = sorted({int(m * 10**e) for e in range(1, 6) for m in (1, 1.5, 2, 3, 
 K_OPTIONS, M_OPTIONS = logs.K_OPTIONS, logs.M_OPTIONS
 #: The example unit costs (the metric says when the cheapest design still rests on them).
 COST_QUESTION, COST_SAMPLE = Design.field("cost_question").default, Design.field("cost_sample").default
+#: The views that plan a design of their own from their own inputs (pages/_llm_facets.py, pages/_llm_subset.py): they
+#: read none of the key inputs, and the page's plan, sequential section and item list are left out under them.
+OWN_VIEWS = ("facets", "subset")
 VIEWS = {"power": "Power vs questions", "assurance": "Assurance vs questions", "budget": "Variance budget",
          "cost": "Cost vs samples",
          "judge": "Judge error", "fit": logs.FIT_VIEW, "noworse": "No worse than",
@@ -319,7 +322,7 @@ def main(sidebar: dict, s: Settings) -> None:
     h = headline(design, s)
     plotted: dict[str, pd.DataFrame] = {}
     plan_figures: list = []  # the figures shown, for the plan document
-    tab = views(VIEWS, own=("facets", "subset"))  # their own designs (pages/_llm_facets.py, _llm_subset.py)
+    tab = views(VIEWS, own=OWN_VIEWS)
     if tab.open("power"):
         with tab["power"], guard():
             tabs.tab_power(design, h.result, s.target, h.pinned_power, plotted, plan_figures)
@@ -345,14 +348,16 @@ def main(sidebar: dict, s: Settings) -> None:
     if tab.open("noworse"):
         with tab["noworse"]:
             tabs.tab_noworse(design, s.target, plotted)
-    tabs.simulation_check(design, h.result, s.sim)
-    plotted.update(tabs.sequentially(design, s.target, s.currency))
+    own = tab.current in OWN_VIEWS  # the key inputs' design has nothing below: no check, sequel, plan or item list
+    if not own:
+        tabs.simulation_check(design, h.result, s.sim)
+        plotted.update(tabs.sequentially(design, s.target, s.currency))
     if tab.open("subset"):
         with tab["subset"], guard():
             llm_subset.subset_view(plotted)
-    if tab.current != "subset":  # the subset tab plans its own design (pages/_llm_subset.py)
+    if not own:
         plan_section(design, s, h, plan_figures)
-    logs.item_list_box(design.n, log, origin, task)
+        logs.item_list_box(design.n, log, origin, task)
     if plotted:
         download_csv(plotted, f"llm_{tab.current}.csv", key="download_curves", label="Download the plotted data (CSV)")
     explain(EXPLAIN.format(n=design.n, gain=shown(design, "delta"), acc_a=shown(design, "accuracy_a")))

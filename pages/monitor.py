@@ -320,7 +320,7 @@ The price: it is wider than a fixed-n interval at the same n (about 1.5× at the
 
 **The verdict.** *Stop: B is better* when the band lies above 0; *stop: no difference of at least X is plausible* when
 it lies inside ±X (X = {x_text} here, the smallest difference that matters, set above the chart); otherwise *continue*,
-with the number of further items expected if the true difference is X (simulated continuations — the second view shows
+with the number of further items expected if the true difference is X (simulated continuations — the view **What may happen next** shows
 them moving).
 
 **Units.** The differences read in points (×100) when the items are accuracies (the example's questions, 0/1 scores)

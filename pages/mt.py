@@ -369,7 +369,7 @@ to normal, integrated over the distribution of the effects. Switch on *Run the r
 simulation of the current design; its estimates come with Monte Carlo standard errors.
 
 **Reading the charts.** Below the dashed {target:.0%} line an experiment is under-powered: a real gain is often
-missed, and a significant result usually overstates it (Type-M) — see the third view.
+missed, and a significant result usually overstates it (Type-M) — see the view **Type-M and Type-S**.
 
 **Your own data.** The last tab computes P0 and b0 from two systems' outputs with sacrebleu, shows how well the Laplace
 fits (Figure 16) and checks the additivity assumption (Figure 15) on your data.

@@ -205,3 +205,17 @@ def test_malformed_log_gets_a_message():
     at.run()
     assert not at.exception, at.exception
     assert any("row" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("view", ["Prompts and seeds", "Run a subset instead"])
+def test_views_with_their_own_design_leave_out_the_key_inputs_sections(view):
+    """Under a view that plans its own design, the page's plan, "Run it sequentially" and the item list (all of the
+    key inputs' design) are left out: one plan on the page, the view's own."""
+    at = open_page("llm", {"view": view})
+    assert not at.exception, at.exception
+    labels = [e.proto.label for e in at.get("expander")]
+    assert not any("sequentially" in label.lower() for label in labels), labels
+    assert not any("item list" in label.lower() for label in labels), labels
+    assert sum("Plan this design" in label for label in labels) == 1, labels
+    base = [e.proto.label for e in open_page("llm").get("expander")]
+    assert any("sequentially" in label.lower() for label in base) and any("item list" in label.lower() for label in base)
