@@ -142,6 +142,8 @@ h1 { font-size: 1.6rem !important; padding-top: 0 !important; padding-bottom: 0.
    with the headline they drive, whether or not the view shows numbers yet */
 [data-testid="stMain"]:has(.st-key-view_own_design) [data-testid="stVerticalBlock"]:has(> .st-key-view)
   > :has(~ .st-key-view) { display: none; }
+/* ... and the switcher, now right under the title, keeps clear of the title's last line as the key inputs did */
+[data-testid="stMain"]:has(.st-key-view_own_design) .st-key-view { margin-top: 0.75rem; }
 /* the title's box is tighter than its text here: a link's note keeps clear of it */
 .st-key-link_notes { margin-top: 0.6rem; }
 /* ... and so do the key inputs: their labels would sit on the title's last line */

@@ -177,6 +177,7 @@ _VIEW_BOXES = """() => {
   const keys = document.querySelector('.st-key-key_inputs');
   const group = document.querySelector('.st-key-view [data-testid="stButtonGroup"]');
   return {switcher: box(switcher), chart: charts.length ? box(charts[0]) : null, keys: shown(keys) ? box(keys) : null,
+          title: box(document.querySelector('h1')),
           headline: metrics.filter(m => m.getBoundingClientRect().top < below).length,
           viewMetrics: metrics.filter(m => m.getBoundingClientRect().top >= below).length,
           own: !!document.querySelector('.st-key-view_own_design'),
@@ -208,6 +209,7 @@ def test_presentation_mode_fits_every_view(browser, server_url, name, width, hei
             b = page.evaluate(_VIEW_BOXES)
             assert not page.locator('[data-testid="stException"]').count(), label
             assert not b["overflow"] and not b["cut"], (label, b)
+            assert b["switcher"]["top"] >= b["title"]["bottom"] - 1, (label, b)  # nothing sits on the title
             if b["chart"] is not None:  # views that wait for an upload or a prior show a note instead
                 assert b["chart"]["top"] <= height - CHART_VISIBLE, (label, b)
             if b["viewMetrics"]:
