@@ -250,7 +250,7 @@ def headline(campaign: Design, result, target, summary, pop):
     """The metrics row at the top (filled after the charts). Returns (MDE, savings, sizes)."""
     with summary, guard("Cannot compute this campaign"):
         mde_value = mde(campaign.key_for("mde"), target)  # reads no difference
-        saved = tabs.savings(campaign.options_only(), campaign.budget, pop)
+        saved = tabs.savings(campaign.options_only(), campaign.budget, pop, tabs.FUTILITY_ONLY)
     delta, described = campaign.delta, design_text(campaign)
     metrics_row(
         Metric("Power" if delta else "False-positive rate", fmt_pct(result.power),

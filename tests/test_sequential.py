@@ -793,3 +793,17 @@ def test_curves_and_the_monitor_name_inputs_that_are_not_numbers():
         sq.population_curves([1200], [])
     with pytest.raises(ValueError, match="`x` must be"):
         sq.monitor("abc", target=0.1, n_max=10)
+
+
+def test_savings_of_one_design_are_its_rows_of_both():
+    """``designs`` picks the sequential designs compared: the same rows as asking for both (each is its own root
+    search); anything else is refused by name."""
+    pop = sq.default_population(20)
+    both = sq.budget_savings(1200, pop).set_index("design")
+    one = sq.budget_savings(1200, pop, designs=("interim_futility",)).set_index("design")
+    assert list(one.index) == ["fixed", "interim_futility"]
+    pd.testing.assert_frame_equal(one, both.loc[["fixed", "interim_futility"]])
+    with pytest.raises(ValueError, match="`designs`"):
+        sq.budget_savings(1200, pop, designs=("naive",))
+    with pytest.raises(ValueError, match="`designs`"):
+        sq.budget_savings(1200, pop, designs=())

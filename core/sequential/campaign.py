@@ -858,7 +858,7 @@ def _population_averages(design, budgets, population, *, peeks, boundary, futili
 
 
 def budget_savings(budget, population, *, peeks=3, boundary="pocock", futility_p=0.5, mean=75.0, sd=27.0,
-                   alpha=0.05, test="mwu") -> pd.DataFrame:
+                   alpha=0.05, test="mwu", designs=("interim", "interim_futility")) -> pd.DataFrame:
     """Judgments each design needs to match the fixed design's average power (§7.3).
 
     For the fixed design at ``budget`` the average power over ``population``
@@ -867,20 +867,28 @@ def budget_savings(budget, population, *, peeks=3, boundary="pocock", futility_p
     ``budget``. (The paper reports 18% savings at its current budget, 1,200,
     and 27–28% at 3×, on its own data.)
 
+    ``designs``: the sequential designs compared (each costs its own root search; a page that shows one saving
+    asks for that one).
+
     Returns
     -------
     pandas.DataFrame
         ``design, planned_budget, expected_judgments, saving`` (fraction of
-        ``budget`` saved; ``nan`` when the design cannot reach the target).
+        ``budget`` saved; ``nan`` when the design cannot reach the target): the fixed design's row, then one row
+        per entry of ``designs``.
     """
     population = _check_population(population, mean)
+    designs = tuple(designs)
+    unknown = [d for d in designs if d not in ("interim", "interim_futility")]
+    if unknown or not designs:
+        raise ValueError(f"`designs` must name 'interim' and/or 'interim_futility'; got {designs!r}.")
     budget = check_int("budget", budget, low=20, high=_MAX_BUDGET)
     kw = dict(peeks=peeks, boundary=boundary, futility_p=futility_p, mean=mean, sd=sd, alpha=alpha, test=test)
     target = float(population_curves([budget], population, designs=("fixed",), **kw)["average_power"].iloc[0])
     rows = [("fixed", budget, float(budget), 0.0)]
     # sequential designs need a somewhat larger plan (typically 1.1–1.6×) to match the fixed design
     factors = np.array([0.75, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5, 3.0])
-    for design in ("interim", "interim_futility"):
+    for design in designs:
         seen: dict[int, tuple[float, float]] = {}
 
         def at(b, design=design, seen=seen):
@@ -1221,10 +1229,11 @@ class CampaignDesign(Design):
         differences ``population`` (Figure 6a)."""
         return population_curves(list(budgets), np.array(population), designs=tuple(procedures), **self.options())
 
-    def savings(self, population, *, budget=None) -> pd.DataFrame:
+    def savings(self, population, *, budget=None, designs=("interim", "interim_futility")) -> pd.DataFrame:
         """:func:`budget_savings` at ``budget`` judgments (default: :attr:`budget`) over the true differences
-        ``population`` (§7.3)."""
-        return budget_savings(self.budget if budget is None else budget, np.array(population), **self.options())
+        ``population`` (§7.3), for the sequential ``designs``."""
+        return budget_savings(self.budget if budget is None else budget, np.array(population), **self.options(),
+                              designs=designs)
 
     def assurance(self, budget=None, delta_sd=1.0, *, delta_mean=None):
         """:func:`campaign_assurance` with a normal prior N(delta_mean, delta_sd²) on the difference (mean:
