@@ -177,7 +177,7 @@ class Views:
     def __init__(self, labels: Mapping[str, str], choice: str, key: str, own: tuple[str, ...] = ()):
         self._labels = dict(labels)
         self._chosen = next((k for k, v in self._labels.items() if v == choice), next(iter(self._labels)))
-        # a view with a design of its own is marked (the presentation styles hide the key inputs above it)
+        # a view with a design of its own is marked (the presentation styles hide the key inputs and headline above it)
         self._box = st.container(key=OWN_VIEW_KEY if self._chosen in own else None)
         self._hidden = None
         self._key = key
@@ -210,9 +210,9 @@ def views(labels: Mapping[str, str], *, key: str = "view", own: tuple[str, ...] 
 
     ``own``: the views that plan a design of their own from their own inputs and read none of the page's key inputs
     (the LLM page's prompts-and-seeds and subset views). Their box is marked (:data:`OWN_VIEW_KEY`); in presentation
-    mode the key inputs above the switcher then step aside, as the page's headline does for every view with its own
-    metrics row (the frame's presentation styles): on a projector the view's inputs, numbers and first chart fit one
-    screen, and the audience is not shown sliders that change nothing below.
+    mode the key inputs above the switcher then step aside with the headline they drive (the page's headline steps
+    aside for every view with a metrics row of its own: the frame's presentation styles): on a projector the view's
+    inputs, numbers and first chart fit one screen, and the audience is not shown sliders that change nothing below.
     """
     names = list(labels.values())
     unknown = set(own) - set(labels)
