@@ -279,7 +279,9 @@ def body(assumptions: dict, currency: str) -> None:
     design = key_design(assumptions)
     res = headline(design, currency)
     plotted: dict[str, pd.DataFrame] = {}
-    tab = views(VIEWS, own=("active", "labels"))  # their own designs (pages/_judge_labels.py)
+    # views that read none of the key inputs: the agreement study and the κ paradox (their own fields), which items
+    # to label and labels per item (their own designs, pages/_judge_labels.py)
+    tab = views(VIEWS, own=("agreement", "paradox", "active", "labels"))
     for name, body in (("se", lambda: se_tab(design, res, plotted)), ("split", lambda: split_tab(design, res, plotted)),
                        ("strategies", lambda: strategies_tab(design, res, currency, plotted)),
                        ("agreement", lambda: agreement_tab(design, plotted)),
