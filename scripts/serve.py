@@ -20,6 +20,7 @@ Usage: ``python scripts/serve.py [--server.port 8501] [...]``
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import re
 import shutil
@@ -169,8 +170,30 @@ def module_closure(js_dir: Path, stems, known=frozenset()) -> list[str]:
     return found
 
 
-def preload_index(html: str, js_dir: Path, stems=EAGER_MODULES) -> str | None:
-    """Streamlit's ``index.html`` with ``<link rel="modulepreload">`` for ``stems`` and their imports.
+def base_url_hint(pages) -> str:
+    """A ``<script>`` that tells Streamlit's page where the server's endpoints are when it is opened at a page's
+    own address (``/judge``, ``/nlp/judge`` behind a base path).
+
+    Streamlit's page does not know whether the last part of its address is a page or the app's base path, so it
+    first asks ``/judge/_stcore/health``, gets 404, waits 0.1 s and only then asks ``/_stcore/health``: a tenth
+    of a second before the session starts on every link into a page (``make bench`` opens each page that way).
+    When that last part is one of the app's page names, the script sets Streamlit's own frontend setting
+    ``window.__streamlit.BACKEND_BASE_URL`` to the address without it, so the first question is the right one.
+    Any other address (the home page, a mistyped page, a base path alone) and a host that configures
+    ``window.__streamlit`` itself are left to Streamlit's own search.
+    """
+    names = sorted(set(pages))
+    if not all(re.fullmatch(r"[A-Za-z0-9_\-]+", name) for name in names):  # URL paths, never text that ends a script
+        raise ValueError(f"`pages` must be URL path names, got {names!r}")
+    return ("  <script>(function(){if(window.__streamlit)return;"
+            "var parts=location.pathname.replace(/\\/+$/,'').split('/');"
+            f"if(parts.length<2||{json.dumps(names)}.indexOf(parts[parts.length-1])<0)return;parts.pop();"
+            "window.__streamlit={BACKEND_BASE_URL:location.origin+parts.join('/')+'/'};})();</script>\n")
+
+
+def preload_index(html: str, js_dir: Path, stems=EAGER_MODULES, pages=()) -> str | None:
+    """Streamlit's ``index.html`` with ``<link rel="modulepreload">`` for ``stems`` and their imports, and (with
+    ``pages``, the app's page URL paths) the :func:`base_url_hint`.
 
     Returns ``None`` when there is nothing to add or the page is not the one
     expected (no ``</head>``), so the caller serves Streamlit's own page.
@@ -180,7 +203,15 @@ def preload_index(html: str, js_dir: Path, stems=EAGER_MODULES) -> str | None:
     if not names or html.count("</head>") != 1:
         return None
     links = "".join(f'    <link rel="modulepreload" crossorigin href="./static/js/{name}">\n' for name in names)
-    return html.replace("</head>", f"<!-- NLP Power Explorer: fetch the chart modules at once -->\n{links}  </head>")
+    hint = base_url_hint(pages) if pages else ""
+    return html.replace("</head>", f"<!-- NLP Power Explorer: fetch the chart modules at once -->\n{links}{hint}  </head>")
+
+
+def page_paths() -> list[str]:
+    """The URL paths of the app's pages (app.py: one per registry entry, and the home page's hidden alias)."""
+    from pages._registry import PAGES
+
+    return [page.name for page in PAGES] + ["home"]
 
 
 def preload_plotly() -> Path | None:
@@ -198,7 +229,8 @@ def preload_plotly() -> Path | None:
 
     static = Path(file_util.get_static_dir())
     try:
-        html = preload_index((static / "index.html").read_text(encoding="utf-8"), static / "static" / "js")
+        html = preload_index((static / "index.html").read_text(encoding="utf-8"), static / "static" / "js",
+                             pages=page_paths())
         if html is None:
             return None
         mirror = Path(tempfile.mkdtemp(prefix="nlp-power-static-"))

@@ -237,3 +237,41 @@ def test_warm_fills_the_da_pages_first_tab(monkeypatch):
     at.segmented_control(key="view").set_value("Exaggeration (Type-M)").run()
     assert not at.exception, at.exception
     assert len(at.get("plotly_chart")) >= 1
+
+
+def test_base_url_hint_names_each_page_once_and_refuses_text_that_could_end_the_script():
+    hint = serve.base_url_hint(["judge", "llm", "judge"])
+    assert hint.count("<script>") == 1 and hint.count("</script>") == 1
+    assert '["judge", "llm"]' in hint  # sorted, each once
+    assert "window.__streamlit" in hint and "BACKEND_BASE_URL" in hint
+    for bad in ("</script><script>alert(1)", "a b", ""):
+        with pytest.raises(ValueError, match="`pages`"):
+            serve.base_url_hint(["judge", bad])
+
+
+def test_preload_index_adds_the_base_url_hint_only_with_pages(tmp_path):
+    js = _static(tmp_path) / "static" / "js"
+    assert "__streamlit" not in serve.preload_index(HTML, js)
+    html = serve.preload_index(HTML, js, pages=["judge"])
+    head = html[:html.index("</head>")]
+    assert head.count(serve.base_url_hint(["judge"])) == 1
+    # it runs before Streamlit's bundle reads the setting: a classic script executes while the page is parsed,
+    # the bundle (a module script) only after
+    assert '<script type="module"' in HTML and "<script>" not in HTML
+
+
+def test_installed_streamlit_reads_the_base_url_setting_the_hint_sets():
+    # If an upgrade stops reading window.__streamlit.BACKEND_BASE_URL, the hint would silently do nothing: this says so
+    # (the page would still work, asking the page's address first as before).
+    static = Path(file_util.get_static_dir())
+    bundles = [p for p in (static / "static" / "js").glob("index.*.js")
+               if "window.__streamlit" in p.read_text(encoding="utf-8", errors="replace")]
+    assert bundles
+    assert any("BACKEND_BASE_URL" in p.read_text(encoding="utf-8", errors="replace") for p in bundles)
+
+
+def test_page_paths_are_the_registry_pages_and_the_home_alias():
+    from pages._registry import PAGES
+
+    assert serve.page_paths() == [page.name for page in PAGES] + ["home"]
+    serve.base_url_hint(serve.page_paths())  # every name is a plain URL path

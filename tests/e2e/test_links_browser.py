@@ -62,3 +62,21 @@ def test_a_link_the_widgets_wrote_opens_the_same_design_without_a_note(page, ser
     expect(page.get_by_role("radio", name="split: half a win each")).to_be_checked()
     assert page.get_by_text(NOTE).count() == 0
     assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("path, base_asked", [
+    ("/judge", ["/_stcore/health"]),
+    ("/llm/?llm_delta=3", ["/_stcore/health"]),
+    ("/", ["/_stcore/health"]),
+    ("/nosuchpage", ["/nosuchpage/_stcore/health", "/_stcore/health"]),  # not a page: Streamlit's own search
+])
+def test_a_link_into_a_page_asks_the_server_at_its_base_first(page, server_url, path, base_asked):
+    # scripts/serve.py's base-URL hint: without it Streamlit's page first asks /judge/_stcore/health, gets 404
+    # and waits 0.1 s before asking the base
+    asked = []
+    page.on("request", lambda r: "/_stcore/health" in r.url and asked.append(r.url[len(server_url):]))
+    page.goto(f"{server_url}{path}", wait_until="domcontentloaded")
+    wait_idle(page, timeout=90_000)
+    assert asked[:len(base_asked)] == base_asked
+    assert page.locator("h1").first.is_visible()
+    assert not page.errors, page.errors
