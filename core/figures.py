@@ -146,9 +146,50 @@ def _axis(title: str, *, log: bool = False, rng=None, ticks: Sequence[float] | N
     return axis
 
 
-def _lines(lines: Iterable[Line], *, log_x: bool, log_y: bool, style: Style) -> tuple[list, list]:
-    """Shapes and annotations for reference lines (annotations on log axes take log10 positions)."""
+#: Slots for a horizontal line's label, in order of preference: (side, which side of the line).
+_LABEL_SLOTS = (("right", "bottom"), ("left", "bottom"), ("right", "top"), ("left", "top"))
+
+
+def _label_slots(ys: Sequence[float], *, span: Sequence[float] | None, plot_px: float,
+                 label_px: float) -> list[tuple[str, str]]:
+    """Where each horizontal line's label goes so that none covers another: ``ys`` in axis units, ``span`` the
+    axis range (``None``: unknown, every label keeps the first slot).
+
+    Labels are placed from the last to the first (the figures append the target line last, so it keeps its
+    usual place, above the line at the right); each takes the first of :data:`_LABEL_SLOTS` whose box, ``label_px``
+    high, overlaps no label already placed on the same side. A label with no free slot keeps the first.
+    """
+    slots = [_LABEL_SLOTS[0]] * len(ys)
+    if span is None or not (len(span) == 2 and _finite(*span)) or span[1] <= span[0] or len(ys) < 2:
+        return slots
+    placed: list[tuple[str, float, float]] = []
+    for i in reversed(range(len(ys))):
+        y_px = (ys[i] - span[0]) / (span[1] - span[0]) * plot_px
+        for side, where in _LABEL_SLOTS:
+            lo, hi = (y_px, y_px + label_px) if where == "bottom" else (y_px - label_px, y_px)
+            if where == "top" and lo < 0:  # under the x axis
+                continue
+            if not any(s == side and lo < h and l < hi for s, l, h in placed):
+                slots[i] = (side, where)
+                break
+        side, where = slots[i]
+        placed.append((side, *((y_px, y_px + label_px) if where == "bottom" else (y_px - label_px, y_px))))
+    return slots
+
+
+def _lines(lines: Iterable[Line], *, log_x: bool, log_y: bool, style: Style, y_span: Sequence[float] | None = None,
+           plot_px: float = 210.0) -> tuple[list, list]:
+    """Shapes and annotations for reference lines (annotations on log axes take log10 positions).
+
+    Labels of horizontal lines close together are spread over the line's two ends and sides
+    (:func:`_label_slots`) when the y axis's range ``y_span`` (axis units) and the plot's height in pixels are
+    known; otherwise each sits above its line at the right.
+    """
+    lines = list(lines)
     shapes, notes = [], []
+    flat = [ln for ln in lines if ln.y is not None and ln.text and math.isfinite(ln.y) and not (log_y and ln.y <= 0)]
+    slots = dict(zip(map(id, flat), _label_slots([math.log10(ln.y) if log_y else ln.y for ln in flat], span=y_span,
+                                                 plot_px=plot_px, label_px=1.4 * style.annotation_size + 4)))
     for ln in lines:
         line = {"color": ln.color, "dash": ln.dash, "width": 1.5}
         if ln.x is not None and math.isfinite(ln.x) and not (log_x and ln.x <= 0):
@@ -163,8 +204,10 @@ def _lines(lines: Iterable[Line], *, log_x: bool, log_y: bool, style: Style) -> 
             shapes.append({"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": ln.y, "y1": ln.y,
                            "line": line, "layer": "above"})
             if ln.text:
-                notes.append({"x": 1.0, "xref": "paper", "y": math.log10(ln.y) if log_y else ln.y, "yref": "y",
-                              "text": ln.text, "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                side, where = slots[id(ln)]
+                notes.append({"x": 1.0 if side == "right" else 0.0, "xref": "paper",
+                              "y": math.log10(ln.y) if log_y else ln.y, "yref": "y",
+                              "text": ln.text, "showarrow": False, "xanchor": side, "yanchor": where,
                               "font": {"color": ln.color, "size": style.annotation_size},
                               "bgcolor": "rgba(255,255,255,0.85)"})
     return shapes, notes
@@ -216,8 +259,6 @@ def _wrap_axis_title(axis: dict, width: int | None) -> tuple[dict, int]:
 
 def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iterable[Line] = (),
             legend: bool = True, **extra) -> dict:
-    shapes, notes = _lines(lines, log_x=x_axis.get("type") == "log", log_y=y_axis.get("type") == "log",
-                           style=style)
     title, title_lines = wrap_text(title, style.title_chars)
     x_axis, x_lines = _wrap_axis_title(x_axis, style.axis_title_chars)
     y_axis, y_lines = _wrap_axis_title(y_axis, style.y_title_chars)
@@ -228,6 +269,8 @@ def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iter
     extra_bottom = round(1.3 * style.font_size) * max(x_lines - 1, 0)
     extra_left = round(1.3 * style.font_size) * max(y_lines - 1, 0)
     plot_height = max(style.height - 100 - extra_top - extra_bottom, 100)
+    shapes, notes = _lines(lines, log_x=x_axis.get("type") == "log", log_y=y_axis.get("type") == "log",
+                           style=style, y_span=y_axis.get("range"), plot_px=plot_height)
     layout = {
         "template": _template(),
         "title": {"text": title, "font": {"size": style.title_size}},

@@ -49,6 +49,51 @@ def test_log_axes_place_labels_in_log_units(curves):
     assert [a for a in fig.layout.annotations if a.text == "no exaggeration"][0].y == pytest.approx(0.0)
 
 
+def _label_boxes(fig, plot_px, span, label_px):
+    """Each horizontal line label's (side, bottom px, top px), from the figure's own annotations."""
+    boxes = {}
+    for a in fig.layout.annotations:
+        if a.yref != "y":
+            continue
+        y = (a.y - span[0]) / (span[1] - span[0]) * plot_px
+        boxes[a.text] = (a.xanchor, *((y, y + label_px) if a.yanchor == "bottom" else (y - label_px, y)))
+    return boxes
+
+
+def test_close_horizontal_labels_are_spread_so_none_covers_another(curves):
+    # the prompts-and-seeds chart's case: a power ceiling at 79% under the 80% target line
+    lines = [figures.Line(y=0.45, text="ceiling, T = 1: 45%"), figures.Line(y=0.79, text="ceiling, T = 2: 79%"),
+             figures.Line(y=0.81, text="ceiling, T = 5: 81%")]
+    style = figures.STYLE
+    fig = figures.curve_figure(curves, x="n", y="power", color="series", target=0.8, lines=lines, y_range=(0, 1.02))
+    validated(fig)
+    notes = {a.text: a for a in fig.layout.annotations}
+    assert (notes["80% power"].xanchor, notes["80% power"].yanchor) == ("right", "bottom")  # the target keeps its place
+    assert (notes["ceiling, T = 1: 45%"].xanchor, notes["ceiling, T = 1: 45%"].yanchor) == ("right", "bottom")
+    assert notes["ceiling, T = 1: 45%"].x == 1.0 and notes["ceiling, T = 2: 79%"].x in (0.0, 1.0)
+    plot_px = style.height - 100
+    boxes = list(_label_boxes(fig, plot_px, (0, 1.02), 1.4 * style.annotation_size + 4).values())
+    for i, (side, lo, hi) in enumerate(boxes):  # no two boxes on the same side overlap
+        for other_side, other_lo, other_hi in boxes[i + 1:]:
+            assert side != other_side or hi <= other_lo or other_hi <= lo
+    # far apart, or the axis range unknown: every label above its line at the right, as before
+    far = figures.curve_figure(curves, x="n", y="power", color="series", target=0.8, lines=lines[:1],
+                               y_range=(0, 1.02))
+    unknown = figures.curve_figure(curves, x="n", y="power", color="series", target=0.8, lines=lines)
+    for f in (far, unknown):
+        assert {(a.xanchor, a.yanchor) for a in f.layout.annotations if a.yref == "y"} == {("right", "bottom")}
+
+
+def test_label_slots_skip_the_place_under_a_line_at_the_axis():
+    # three labels at the same height near the bottom: the third cannot go under its line (below the x axis)
+    slots = figures._label_slots([0.01, 0.01, 0.01], span=(0, 1), plot_px=200, label_px=20)
+    assert slots[2] == ("right", "bottom") and slots[1] == ("left", "bottom")
+    assert slots[0] == ("right", "bottom")  # no free slot left: the first
+    high = figures._label_slots([0.5, 0.5, 0.5], span=(0, 1), plot_px=200, label_px=20)
+    assert high == [("right", "top"), ("left", "bottom"), ("right", "bottom")]
+    assert figures._label_slots([0.5, 0.5], span=None, plot_px=200, label_px=20) == [("right", "bottom")] * 2
+
+
 def test_other_builders_are_valid():
     rng = np.random.default_rng(0)
     dist = acc.difference_distribution(500, 0.02, 0.9)
