@@ -12,9 +12,12 @@ import streamlit as st
 
 from core import figures
 from core import judge as jg
+from core.judge import plan as judge_plan
 from core.judge.design import JudgePageDesign
+from core.judge.snippet import agreement_snippet
 from pages import _judge_labels as judge_labels
-from pages._scaffold import Metric, apply_values, cached, chart, guard, metrics_row, safe_message, style
+from pages._scaffold import (Metric, apply_values, cached, chart, code_view, current_link, guard, metrics_row,
+                             plan_actions, safe_message, style)
 
 D = JudgePageDesign
 
@@ -44,6 +47,25 @@ def fit(df: pd.DataFrame):
     return jg.fit_judge(df, seed=0)
 
 
+def _merge_equal_curves(curves: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The curves with statistics whose half-widths agree at every n drawn once, named together (a curve drawn
+    exactly over another would hide it), and those names joined ("" when every curve differs)."""
+    groups: list[list[str]] = []
+    for name, part in curves.groupby("name", sort=False):
+        values = part.sort_values("n")["halfwidth"].to_numpy()
+        for group in groups:
+            first = curves[curves["name"] == group[0]].sort_values("n")["halfwidth"].to_numpy()
+            if len(first) == len(values) and np.allclose(first, values, rtol=1e-9, atol=0):
+                group.append(name)
+                break
+        else:
+            groups.append([name])
+    merged = {name: " = ".join(group) for group in groups for name in group}
+    keep = [group[0] for group in groups]
+    shown = curves[curves["name"].isin(keep)].assign(name=lambda f: f["name"].map(merged))
+    return shown, " and ".join(" = ".join(group) for group in groups if len(group) > 1)
+
+
 def agreement_tab(design: D, plotted: dict) -> None:
     ag_prev, ag_kappa, ag_hw, ag_stat = design.ag_prevalence_pct, design.kappa, design.halfwidth, design.statistic
     need = agreement_n(design)
@@ -54,11 +76,15 @@ def agreement_tab(design: D, plotted: dict) -> None:
     ac = ac.assign(name=ac["statistic"].map(jg.STATISTICS))
     plotted["agreement_precision"] = ac
     cur = ac[(ac.statistic == ag_stat) & (ac.n == need)].halfwidth.iloc[0]
-    chart(figures.curve_figure(ac, x="n", y="halfwidth", color="name", current=(need, cur), target=None,
+    shown, same = _merge_equal_curves(ac)
+    chart(figures.curve_figure(shown, x="n", y="halfwidth", color="name", current=(need, cur), target=None,
                                lines=[figures.Line(y=ag_hw, text="wanted half-width")], log_y=True,
                                hover_format=".3f", title="Agreement precision vs double-annotated items",
                                x_title="Items rated by both raters", y_title="95% half-width", style=style()),
           "agreement_chart")
+    if same:
+        st.caption(f"{same} share one curve: the raters share their label rates here, so Cohen's κ equals Scott's π, "
+                   "and Krippendorff's α differs from it by O(1/n) — the same large-sample SE (Gwet 2014, ch. 5).")
     metrics_row(Metric(f"Items for ± {ag_hw:g}", f"{need:,}",
                        help="Smallest n with 1.96·SE ≤ the half-width (large-sample SE), and with the rarer "
                        "label expected at least 5 times (below that the SE is unreliable)."),
@@ -72,6 +98,10 @@ def agreement_tab(design: D, plotted: dict) -> None:
                  "item? (view Labels per item)", icon=":material/arrow_forward:",
                  query_params={"view": judge_labels.LABELS_VIEW,
                                D.field("labels_kappa").key: f"{min(max(ag_kappa, 0.05), 1.0):g}"})
+    # the study's own plan (the page's PPI plan reads none of these inputs)
+    snippet = agreement_snippet(design)
+    plan_actions(judge_plan.agreement_plan_item(design, link=current_link(), code=snippet), key="judge_agreement")
+    code_view(snippet, key="judge_agreement_code")
 
 
 def paradox_tab(design: D, plotted: dict) -> None:
@@ -88,7 +118,8 @@ def paradox_tab(design: D, plotted: dict) -> None:
                                x_title="Prevalence", y_title="Coefficient", y_range=(-0.2, 1.02), style=style()),
           "paradox_chart")
     st.caption("Feinstein & Cicchetti (1990): at skewed prevalence κ (and α) fall although the raters agree as "
-               "often; Gwet's AC1 stays near the raw agreement (Gwet 2008).")
+               "often; Gwet's AC1 stays near the raw agreement (Gwet 2008). This view shows a property of the "
+               "statistics, not a design: the agreement study's plan is in the view **Agreement study**.")
 
 
 def fit_tab(tab, plotted: dict):

@@ -297,7 +297,9 @@ def body(assumptions: dict, currency: str) -> None:
     if tab.open("labels"):
         with tab["labels"], guard():
             judge_labels.labels_view(design, currency, plotted)
-    if tab.current not in ("active", "labels"):  # those tabs plan their own designs (pages/_judge_labels.py)
+    # which items to label, labels per item and the agreement study plan their own designs; the κ paradox is a
+    # lesson, with no design to plan
+    if tab.current not in ("active", "labels", "agreement", "paradox"):
         plan(design, res, currency)
     if plotted:
         download_csv(plotted, f"judge_{tab.current}.csv", key="download_curves")

@@ -64,3 +64,26 @@ def test_design_is_a_cache_key_by_value():
     a = jg.JudgeDesign(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, budget=1000)
     assert key(a) == key(jg.JudgeDesign(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, budget=1000))
     assert key(a) != key(jg.JudgeDesign(sd=0.5, correlation=0.8, cost_human=1.0, cost_judge=0.01, budget=1001))
+
+
+@pytest.mark.parametrize("statistic", ["cohen", "gwet_ac1", "krippendorff"])
+def test_agreement_plan_states_the_engines_numbers(statistic):
+    # oracle: core.judge's own functions, and the half-width recomputed from the SE with scipy's normal quantile
+    from scipy.stats import norm
+
+    design = jg.JudgePageDesign(ag_prevalence_pct=20.0, kappa=0.5, halfwidth=0.08, statistic=statistic)
+    item = judge_plan.agreement_plan_item(design, link="http://x/judge?view=Agreement+study")
+    need = jg.agreement_sample_size(prevalence=0.2, kappa=0.5, halfwidth=0.08, statistic=statistic)
+    reached = norm.ppf(0.975) * float(jg.agreement_se(need, prevalence=0.2, kappa=0.5, statistic=statistic))
+    value = jg.agreement_value(prevalence=0.2, kappa=0.5, statistic=statistic)
+    assert reached <= 0.08 < norm.ppf(0.975) * float(jg.agreement_se(need - 1, prevalence=0.2, kappa=0.5,
+                                                                       statistic=statistic))
+    results = dict(item.results)
+    assert results["items both raters label"] == f"{need:,}"
+    assert results[f"{jg.STATISTICS[statistic]} at this table"] == f"{value:.3f}"
+    assert results["95% half-width at that n"] == f"± {reached:.3f}"
+    assert f"Two raters both label {need:,} items" in item.paragraph
+    assert jg.STATISTICS[statistic] in item.question and "± 0.08" in item.question
+    assert "agreement study" in plan_html([item]) and f"{need:,}" in plan_html([item])
+    with pytest.raises(ValueError, match="`design`"):
+        judge_plan.agreement_plan_item(design.judge_design())

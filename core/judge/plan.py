@@ -14,7 +14,7 @@ from ..plan.document import Assumption, PlanItem
 from ..plan.text import fmt_money, fmt_pct
 from ..validation import check_type
 
-__all__ = ["plan_item", "active_plan_item", "labels_plan_item"]
+__all__ = ["plan_item", "active_plan_item", "labels_plan_item", "agreement_plan_item"]
 
 REFERENCES = (
     "Angelopoulos, Duchi & Zrnic (2023). PPI++: Efficient prediction-powered inference. arXiv 2311.01453.",
@@ -22,6 +22,15 @@ REFERENCES = (
     "Fleiss, Cohen & Everitt (1969). Large sample standard errors of kappa and weighted kappa.",
     "Gwet (2008). Computing inter-rater reliability and its variance in the presence of high agreement.",
 )
+
+
+#: What each agreement statistic's large-sample SE rests on (core.judge.agreement.agreement_se).
+AGREEMENT_SOURCES = {
+    "cohen": "Fleiss, Cohen & Everitt (1969). Large sample standard errors of kappa and weighted kappa.",
+    "gwet_ac1": "Gwet (2008). Computing inter-rater reliability and its variance in the presence of high agreement.",
+    "krippendorff": "Gwet (2014). Handbook of inter-rater reliability, 4th ed., ch. 5 (Scott's π and "
+                    "Krippendorff's α).",
+}
 
 
 def _se(x) -> str:
@@ -205,3 +214,40 @@ def labels_plan_item(design: JudgePageDesign, plan: LabelsPlan, *, currency: str
                  ("annotator error ε", f"{plan.annotator_error:.3f}"), ("break-even item cost", even_text)),
         paragraph=sentence, cost=float(row["cost"]), currency=currency, link=link, code=code,
         references=LABELS_REFERENCES)
+
+
+def agreement_plan_item(design: JudgePageDesign, *, link: str = "", code: str = "") -> PlanItem:
+    """The plan of the "Agreement study" tab: how many items two raters must both label for the chosen agreement
+    statistic's 95% interval to be ± ``design.halfwidth`` (:func:`core.judge.agreement_sample_size`).
+
+    Examples
+    --------
+    >>> d = JudgePageDesign()
+    >>> agreement_plan_item(d).results[0]
+    ('items both raters label', '296')
+    """
+    check_type("design", design, JudgePageDesign)
+    from .agreement import MIN_EXPECTED, STATISTICS
+
+    prevalence, kappa, hw, stat = design.ag_prevalence_pct, design.kappa, design.halfwidth, design.statistic
+    need = design.agreement_sample_size()
+    reached = float(design.agreement_curve([need]).set_index("statistic").loc[stat, "halfwidth"])
+    value = design.agreement_value()
+    name = STATISTICS[stat]
+    sentence = (f"Two raters both label {need:,} items. At a prevalence of {prevalence:g}% and a true Cohen's κ of "
+                f"{kappa:g} (so {name} = {value:.3f}), the 95% interval for {name} is then ± {reached:.3f}, within "
+                f"the wanted ± {hw:g} (large-sample SE; the rarer label is expected at least {MIN_EXPECTED} times, "
+                "below which that SE is unreliable).")
+    return PlanItem(
+        scenario="LLM judges and human labels — agreement study",
+        question=f"How many items must two raters both label to report {name} to ± {hw:g}?",
+        assumptions=(Assumption("prevalence of the positive label", f"{prevalence:g}%", "slider"),
+                     Assumption("raters' true Cohen's κ", f"{kappa:g}", "slider"),
+                     Assumption("statistic", name, "choice"),
+                     Assumption("wanted 95% half-width", f"± {hw:g}", "slider")),
+        test=f"{name}, 95% large-sample (delta-method) interval", alpha=0.05,
+        results=(("items both raters label", f"{need:,}"), (f"{name} at this table", f"{value:.3f}"),
+                 ("95% half-width at that n", f"± {reached:.3f}")),
+        paragraph=sentence, link=link, code=code,
+        references=(AGREEMENT_SOURCES[stat],
+                    "Cochran (1954). Some methods for strengthening the common χ² tests. Biometrics 10:417–451."))

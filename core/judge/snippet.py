@@ -10,7 +10,7 @@ from ..snippets import HEADER, kwargs_literal, literal
 from . import JudgePageDesign
 from ..validation import check_type
 
-__all__ = ["judge_snippet", "active_snippet", "labels_snippet"]
+__all__ = ["judge_snippet", "active_snippet", "labels_snippet", "agreement_snippet"]
 
 
 def judge_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
@@ -135,4 +135,26 @@ def labels_snippet(design: JudgePageDesign, *, currency: str = "USD") -> str:
              "print('Break-even item cost:', 'never' if math.isinf(even) else '—' if math.isnan(even) else "
              "f'{currency} {even:,.2f}'.strip())",
              "# plan.table: one row per odd k (labels, error, items, cost, gap)"]
+    return "\n".join(lines) + "\n"
+
+
+def agreement_snippet(design: JudgePageDesign) -> str:
+    """Script for the Judge page's "Agreement study" tab (:func:`core.judge.agreement_sample_size`) at ``design``.
+
+    Examples
+    --------
+    >>> "statistic='cohen'" in agreement_snippet(JudgePageDesign())
+    True
+    """
+    check_type("design", design, JudgePageDesign)
+    args = (f"prevalence={literal(design.ag_prevalence_pct / 100)}, kappa={literal(float(design.kappa))}, "
+            f"statistic={design.statistic!r}")
+    hw = literal(float(design.halfwidth))
+    lines = [HEADER, "from core import judge as jg", "",
+             f"halfwidth = {hw}  # the wanted 95% half-width",
+             f"need = jg.agreement_sample_size({args}, halfwidth=halfwidth)",
+             "print(f'Items for ± {halfwidth:g}:', f'{need:,}')",
+             f"value = jg.agreement_value({args})",
+             "print('Value:', f'{value:.3f}')",
+             "# the 95% half-width reached there: 1.96 × jg.agreement_se(need, ...)"]
     return "\n".join(lines) + "\n"

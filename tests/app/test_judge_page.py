@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from core import judge as jg
@@ -172,6 +173,36 @@ def test_url_plan_download_and_presentation():
     assert not page.exception
     assert "Download the plan (HTML)" in [b.proto.label for b in page.get("download_button")]
     assert any(f"{res.n_human:,} items labelled by humans" in c.value for c in page.code)
+
+
+def test_statistics_with_the_same_curve_are_drawn_once_and_named_together():
+    # shared label rates: Cohen's κ = Scott's π, and Krippendorff's α shares its large-sample SE — two curves drawn
+    # one over the other would hide κ
+    page = open_page("judge", {"view": "Agreement study"})
+    kappa = jg.agreement_se(np.array([100, 400]), prevalence=0.3, kappa=0.6, statistic="cohen")
+    alpha = jg.agreement_se(np.array([100, 400]), prevalence=0.3, kappa=0.6, statistic="krippendorff")
+    assert kappa == pytest.approx(alpha, rel=1e-12)
+    names = [t["name"] for t in chart(page, "agreement_chart")["data"] if t.get("mode") == "lines"]
+    assert names == ["Cohen's κ = Krippendorff's α", "Gwet's AC1"]
+    assert any("share one curve" in c.value for c in page.caption)
+
+
+def test_the_agreement_study_plans_its_own_design_and_the_paradox_none():
+    # the page's PPI plan reads none of these views' inputs: the agreement study exports its own, the κ paradox
+    # (a lesson, not a design) nothing
+    link = {"view": "Agreement study", "ag_prev": "10.0", "ag_stat": "Krippendorff's α"}
+    page = open_plan(open_page("judge", link), "judge_agreement")
+    assert not page.exception, page.exception
+    need = jg.agreement_sample_size(prevalence=0.1, kappa=0.6, halfwidth=0.1, statistic="krippendorff")
+    text = [c.value for c in page.code if c.language != "python"]
+    assert any(f"Two raters both label {need:,} items" in t and "Krippendorff's α" in t for t in text), text
+    assert not any("PPI" in t or "human-labelled" in t for t in text)
+    assert "judge_open" not in page.session_state  # the PPI plan's expander is not made
+    page = open_page("judge", {"view": "κ vs AC1 (prevalence paradox)"})
+    assert not page.exception, page.exception
+    labels = [e.proto.label for e in page.get("expander")]
+    assert not any(label.startswith("Plan this design") for label in labels), labels
+    assert any("agreement study's plan is in the view" in c.value for c in page.caption)
 
 
 def test_agreement_tab_at_extreme_values_shows_a_message_not_a_traceback():
