@@ -19,7 +19,7 @@ from core.judge import plan as judge_plan
 from core.judge.snippet import active_snippet, labels_snippet
 from core.judge.design import JudgePageDesign
 from pages._fields import field_input
-from pages._links import narrowed
+from pages._links import asked_late, narrowed, report_late
 from pages._scaffold import (
     Metric,
     guard,
@@ -105,10 +105,13 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
         src_text = f"calibrated judge outputs of {origin}"
         st.caption(f"{n_items:,} items from {safe_message(origin)}; f = share of human 1-labels per judge output.")
     f = D.field("n_human")  # its upper end is the pool's size, known only here
-    narrowed(dataclasses.replace(f, ui_high=n_items))  # a link asking for more is told so, with this range
+    pool = dataclasses.replace(f, ui_high=n_items)
+    narrowed(pool)  # a link asking for more is told so, with this range
+    asked = asked_late(f.key)  # the pool arrived after the link was checked (an uploaded calibration file)
     n_human = values["n_human"] = f.check(int(c3.number_input(
         f.label, f.widget_low, n_items, min(f.default, n_items), f.widget_step, key=f.key, bind="query-params",
         help=f.help)))
+    report_late(f.key, asked, pool, c3)
     target_se = values["active_target_se"] = _inp("active_target_se", c2, widget="slider")
     with guard("Cannot plan these labels"):
         page_design = design.with_(**values)

@@ -20,7 +20,7 @@ import streamlit as st
 
 from pages._text import code
 
-__all__ = ["notes_slot", "remember_link", "report_link", "link_notes", "narrowed"]
+__all__ = ["notes_slot", "remember_link", "report_link", "link_notes", "narrowed", "asked_late", "report_late"]
 
 #: This run's placeholder for the notes (each session's script runs in its own thread).
 _RUN = threading.local()
@@ -34,6 +34,8 @@ CONTROL_NAMES = {"present": "Presentation mode", "alpha": "Significance level α
 #: The page whose link was checked last in this session: a link is read once per visit (later reruns carry what
 #: the widgets wrote themselves).
 _CHECKED = "_link_checked_page"
+#: The page this session is on (set on every full run, read by fragment reruns too).
+_VISITING = "_link_visiting_page"
 
 
 def notes_slot() -> None:
@@ -54,6 +56,7 @@ def narrowed(field) -> None:
 def remember_link(page: str) -> dict[str, str] | None:
     """The link's parameters on the first run of a visit to ``page`` (None on later reruns of the same visit)."""
     _RUN.slot = None
+    st.session_state[_VISITING] = page
     if st.session_state.get(_CHECKED) == page:
         return None
     return st.query_params.to_dict()
@@ -70,6 +73,30 @@ def report_link(page: str, link: Mapping[str, str] | None, fields: Mapping | Non
         text = "**This link asked for values the page cannot use**, so it shows others:\n\n" + "\n".join(
             f"- {n}" for n in notes)
         slot.container(key="link_notes").warning(text, icon=":material/link_off:")
+    return notes
+
+
+def asked_late(key: str) -> str | None:
+    """The link's text for ``key`` when its bound control is first made on a later run of the visit than the first,
+    which checked the link (:func:`report_link`) without it: a control whose range is known only once a file is
+    uploaded (labels up to the pool's size). ``None`` when the control exists already, on the visit's first run
+    (its own check names it) or when the link has no such parameter. Call it just before making the control, and
+    :func:`report_late` just after."""
+    state = st.session_state
+    if key in state or state.get(_VISITING) is None or state.get(_CHECKED) != state.get(_VISITING):
+        return None
+    return st.query_params.get(key)
+
+
+def report_late(key: str, text: str | None, field, container) -> list[str]:
+    """Under the control just made for ``key``: the note of :func:`link_notes` when it could not take the link's
+    ``text`` (from :func:`asked_late`); ``field`` is the declared field with the control's ends (narrowed)."""
+    if text is None:
+        return []
+    notes = link_notes({key: text}, {key: field})
+    if notes:
+        container.warning("**This link asked for a value this control cannot take here**, so it shows another:\n\n"
+                          + "\n".join(f"- {n}" for n in notes), icon=":material/link_off:")
     return notes
 
 

@@ -68,6 +68,30 @@ def test_active_from_the_calibration_sample():
     assert metrics(at)["SE, active labels"] == f"{100 * jg.active_se(f, 100):.2f} pts"
 
 
+def test_a_link_asking_for_more_labels_than_a_calibration_file_has_items_is_told_once_the_file_is_there():
+    """The pool's size is known only once the calibration file is chosen — after the link was checked: the note
+    comes under the control then, naming the file's range, not the declared one."""
+    n_items = len(jg.sample_calibration())
+    at = open_page("judge", {**ACTIVE, "al_source": "calibration file", "al_n": str(n_items + 5000)})
+    assert not [w for w in at.warning if "This link asked for" in w.value]  # no pool yet: nothing to say
+    at.radio(key="cal_source").set_value("sample")
+    at.run()
+    assert not at.exception, at.exception
+    notes = [w.value for w in at.warning if "This link asked for" in w.value]
+    assert len(notes) == 1 and f"`al_n={n_items + 5000}`" in notes[0], notes
+    assert f"from 1 to {n_items:,} labels" in notes[0] and "it shows `100`" in notes[0], notes
+    assert at.number_input(key="al_n").value == 100
+    at.number_input(key="al_n").set_value(80)  # once the control exists, nothing more is said
+    at.run()
+    assert not [w for w in at.warning if "This link asked for" in w.value]
+    # a link inside the file's range is taken, silently
+    at = open_page("judge", {**ACTIVE, "al_source": "calibration file", "al_n": "60"})
+    at.radio(key="cal_source").set_value("sample")
+    at.run()
+    assert at.number_input(key="al_n").value == 60
+    assert not [w for w in at.warning if "This link asked for" in w.value]
+
+
 def test_active_plan_and_presentation():
     at = open_page("judge", ACTIVE)
     at.toggle(key="present").set_value(True)  # the frame's toggle
