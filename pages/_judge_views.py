@@ -16,6 +16,7 @@ from core.judge import plan as judge_plan
 from core.judge.design import JudgePageDesign
 from core.judge.snippet import agreement_snippet
 from pages import _judge_labels as judge_labels
+from pages._fields import field_input
 from pages._scaffold import (Metric, apply_values, cached, chart, code_view, current_link, guard, metrics_row,
                              plan_actions, safe_message, style)
 
@@ -47,15 +48,16 @@ def fit(df: pd.DataFrame):
     return jg.fit_judge(df, seed=0)
 
 
-def _merge_equal_curves(curves: pd.DataFrame) -> tuple[pd.DataFrame, str]:
-    """The curves with statistics whose half-widths agree at every n drawn once, named together (a curve drawn
-    exactly over another would hide it), and those names joined ("" when every curve differs)."""
+def _merge_equal_curves(curves: pd.DataFrame, x: str, y: str) -> tuple[pd.DataFrame, str]:
+    """The curves (``y`` against ``x``, one per ``name``) with statistics that agree at every ``x`` drawn once and
+    named together (a curve drawn exactly over another would hide it), and those names joined ("" when every curve
+    differs)."""
     groups: list[list[str]] = []
     for name, part in curves.groupby("name", sort=False):
-        values = part.sort_values("n")["halfwidth"].to_numpy()
+        values = part.sort_values(x)[y].to_numpy()
         for group in groups:
-            first = curves[curves["name"] == group[0]].sort_values("n")["halfwidth"].to_numpy()
-            if len(first) == len(values) and np.allclose(first, values, rtol=1e-9, atol=0):
+            first = curves[curves["name"] == group[0]].sort_values(x)[y].to_numpy()
+            if len(first) == len(values) and np.allclose(first, values, rtol=1e-9, atol=1e-12):
                 group.append(name)
                 break
         else:
@@ -66,7 +68,24 @@ def _merge_equal_curves(curves: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     return shown, " and ".join(" = ".join(group) for group in groups if len(group) > 1)
 
 
+def _inp(name: str, box, **options):
+    """A declared field's widget with its declared label (the unit is in the help)."""
+    return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
+
+
+def _view_design(design: D, names: tuple[str, ...], what: str) -> D:
+    """The view's own inputs, in a row above its chart (they are what its question turns on; the page's key inputs
+    are not read here), completing the page's design."""
+    boxes = st.columns(len(names))
+    values = {name: _inp(name, box, widget="selectbox", format_func=jg.STATISTICS.get) if name == "statistic"
+              else _inp(name, box, widget="slider") for name, box in zip(names, boxes)}
+    with guard(what):
+        return design.with_(**values)
+
+
 def agreement_tab(design: D, plotted: dict) -> None:
+    design = _view_design(design, ("statistic", "ag_prevalence_pct", "kappa", "halfwidth"),
+                          "Cannot plan this agreement study")
     ag_prev, ag_kappa, ag_hw, ag_stat = design.ag_prevalence_pct, design.kappa, design.halfwidth, design.statistic
     need = agreement_n(design)
     ns_a = tuple(sorted(set(np.unique(np.geomspace(20, max(5000, 4 * need), 60).astype(int)).tolist()) | {need}))
@@ -76,7 +95,7 @@ def agreement_tab(design: D, plotted: dict) -> None:
     ac = ac.assign(name=ac["statistic"].map(jg.STATISTICS))
     plotted["agreement_precision"] = ac
     cur = ac[(ac.statistic == ag_stat) & (ac.n == need)].halfwidth.iloc[0]
-    shown, same = _merge_equal_curves(ac)
+    shown, same = _merge_equal_curves(ac, "n", "halfwidth")
     chart(figures.curve_figure(shown, x="n", y="halfwidth", color="name", current=(need, cur), target=None,
                                lines=[figures.Line(y=ag_hw, text="wanted half-width")], log_y=True,
                                hover_format=".3f", title="Agreement precision vs double-annotated items",
@@ -105,6 +124,7 @@ def agreement_tab(design: D, plotted: dict) -> None:
 
 
 def paradox_tab(design: D, plotted: dict) -> None:
+    design = _view_design(design, ("agreement", "ag_prevalence_pct"), "Cannot draw the paradox")
     ag_po = design.agreement
     pc = paradox(design)
     pc = pc.assign(name=pc["statistic"].map(jg.STATISTICS))
@@ -112,13 +132,16 @@ def paradox_tab(design: D, plotted: dict) -> None:
     d = (1 - ag_po) / 2
     th = min(max(design.ag_prevalence_pct / 100, d), 1 - d)
     k_now = float(design.paradox_curve([th]).value.iloc[0])
-    chart(figures.curve_figure(pc, x="prevalence", y="value", color="name", current=(th, k_now), target=None,
+    shown, same = _merge_equal_curves(pc, "prevalence", "value")
+    chart(figures.curve_figure(shown, x="prevalence", y="value", color="name", current=(th, k_now), target=None,
                                log_x=False, lines=[figures.Line(y=ag_po, text="raw agreement")],
                                x_hover_format=".2f", title=f"Same raw agreement ({ag_po:.0%}), different verdicts",
                                x_title="Prevalence", y_title="Coefficient", y_range=(-0.2, 1.02), style=style()),
           "paradox_chart")
     st.caption("Feinstein & Cicchetti (1990): at skewed prevalence κ (and α) fall although the raters agree as "
-               "often; Gwet's AC1 stays near the raw agreement (Gwet 2008). This view shows a property of the "
+               "often; Gwet's AC1 stays near the raw agreement (Gwet 2008)."
+               + (f" {same} share one curve: with the raters' label rates equal, κ is Scott's π, and α equals it for "
+                  "two raters on a whole population." if same else "") + " This view shows a property of the "
                "statistics, not a design: the agreement study's plan is in the view **Agreement study**.")
 
 

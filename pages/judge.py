@@ -110,10 +110,7 @@ def controls() -> tuple[dict, str]:
     side.subheader("Plan by")
     values["plan_by"] = inp("plan_by", side, format_func=MODES.get)
     values["alpha"], values["target_power"] = decision_controls(target_help=D.field("target_power").help)
-    side.subheader("Agreement study")
-    values["statistic"] = inp("statistic", side, format_func=jg.STATISTICS.get)
-    for name in ("ag_prevalence_pct", "kappa", "halfwidth", "agreement"):
-        values[name] = inp(name, side, widget="slider")
+    # the agreement study's and the κ paradox's inputs are in their views, above their charts (pages/_judge_views.py)
     return values, currency
 
 

@@ -113,10 +113,14 @@ def test_split_and_strategy_views():
 def test_agreement_views_and_sliders():
     page = open_page("judge", {"view": "Agreement study"})
     assert not page.exception
+    # the study's inputs are its own, above its chart (not among the sidebar's assumptions of the PPI plan)
+    assert not {"ag_stat", "ag_prev", "ag_kappa", "ag_hw", "ag_po"} & {w.key for w in page.sidebar.get("slider")
+                                                                        + page.sidebar.get("selectbox")}
+    assert {"ag_prev", "ag_kappa", "ag_hw"} <= {w.key for w in page.main.get("slider")}
     need = jg.agreement_sample_size(prevalence=0.3, kappa=0.6, halfwidth=0.1)
     assert metrics(page)["Items for ± 0.1"] == f"{need:,}"
     for kind, key, value in (("slider", "ag_prev", 10.0), ("slider", "ag_kappa", 0.4), ("slider", "ag_hw", 0.05),
-                             ("radio", "ag_stat", "gwet_ac1")):
+                             ("selectbox", "ag_stat", "gwet_ac1")):
         before = chart_data(page, "agreement_chart")
         getattr(page, kind)(key=key).set_value(value)
         page.run()
@@ -185,6 +189,12 @@ def test_statistics_with_the_same_curve_are_drawn_once_and_named_together():
     names = [t["name"] for t in chart(page, "agreement_chart")["data"] if t.get("mode") == "lines"]
     assert names == ["Cohen's κ = Krippendorff's α", "Gwet's AC1"]
     assert any("share one curve" in c.value for c in page.caption)
+    page = open_page("judge", {"view": "κ vs AC1 (prevalence paradox)"})
+    curve = jg.JudgePageDesign().paradox_curve()
+    same = curve.pivot(index="prevalence", columns="statistic", values="value")
+    assert same["cohen"].to_numpy() == pytest.approx(same["krippendorff"].to_numpy(), rel=1e-12)
+    names = [t["name"] for t in chart(page, "paradox_chart")["data"] if t.get("mode") == "lines"]
+    assert names == ["Cohen's κ = Krippendorff's α", "Gwet's AC1"]
 
 
 def test_the_agreement_study_plans_its_own_design_and_the_paradox_none():
