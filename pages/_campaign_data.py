@@ -20,6 +20,7 @@ from core import humaneval as he
 from core import sequential as sq
 from core.sequential import plan as sequential_plan
 from pages._campaign_columns import column_mapping
+from pages._links import asked_late, report_late
 from pages._sequential_tabs import savings
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
                              md_escape, metrics_row, presentation, simulation, style)
@@ -135,9 +136,14 @@ def sidebar(side) -> Loaded | None:
             columns = column_mapping(side, data, upload.name)  # the roles are not in the names: the user says
             scores, table, (a0, b0, reason) = read(data, upload.name, chosen, columns)
         names = table["system"].astype(str).tolist()
+        # the systems are known once the file is read, after the link was checked: a system the link names that
+        # the file lacks is said under the choice
+        asked = {key: asked_late(key) for key in ("sys_a", "sys_b")}
         a = side.selectbox("System A", names, index=names.index(a0), key="sys_a", bind="query-params",
                            help="The two systems to compare (default: the closest pair at the top).")
         b = side.selectbox("System B", names, index=names.index(b0), key="sys_b", bind="query-params")
+        for key, text in asked.items():
+            report_late(key, text, None, side)
         if a == b:
             side.warning("Choose two different systems.")
             return None

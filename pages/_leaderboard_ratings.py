@@ -13,6 +13,7 @@ import streamlit as st
 
 from core import pairwise as pw
 from pages._fields import field_input
+from pages._links import narrowed
 from pages._scaffold import apply_values, guard, link_values
 
 Design = pw.LeaderboardDesign
@@ -54,8 +55,10 @@ def preset_controls(side) -> tuple[dict, int | None]:
     if fields["preset"] == "crowded":
         k = shown_k()
         leaders = Design.field("leaders")
-        fields["leaders"] = field_input(dataclasses.replace(leaders, ui_high=max(2, k)), "leaders", side,
-                                        widget="slider", label=leaders.label, default=min(3, k)) if k > 2 else 2
+        at_most_k = dataclasses.replace(leaders, ui_high=max(2, k))
+        narrowed(at_most_k)  # a link asking for more leaders than systems is told this range
+        fields["leaders"] = field_input(at_most_k, "leaders", side, widget="slider", label=leaders.label,
+                                        default=min(3, k)) if k > 2 else 2
         fields["leader_gap"] = put("leader_gap", side, widget="slider")
         fields["gap"] = put("gap", side, widget="slider", default=pw.design.PRESET_GAPS["crowded"],
                             label="Gap among the rest (Elo)", help="The other neighbours differ by this much.")

@@ -29,7 +29,8 @@ _RUN = threading.local()
 CONTROL_NAMES = {"present": "Presentation mode", "alpha": "Significance level α", "target": "Target power",
                  "simulate": "Check by simulation", "sims": "Simulated experiments", "seed": "Random seed",
                  "assure": "Average power over a prior", "prior_mean": "Prior mean of the effect",
-                 "prior_sd": "Prior SD of the effect", "cost_unit": "Cost per unit", "currency": "Currency"}
+                 "prior_sd": "Prior SD of the effect", "cost_unit": "Cost per unit", "currency": "Currency",
+                 "sys_a": "System A", "sys_b": "System B"}
 
 #: The page whose link was checked last in this session: a link is read once per visit (later reruns carry what
 #: the widgets wrote themselves).

@@ -13,6 +13,7 @@ import streamlit as st
 from core import llm, uploads
 from core.runnable import harness_command, harness_task, item_list_json
 from pages._fields import field_help, field_input
+from pages._links import asked_late, narrowed, report_late
 from pages._scaffold import apply_values, cached, cached_upload, guard, list_of, safe_message
 
 FIT_VIEW = "Estimate from your logs"
@@ -228,8 +229,12 @@ def item_list_box(n, log, origin, task):
                        + (", stratified by cluster (each cluster keeps its share)." if item_clusters else "."))
         else:
             # the benchmark holds at least the n questions: the widget starts at n (and at 10 × n)
-            values["n_total"] = field_input(dataclasses.replace(lst.field("n_total"), ui_low=n), "n_total", c2,
-                                            label=lst.field("n_total").label, default=lst().total(n))
+            at_least_n = dataclasses.replace(lst.field("n_total"), ui_low=n)
+            narrowed(at_least_n)  # a link asking for fewer than the n questions is told this range
+            asked = asked_late(at_least_n.key)  # the box opens on a later run than the link's check
+            values["n_total"] = field_input(at_least_n, "n_total", c2, label=lst.field("n_total").label,
+                                            default=lst().total(n))
+            report_late(at_least_n.key, asked, at_least_n, c2)
             values["task"] = text_input(lst, "task", c1)
         items = lst(**values)
         if log is None:

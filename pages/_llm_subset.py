@@ -22,6 +22,7 @@ from core.export import csv_bytes
 from core.llm import plan as llm_plan
 from core.llm.snippet import subset_snippet
 from pages._fields import field_input
+from pages._links import narrowed
 from pages._scaffold import (
     Metric,
     cached,
@@ -95,8 +96,10 @@ def inputs() -> dict | None:
     c1, c2, c3 = st.columns(3)
     values = dict(n_total=_input("n_total", c1))
     # the subset is at most the benchmark: the widget ends at N, and starts at 500 or N
-    values["m"] = field_input(dataclasses.replace(S.field("m"), ui_high=values["n_total"]), "m", c1,
-                              label=S.field("m").label, default=min(llm.SUBSET_M, values["n_total"]))
+    at_most_n = dataclasses.replace(S.field("m"), ui_high=values["n_total"])
+    narrowed(at_most_n)  # a link asking for more than N is told this range, not the declared one
+    values["m"] = field_input(at_most_n, "m", c1, label=S.field("m").label,
+                              default=min(llm.SUBSET_M, values["n_total"]))
     values.update({name: _input(name, c2, widget="slider") for name in ("accuracy", "a_only_share", "b_only_share")})
     values.update({name: _input(name, c3, widget="slider") for name in ("halfwidth", "target_agreement")})
     try:

@@ -93,6 +93,23 @@ def test_upload_fits_the_pair_and_shows_resampled_power(monkeypatch):
     assert "Reaching 80% power takes" in text
 
 
+def test_a_link_naming_a_system_the_file_lacks_is_told_once_the_file_is_read(monkeypatch):
+    # the systems are known only once the file is uploaded, after the link was checked: the choice the link asked
+    # for and could not get is said under it, a system the file has is taken silently
+    _minimal_reader(monkeypatch)
+    at = open_page("sequential", {"sys_a": "sysC", "sys_b": "<b>nosuch</b>"}, timeout=180)
+    at.file_uploader(key="he_file").set_value(("wmt.csv", _campaign_csv(), "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="sys_a").value == "sysC" and at.selectbox(key="sys_b").value == "sysB"
+    notes = [w.value for w in at.sidebar.warning if "This link asked for" in w.value]
+    assert len(notes) == 1 and "**System B**" in notes[0] and "`sysA`, `sysB`, `sysC`" in notes[0], notes
+    assert "`sys_b=<b>nosuch</b>`" in notes[0]  # inert, in a code span
+    at.selectbox(key="sys_b").set_value("sysA")
+    at.run()
+    assert not [w for w in at.sidebar.warning if "This link asked for" in w.value]
+
+
 def test_mt_metrics_eval_ratings_upload_fits_with_their_raters():
     """An mt-metrics-eval .seg.rating file (error spans with a rater per line) read by the real reader: the pair's
     difference is the fit of the MQM scores its spans give, and the rater variance is estimated (a .seg.score file has

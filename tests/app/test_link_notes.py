@@ -65,6 +65,19 @@ def test_a_value_beyond_the_sliders_end_is_named():
     assert "`acc_a=100`: **Accuracy of the baseline A (%)** takes a number from 1 to 99 %; it shows `70`" in note
 
 
+@pytest.mark.parametrize("page, link, asked, takes", [
+    # ranges known only on the page: the subset is at most the benchmark, the close leaders at most the systems
+    ("llm", {"view": "Run a subset instead", "sub_total": "1000", "sub_m": "5000"}, "`sub_m=5000`",
+     "from 1 to 1,000 items"),
+    ("leaderboard", {"preset": "crowded", "k": "6", "leaders": "9"}, "`leaders=9`", "from 2 to 6 systems"),
+])
+def test_a_range_known_only_on_the_page_is_the_one_named(page, link, asked, takes):
+    at = open_page(page, link)
+    assert not at.exception, at.exception
+    [note] = notes(at)
+    assert asked in note and takes in note, note
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_defaults_written_out_give_no_note(page):
     """Every declared field at its default, as the design writes it (choices by value): all taken silently."""

@@ -65,11 +65,14 @@ def test_item_list_inputs_come_from_the_link(files):
     expected = rn.item_list(range(5000), 300, tasks="arc_easy", seed=7)
     assert json.loads(files["item_list.json"]) == json.loads(rn.item_list_json(expected))
     assert json.loads(rn.item_list_json(design.run(300))) == json.loads(rn.item_list_json(expected))
-    # a benchmark smaller than n in the link: the widget keeps its start (10 × n), no traceback
+    # a benchmark smaller than n in the link: the widget keeps its start (10 × n), no traceback, and says why under
+    # the control (the box opens after the link was checked)
     at = open_page("llm", {"n": "300", "items_total": "100"})
     open_box(at, "items_open")
     assert len(json.loads(files["item_list.json"])["benchmark"]) == 300
     assert any("of 3,000 items" in c.value for c in at.caption)
+    notes = [w.value for w in at.warning if "This link asked for" in w.value]
+    assert len(notes) == 1 and "`items_total=100`" in notes[0] and "from 300 to" in notes[0], notes
 
 
 def test_item_list_from_the_sample_log_is_stratified(files):
