@@ -18,6 +18,7 @@ from core import llm
 from core import pairwise as pw
 from core import sequential as sq
 from core.sequential import monitor_plan
+from core.design import Field
 from core.sequential.snippet import monitor_snippet
 from pages._scaffold import (
     key_inputs,
@@ -38,6 +39,7 @@ from pages._scaffold import (
     views,
 )
 from pages._fields import field_input
+from pages._links import narrowed
 from pages._scaffold import code_view
 
 SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
@@ -168,6 +170,8 @@ def key_controls(r, d):
     else:
         # the example opens mid-run (60 of its 300 questions), where the verdict is still "continue"; uploads at
         # their end
+        narrowed(Field(name="upto", default=total, kind="int", low=2, high=total, unit="items",
+                       label="Items so far (replay the run)", key="upto"))  # a link's note names the run's length
         upto = top[1].slider("Items so far (replay the run)", min_value=2, max_value=total,
                              value=min(60, total) if d.source == "sample" else total, key="upto",
                              bind="query-params", help="Show the run as it stood after this many items: the sequence "

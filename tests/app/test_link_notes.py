@@ -70,6 +70,10 @@ def test_a_value_beyond_the_sliders_end_is_named():
     ("llm", {"view": "Run a subset instead", "sub_total": "1000", "sub_m": "5000"}, "`sub_m=5000`",
      "from 1 to 1,000 items"),
     ("leaderboard", {"preset": "crowded", "k": "6", "leaders": "9"}, "`leaders=9`", "from 2 to 6 systems"),
+    # the replay slider ends at the run's length (the sample: 300 items); it had been "this control takes another
+    # value"
+    ("monitor", {"upto": "5000"}, "`upto=5000`", "**Items so far (replay the run)** takes a whole number from 2 to "
+     "300 items"),
 ])
 def test_a_range_known_only_on_the_page_is_the_one_named(page, link, asked, takes):
     at = open_page(page, link)
