@@ -30,7 +30,10 @@ CONTROL_NAMES = {"present": "Presentation mode", "alpha": "Significance level α
                  "simulate": "Check by simulation", "sims": "Simulated experiments", "seed": "Random seed",
                  "assure": "Average power over a prior", "prior_mean": "Prior mean of the effect",
                  "prior_sd": "Prior SD of the effect", "cost_unit": "Cost per unit", "currency": "Currency",
-                 "sys_a": "System A", "sys_b": "System B"}
+                 "sys_a": "System A", "sys_b": "System B", "protocol": "Protocol",
+                 "resample": "Resample last year's judgments", "fc_sim": "Check with the test you would run",
+                 "demo_n": "Raters per experiment", "demo_n_big": "Raters per experiment, now",
+                 "home_n": "Raters per study"}
 
 #: The page whose link was checked last in this session: a link is read once per visit (later reruns carry what
 #: the widgets wrote themselves).

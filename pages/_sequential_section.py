@@ -6,6 +6,8 @@ fixed design with a group-sequential and an anytime run of the same planned item
 
 from __future__ import annotations
 
+import dataclasses
+
 from core.plan.text import fmt_level
 import numpy as np
 import pandas as pd
@@ -13,6 +15,7 @@ import streamlit as st
 
 from core import figures
 from core import sequential as sq
+from pages._links import asked_late, narrowed, report_late
 from pages._scaffold import Metric, cached, chart, fmt_money, fmt_pct, fmt_ratio, metrics_row, style
 
 LABELS = {"fixed": "fixed", "group": "group-sequential", "anytime": "anytime (look after every item)",
@@ -59,6 +62,12 @@ def sequential_section(*, n: int, model: sq.ItemModel, alpha: float, target: flo
         c1, c2 = st.columns(2)
         # ranges and defaults from the design's declarations (the engine's: at most 10 looks); keys per page
         f_looks, f_boundary = sq.SequentialDesign.field("looks"), sq.SequentialDesign.field("boundary")
+        # under this page's keys: a link's note names the control and its range; the box opens after the link's
+        # check, so what the controls cannot take is said under them
+        mine = {f.name: dataclasses.replace(f, key=f"{key}_{f.name}") for f in (f_looks, f_boundary)}
+        for f in mine.values():
+            narrowed(f)
+        asked = {name: asked_late(f.key) for name, f in mine.items()}
         looks = c1.slider(f_looks.label, f_looks.widget_low, f_looks.widget_high, f_looks.default,
                           key=f"{key}_looks", bind="query-params",
                           help=f"Analyses after every n/K {units}. The anytime design looks after every one.")
@@ -69,6 +78,8 @@ def sequential_section(*, n: int, model: sq.ItemModel, alpha: float, target: flo
                                              "lan_demets": "Lan–DeMets (OF type)",
                                              "lan_demets_pocock": "Lan–DeMets (Pocock type)"}.get,
                                 help="How α is shared among the looks.")
+        for (name, f), box_ in zip(mine.items(), (c1, c2)):
+            report_late(f.key, asked[name], f, box_)
         sims_point, sims_curve = _sims(n, POINT_WORK), _sims(n, CURVE_WORK)
         design = sq.SequentialDesign.from_model(model, looks=looks, boundary=boundary, alpha=alpha)
         table = _compare(n, design, sims_point).set_index("design")

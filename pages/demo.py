@@ -13,6 +13,8 @@ import streamlit as st
 from core import accuracy as acc
 from core import demo, figures
 from core.accuracy import plan as accuracy_plan
+from core.design import Field
+from pages._links import narrowed
 from pages._scaffold import (
     Metric,
     cached,
@@ -53,6 +55,10 @@ start("Why small evaluations mislead",
       "comparison, replayed many times.")
 side = st.sidebar
 side.subheader("The comparison")
+# plain widgets (no design declares them): a link's note names their ranges
+narrowed(Field(name="p_pct", default=60.0, kind="float", low=51.0, high=80.0, unit="%", key="demo_p",
+               label="Raters who truly prefer the new system"))
+narrowed(Field(name="seed", default=2020, kind="int", low=0, high=2**31 - 1, key="demo_seed", label="Replay seed"))
 p_pct = side.slider("Raters who truly prefer the new system (%)", 51.0, 80.0, 60.0, 1.0, key="demo_p",
                     bind="query-params", help="The truth the experiments try to detect (no ties). 60% is a +20-point "
                     "preference gap.")

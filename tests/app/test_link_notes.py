@@ -82,6 +82,35 @@ def test_a_range_known_only_on_the_page_is_the_one_named(page, link, asked, take
     assert asked in note and takes in note, note
 
 
+@pytest.mark.parametrize("page, link, said", [
+    # controls no design declares are named, with their ranges or options (they read "this control takes another
+    # value")
+    ("demo", {"demo_seed": "-4", "demo_p": "95", "demo_n": "33"},
+     ("**Replay seed** takes a whole number from 0 to 2,147,483,647",
+      "**Raters who truly prefer the new system** takes a number from 51 to 80 %", "**Raters per experiment** takes")),
+    ("sequential", {"protocol": "zzz"}, ("**Protocol** takes one of", "`MQM (≤ 0, error-weighted)`")),
+])
+def test_controls_no_design_declares_are_named(page, link, said):
+    at = open_page(page, link, timeout=120)
+    assert not at.exception, at.exception
+    [note] = notes(at)
+    for text in said:
+        assert text in note, note
+    assert "this control" not in note
+
+
+def test_controls_in_a_box_opened_later_say_what_they_could_not_take():
+    # "Run it sequentially" fills its box when opened, after the link was checked
+    at = open_page("llm", {"seq_looks": "99", "seq_boundary": "zzz"})
+    assert not notes(at) and not [w for w in at.warning if "This link asked for" in w.value]
+    at.session_state["seq_open"] = True
+    at.run()
+    assert not at.exception, at.exception
+    said = " ".join(w.value for w in at.warning if "This link asked for" in w.value)
+    assert "`seq_looks=99`: **Planned looks K (group design)** takes a whole number from 2 to 10" in said, said
+    assert "`seq_boundary=zzz`: **Group boundary** takes one of `Pocock`" in said, said
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_defaults_written_out_give_no_note(page):
     """Every declared field at its default, as the design writes it (choices by value): all taken silently."""
