@@ -20,6 +20,7 @@ from core import humaneval as he
 from core import sequential as sq
 from core.sequential import plan as sequential_plan
 from pages._campaign_columns import column_mapping
+from pages._campaign_raters import raters_block
 from pages._links import asked_late, report_late
 from pages._sequential_tabs import savings
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
@@ -233,12 +234,6 @@ def model_curve(campaign: sq.CampaignDesign, budgets: tuple, procedures: tuple):
                                  "average_judgments": "expected_judgments"})
 
 
-@cached
-def raters(segment_var, residual_var, budget, cost_segment, delta):
-    return he.raters_per_segment(segment_var, residual_var, budget=budget, cost_segment=cost_segment,
-                                 cost_judgment=1.0, max_ratings=10, delta=delta)
-
-
 def _trust(loaded: Loaded, frame: pd.DataFrame) -> str:
     fit = loaded.pair
     piled = fit.ceiling_share
@@ -340,34 +335,7 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
                "The model's curve uses the fitted mean, SD and difference on the 0–100 scale; switch on resampling to "
                "see the power of the real judgments beside it.")
 
-    # raters per segment
-    st.markdown("**Ratings per segment**")
-    c1, c2 = st.columns([1, 2])
-    cost_segment = c1.number_input("Cost of a segment, in judgments", min_value=0.0, max_value=100.0, value=1.0,
-                                   step=0.5, key="seg_cost", bind="query-params",
-                                   help="What a segment costs whatever its ratings (reading the source and "
-                                   "document), as a multiple of one judgment's cost.")
-    segment_var, residual_var, origin = comps.segment, comps.rating_noise, f"fitted ({comps.method.upper()})"
-    if math.isnan(segment_var) or math.isnan(residual_var):
-        seg_comps = every.components
-        segment_var, residual_var = seg_comps.segment, seg_comps.rating_noise
-        origin = f"fitted on all systems ({seg_comps.method.upper()})"
-    if math.isnan(segment_var) or math.isnan(residual_var):
-        share = he.PROTOCOL_DEFAULTS[loaded.protocol].segment_share or he.PROTOCOL_DEFAULTS["da"].segment_share
-        segment_var, residual_var = share * fit.sd**2, (1 - share) * fit.sd**2
-        origin = f"no repeated ratings: the protocol's published segment share ({share:.1%}) of the SD²"
-    with guard("Cannot plan ratings per segment", stop=False):
-        plan = raters(float(segment_var), float(residual_var), float(budget) * (1 + cost_segment),
-                      float(cost_segment), abs(fit.delta))
-        plotted["raters_per_segment"] = plan.table
-        c1.metric("Best ratings per segment", f"{plan.best}",
-                  help="r* = √(c_seg σ²_res / (c_judg σ²_seg)) (Cochran 1977, §10.6), then whole segments.")
-        c1.caption(f"r* = {plan.r_star:.2f}; variances {origin}. Budget: the planned judgments with one rating per "
-                   "segment, segments included.")
-        c2.dataframe(plan.table, hide_index=True, width="stretch", column_config={
-            "se": st.column_config.NumberColumn("SE of A − B", format="%.3g"),
-            "power": st.column_config.NumberColumn("Power (z test, fixed)", format="percent"),
-            "relative_variance": st.column_config.NumberColumn("Variance vs best", format="%.2f")})
+    raters_block(comps, every, fit, loaded.protocol, budget, plotted)
 
     # savings over this campaign's pairs (Wei et al. §7.3 on your own population of differences)
     if len(every.differences) >= 2:
