@@ -296,9 +296,11 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
     )
 
     # resampled power beside the model's, on demand (a simulation)
+    asked = asked_late("resample")  # made once a campaign file is read, after the link's check
     run = st.toggle("Resample last year's judgments (power from the real scores)", key="resample",
                     bind="query-params", help=f"{RESAMPLE_SIMS:,} campaigns per point: each draws the two systems' "
                     "segments with replacement, with all their ratings (core.humaneval.resampled_power).")
+    report_late("resample", asked, None, st)
     design = fit.design(campaign.procedure, looks=campaign.looks, boundary=campaign.boundary,
                         futility_p=campaign.futility_p, alpha=campaign.alpha, test=campaign.test)
     procedures = tuple(dict.fromkeys(("fixed", campaign.procedure)))

@@ -97,7 +97,8 @@ def test_a_link_naming_a_system_the_file_lacks_is_told_once_the_file_is_read(mon
     # the systems are known only once the file is uploaded, after the link was checked: the choice the link asked
     # for and could not get is said under it, a system the file has is taken silently
     _minimal_reader(monkeypatch)
-    at = open_page("sequential", {"sys_a": "sysC", "sys_b": "<b>nosuch</b>", "seg_cost": "500"}, timeout=180)
+    at = open_page("sequential", {"sys_a": "sysC", "sys_b": "<b>nosuch</b>", "seg_cost": "500", "resample": "maybe"},
+                   timeout=180)
     at.file_uploader(key="he_file").set_value(("wmt.csv", _campaign_csv(), "text/csv"))
     at.run()
     assert not at.exception, at.exception
@@ -106,8 +107,10 @@ def test_a_link_naming_a_system_the_file_lacks_is_told_once_the_file_is_read(mon
     assert len(notes) == 1 and "**System B**" in notes[0] and "`sysA`, `sysB`, `sysC`" in notes[0], notes
     assert "`sys_b=<b>nosuch</b>`" in notes[0]  # inert, in a code span
     # the segment's cost, under "Ratings per segment", made with the file too
-    cost = [w.value for w in at.main.warning if "This link asked for" in w.value]
-    assert len(cost) == 1 and "`seg_cost=500`: **Cost of a segment** takes a number from 0 to 100 judgments" in cost[0]
+    said = [w.value for w in at.main.warning if "This link asked for" in w.value]
+    assert len(said) == 2, said
+    assert "`resample=maybe`: **Resample last year's judgments** takes `true` or `false`" in said[0], said
+    assert "`seg_cost=500`: **Cost of a segment** takes a number from 0 to 100 judgments" in said[1], said
     assert at.number_input(key="seg_cost").value == 1.0
     at.selectbox(key="sys_b").set_value("sysA")
     at.run()
