@@ -41,3 +41,26 @@ def test_judgments_for_target_power_and_an_uploaded_campaign(page, server_url, t
     assert "last_year.csv" in page.evaluate("() => decodeURIComponent(window.location.search)")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "sequential-campaign-upload.png"), full_page=True)
+
+
+def test_a_link_naming_systems_a_published_file_lacks_is_told_when_the_file_arrives(page, server_url):
+    # WMT's ad-seg-scores layout (a synthetic file of that shape): the systems are known only once it is read, after
+    # the link was checked; the note names what the link asked for, under the controls that could not take it
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "synthetic_ad-seg-scores-de-en.csv"
+    page.goto(f"{server_url}/sequential?sys_b=nosuch-system&seg_cost=500", wait_until="domcontentloaded")
+    wait_idle(page, timeout=90_000)
+    alert = '[data-testid="stAlert"]'
+    assert not page.locator(alert, has_text="This link asked for").count()  # nothing to say before the file
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("Best ratings per segment").first.wait_for(timeout=90_000)
+    wait_idle(page, timeout=60_000)
+    side = page.locator('[data-testid="stSidebar"]').locator(alert, has_text="sys_b=nosuch-system")
+    side.first.wait_for(timeout=30_000)
+    assert "System B" in side.first.inner_text()
+    cost = page.locator('[data-testid="stMain"]').locator(alert, has_text="seg_cost=500")
+    assert "from 0 to 100 judgments" in cost.first.inner_text()
+    assert not page.errors, page.errors
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "sequential-campaign-late-link.png"), full_page=True)
