@@ -24,6 +24,9 @@ KEYS = {"estimand": "estimand", "judge_spec": "judge_spec", "prevalence_pct": "p
         "item_seed": "al_seed", "p10_pct": "lp_p10", "p01_pct": "lp_p01", "labels_kappa": "lp_kappa",
         "labels_prevalence": "lp_prev", "cost_item": "lp_c_item", "cost_label": "lp_c_label", "max_labels": "lp_max"}
 LABELS_PAGE = (Path(__file__).resolve().parents[1] / "pages" / "_judge_labels.py").read_text()
+#: The agreement study's and the κ paradox's fields, whose widgets sit in their views (pages/_judge_views.py)
+VIEWS_PAGE = (Path(__file__).resolve().parents[1] / "pages" / "_judge_views.py").read_text()
+VIEW_FIELDS = ("statistic", "ag_prevalence_pct", "kappa", "halfwidth", "agreement")
 TAB_FIELDS = ("active_source", "min_share", "beta_a", "beta_b", "n_items", "n_human", "active_target_se", "item_seed",
               "p10_pct", "p01_pct", "labels_kappa", "labels_prevalence", "cost_item", "cost_label", "max_labels")
 
@@ -77,8 +80,10 @@ def test_every_field_has_a_unit_and_the_pages_url_key():
     assert D.field("target_se").scale == 1.0 and D.from_params({"target_se": "0.011"}).target_se == 0.011
     for name in TAB_FIELDS:  # the two label tabs' widgets (pages/_judge_labels.py)
         assert f'"{name}"' in LABELS_PAGE, name
+    for name in VIEW_FIELDS:  # the agreement and paradox views' widgets, above their charts
+        assert f'"{name}"' in VIEWS_PAGE and f'inp("{name}"' not in PAGE, name
     for name in KEYS:  # every field but α and the target power (the shared decision controls) has its widget here
-        if name not in ("alpha", "target_power", "budget", "target_se", "delta") + TAB_FIELDS:
+        if name not in ("alpha", "target_power", "budget", "target_se", "delta") + TAB_FIELDS + VIEW_FIELDS:
             assert re.search(rf'inp\("{name}"|"{name}"[,)]', PAGE), name
     assert 'inp(mode, top[0]' in PAGE and 'inp("budget", top[0]' in PAGE
     assert D.field("budget").default in BUDGETS
