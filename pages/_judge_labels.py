@@ -69,8 +69,9 @@ def labels_plan(design: JudgePageDesign):
     return design.labels_plan()
 
 
-def _inp(name: str, box, **options):
-    """A declared field's widget with the tab's own label (the unit is in the help, not added to the label)."""
+def inp(name: str, box, **options):
+    """A declared field's widget with its declared label (the unit is in the help, not added to the label): the Judge
+    page's, its views' and these tabs' controls."""
     return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
 
 
@@ -86,14 +87,14 @@ def _need(k) -> str:
 def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str | None, plotted: dict) -> None:
     """The "Which items to label" tab: human-only vs uniform vs active SE against human labels, and the item list."""
     c1, c2, c3 = st.columns(3)
-    values = {"active_source": _inp("active_source", c1, format_func=SOURCES.get)}
+    values = {"active_source": inp("active_source", c1, format_func=SOURCES.get)}
     source = values["active_source"]
-    values["min_share"] = _inp("min_share", c1, widget="slider")
+    values["min_share"] = inp("min_share", c1, widget="slider")
     conf = None
     if source == "beta":
-        a = values["beta_a"] = _inp("beta_a", c2, widget="slider")
-        b = values["beta_b"] = _inp("beta_b", c2, widget="slider")
-        n_items = values["n_items"] = _inp("n_items", c3)
+        a = values["beta_a"] = inp("beta_a", c2, widget="slider")
+        b = values["beta_b"] = inp("beta_b", c2, widget="slider")
+        n_items = values["n_items"] = inp("n_items", c3)
         src_text = f"Beta({a:g}, {b:g}) quantiles over {n_items:,} items"
     else:
         if cal is None:
@@ -112,7 +113,7 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
         f.label, f.widget_low, n_items, min(f.default, n_items), f.widget_step, key=f.key, bind="query-params",
         help=f.help)))
     report_late(f.key, asked, pool, c3)
-    target_se = values["active_target_se"] = _inp("active_target_se", c2, widget="slider")
+    target_se = values["active_target_se"] = inp("active_target_se", c2, widget="slider")
     with guard("Cannot plan these labels"):
         page_design = design.with_(**values)
     design = active_design(page_design, conf)
@@ -135,7 +136,7 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
     st.caption("Assumes a calibrated judge (E[Y | f] = f); the estimate itself is unbiased whatever the judge. The SE "
                "is for the population's mean label (adds p̄(1 − p̄)/N): labelling all N items gives the human-only SE "
                "at n = N.")
-    seed = _inp("item_seed", st)
+    seed = inp("item_seed", st)
     items = active_items(design, seed)
     download_csv(items, "active_item_list.csv", key="al_items_csv", label="Download the item list (CSV)",
                  help="One row per item: its confidence f, probability π, weight 1/π and whether to label it "
@@ -150,11 +151,11 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
 def labels_view(design: JudgePageDesign, currency: str, plotted: dict) -> None:
     """The "Labels per item" tab: one label on more items, or a majority of k per item (Dorner & Hardt 2024)."""
     c1, c2, c3 = st.columns(3)
-    values = {name: _inp(name, box, widget="slider") for name, box in (
+    values = {name: inp(name, box, widget="slider") for name, box in (
         ("p10_pct", c1), ("p01_pct", c1), ("labels_kappa", c2), ("labels_prevalence", c2))}
-    values["cost_item"] = _inp("cost_item", c3)
-    values["cost_label"] = _inp("cost_label", c3)
-    values["max_labels"] = _inp("max_labels", c3, widget="select_slider", options=LABEL_OPTIONS)
+    values["cost_item"] = inp("cost_item", c3)
+    values["cost_label"] = inp("cost_label", c3)
+    values["max_labels"] = inp("max_labels", c3, widget="select_slider", options=LABEL_OPTIONS)
     with guard("Cannot plan these labels"):
         design = design.with_(**values)
     p10, p01, target = design.p10_pct / 100, design.p01_pct / 100, design.target_power

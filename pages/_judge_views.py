@@ -16,7 +16,7 @@ from core.judge import plan as judge_plan
 from core.judge.design import JudgePageDesign
 from core.judge.snippet import agreement_snippet
 from pages import _judge_labels as judge_labels
-from pages._fields import field_input
+from pages._judge_labels import inp
 from pages._scaffold import (Metric, apply_values, cached, chart, code_view, current_link, guard, metrics_row,
                              plan_actions, safe_message, style)
 
@@ -68,17 +68,12 @@ def _merge_equal_curves(curves: pd.DataFrame, x: str, y: str) -> tuple[pd.DataFr
     return shown, " and ".join(" = ".join(group) for group in groups if len(group) > 1)
 
 
-def _inp(name: str, box, **options):
-    """A declared field's widget with its declared label (the unit is in the help)."""
-    return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
-
-
 def _view_design(design: D, names: tuple[str, ...], what: str) -> D:
     """The view's own inputs, in a row above its chart (they are what its question turns on; the page's key inputs
     are not read here), completing the page's design."""
     boxes = st.columns(len(names))
-    values = {name: _inp(name, box, widget="selectbox", format_func=jg.STATISTICS.get) if name == "statistic"
-              else _inp(name, box, widget="slider") for name, box in zip(names, boxes)}
+    values = {name: inp(name, box, widget="selectbox", format_func=jg.STATISTICS.get) if name == "statistic"
+              else inp(name, box, widget="slider") for name, box in zip(names, boxes)}
     with guard(what):
         return design.with_(**values)
 

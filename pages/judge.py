@@ -21,7 +21,7 @@ from core.judge.design import BUDGETS, JudgePageDesign
 from core.judge import plan as judge_plan
 from core.judge.snippet import judge_snippet
 from pages import _judge_labels as judge_labels
-from pages._fields import field_input
+from pages._judge_labels import inp
 from pages._judge_views import agreement_tab, fit_tab, paradox_tab
 from pages._scaffold import (
     Metric,
@@ -74,11 +74,6 @@ def fmt_se(x, *, points: bool) -> str:
     if x is None or not math.isfinite(x):
         return "—"
     return f"{100 * x:.2f} pts" if points else f"{x:.4f} score units"
-
-
-def inp(name: str, box, **options):
-    """A declared field's widget with the page's own label (the unit is in the help, not added to the label)."""
-    return field_input(D, name, box, label=options.pop("label", D.field(name).label), **options)
 
 
 def controls() -> tuple[dict, str]:
