@@ -56,15 +56,18 @@ start("Why small evaluations mislead",
 side = st.sidebar
 side.subheader("The comparison")
 # plain widgets (no design declares them): a link's note names their ranges
-narrowed(Field(name="p_pct", default=60.0, kind="float", low=51.0, high=80.0, unit="%", key="demo_p",
-               label="Raters who truly prefer the new system"))
-narrowed(Field(name="seed", default=2020, kind="int", low=0, high=2**31 - 1, key="demo_seed", label="Replay seed"))
-p_pct = side.slider("Raters who truly prefer the new system (%)", 51.0, 80.0, 60.0, 1.0, key="demo_p",
+# (their widgets read these ends, so a note and its control cannot disagree)
+TRUTH = Field(name="p_pct", default=60.0, kind="float", low=51.0, high=80.0, step=1.0, unit="%", key="demo_p",
+              label="Raters who truly prefer the new system")
+SEED = Field(name="seed", default=2020, kind="int", low=0, high=2**31 - 1, key="demo_seed", label="Replay seed")
+narrowed(TRUTH)
+narrowed(SEED)
+p_pct = side.slider(f"{TRUTH.label} (%)", TRUTH.low, TRUTH.high, TRUTH.default, TRUTH.step, key=TRUTH.key,
                     bind="query-params", help="The truth the experiments try to detect (no ties). 60% is a +20-point "
                     "preference gap.")
 n = side.select_slider("Raters per experiment", [10, 15, 20, 25, 30, 40, 50, 75, 100], value=25, key="demo_n",
                        bind="query-params", help="A typical small human evaluation.")
-seed = int(side.number_input("Replay seed", 0, 2**31 - 1, 2020, key="demo_seed", bind="query-params",
+seed = int(side.number_input(SEED.label, SEED.low, SEED.high, SEED.default, key=SEED.key, bind="query-params",
                              help="The same seed replays the same 200 experiments."))
 p_new, gap = p_pct / 100, 2 * p_pct - 100
 
