@@ -81,7 +81,10 @@ def test_tree_cpu_seconds_adds_the_children():
     try:
         assert child.stdout.readline().strip() == "done"
         extra = sb.tree_cpu_seconds(os.getpid()) - sb.cpu_seconds(os.getpid())
-        assert extra >= sb.cpu_seconds(child.pid) - 0.011 >= 0.28  # clock ticks of 0.01 s
+        # /proc counts user and system time each in whole clock ticks of 0.01 s, cut down: 0.3 s burnt can read
+        # 0.29 (seen on the loaded CI box), so each side allows two ticks
+        assert extra >= sb.cpu_seconds(child.pid) - 0.011
+        assert sb.cpu_seconds(child.pid) >= 0.3 - 0.021
     finally:
         child.kill()
         child.wait()
