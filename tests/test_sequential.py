@@ -761,6 +761,43 @@ def test_boundaries_at_realised_looks_solved_near_the_equally_spaced_ones_are_th
         assert size == pytest.approx(0.05, abs=1e-8)
 
 
+@pytest.mark.parametrize("kind", ["pocock", "obrien_fleming", "lan_demets", "lan_demets_pocock"])
+@pytest.mark.parametrize("futility", [0.0, 0.6745])
+def test_a_boundary_solve_integrates_each_candidate_once_and_finds_brents_root(kind, futility, monkeypatch):
+    """Each candidate boundary costs a recursive integration; Brent's method re-evaluates the bracket's ends, which
+    the solver has just checked, so those are read back: no candidate is integrated twice, and the root is plain
+    Brent's on the same bracket (oracle: scipy.optimize.brentq on the crossing probability, to 1e-12)."""
+    from scipy import optimize
+
+    from core.sequential import boundaries as b
+
+    seen = []
+    real = b._look_crossing
+
+    def counted(efficacy, fut, information):
+        seen.append((tuple(np.round(efficacy, 15)), tuple(fut), information))
+        return real(efficacy, fut, information)
+
+    monkeypatch.setattr(b, "_look_crossing", counted)
+    info = (203.0, 406.0, 610.0)
+    bounds = b._boundary_z.__wrapped__(3, 0.05, kind, futility, info)
+    assert seen and len(seen) == len(set(seen))
+    monkeypatch.setattr(b, "_look_crossing", real)
+    if kind in ("pocock", "obrien_fleming"):
+        shape = np.asarray(bounds) / bounds[-1]
+        fut = np.array([futility, futility, 0.0])
+
+        def gap(c):
+            return float(real(c * shape, fut, info).sum()) - 0.05
+
+        near = b._boundary_z(3, 0.05, kind, futility)[-1]
+        lo, hi = near - b._NEAR[0], near + b._NEAR[0]
+        assert bounds[-1] == pytest.approx(optimize.brentq(gap, lo, hi, xtol=1e-10), abs=1e-12)
+    else:
+        size = real(np.asarray(bounds), np.array([futility, futility, 0.0]), info).sum()
+        assert size == pytest.approx(0.05, abs=1e-8)
+
+
 def test_the_planned_budget_is_the_first_that_reaches_the_fixed_designs_average_power():
     # oracle: population_curves at the planned budget and one judgment below it (Brent's method with xtol = 1
     # could stop a judgment short: 1,461 averaged 0.39063 against a target of 0.39073)

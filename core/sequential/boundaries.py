@@ -93,6 +93,18 @@ def _equally_spaced(peeks, alpha, kind, futility):
         return None
 
 
+def _brent(gap, lo, hi, known):
+    """Brent's root of ``gap`` in ``[lo, hi]`` (xtol 1e-10), ``known``: its values already computed at the ends.
+
+    Brent's method starts by evaluating both ends; each evaluation here is a recursive integration, and the
+    callers have just computed them to check the bracket, so they are read back (the same numbers, the same root).
+    """
+    def cached(c):
+        return known[c] if c in known else gap(c)
+
+    return optimize.brentq(cached, lo, hi, xtol=1e-10)
+
+
 def _solve_near(gap, near, widths):
     """The root of the decreasing ``gap`` in the first bracket ``[near − w, near + w]`` (``w`` in ``widths``) that
     holds it, by Brent's method (xtol 1e-10); None when none does (the caller then searches its wide bracket)."""
@@ -106,7 +118,7 @@ def _solve_near(gap, near, widths):
                 return lo
             if g_hi == 0.0:
                 return hi
-            return optimize.brentq(gap, lo, hi, xtol=1e-10)
+            return _brent(gap, lo, hi, {lo: g_lo, hi: g_hi})
     return None
 
 
@@ -168,9 +180,10 @@ def _boundary_z(peeks, alpha, kind, futility=0.0, information=None):
             if c is not None:
                 return tuple(float(v) for v in c * shape)
         low = stats.norm.isf(alpha / 2) * 0.5
-        if gap(low) < 0:  # binding futility stops so many runs that the constant falls below z_{1-α/2}/2
-            low = 0.0
-        c = optimize.brentq(gap, low, 8.0, xtol=1e-10)
+        g_low = gap(low)
+        if g_low < 0:  # binding futility stops so many runs that the constant falls below z_{1-α/2}/2
+            low, g_low = 0.0, gap(0.0)
+        c = _brent(gap, low, 8.0, {low: g_low})
         return tuple(float(v) for v in c * shape)
     bounds: list[float] = []
     spent = 0.0
@@ -186,13 +199,13 @@ def _boundary_z(peeks, alpha, kind, futility=0.0, information=None):
         if c is None:
             if target <= 1e-12:
                 c = 12.0
-            elif gap(0.1) >= 0:
-                c = optimize.brentq(gap, 0.1, 12.0, xtol=1e-10)
+            elif (g_tenth := gap(0.1)) >= 0:
+                c = _brent(gap, 0.1, 12.0, {0.1: g_tenth})
             else:  # the increment is more than P(reaching look k, |Z_k| >= 0.1): only binding futility does this
                 most = gap(0.0)
                 if most < -1e-10:
                     raise _unspendable(kind, alpha, futility, k, most + target, target)
-                c = optimize.brentq(gap, 0.0, 0.1, xtol=1e-10) if most > 0 else 0.0
+                c = _brent(gap, 0.0, 0.1, {0.0: most, 0.1: g_tenth}) if most > 0 else 0.0
         bounds.append(float(c))
         spent += target
     return tuple(bounds)

@@ -100,7 +100,8 @@ def region_weights(grid, step, low, high):
         # four) partial ones at the region's ends need their own evaluation
         parts = np.repeat(_FULL, idx.size, axis=1)
         partial = np.nonzero((a0 != 0.0) | (a1 != 1.0))[0]
-        parts[:, partial] = _antiderivatives(a1[partial]) - _antiderivatives(a0[partial])
+        ends = _antiderivatives(np.concatenate([a1[partial], a0[partial]]))  # one Horner pass for both ends
+        parts[:, partial] = ends[:, :partial.size] - ends[:, partial.size:]
         parts *= step
         for offset, part in zip(_NODES, parts):
             np.add.at(weights, idx + offset, part)
