@@ -226,7 +226,7 @@ def tab_noworse(design, plotted) -> None:
         if ni_sizes is not None and ni_sizes.differ:
             st.caption(f"Power zigzags in n: it first reaches {target:.0%} at n = {ni_sizes.first:,} and "
                        f"stays there from n = {ni_sizes.conservative:,}.")
-        plan_actions(accuracy_plan.noninferiority_plan_item(design, ni_res, size=ni_size, sizes=ni_sizes,
+        plan_actions(lambda: accuracy_plan.noninferiority_plan_item(design, ni_res, size=ni_size, sizes=ni_sizes,
                                                             link=current_link()), key="accuracy_noworse")
     st.markdown(
         "**Why the hypothesis is reversed.** A non-significant superiority test does not show that two models "

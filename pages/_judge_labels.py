@@ -143,7 +143,7 @@ def active_view(design: JudgePageDesign, cal: pd.DataFrame | None, origin: str |
                  "(label = True). Estimate: mean(f) + Σ_labelled (Y − f)·weight / N.")
     snippet = active_snippet(page_design, calibration=None if source == "beta" else
                              ("sample" if origin and origin.startswith("the built-in") else str(origin)))
-    plan_actions(judge_plan.active_plan_item(design, target_se=target_se, labels_needed=need, source=src_text,
+    plan_actions(lambda: judge_plan.active_plan_item(design, target_se=target_se, labels_needed=need, source=src_text,
                                              link=current_link(), code=snippet), key="judge_active")
     code_view(snippet, key="judge_active_code")
 
@@ -189,6 +189,6 @@ def labels_view(design: JudgePageDesign, currency: str, plotted: dict) -> None:
                "classifiers' correctness, so p̃10 = (1 − e)p10 + e·p01 and the gap shrinks to (1 − 2e)Δ "
                "(Dorner & Hardt 2024).")
     snippet = labels_snippet(design, currency=currency)
-    plan_actions(judge_plan.labels_plan_item(design, plan, currency=currency, link=current_link(), code=snippet),
+    plan_actions(lambda: judge_plan.labels_plan_item(design, plan, currency=currency, link=current_link(), code=snippet),
                  key="judge_labels")
     code_view(snippet, key="judge_labels_code")

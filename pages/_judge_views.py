@@ -114,7 +114,7 @@ def agreement_tab(design: D, plotted: dict) -> None:
                                D.field("labels_kappa").key: f"{min(max(ag_kappa, 0.05), 1.0):g}"})
     # the study's own plan (the page's PPI plan reads none of these inputs)
     snippet = agreement_snippet(design)
-    plan_actions(judge_plan.agreement_plan_item(design, link=current_link(), code=snippet), key="judge_agreement")
+    plan_actions(lambda: judge_plan.agreement_plan_item(design, link=current_link(), code=snippet), key="judge_agreement")
     code_view(snippet, key="judge_agreement_code")
 
 

@@ -185,7 +185,7 @@ def facets_section(*, alpha: float, target: float, currency: str) -> dict[str, p
         ("var_item_template", "fc_sd_it", st.session_state.get("fc_sd_it")),
         ("var_sample", "fc_sd_s", st.session_state.get("fc_sd_s")))}
     snippet = llm_facets_snippet(budget, target_power=target)
-    plan_actions(facet_plan_item(
+    plan_actions(lambda: facet_plan_item(
         budget, res, ceiling=ceiling, se=se, target_power=target, best=best, currency=currency,
         figures=tuple(plan_figures), link=current_link(), code=snippet, sources=sources), key="llm_facets")
     code_view(snippet, key="llm_facets_code")

@@ -133,7 +133,7 @@ def subset_view(plotted: dict) -> None:
                              "run, the same for every model.")
     _assisted_section(d, right, plotted)
     snippet = subset_snippet(d)
-    plan_actions(llm_plan.subset_plan_item(d, se=numbers["se"], agreement=numbers["agreement"],
+    plan_actions(lambda: llm_plan.subset_plan_item(d, se=numbers["se"], agreement=numbers["agreement"],
                                            m_for_halfwidth=numbers["m_hw"], m_for_agreement=numbers["m_ag"],
                                            link=current_link(), code=snippet), key="llm_subset")
     code_view(snippet, key="llm_subset_code")

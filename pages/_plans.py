@@ -28,7 +28,10 @@ def add_to_basket(item) -> None:
 
 
 def plan_actions(item, *, key: str = "plan") -> None:
-    """The plan block of a planning page: HTML download, the paper's paragraph, the plan basket."""
+    """The plan block of a planning page: HTML download, the paper's paragraph, the plan basket.
+
+    ``item``: the :class:`core.plan.PlanItem`, or a function of no arguments returning it, called only when the
+    block is open (a plan's figures and prose are built then, not on every slider move)."""
     from core.plan import plan_html, plan_text
 
     # Filled only when opened (a rerun): a collapsed expander still sends its content, and the code block would
@@ -37,6 +40,8 @@ def plan_actions(item, *, key: str = "plan") -> None:
                       key=f"{key}_open", on_change="rerun")
     if not box.open:
         return
+    if callable(item):
+        item = item()
     with box:
         c1, c2, c3 = st.columns(3)
         c1.download_button("Download the plan (HTML)", data=lambda: plan_html([item]).encode("utf-8"),

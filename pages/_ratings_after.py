@@ -119,16 +119,18 @@ def origin(design, key, value):
 def plan_section(page) -> None:
     """The plan (text, figure, code) and the script that reproduces the numbers."""
     d, prior, assured = page.design, page.prior, page.assured
-    plan_figures = []
-    if page.curves is not None:
-        plan_figures.append(("Power vs effect (analytic, fully crossed)", effect_chart(page)))
+    def plan_figures():  # drawn only when the plan block is opened
+        if page.curves is None:
+            return ()
+        return (("Power vs effect (analytic, fully crossed)", effect_chart(page)),)
+
     snippet = ratings_snippet(d, target_power=page.target,
                               prior=(prior.mean, prior.sd) if assured is not None else None)
     with guard("Cannot write the plan", stop=False):
-        plan_actions(ratings_plan.plan_item(
+        plan_actions(lambda: ratings_plan.plan_item(
             d, page.exact if d.analytic else None, target_power=page.target, mde=page.mde_value, assurance=assured,
             prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, costs=page.costs,
-            currency=page.currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
+            currency=page.currency, figures=plan_figures(), link=current_link(), code=snippet,
             sources={"effect": origin(d, "effect", d.effect), **{k: origin(d, k, v) for k, v in d.sigmas.items()}}),
             key="ratings")
     code_view(snippet, key="ratings_code")

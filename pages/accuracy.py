@@ -340,16 +340,18 @@ def planner(values: dict, prior, cost_unit: float, currency: str, sim) -> None:
     if sim is not None and sim.run:
         simulation_check(design, result, sim)
     # the plan, the code, the download and the explanation
-    plan_figures = []
-    if tab.open("power"):
-        plan_figures.append(("Power vs sample size", figures.curve_figure(
+    def plan_figures():  # drawn only when the plan block is opened
+        if not tab.open("power"):
+            return ()
+        return (("Power vs sample size", figures.curve_figure(
             frame, x="n", y="power", color="series", dash=dash, current=(n, result.power), target=target,
-            x_title=curves_tabs.X_TITLES[scenario], y_title="Power", y_range=(0, 1.02))))
+            x_title=curves_tabs.X_TITLES[scenario], y_title="Power", y_range=(0, 1.02))),)
+
     snippet = accuracy_design_snippet(design, prior=(prior.mean, prior.sd) if assured is not None else None)
-    plan_actions(accuracy_plan.plan_item(
+    plan_actions(lambda: accuracy_plan.plan_item(
         design, result, mde=mde_now, sizes=sizes, assurance=assured,
         prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, cost=cost_now,
-        cost_per_unit=cost_unit, currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet,
+        cost_per_unit=cost_unit, currency=currency, figures=plan_figures(), link=current_link(), code=snippet,
         sources={k: source_of(k, value, "slider") for k, value in (
             ("n", n), ("delta", design.delta), ("baseline", design.baseline))} if scenario == "paired" else None),
         key=f"accuracy_{scenario}")

@@ -266,7 +266,7 @@ st.text_area("Text for the paper", " ".join(lines), height=130,
              help="Copy it into your paper; you may edit it here first (the edits are not kept when the results "
              "change).")
 if next_plan is not None:
-    plan_actions(analysis_plan.plan_item(next_plan, report=" ".join(lines), name_a=names[0], name_b=names[1],
+    plan_actions(lambda: analysis_plan.plan_item(next_plan, report=" ".join(lines), name_a=names[0], name_b=names[1],
                                          n_units=int(u.size), sources=next_sources, link=current_link()),
                  key="analysis")
 download_csv({"tests": results, "effect_sizes": effects, "summary": summary, "power_curve": curve, "pairwise": table},

@@ -207,7 +207,7 @@ def claims_view(**inputs) -> None:
     # plan and explanation
     # ---------------------------------------------------------------------------
     snippet = claims_snippet(design, n_sims=N_SIMS)
-    plan_actions(claims_plan.plan_item(
+    plan_actions(lambda: claims_plan.plan_item(
         design, chosen,
         figures=(("Power of each claim", figures.bar_figure(
             names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS}, y_range=(0, 1.02),

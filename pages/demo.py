@@ -143,7 +143,7 @@ else:
 with guard("Cannot plan this comparison", stop=False):
     plan_design = acc.AccuracyPageDesign(scenario="preference", n=n, p_new=p_pct, tie_rate=0.0)  # 5%, 80% by default
     exact, mde_value, sizes = plan_numbers(plan_design.preference(), n)
-    plan_actions(accuracy_plan.plan_item(plan_design, exact, mde=mde_value, sizes=sizes, link=current_link()),
+    plan_actions(lambda: accuracy_plan.plan_item(plan_design, exact, mde=mde_value, sizes=sizes, link=current_link()),
                  key="demo")
 explain(
     f"""

@@ -255,7 +255,7 @@ def plan(design: D, res, currency: str) -> None:
     jd = design.judge_design()
     snippet = judge_snippet(design, currency=currency)
     key = {name: D.field(name).key for name in ("correlation", "sd", "sensitivity_pct")}
-    plan_actions(judge_plan.plan_item(
+    plan_actions(lambda: judge_plan.plan_item(
         jd, res, currency=currency, link=current_link(), code=snippet,
         sources={"rho": source_of(key["correlation"], jd.correlation, "slider"),
                  "sd": source_of(key["sd"], jd.sd, "slider"),

@@ -238,7 +238,7 @@ def plan_and_allocation(design, result, needed, assured, cost, plan_figures: lis
     target, (cost_vote, currency) = design.target_power, cost
     board = design.board()
     snippet = leaderboard_snippet(design)
-    plan_actions(leaderboard_plan.plan_item(
+    plan_actions(lambda: leaderboard_plan.plan_item(
         design, result, votes_needed=needed, assurance=assured, cost_per_vote=cost_vote,
         currency=currency, figures=tuple(plan_figures), link=current_link(), code=snippet), key="leaderboard")
     code_view(snippet, key="leaderboard_code")

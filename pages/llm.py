@@ -280,7 +280,7 @@ def plan_section(design: llm.BenchmarkDesign, s: Settings, h: Headline, plan_fig
     snippet = llm_snippet(design, target_power=s.target, prior=prior)
     sources = {f.key: source_of(f.key, shown(design, f.name), "slider") for f in map(Design.field, (
         "n", "accuracy_a", "difficulty_sd", "correlation", "samples", "cluster_size", "icc"))}
-    plan_actions(llm_plan.plan_item(
+    plan_actions(lambda: llm_plan.plan_item(
         design, h.result, target_power=s.target, mde=h.mde, sizes=h.sizes, cheapest=h.best, assurance=h.assured,
         prior=prior and (*prior, s.prior.source), currency=s.currency, figures=tuple(plan_figures),
         link=current_link(), code=snippet, sources=sources), key="llm")

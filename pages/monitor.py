@@ -304,7 +304,7 @@ def plan(r, d, plotted):
                               data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
                               harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
                               if source == "harness" else ())
-    plan_actions(monitor_plan.plan_item(
+    plan_actions(lambda: monitor_plan.plan_item(
         r.design, r.res, name_a=r.name_a, name_b=r.name_b, data=origin.strip("`"),
         data_source="upload" if source != "sample" else "built-in example", link=current_link(), code=snippet),
         key="monitor")

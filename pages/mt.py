@@ -298,18 +298,21 @@ def origin(key, value):
 def plan(design: Design, s: Settings, h: dict, fig4, tab) -> None:
     n, delta, p0, b0, target, prior = design.n, design.delta_bleu, design.p0, design.b0, s.target, s.prior
     assured, result = h["assured"], h["result"]
-    plan_figures = []
-    if tab.open("power"):
-        plan_figures.append(("Power vs test-set size", figures.curve_figure(
+
+    def plan_figures():  # drawn only when the plan block is opened
+        if not tab.open("power"):
+            return ()
+        return (("Power vs test-set size", figures.curve_figure(
             fig4, x="n", y="power", color="series", current=(n, result.power), target=target,
-            x_title="Test-set size n (sentences)", y_title="Power", y_range=(0, 1.02))))
+            x_title="Test-set size n (sentences)", y_title="Power", y_range=(0, 1.02))),)
+
     snippet = mt_snippet(design, target_power=target, prior=(prior.mean, prior.sd) if assured is not None else None)
     key = {name: Design.field(name).key for name in ("n", "delta_bleu", "p0", "b0")}
-    plan_actions(mt_plan.plan_item(
+    plan_actions(lambda: mt_plan.plan_item(
         design, result, target_power=target, mde=h["mde"], sizes=h["sizes"], assurance=assured,
         prior=(prior.mean, prior.sd, prior.source) if assured is not None else None, n_assured=h["n_assured"],
         cost=h["cost_now"], cost_per_unit=s.cost_unit, cost_needed=h["cost_needed"], currency=s.currency,
-        figures=tuple(plan_figures), link=current_link(), code=snippet,
+        figures=plan_figures(), link=current_link(), code=snippet,
         sources={"n": source_of(key["n"], n, "slider"), "delta": origin(key["delta_bleu"], delta),
                  "p0": origin(key["p0"], p0), "b0": origin(key["b0"], b0)}),
         key="mt")

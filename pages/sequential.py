@@ -279,19 +279,21 @@ def headline(campaign: Design, result, target, summary, pop):
 
 def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_row, found):
     """The plan (HTML, paragraph, basket) and the code view of the current design."""
-    plan_figures = []
-    if fig5 is not None:
-        plan_figures.append(("Power vs true difference", figures.curve_figure(
+    def plan_figures():  # drawn only when the plan block is opened
+        if fig5 is None:
+            return ()
+        return (("Power vs true difference", figures.curve_figure(
             fig5, x="delta", y="power", color="label", current=(campaign.delta, result.power), target=s.target,
-            x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))))
+            x_title="True difference (DA points)", y_title="Power", log_x=False, y_range=(0, 1.02))),)
+
     snippet = sequential_snippet(campaign, target_power=s.target,
                                  prior=(s.prior.mean, s.prior.sd) if assured is not None else None,
                                  **campaign_data.snippet_extras(found, s.loaded))
-    plan_actions(sequential_plan.plan_item(
+    plan_actions(lambda: sequential_plan.plan_item(
         campaign, result, target_power=s.target, mde=mde_value,
         futility_saving=fut_row["saving"], assurance=assured,
         prior=(s.prior.mean, s.prior.sd, s.prior.source) if assured is not None else None, cost=cost_now,
-        cost_per_unit=s.cost_unit, currency=s.currency, figures=tuple(plan_figures), link=current_link(),
+        cost_per_unit=s.cost_unit, currency=s.currency, figures=plan_figures(), link=current_link(),
         code=snippet,
         **campaign_data.plan_extras(found, s.loaded, lambda key: source_of(key, st.session_state.get(key), "slider"))),
         key="sequential")

@@ -54,3 +54,21 @@ def test_the_pins_panel_is_filled_only_when_opened_and_pins_still_draw():
     assert not [w for w in at.text_input if w.key == "accuracy_pin_name"]
     spec = next(json.loads(e.proto.spec) for e in at.get("plotly_chart") if e.proto.id.endswith("-power_chart"))
     assert "pinned: first" in [t.get("name") for t in spec["data"]]  # a closed panel keeps its pins on the chart
+
+
+def test_the_plan_is_built_only_when_its_block_is_opened(monkeypatch):
+    """A plan's prose and figures are built when its block opens, not on every slider move (the page passes
+    ``pages._plans.plan_actions`` a function); opened, the block shows the same plan as the core builds."""
+    from core.claims import plan as claims_plan
+
+    from .conftest import open_plan
+
+    built = []
+    real = claims_plan.plan_item
+    monkeypatch.setattr(claims_plan, "plan_item", lambda *a, **k: built.append(1) or real(*a, **k))
+    at = open_page("claims")
+    at.slider(key="rho").set_value(0.3).run()
+    assert not at.exception and built == []
+    open_plan(at, "claims")
+    assert not at.exception and built
+    assert any("Holm" in c.value for c in at.code)
