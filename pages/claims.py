@@ -30,7 +30,6 @@ from pages._scaffold import (
     md_escape,
     metrics_row,
     plan_actions,
-    presentation,
     short_table,
     start,
     style,
@@ -109,25 +108,32 @@ def benchmark_table(table_box) -> tuple:
     return rows
 
 
+def family_labels(names, m: int) -> tuple[str, str]:
+    """The chart's two family categories ("all m hold", "≥ 1 holds"), kept apart from the benchmarks' names
+    (a category shared with a benchmark would merge their bars)."""
+    labels = [f"all {m} hold", "≥ 1 holds"]
+    taken = set(names)
+    for i, label in enumerate(labels):
+        while label in taken:
+            label += "*"
+        labels[i] = label
+    return labels[0], labels[1]
+
+
 @st.fragment
-def claims_view(**inputs) -> None:
+def claims_view(rows: tuple, **inputs) -> None:
     """The key inputs (ρ, the correction) and every output that depends on them: moving a key input reruns only
-    this fragment. It writes nothing to the sidebar."""
+    this fragment. The editable table is read outside it (``rows``: an edit reruns the page), so a move neither
+    resends nor redraws the table's data grid. It writes nothing to the sidebar."""
+    shown = ", ".join(md_escape(r[0]) for r in rows[:6]) + (f" and {len(rows) - 6} more" if len(rows) > 6 else "")
+    st.markdown(f"Claims on **{len(rows)} benchmark{'s' if len(rows) != 1 else ''}** ({shown}): edit them in the "
+                "table under the chart.")
     top = key_inputs(2)  # the inputs the question turns on, above the first chart
     inputs["correlation"] = field_input(Design, "correlation", top[0], widget="slider")
     inputs["correction"] = field_input(Design, "correction", top[1], widget="selectbox",
                                        format_func=CORRECTION_LABELS.get)
     correction, target = inputs["correction"], inputs["target_power"]
-    # the metrics (filled once the table is read) above the table, and the family chart beside it, so the headline
-    # numbers and the first chart are on the first screen
     metrics_box = st.container()
-    if presentation():  # on a projector the family chart comes first, at full width, and the table under it
-        family_box, table_box = st.container(), st.container()
-    else:
-        table_box, family_box = st.columns([3, 2])
-    with table_box:
-        st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
-    rows = benchmark_table(table_box)
     with guard("Cannot compute these benchmarks"):
         design = Design(claims=cl.encode_claims(rows, exact=True), **inputs)
         single = benchmark_powers(design)
@@ -170,20 +176,19 @@ def claims_view(**inputs) -> None:
                             "expected_claims": [results[c].expected_rejections for c in CORRECTION_LABELS],
                             "mc_se": [results[c].mc_se for c in CORRECTION_LABELS],
                             "method": [results[c].method for c in CORRECTION_LABELS]})
-    with family_box:
-        chart(figures.bar_figure([CORRECTION_LABELS[c] for c in CORRECTION_LABELS],
-                                 {"all claims hold": summary["all_claims"], "at least one holds": summary["any_claim"]},
-                                 title=f"All {m} claims vs at least one", x_title="Correction", y_title="Probability",
-                                 y_range=(0, 1.02), lines=[figures.Line(y=target, text=f"target {target:.0%}")],
-                                 current=(CORRECTION_LABELS[correction], chosen.all),
-                                 style=style(1.0 if presentation() else 0.4)),
-              "family_chart")
-    chart(figures.bar_figure(names, {CORRECTION_LABELS[c]: results[c].per_comparison for c in CORRECTION_LABELS},
-                             title="Power of each claim under each correction", x_title="Benchmark",
-                             y_title="Power", y_range=(0, 1.02), hover_format=".3f",
-                             lines=[figures.Line(y=target, text=f"target {target:.0%}")],
-                             current=(names[0], float(chosen.per_comparison[0])), style=style()),
-          "claims_chart")
+    # one chart: each claim's power, then the family's two probabilities, under each correction (one figure redrawn
+    # per move, and the whole story on the first screen)
+    family_names = family_labels(names, m)
+    bars = {CORRECTION_LABELS[c]: [*results[c].per_comparison, results[c].all, results[c].any]
+            for c in CORRECTION_LABELS}
+    chart(figures.bar_figure(
+        [*names, *family_names], bars,
+        title="Power of each claim, and of the family, under each correction", x_title="Benchmark or family",
+        y_title="Probability", y_range=(0, 1.02), hover_format=".3f",
+        lines=[figures.Line(y=target, text=f"target {target:.0%}"),
+               figures.Line(x=m - 0.5, text="family", dash="dot")],
+        current=(family_names[0], chosen.all), style=style()),
+        "claims_chart")
     if any(r.method == "simulate" for r in results.values()):
         st.caption(f"Holm and Benjamini–Hochberg with unequal powers are simulated ({N_SIMS:,} families, seed 0); "
                    "the metrics show their Monte Carlo standard errors. Equal powers, Bonferroni and no correction "
@@ -237,7 +242,19 @@ with Monte Carlo standard errors.
 declare one primary benchmark and report the rest as secondary.
 """
 
-start("Many claims at once",
-      "Gains claimed on several benchmarks: each claim's power, and the chance that all hold, once corrected for "
-      "multiplicity (Holm 1979; Benjamini & Hochberg 1995).")
-claims_view(**decision_rule())
+def main() -> None:
+    start("Many claims at once",
+          "Gains claimed on several benchmarks: each claim's power, and the chance that all hold, once corrected for "
+          "multiplicity (Holm 1979; Benjamini & Hochberg 1995).")
+    rule = decision_rule()
+    # the answer first (key inputs, headline, chart), the table of benchmarks under it: read outside the fragment, so
+    # a key input's move neither resends nor redraws its data grid, and an edit reruns the page
+    view_box, table_box = st.container(), st.container()
+    with table_box:
+        st.markdown("**Your benchmarks** — one row per claimed gain. Edit, add or delete rows.")
+    rows = benchmark_table(table_box)
+    with view_box:
+        claims_view(rows, **rule)
+
+
+main()

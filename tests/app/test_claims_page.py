@@ -105,3 +105,48 @@ def test_benchmark_names_show_as_typed_in_the_table():
     cells = list(at.table[0].value["Benchmark"])
     assert cells[0] == md_escape(name) and "\\*\\*bold\\*\\*" in cells[0] and "\\$x^2\\$" in cells[0]
     assert cells[1] == "B"
+
+
+def test_one_chart_shows_each_claim_and_the_family_under_each_correction():
+    """The chart's bars are each benchmark's power and then the family's P(all hold) and P(at least one holds), under
+    each correction (oracle: core.multiplicity.family_power on McNemar's powers, exact for equal rows); the current
+    design's marker sits on P(all hold) under the chosen correction, the metric of the same name."""
+    from .conftest import decode
+
+    rows = [("A", 1000, 2, 90)] * 3
+    at = open_page("claims", {"claims": "A:1000:2:90;B:1000:2:90;C:1000:2:90", "rho": "0.3"})
+    assert not at.exception
+    fig = chart(at, "claims_chart")
+    powers = _powers(rows)
+    labels = {"none": "no correction", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "Benjamini–Hochberg"}
+    bars = {t["name"]: (t["x"], decode(t["y"])) for t in fig["data"] if t.get("type") == "bar"}
+    assert set(bars) == set(labels.values())
+    for correction, label in labels.items():
+        exact = mt.family_power(powers, correction=correction, correlation=0.3)
+        x, y = bars[label]
+        assert x == ["A", "B", "C", "all 3 hold", "≥ 1 holds"]
+        assert np.allclose(y, [*exact.per_comparison, exact.all, exact.any], atol=1e-12), label
+    marker = next(t for t in fig["data"] if t.get("name") == "current design")
+    holm = mt.family_power(powers, correction="holm", correlation=0.3)
+    assert marker["x"] == ["all 3 hold"] and decode(marker["y"])[0] == pytest.approx(holm.all, abs=1e-12)
+    assert metrics(at)["All 3 claims hold (Holm)"] == f"{100 * holm.all:.1f}%"
+    # the line between the claims and the family, and the target line
+    assert any(s.get("x0") == 2.5 and s.get("yref") == "paper" for s in fig["layout"]["shapes"])
+    assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
+
+
+def test_the_family_categories_never_merge_with_a_benchmark_of_the_same_name():
+    from pages.claims import family_labels
+
+    assert family_labels(["A", "B"], 2) == ("all 2 hold", "≥ 1 holds")
+    assert family_labels(["all 2 hold", "≥ 1 holds"], 2) == ("all 2 hold*", "≥ 1 holds*")
+
+
+def test_the_benchmarks_are_named_above_the_key_inputs_as_typed():
+    from pages._text import md_escape
+
+    name = "**bold** [x](e.com)"
+    at = open_page("claims", {"claims": f"{name}:1000:2:90;B:1000:2:90"})
+    assert not at.exception
+    line = next(m.value for m in at.markdown if m.value.startswith("Claims on"))
+    assert "**2 benchmarks**" in line and md_escape(name) in line and "table under the chart" in line
