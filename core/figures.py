@@ -55,6 +55,7 @@ __all__ = [
     "mde_table_figure",
     "interval_figure",
     "with_style",
+    "panels",
     "narrow",
     "wrap_text",
     "plotly_text",
@@ -866,6 +867,80 @@ def mde_table_figure(table: pd.DataFrame, *, current_delta: float | None = None,
                      x_axis=_axis("", type="category"), y_axis=_axis("Accuracy difference (pp)", log=True),
                      lines=lines)
     return figure(traces, layout)
+
+
+def _panel_ref(ref: str, letter: str, suffix: str) -> str:
+    """A shape's or annotation's ``letter`` ("x" or "y") reference moved to the panel with axis ``suffix`` ("" for
+    the first): its axis, or for ``paper`` its axis's domain (a reference line spans its own panel only)."""
+    if ref == letter:
+        return f"{letter}{suffix}"
+    if ref in ("paper", f"{letter} domain"):
+        return f"{letter}{suffix} domain"
+    return ref
+
+
+def panels(figs: Sequence[go.Figure], *, title: str = "", style: Style = STYLE, gap: float = 0.16) -> go.Figure:
+    """Figures side by side as the panels of one figure: one chart for the browser to draw, not one per panel.
+
+    A slider move redraws every chart of its view, each a separate Plotly plot with its own axes, legend and margin
+    pass; two panels of one figure cost little more than one. Each panel keeps its axes, traces, reference lines
+    (their ``paper`` coordinates become its axes' domain) and its title (an annotation above it); the legend is
+    shared: a name already shown (the same procedures in both panels, the current-design marker) is listed once and
+    toggles its traces in every panel. ``title``: the figure's own title (broken as ``style`` breaks titles), for
+    panels told apart by their axes; each panel's title then stays off (else it sits above its panel). ``gap``: the
+    share of the width between panels (room for the second y axis's ticks and title). The layout otherwise is the
+    first figure's, with the largest height and top margin.
+    """
+    if not figs:
+        raise ValueError("`figs` must hold at least one figure.")
+    specs = [f.to_plotly_json() if isinstance(f, go.Figure) else f for f in figs]
+    count = len(specs)
+    width = (1.0 - gap * (count - 1)) / count
+    first = specs[0]["layout"]
+    layout = {k: v for k, v in first.items() if k not in ("title", "xaxis", "yaxis", "shapes", "annotations")}
+    layout["height"] = max(spec["layout"].get("height", 450) for spec in specs)
+    layout["margin"] = {**first.get("margin", {}),
+                        "t": max((spec["layout"].get("margin") or {}).get("t", 60) for spec in specs),
+                        "b": max((spec["layout"].get("margin") or {}).get("b", 40) for spec in specs)}
+    traces, shapes, notes, listed = [], [], [], set()
+    for i, spec in enumerate(specs):
+        suffix = "" if i == 0 else str(i + 1)
+        panel = spec["layout"]
+        left = i * (width + gap)
+        layout[f"xaxis{suffix}"] = {**panel.get("xaxis", {}), "domain": [left, left + width], "anchor": f"y{suffix}"}
+        layout[f"yaxis{suffix}"] = {**panel.get("yaxis", {}), "anchor": f"x{suffix}"}
+        for trace in spec["data"]:
+            name = trace.get("name", "")
+            shown = trace.get("showlegend", True) is not False and name != ""
+            trace = {**trace, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
+            if shown:
+                trace["legendgroup"] = trace.get("legendgroup", name)
+                if name in listed:
+                    trace["showlegend"] = False
+                listed.add(name)
+            traces.append(trace)
+        for shape in panel.get("shapes", ()):
+            shapes.append({**shape, "xref": _panel_ref(shape.get("xref", "x"), "x", suffix),
+                           "yref": _panel_ref(shape.get("yref", "y"), "y", suffix)})
+        for note in panel.get("annotations", ()):
+            notes.append({**note, "xref": _panel_ref(note.get("xref", "x"), "x", suffix),
+                          "yref": _panel_ref(note.get("yref", "y"), "y", suffix)})
+        own = panel.get("title") or {}
+        if own.get("text") and not title:
+            notes.append({"text": own["text"], "xref": f"x{suffix} domain", "x": 0.0, "xanchor": "left",
+                          "yref": f"y{suffix} domain", "y": 1.0, "yanchor": "bottom", "yshift": 12,
+                          "showarrow": False, "align": "left", "font": own.get("font", {})})
+    layout["shapes"], layout["annotations"] = shapes, notes
+    if title:  # as _layout sets a title: the top margin reaches below its last line
+        text, lines = wrap_text(title, style.title_chars)
+        below_first = round(1.3 * style.title_size) * max(lines - 1, 0) + style.title_size / 2 + 8
+        layout["title"] = {"text": text, "font": {"size": style.title_size}}
+        layout["margin"]["t"] = max(layout["margin"]["t"], 60 + (max(0, round(2 * below_first) - 60) if lines > 1
+                                                                  else 0))
+    # the shared legend lists the panels' names once: fitted again to the plot's height (:func:`fit_legend`)
+    size = (layout.get("font") or {}).get("size", 12)
+    layout = fit_legend(layout, legend_entries(traces), tilted=_tilted_labels(traces, size))
+    return go.Figure({"data": traces, "layout": layout}, _validate=False)
 
 
 def with_style(style: Style, **changes) -> Style:

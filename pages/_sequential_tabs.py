@@ -95,20 +95,20 @@ def tab_power(campaign, result, target, plotted, pinned_power):
     fig5 = curves(campaign.options_only(), budget, CURVE_DELTAS, False)
     fig5 = fig5.assign(label=fig5["design"].map(DESIGN_LABELS))
     plotted["figure5"] = fig5.drop(columns="type_m")
-    (c1, c2), (s1, s2) = chart_row(2)
-    with c1:
-        chart(figures.curve_figure(fig5, x="delta", y="power", color="label",
-                                   current=(delta, result.power if delta else result.false_positive_rate),
-                                   target=target, title=f"Power vs true difference ({budget:,} judgments planned)",
-                                   x_title="True difference (DA points)", y_title="Power", log_x=False,
-                                   y_range=(0, 1.02), pins=pinned_power, style=style(s1)), "power_chart")
-    with c2:
-        chart(figures.curve_figure(fig5, x="delta", y="expected_judgments", color="label",
-                                   current=(delta, result.expected_judgments), target=None,
-                                   title="Expected judgments collected", x_title="True difference (DA points)",
-                                   y_title="Judgments", log_x=False, hover_format=",.0f",
-                                   lines=[figures.Line(y=budget, text="planned budget")], style=style(s2)),
-              "judgments_chart")
+    # the two panels of Figure 5 in one figure: a move redraws one chart, not two
+    half = style(0.5)
+    chart(figures.panels([
+        figures.curve_figure(fig5, x="delta", y="power", color="label",
+                             current=(delta, result.power if delta else result.false_positive_rate),
+                             target=target, x_title="Difference (DA points)", y_title="Power", log_x=False,
+                             y_range=(0, 1.02), pins=pinned_power, style=half),
+        figures.curve_figure(fig5, x="delta", y="expected_judgments", color="label",
+                             current=(delta, result.expected_judgments), target=None,
+                             x_title="Difference (DA points)", y_title="Judgments", log_x=False,
+                             hover_format=",.0f", lines=[figures.Line(y=budget, text="planned budget")],
+                             style=half)],
+        title=f"Power and expected judgments ({budget:,} judgments planned)",
+        style=style()), "power_chart")
     st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                "the smallest differences — it trades their (already low) power for savings. How much a significant "
                "result exaggerates the difference: the view **Exaggeration (Type-M)**.")

@@ -316,3 +316,37 @@ def test_log_axes_get_round_ticks_and_the_template_only_the_drawn_types(curves):
     # ticks a caller sets (the Type-M axis) are left alone
     m = figures.type_m_figure(curves, x="n", color="series", current=(500, 1.9), needed=2000, needed_text="80%")
     assert m.layout.yaxis.tickvals == (1, 1.25, 1.5, 2, 3, 5, 10) and 2000 in m.layout.xaxis.tickvals
+
+
+@pytest.mark.parametrize("style", [figures.STYLE, figures.PRESENTATION])
+def test_panels_put_figures_side_by_side_in_one_valid_figure(curves, style):
+    """Two figures become the two panels of one (one chart to draw): every trace on its panel's axes, the domains
+    apart, each reference line and its label on its own panel (a ``paper`` reference becomes the panel's domain),
+    a name shared by both panels listed once in the legend and toggling both, and the figure's own title."""
+    half = figures.narrow(style, 0.5)
+    left = figures.curve_figure(curves, x="n", y="power", color="series", current=(500, 0.249), target=0.8,
+                                y_range=(0, 1.02), style=half)
+    right = figures.curve_figure(curves, x="n", y="type_m", color="series", current=(500, 2.0), target=None,
+                                 lines=[figures.Line(y=1.0, text="no exaggeration")], style=half)
+    fig = validated(figures.panels([left, right], title="Power and exaggeration", style=style))
+    assert len(fig.data) == len(left.data) + len(right.data)
+    assert [t.xaxis for t in fig.data] == ["x"] * len(left.data) + ["x2"] * len(right.data)
+    assert [t.yaxis for t in fig.data] == ["y"] * len(left.data) + ["y2"] * len(right.data)
+    (a0, a1), (b0, b1) = fig.layout.xaxis.domain, fig.layout.xaxis2.domain
+    assert 0 <= a0 < a1 < b0 < b1 <= 1
+    assert fig.layout.xaxis.type == fig.layout.xaxis2.type == "log"
+    assert fig.layout.xaxis2.anchor == "y2" and fig.layout.yaxis2.anchor == "x2"
+    refs = {(s.xref, s.yref, s.y0) for s in fig.layout.shapes}
+    assert ("x domain", "y", 0.8) in refs and ("x2 domain", "y2", 1.0) in refs
+    labels = {a.text: (a.xref, a.yref) for a in fig.layout.annotations}
+    assert labels["no exaggeration"] == ("x2 domain", "y2")
+    shown = [t.name for t in fig.data if t.showlegend is not False]
+    assert sorted(shown) == sorted({t.name for t in fig.data}) and len(shown) == len(set(shown))
+    assert all(t.legendgroup == t.name for t in fig.data)
+    assert fig.layout.title.text == "Power and exaggeration" and fig.layout.height == style.height
+    # without a figure title each panel keeps its own, above it
+    titled = validated(figures.panels([figures.curve_figure(curves, x="n", y="power", color="series", title="A"),
+                                       figures.curve_figure(curves, x="n", y="power", color="series", title="B")]))
+    assert {(a.text, a.xref) for a in titled.layout.annotations} >= {("A", "x domain"), ("B", "x2 domain")}
+    with pytest.raises(ValueError, match="`figs`"):
+        figures.panels([])

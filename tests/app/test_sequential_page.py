@@ -56,15 +56,21 @@ CONTROLS = [
 ]
 
 
+def _panel(at, axis: str) -> list:
+    """The traces of one panel of the power view's figure (``"y"``: power, ``"y2"``: expected judgments)."""
+    return [(t.get("name"), t.get("x"), t.get("y")) for t in chart(at, "power_chart")["data"]
+            if t.get("yaxis", "y") == axis]
+
+
 @pytest.mark.parametrize("kind, key, value", CONTROLS)
 def test_each_control_changes_the_power_chart(page, kind, key, value):
-    charts = ("power_chart",) if key in ("test", "delta", "peeks", "boundary", "futility") else \
-        ("power_chart", "judgments_chart")
-    before = [chart_data(page, c) for c in charts]
+    # Figure 5's two panels in one chart: power, and (for the budget and the judgments' model) expected judgments
+    panels = ("y",) if key in ("test", "delta", "peeks", "boundary", "futility") else ("y", "y2")
+    before = [_panel(page, axis) for axis in panels]
     getattr(page, kind)(key=key).set_value(value)
     page.run()
     assert not page.exception
-    assert [chart_data(page, c) for c in charts] != before
+    assert all(a != b for a, b in zip([_panel(page, axis) for axis in panels], before))
 
 
 @pytest.mark.parametrize("kind, key, value", [c for c in CONTROLS if c[1] not in ("test", "delta")])
@@ -213,8 +219,9 @@ def test_plan_and_pins(page):
 def test_type_m_metric_and_curves_match_core(page):
     res = sq.campaign_power("fixed", 1200, 2.0)
     assert metrics(page)["Type-M at stopping"] == f"{res.type_m:.2f}×"
-    # the curves have a view of their own: the default view draws power and judgments only
-    assert len(page.get("plotly_chart")) >= 2 and not any("Type-M" in c.proto.spec for c in page.get("plotly_chart"))
+    # the curves have a view of their own: the default view draws power and judgments only (one figure, two panels)
+    assert [a for a in chart(page, "power_chart")["layout"] if a.startswith("yaxis")] == ["yaxis", "yaxis2"]
+    assert not any("Type-M" in c.proto.spec for c in page.get("plotly_chart"))
     page.segmented_control(key="view").set_value("Exaggeration (Type-M)")
     page.run()
     assert not page.exception

@@ -30,7 +30,8 @@ def test_key_input_in_the_fragment_updates_metrics_chart_and_url(page, server_ur
 _SPILLED = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
   .filter(g => g.offsetParent !== null && !g.closest('.st-key-plotly_preload')).flatMap(g => {
     const r = g.getBoundingClientRect();
-    return Array.from(g.querySelectorAll('.gtitle, .xtitle, .ytitle, .legendtext, .xtick text, .ytick text'))
+    return Array.from(g.querySelectorAll('.gtitle, .xtitle, .ytitle, .x2title, .y2title, .legendtext, '
+                                         + '.xtick text, .ytick text, .x2tick text, .y2tick text'))
       .filter(t => { const b = t.getBoundingClientRect();
                      return b.width > 0 && (b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1
                                             || b.bottom > r.bottom + 1); })
@@ -38,7 +39,8 @@ _SPILLED = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
 
 
 def test_side_by_side_charts_keep_their_titles_on_a_projector(browser, server_url):
-    """Lab-meeting mode at 1280 × 720: the two half-width charts' titles used to run off the chart."""
+    """Lab-meeting mode at 1280 × 720: Figure 5's two panels (one chart) keep their titles and labels inside the
+    chart, and the second panel's axis title clears the first panel's tick labels."""
     from .conftest import ARTIFACTS, wait_idle
 
     context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -46,13 +48,20 @@ def test_side_by_side_charts_keep_their_titles_on_a_projector(browser, server_ur
     try:
         page.goto(f"{server_url}/sequential?present=true", wait_until="domcontentloaded")
         wait_idle(page, timeout=60_000)
-        page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(g => "
-                               "g.data && g.data.length && !g.closest('.st-key-plotly_preload')).length >= 2",
+        page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => "
+                               "g.data && g.data.some(t => t.yaxis === 'y2') && !g.closest('.st-key-plotly_preload'))",
                                timeout=60_000)
         page.wait_for_timeout(500)
         titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
-        assert any(t.startswith("Power vs true difference") for t in titles), titles
+        assert any(t.startswith("Power and expected judgments") for t in titles), titles
+        y_titles = page.locator(".js-plotly-plot .ytitle, .js-plotly-plot .y2title").all_text_contents()
+        assert y_titles == ["Power", "Judgments"]
         assert page.evaluate(_SPILLED) == []
+        clear = page.evaluate("""() => {
+          const second = document.querySelector('.js-plotly-plot .y2title').getBoundingClientRect();
+          const ticks = Array.from(document.querySelectorAll('.js-plotly-plot .subplot.xy .xtick text'));
+          return ticks.length > 0 && ticks.every(t => t.getBoundingClientRect().right <= second.left); }""")
+        assert clear
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "sequential-present-1280x720.png"))
     finally:
