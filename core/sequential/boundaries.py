@@ -17,7 +17,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from ..validation import check_alpha, check_choice, check_int
-from .recursion import recursion, unit_recursion
+from .recursion import recursion, recursion_rows, unit_recursion
 
 __all__ = ["BOUNDARIES", "boundary", "boundary_z"]
 
@@ -209,6 +209,109 @@ def _boundary_z(peeks, alpha, kind, futility=0.0, information=None):
         bounds.append(float(c))
         spent += target
     return tuple(bounds)
+
+
+#: Realised-look boundaries solved together (:func:`realised_boundaries`), by (peeks, alpha, kind, information).
+_SOLVED: dict = {}
+_SOLVED_MAX = 8192
+
+
+def _solve_rows(gap_rows, lo, hi, *, ends, xtol=1e-10, max_iter=60):
+    """Roots of decreasing functions, one per row, bracketed in ``[lo_d, hi_d]`` (``ends``: the values there,
+    gap(lo) >= 0 >= gap(hi)): the Illinois variant of regula falsi, all rows evaluated together by
+    ``gap_rows(c, rows)``. It keeps the bracket and converges superlinearly; a row is done when its step falls
+    below ``xtol`` (as Brent's method with that tolerance) or its bracket is narrower than ``2 xtol``."""
+    lo, hi = lo.astype(float).copy(), hi.astype(float).copy()
+    f_lo, f_hi = (np.asarray(e, dtype=float).copy() for e in ends)
+    root = np.where(f_lo == 0.0, lo, np.where(f_hi == 0.0, hi, np.nan))
+    last = np.full(lo.size, np.nan)
+    side = np.zeros(lo.size, dtype=int)
+    for _ in range(max_iter):
+        todo = np.nonzero(np.isnan(root))[0]
+        if todo.size == 0:
+            break
+        narrow = hi[todo] - lo[todo] <= 2 * xtol
+        root[todo[narrow]] = 0.5 * (lo[todo[narrow]] + hi[todo[narrow]])
+        todo = todo[~narrow]
+        if todo.size == 0:
+            break
+        x = hi[todo] - f_hi[todo] * (hi[todo] - lo[todo]) / (f_hi[todo] - f_lo[todo])
+        x = np.clip(x, lo[todo], hi[todo])
+        still = ~(np.abs(x - last[todo]) <= xtol)
+        root[todo[~still]] = x[~still]
+        todo, x = todo[still], x[still]
+        if todo.size == 0:
+            break
+        last[todo] = x
+        fx = gap_rows(x, todo)
+        root[todo[fx == 0.0]] = x[fx == 0.0]
+        above = fx > 0.0  # the root lies above x: x becomes the low end
+        # Illinois: an end kept twice in a row has its value halved, so the next step moves it
+        f_hi[todo] = np.where(above & (side[todo] == 1), 0.5 * f_hi[todo], f_hi[todo])
+        f_lo[todo] = np.where(~above & (side[todo] == -1), 0.5 * f_lo[todo], f_lo[todo])
+        lo[todo] = np.where(above, x, lo[todo])
+        f_lo[todo] = np.where(above, fx, f_lo[todo])
+        hi[todo] = np.where(above, hi[todo], x)
+        f_hi[todo] = np.where(above, f_hi[todo], fx)
+        side[todo] = np.where(above, 1, -1)
+    left = np.isnan(root)
+    root[left] = 0.5 * (lo[left] + hi[left])
+    return root
+
+
+def realised_boundaries(peeks, alpha, kind, informations):
+    """Efficacy boundaries on |Z_k| at many realised looks at once (no futility stops): one tuple per entry of
+    ``informations`` (tuples as :func:`equal_information` gives; ``None``: equally spaced).
+
+    The same boundaries as :func:`_boundary_z` (Pocock's and O'Brien–Fleming's constant solved at the realised
+    fractions, Jennison & Turnbull 2000 §7.2.2; spending families look by look there), to the same tolerance
+    (1e-10 on the constant): a sample-size search needs those of a block of budgets, and solving them together
+    integrates every candidate constant of the block in one pass (:func:`core.sequential.recursion.recursion_rows`).
+    """
+    out: list = [None] * len(informations)
+    todo = []
+    for i, info in enumerate(informations):
+        key = (peeks, alpha, kind, info)
+        if info is None or peeks == 1 or kind not in ("pocock", "obrien_fleming"):
+            out[i] = _boundary_z(peeks, alpha, kind, 0.0, info)
+        elif key in _SOLVED:
+            out[i] = _SOLVED[key]
+        else:
+            todo.append(i)
+    if not todo:
+        return out
+    near = _equally_spaced(peeks, alpha, kind, 0.0)
+    info = np.array([informations[i] for i in todo], dtype=float)
+    fractions = info / info[:, -1:]
+    shape = np.ones_like(info) if kind == "pocock" else 1.0 / np.sqrt(fractions)
+    roots = np.sqrt(info)
+    increments = np.diff(np.concatenate([np.zeros((len(todo), 1)), info], axis=1), axis=1)
+
+    def gap_rows(c, rows):
+        up, low, _ = recursion_rows(np.zeros((rows.size, peeks)), increments[rows],
+                                    c[:, None] * shape[rows] * roots[rows], np.zeros((rows.size, peeks)))
+        return (up + low).sum(axis=1) - alpha
+
+    constants = np.full(len(todo), np.nan)
+    for width in (_NEAR if near is not None else ()):  # the brackets of _solve_near, narrowest first
+        rows = np.nonzero(np.isnan(constants))[0]
+        if rows.size == 0 or near[-1] - width <= 0.0:
+            break
+        lo, hi = np.full(rows.size, near[-1] - width), np.full(rows.size, near[-1] + width)
+        g_lo, g_hi = gap_rows(lo, rows), gap_rows(hi, rows)
+        held = (g_lo >= 0.0) & (g_hi <= 0.0)
+        if held.any():
+            inside = rows[held]
+            constants[inside] = _solve_rows(lambda c, r, inside=inside: gap_rows(c, inside[r]), lo[held], hi[held],
+                                            ends=(g_lo[held], g_hi[held]))
+    for j, i in enumerate(todo):
+        if np.isnan(constants[j]):  # far from equal spacing: the one-by-one solver and its wide bracket
+            out[i] = _boundary_z(peeks, alpha, kind, 0.0, informations[i])
+            continue
+        out[i] = tuple(float(v) for v in constants[j] * shape[j])
+        if len(_SOLVED) < _SOLVED_MAX:
+            _SOLVED[(peeks, alpha, kind, informations[i])] = out[i]
+    return out
 
 
 def boundary_z(k, *, alpha=0.05, kind="pocock") -> np.ndarray:

@@ -56,12 +56,19 @@ from scipy import optimize, special, stats
 from ..design import Design, spec
 from ..sizing import SampleSize, sample_size_search
 from ..validation import as_floats, check_alpha, check_choice, check_int, check_real, rng_of
-from .boundaries import BOUNDARIES, _boundary_z, boundary, boundary_z, equal_information
+from .boundaries import BOUNDARIES, _boundary_z, boundary, boundary_z, equal_information, realised_boundaries
 from .differences import parse_differences, read_differences
 from .scores import (  # noqa: F401  (ScoreMoments: importable from core.sequential as before)
     CEILING_WARNING, EstimateModel, ScoreMoments, _drifts, _gamma, ceiling_share, estimate_model, mwu_effect,
     score_distribution)
-from .recursion import _SQRT_2PI, clip_probabilities, recursion, stop_distribution, unit_recursion
+from .recursion import (
+    _SQRT_2PI,
+    clip_probabilities,
+    recursion,
+    recursion_rows,
+    stop_distribution,
+    unit_recursion,
+)
 
 __all__ = [
     "DESIGNS",
@@ -1360,12 +1367,47 @@ def _power_of_budgets(procedure, delta, looks, kind, futility_p, mean, sd, alpha
         out = np.empty(even.size)
         for start in range(0, even.size, 512):
             part = even[start:start + 512]
-            out[start:start + part.size] = _batched(procedure, part, [delta], peeks=looks, kind=kind,
-                                                    futility_p=futility_p, mean=mean, sd=sd, alpha=alpha,
-                                                    test=test)[0][:, 0]
+            if looks == 1:
+                out[start:start + part.size] = _batched(procedure, part, [delta], peeks=looks, kind=kind,
+                                                        futility_p=futility_p, mean=mean, sd=sd, alpha=alpha,
+                                                        test=test)[0][:, 0]
+            else:
+                out[start:start + part.size] = _rows_power(procedure, part, delta, looks, kind, futility_p, mean,
+                                                           sd, alpha, test)
         return out[back]
 
     return power_many
+
+
+def _rows_power(procedure, budgets, delta, looks, kind, futility_p, mean, sd, alpha, test):
+    """Power at each of many budgets of a sequential procedure, all integrated together.
+
+    The power :func:`_batched` gives, for one difference: each budget's looks at their realised sizes
+    (:func:`_look_sizes`), boundaries solved there (:func:`core.sequential.boundaries.realised_boundaries`, several
+    at once), and every budget a row of one recursion on one grid
+    (:func:`core.sequential.recursion.recursion_rows`) instead of a recursion of its own. Equally spaced looks
+    are integrated on the score scale too (increments n_k − n_(k−1), boundaries z_k √n_k), the same distribution
+    as the unit recursion's; the two agree to the quadrature's accuracy (≈ 1e-10).
+    """
+    sizes = np.array([_look_sizes(int(b), looks) for b in budgets], dtype=float)
+    if procedure == "naive":
+        eff_z = np.full(sizes.shape, stats.norm.isf(alpha / 2))
+    else:
+        eff_z = np.array(realised_boundaries(looks, float(alpha), kind,
+                                             [_information(row.astype(int)) for row in sizes]))
+    fut_z = np.zeros(sizes.shape)
+    if procedure == "interim_futility":
+        fut_z[:, :-1] = stats.norm.isf(futility_p / 2)
+    effect = np.empty(1)
+    _fill_effects(effect, np.array([delta]), mean, sd, test)
+    scale = 1.0 / np.sqrt((2 * sizes + 1) / (12 * sizes**2)) if test == "mwu" else np.sqrt(sizes / 2)
+    roots = np.sqrt(sizes)
+    means = effect[0] * scale * roots
+    thetas = np.diff(np.concatenate([np.zeros((sizes.shape[0], 1)), means], axis=1), axis=1)
+    increments = np.diff(np.concatenate([np.zeros((sizes.shape[0], 1)), sizes], axis=1), axis=1)
+    up, low, _ = recursion_rows(thetas, increments, eff_z * roots, fut_z * roots)
+    up, low = clip_probabilities(up), clip_probabilities(low)
+    return clip_probabilities(up.sum(axis=1) if delta > 0 else low.sum(axis=1))
 
 
 def _campaign_block(n: int) -> int:

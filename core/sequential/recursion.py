@@ -43,7 +43,8 @@ import numpy as np
 from scipy import fft as sp_fft
 from scipy.special import ndtr
 
-__all__ = ["recursion", "unit_recursion", "region_weights", "clip_probabilities", "stop_distribution"]
+__all__ = ["recursion", "recursion_rows", "unit_recursion", "region_weights", "clip_probabilities",
+           "stop_distribution"]
 
 #: Grid step relative to the smallest increment SD.
 GRID_STEP = 0.05
@@ -106,6 +107,96 @@ def region_weights(grid, step, low, high):
         for offset, part in zip(_NODES, parts):
             np.add.at(weights, idx + offset, part)
     return weights
+
+
+def _interval_weights(grid, step, left, right):
+    """:func:`region_weights` of the intervals ``[left_d, right_d)``, one per row: shape (D, grid.size).
+
+    The same quintic rule, cell by cell, with the same order of additions at each node (offsets −2 … 3), so a row's
+    weights are those :func:`region_weights` gives for its interval.
+    """
+    base = grid[:-1]
+    u0 = np.clip((left[:, None] - base[None, :]) / step, 0.0, 1.0)
+    u1 = np.clip((right[:, None] - base[None, :]) / step, 0.0, 1.0)
+    active = u1 > u0
+    cells = np.nonzero(active.any(axis=0))[0]
+    if cells.size and (cells[0] + _NODES[0] < 0 or cells[-1] + _NODES[-1] >= grid.size):
+        raise RuntimeError("integration grid too narrow for the continuation region")
+    full = active & (u0 == 0.0) & (u1 == 1.0)
+    partial = active & ~full
+    parts = np.where(full[None], _FULL[:, :, None], 0.0)
+    rows, cols = np.nonzero(partial)
+    if rows.size:
+        ends = _antiderivatives(np.concatenate([u1[rows, cols], u0[rows, cols]]))
+        parts[:, rows, cols] = ends[:, :rows.size] - ends[:, rows.size:]
+    parts *= step
+    weights = np.zeros((left.size, grid.size))
+    cells_n = base.size
+    for offset, part in zip(_NODES, parts):
+        lo, hi = max(0, -offset), min(cells_n, grid.size - offset)
+        weights[:, lo + offset:hi + offset] += part[:, lo:hi]
+    return weights
+
+
+def _rows_region_weights(grid, step, low, high):
+    """Per-row weights of ``{low_d <= |s| < high_d}`` (``low_d <= 0``: the interval (−high_d, high_d))."""
+    two = low > 0
+    out = _interval_weights(grid, step, np.where(two, -high, -high), np.where(two, -low, high))
+    if two.any():
+        out[two] += _interval_weights(grid, step, low[two], high[two])
+    return out
+
+
+def recursion_rows(thetas, variances, efficacy, futility):
+    """:func:`recursion` for paths with their own increments and boundaries: every argument has shape (D, K).
+
+    A sample-size search evaluates many budgets whose realised looks differ (look sizes rounded to whole items),
+    each with its own increments and boundaries; one call integrates them all on one grid (the step of the
+    smallest increment SD among them, so every row is resolved at least as finely as alone). Returns
+    ``up, low, fut`` of shape (D, K), as :func:`recursion`.
+    """
+    thetas = np.atleast_2d(np.asarray(thetas, dtype=float))
+    n_paths, looks = thetas.shape
+    v = np.broadcast_to(np.asarray(variances, dtype=float), (n_paths, looks))
+    sig = np.sqrt(v)
+    b = np.broadcast_to(np.asarray(efficacy, dtype=float), (n_paths, looks))
+    a = np.minimum(np.broadcast_to(np.asarray(futility, dtype=float), (n_paths, looks)), b)
+    up = np.zeros((n_paths, looks))
+    low = np.zeros((n_paths, looks))
+    fut = np.zeros((n_paths, looks))
+
+    def stops(mass, mu, k):
+        s = sig[:, k][:, None]
+        hi, lo = (mu - b[:, k][:, None]) / s, (-b[:, k][:, None] - mu) / s
+        up[:, k] = (mass * ndtr(hi)).sum(axis=1)
+        low[:, k] = (mass * ndtr(lo)).sum(axis=1)
+        if k < looks - 1 and np.any(a[:, k] > 0):
+            ak = a[:, k][:, None]
+            fut[:, k] = (mass * np.clip(ndtr((ak - mu) / s) - ndtr((-ak - mu) / s), 0, None)).sum(axis=1)
+
+    t1 = thetas[:, :1]
+    stops(np.ones((n_paths, 1)), t1, 0)
+    if looks == 1:
+        return up, low, fut
+    step = GRID_STEP * float(sig.min())
+    half = float(np.max(b[:, :-1])) + 12 * step
+    size = int(math.ceil(half / step))
+    grid = np.arange(-size, size + 1) * step
+    density = _phi((grid[None, :] - t1) / sig[:, :1]) / sig[:, :1]
+    m = grid.size
+    fft_len = sp_fft.next_fast_len(3 * m - 2, real=True)
+    offsets = np.arange(-(m - 1), m) * step
+    for k in range(1, looks):
+        mass = density * _rows_region_weights(grid, step, a[:, k - 1], b[:, k - 1])
+        theta = thetas[:, k][:, None]
+        stops(mass, grid[None, :] + theta, k)
+        if k < looks - 1:
+            sk = sig[:, k][:, None]
+            kernel = _phi((offsets[None, :] - theta) / sk) / sk
+            conv = sp_fft.irfft(sp_fft.rfft(mass, fft_len, axis=1) * sp_fft.rfft(kernel, fft_len, axis=1), fft_len,
+                                axis=1)
+            density = conv[:, m - 1: 2 * m - 1]
+    return up, low, fut
 
 
 def clip_probabilities(p):
