@@ -24,9 +24,10 @@ N_FPR = 1000
 
 
 @cached
-def grid(design: rt.RatingsDesign, workers: tuple, items: tuple, effects: tuple) -> pd.DataFrame:
-    """Analytic power of fully crossed designs on a grid (the design's SDs and α)."""
-    return design.curves(effects, workers=workers, items=items)
+def grid(design: rt.RatingsDesign, workers: tuple, items: tuple, effects: tuple, with_type_m: bool) -> pd.DataFrame:
+    """Analytic power of fully crossed designs on a grid (the design's SDs and α); Type-M only when asked for (its
+    integrals are half of a power chart's work)."""
+    return design.curves(effects, workers=workers, items=items, with_type_m=with_type_m)
 
 
 @cached
@@ -52,9 +53,9 @@ def worker_set(design) -> tuple:
     return tuple(sorted({3, 10, design.workers}))
 
 
-def effect_curves(page) -> pd.DataFrame:
+def effect_curves(page, with_type_m: bool = False) -> pd.DataFrame:
     d = page.design
-    curves = grid(d, worker_set(d), (d.items,), EFFECTS)
+    curves = grid(d, worker_set(d), (d.items,), EFFECTS, with_type_m)
     return curves.assign(series=[f"W = {w} (analytic)" for w in curves["workers"]])
 
 
@@ -110,9 +111,9 @@ def items_tab(page) -> None:
     if d.effect <= 0:
         st.info("Set a non-zero effect to see power against the number of items and workers.")
         return
-    by_items = grid(d, worker_set(d), tuple(ITEM_OPTIONS), (d.effect,))
+    by_items = grid(d, worker_set(d), tuple(ITEM_OPTIONS), (d.effect,), False)
     by_items = by_items.assign(series=[f"W = {w}" for w in by_items["workers"]])
-    by_workers = grid(d, tuple(range(2, 51)), tuple(sorted({50, d.items, 500})), (d.effect,))
+    by_workers = grid(d, tuple(range(2, 51)), tuple(sorted({50, d.items, 500})), (d.effect,), False)
     by_workers = by_workers.assign(series=[f"I = {i}" for i in by_workers["items"]])
     page.plotted.update(power_vs_items=by_items, power_vs_workers=by_workers)
     current_power = page.exact.power if d.analytic else None

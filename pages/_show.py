@@ -236,14 +236,17 @@ def download_csv(frame: pd.DataFrame | Mapping[str, pd.DataFrame], file_name: st
                  column: str = "chart", container=None) -> None:
     """A CSV download of tidy data; several frames are stacked with a ``chart`` column naming each.
 
-    Text cells are neutralized so a spreadsheet never evaluates them as formulas (:mod:`core.export`).
+    A frame may be a function of no arguments returning it: columns the charts do not draw (a Type-M column beside a
+    power chart) are then computed only when the button is clicked. Text cells are neutralized so a spreadsheet never
+    evaluates them as formulas (:mod:`core.export`).
     """
     frames = dict(frame) if isinstance(frame, Mapping) else frame  # what is plotted now, not what a caller adds later
 
     def table() -> pd.DataFrame:
         if not isinstance(frames, dict):
-            return frames
-        parts = [f.assign(**{column: name}) for name, f in frames.items() if f is not None and len(f)]
+            return frames() if callable(frames) else frames
+        shown = {name: f() if callable(f) else f for name, f in frames.items()}
+        parts = [f.assign(**{column: name}) for name, f in shown.items() if f is not None and len(f)]
         return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
     # Deferred: the frames are stacked and the CSV written when the button is clicked, not in every rerun (≈ 10–20 ms

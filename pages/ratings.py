@@ -352,8 +352,10 @@ def tabs(page) -> None:
     page.tab = tab = views(views_.VIEWS)
     if tab.open("effect") or tab.open("type_m"):
         with guard():
-            page.curves = views_.effect_curves(page)
-        page.plotted["power_vs_effect"] = page.curves
+            page.curves = views_.effect_curves(page, with_type_m=tab.open("type_m"))
+        # the download has Type-M too (computed when it is clicked, on the power view)
+        page.plotted["power_vs_effect"] = page.curves if tab.open("type_m") else \
+            (lambda page=page: views_.effect_curves(page, with_type_m=True))
     for key, draw in (("effect", views_.effect_tab), ("assurance", views_.assurance_tab),
                       ("items", views_.items_tab), ("fpr", views_.fpr_tab), ("type_m", views_.type_m_tab),
                       ("plan", views_.plan_tab)):

@@ -226,11 +226,12 @@ class RatingsDesign(Design):
         """:func:`likert_mde` of the fully crossed design with these workers and items (analytic)."""
         return likert_mde(self.workers, self.items, target_power=target_power, alpha=self.alpha, **self.sigmas)
 
-    def curves(self, effects, *, workers=None, items=None) -> pd.DataFrame:
+    def curves(self, effects, *, workers=None, items=None, with_type_m=True) -> pd.DataFrame:
         """Analytic power, Type-S and Type-M of fully crossed designs on a workers × items × effects grid
-        (:func:`analytic_grid`; tidy, one row per point). ``workers`` / ``items`` default to the design's."""
+        (:func:`analytic_grid`; tidy, one row per point). ``workers`` / ``items`` default to the design's;
+        ``with_type_m=False``: ``type_m`` left out (``nan``), for charts of power alone."""
         return analytic_grid(list(workers or [self.workers]), list(items or [self.items]), list(effects),
-                             alpha=self.alpha, **self.sigmas)
+                             alpha=self.alpha, with_type_m=with_type_m, **self.sigmas)
 
     def assurance(self, delta_sd, *, delta_mean=None):
         """Power averaged over a normal prior N(delta_mean, delta_sd²) on β1 (``delta_mean`` defaults to

@@ -199,8 +199,11 @@ def budget_plans(effect, *, cost_per_rating=0.1, cost_per_worker=0.0, target_pow
     return frame.sort_values(["reachable", "cost"], ascending=[False, True]).reset_index(drop=True)
 
 
-def analytic_grid(workers, items, effects, *, alpha=0.05, **sigmas) -> pd.DataFrame:
+def analytic_grid(workers, items, effects, *, alpha=0.05, with_type_m=True, **sigmas) -> pd.DataFrame:
     """Analytic (Westfall–Kenny–Judd) power, Type-S and Type-M on a W × I × effect grid, vectorized.
+
+    ``with_type_m=False`` leaves out the Type-M integrals (``type_m`` is ``nan``): the same power and Type-S in
+    about half the time, for a chart of power alone.
 
     Returns
     -------
@@ -220,7 +223,7 @@ def analytic_grid(workers, items, effects, *, alpha=0.05, **sigmas) -> pd.DataFr
     right = np.where(e >= 0, up, low)
     wrong = np.where(e >= 0, low, up)
     power = np.where(e != 0, right, up + low)
-    type_m = _t_type_m(2 * e * np.sqrt(w * i / lam0), dof, crit)
+    type_m = _t_type_m(2 * e * np.sqrt(w * i / lam0), dof, crit) if with_type_m else np.full(e.size, np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         type_s = np.where(e != 0, wrong / (up + low), np.nan)
     return pd.DataFrame({"workers": w.astype(int), "items": i.astype(int), "effect": e, "power": power,

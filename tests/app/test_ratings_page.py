@@ -303,3 +303,39 @@ def test_a_value_the_design_refuses_is_named_and_a_bad_pin_is_skipped(page):
     assert list(table.index) == ["current", "b"]  # "a" is skipped, not drawn with a default in its place
     assert table.loc["b", "power"] == pytest.approx(
         rt.likert_power(10, 100, 0.1, **rt.PRESETS["high"], rule="satterthwaite", method="analytic").power)
+
+
+def test_the_power_view_draws_power_alone_and_its_download_still_has_type_m(monkeypatch):
+    """The power chart's grid leaves out the Type-M integrals (half its work on a slider move); the CSV, written when
+    the button is clicked, has them (oracle: core.ratings.analytic_grid with Type-M, the same points)."""
+    import io
+
+    import streamlit as st
+
+    from core.ratings.power import analytic_grid
+
+    captured = {}
+    original = st.download_button
+
+    def capture(label, data, *args, **kwargs):
+        captured[kwargs.get("key")] = data
+        return original(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", capture)  # the page's download sits in the main area (st.…)
+    at = open_page("ratings")
+    assert not at.exception
+    data = captured["download_curves"]
+    table = pd.read_csv(io.BytesIO(data() if callable(data) else data))
+    rows = table[table["chart"] == "power_vs_effect"]
+    from pages._ratings_views import EFFECTS, worker_set
+    from core.ratings import RatingsDesign
+
+    d = RatingsDesign()
+    want = analytic_grid(list(worker_set(d)), [d.items], list(EFFECTS), alpha=d.alpha, **d.sigmas)
+    assert len(rows) == len(want)
+    assert np.allclose(rows["type_m"].to_numpy(), want["type_m"].to_numpy(), equal_nan=True)
+    assert rows.loc[rows["effect"] > 0, "type_m"].notna().all()
+    assert np.allclose(rows["power"].to_numpy(), want["power"].to_numpy())
+    # the drawn grid itself: power alone
+    fast = analytic_grid(list(worker_set(d)), [d.items], list(EFFECTS), alpha=d.alpha, with_type_m=False, **d.sigmas)
+    assert fast["type_m"].isna().all() and np.array_equal(fast["power"], want["power"])
