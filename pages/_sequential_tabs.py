@@ -111,7 +111,8 @@ def tab_power(campaign, result, target, plotted, pinned_power):
         style=style()), "power_chart")
     st.caption("Interim designs stop early when the difference is large; futility stopping also gives up early on "
                "the smallest differences — it trades their (already low) power for savings. How much a significant "
-               "result exaggerates the difference: the view **Exaggeration (Type-M)**.")
+               "result exaggerates the difference: the view **Exaggeration (Type-M)**; how much each procedure saves "
+               "over a population of pairs at the same average power: **Budget curves (Figure 6)**.")
     return fig5
 
 

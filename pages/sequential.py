@@ -246,11 +246,10 @@ def pins_panel(campaign: Design, result):
     return pinned_curve(pinned_frames, "delta", "power")
 
 
-def headline(campaign: Design, result, target, summary, pop):
-    """The metrics row at the top (filled after the charts). Returns (MDE, savings, sizes)."""
+def headline(campaign: Design, result, target, summary):
+    """The metrics row at the top (filled after the charts). Returns (MDE, sizes)."""
     with summary, guard("Cannot compute this campaign"):
         mde_value = mde(campaign.key_for("mde"), target)  # reads no difference
-        saved = tabs.savings(campaign.options_only(), campaign.budget, pop, tabs.FUTILITY_ONLY)
     delta, described = campaign.delta, design_text(campaign)
     metrics_row(
         Metric("Power" if delta else "False-positive rate", fmt_pct(result.power),
@@ -273,11 +272,21 @@ def headline(campaign: Design, result, target, summary, pop):
         container=summary,
     )
     found = campaign_data.headline(campaign, target, container=summary)
-    return mde_value, tabs.futility_row(saved), found
+    return mde_value, found
+
+
+def futility_saving(campaign: Design, pop) -> float:
+    """Interim-futility's saving over the population of pairs (§7.3; the view Budget curves shows it), for the
+    plan: computed when the plan is opened, not on every move (``nan`` where it cannot be matched)."""
+    try:
+        saved = tabs.savings(campaign.options_only(), campaign.budget, pop, tabs.FUTILITY_ONLY)
+    except ValueError:
+        return math.nan
+    return float(tabs.futility_row(saved)["saving"])
 
 
 
-def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_row, found):
+def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, found):
     """The plan (HTML, paragraph, basket) and the code view of the current design."""
     def plan_figures():  # drawn only when the plan block is opened
         if fig5 is None:
@@ -291,7 +300,7 @@ def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, fut_ro
                                  **campaign_data.snippet_extras(found, s.loaded))
     plan_actions(lambda: sequential_plan.plan_item(
         campaign, result, target_power=s.target, mde=mde_value,
-        futility_saving=fut_row["saving"], assurance=assured,
+        futility_saving=futility_saving(campaign, s.pop), assurance=assured,
         prior=(s.prior.mean, s.prior.sd, s.prior.source) if assured is not None else None, cost=cost_now,
         cost_per_unit=s.cost_unit, currency=s.currency, figures=plan_figures(), link=current_link(),
         code=snippet,
@@ -343,17 +352,11 @@ def answer(v: dict, s) -> None:
         with tab["cv"]:
             tabs.tab_cv(campaign, plotted)
 
-    mde_value, fut_row, found = headline(campaign, result, s.target, summary, s.pop)
+    mde_value, found = headline(campaign, result, s.target, summary)
     campaign_data.section(s.loaded, campaign, campaign.budget, s.target, plotted)
-    # a property of the procedures over a population of pairs, not of this design: a caption after the charts (the
-    # headline rows above say each procedure's own saving for this design)
-    if math.isfinite(fut_row["saving"]):
-        st.caption(f"Saving of interim-futility: {100 * fut_row['saving']:.0f}% of the judgments, matching the fixed "
-                   f"design's average power at {campaign.budget:,} judgments over the population of pairs (the "
-                   "paper: 18% at 1,200, 27% at 3×).")
     if s.sim.run:
         simulated(campaign, result, s.sim)
-    plan(campaign, result, s, fig5, assured, cost_now, mde_value, fut_row, found)
+    plan(campaign, result, s, fig5, assured, cost_now, mde_value, found)
     if plotted:
         download_csv(plotted, f"da_campaign_{tab.current}.csv", key="download_curves",
                      label="Download the plotted data (CSV)")

@@ -32,11 +32,10 @@ def test_defaults_match_core(page):
     assert shown["Power"] == f"{100 * res.power:.1f}%"
     assert shown["False-positive rate (no true difference)"] == "5.00%"
     assert shown["Expected judgments"] == "1,200"
-    saved = sq.budget_savings(1200, sq.default_population(30)).set_index("design")
-    # a property of the procedures, not of this design: a caption under the row (five metrics at most)
-    assert "Saving of interim-futility" not in shown
-    assert any(c.startswith(f"Saving of interim-futility: {100 * saved.loc['interim_futility', 'saving']:.0f}% of "
-                            "the judgments") for c in captions(page))
+    # the saving over a population of pairs is a property of the procedures, not of this design: the view Budget
+    # curves (Figure 6) shows it (test_savings_table_has_current_and_triple_budget); the default view points there
+    assert not any("Saving of interim-futility" in c for c in captions(page))
+    assert any("Budget curves (Figure 6)" in c for c in captions(page))
     assert shown["MDE at 80% power"] == f"{sq.campaign_mde('fixed', 1200):.2f} pts"  # DA points, 0–100 scale
     fig = chart(page, "power_chart")
     assert any(s.get("y0") == 0.8 for s in fig["layout"]["shapes"])
@@ -171,9 +170,10 @@ def test_savings_table_has_current_and_triple_budget(budget_page):
     assert tables, "no savings table"
     table = tables[0]
     assert set(table["budget"]) == {"1,200 (current)", "3,600 (3×)"}
-    triple = sq.budget_savings(3600, sq.default_population(30)).set_index("design")
-    row = table[(table["budget"] == "3,600 (3×)") & (table["design"] == "interim-futility")].iloc[0]
-    assert row["saving"] == pytest.approx(triple.loc["interim_futility", "saving"])
+    for budget, label in ((1200, "1,200 (current)"), (3600, "3,600 (3×)")):
+        want = sq.budget_savings(budget, sq.default_population(30)).set_index("design")
+        row = table[(table["budget"] == label) & (table["design"] == "interim-futility")].iloc[0]
+        assert row["saving"] == pytest.approx(want.loc["interim_futility", "saving"])
 
 
 # --- assurance, costs, plan and pins on the DA page ----------------------------------------
@@ -203,6 +203,13 @@ def test_plan_and_pins(page):
     text = [c.value for c in page.code if "Direct Assessment" in c.value][0]
     res = sq.campaign_power("fixed", 1200, 2.0)
     assert f"detected with {100 * res.power:.0f}% power" in text
+    # the population saving (computed when the plan opens, not on every move) is in the plan's results
+    page.button(key="sequential_add").click()
+    page.run()
+    item = page.session_state["plan_basket"][-1]
+    saved = sq.budget_savings(1200, sq.default_population(30)).set_index("design")
+    assert dict(item.results)["judgments saved by interim-futility (population)"] == \
+        f"{100 * saved.loc['interim_futility', 'saving']:.0f}%"
     open_pins(page, "sequential")
     page.text_input(key="sequential_pin_name").set_value("small")
     page.button(key="sequential_pin_add").click()
