@@ -285,7 +285,6 @@ def futility_saving(campaign: Design, pop) -> float:
     return float(tabs.futility_row(saved)["saving"])
 
 
-
 def plan(campaign: Design, result, s, fig5, assured, cost_now, mde_value, found):
     """The plan (HTML, paragraph, basket) and the code view of the current design."""
     def plan_figures():  # drawn only when the plan block is opened

@@ -119,7 +119,8 @@ def warm() -> float:
         options, budget = campaign.options_only(), campaign.budget
         for with_type_m in (False, True):
             da_tabs.curves(options, budget, da_tabs.CURVE_DELTAS, with_type_m)
-        da_tabs.savings(options, budget, da_tabs.default_population(), da_tabs.FUTILITY_ONLY)  # the headline's
+        # interim-futility's saving: the plan's and the Per-pair view's
+        da_tabs.savings(options, budget, da_tabs.default_population(), da_tabs.FUTILITY_ONLY)
     finally:
         quiet.setLevel(level)
     for procedure in ("fixed", "interim", "interim_futility"):
