@@ -258,15 +258,22 @@ def _wrap_axis_title(axis: dict, width: int | None) -> tuple[dict, int]:
     return {**axis, "title": {**axis["title"], "text": wrapped}}, lines
 
 
+def _title_room(style: Style, lines: int) -> int:
+    """Pixels a title of ``lines`` lines needs above the default 60-pixel top margin. Plotly sets the lines of a
+    title 1.3 font sizes apart, the first in the middle of the top margin: the margin must reach below the last
+    line (half a font size) with a little room to spare."""
+    if lines <= 1:
+        return 0
+    below_first = round(1.3 * style.title_size) * (lines - 1) + style.title_size / 2 + 8
+    return max(0, round(2 * below_first) - 60)
+
+
 def _layout(style: Style, *, title: str, x_axis: dict, y_axis: dict, lines: Iterable[Line] = (),
             legend: bool = True, **extra) -> dict:
     title, title_lines = wrap_text(title, style.title_chars)
     x_axis, x_lines = _wrap_axis_title(x_axis, style.axis_title_chars)
     y_axis, y_lines = _wrap_axis_title(y_axis, style.y_title_chars)
-    # Plotly sets the lines of a title 1.3 font sizes apart, the first in the middle of the top margin: the margin
-    # must reach below the last line (half a font size) with a little room to spare.
-    below_first = round(1.3 * style.title_size) * max(title_lines - 1, 0) + style.title_size / 2 + 8
-    extra_top = max(0, round(2 * below_first) - 60) if title_lines > 1 else 0
+    extra_top = _title_room(style, title_lines)
     extra_bottom = round(1.3 * style.font_size) * max(x_lines - 1, 0)
     extra_left = round(1.3 * style.font_size) * max(y_lines - 1, 0)
     plot_height = max(style.height - 100 - extra_top - extra_bottom, 100)
@@ -931,12 +938,10 @@ def panels(figs: Sequence[go.Figure], *, title: str = "", style: Style = STYLE, 
                           "yref": f"y{suffix} domain", "y": 1.0, "yanchor": "bottom", "yshift": 12,
                           "showarrow": False, "align": "left", "font": own.get("font", {})})
     layout["shapes"], layout["annotations"] = shapes, notes
-    if title:  # as _layout sets a title: the top margin reaches below its last line
+    if title:
         text, lines = wrap_text(title, style.title_chars)
-        below_first = round(1.3 * style.title_size) * max(lines - 1, 0) + style.title_size / 2 + 8
         layout["title"] = {"text": text, "font": {"size": style.title_size}}
-        layout["margin"]["t"] = max(layout["margin"]["t"], 60 + (max(0, round(2 * below_first) - 60) if lines > 1
-                                                                  else 0))
+        layout["margin"]["t"] = max(layout["margin"]["t"], 60 + _title_room(style, lines))
     # the shared legend lists the panels' names once: fitted again to the plot's height (:func:`fit_legend`)
     size = (layout.get("font") or {}).get("size", 12)
     layout = fit_legend(layout, legend_entries(traces), tilted=_tilted_labels(traces, size))

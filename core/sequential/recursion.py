@@ -141,7 +141,7 @@ def _interval_weights(grid, step, left, right):
 def _rows_region_weights(grid, step, low, high):
     """Per-row weights of ``{low_d <= |s| < high_d}`` (``low_d <= 0``: the interval (−high_d, high_d))."""
     two = low > 0
-    out = _interval_weights(grid, step, np.where(two, -high, -high), np.where(two, -low, high))
+    out = _interval_weights(grid, step, -high, np.where(two, -low, high))
     if two.any():
         out[two] += _interval_weights(grid, step, low[two], high[two])
     return out
