@@ -10,7 +10,7 @@ import pytest
 
 from pages._registry import PAGES
 
-from .conftest import ARTIFACTS, wait_idle
+from .conftest import ARTIFACTS, wait_idle, wait_settled
 
 pytestmark = pytest.mark.e2e
 
@@ -51,6 +51,9 @@ def _open(browser, server_url, name, width, height, query=""):
     wait_idle(page, timeout=90_000)
     page.wait_for_function("() => Array.from(document.querySelectorAll('.js-plotly-plot')).some(g => g.data && "
                            "g.data.length && !g.closest('.st-key-plotly_preload'))", timeout=90_000)
+    # the pages fill their metrics row after the first chart: wait for it and for the script to stay idle
+    page.wait_for_selector('[data-testid="stMain"] [data-testid="stMetric"]', timeout=90_000)
+    wait_settled(page, timeout=90_000)
     page.wait_for_timeout(400)  # fonts and layout settle
     return context, page
 

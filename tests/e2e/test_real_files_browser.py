@@ -128,9 +128,12 @@ def test_leaderboard_separated_votes_draw_without_intervals(page, server_url, tm
     page.locator(DROPZONE).first.set_input_files(str(path))
     page.get_by_text("No 95% intervals").first.wait_for(timeout=60_000)
     wait_idle(page, timeout=60_000)
-    hover = page.evaluate("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
-                          ".filter(g => g.data && g.data.some(t => t.customdata))"
-                          ".map(g => Array.from(g.data[0].customdata))")
+    ratings = ("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+               ".filter(g => g.data && g.data.some(t => t.customdata))"
+               ".map(g => Array.from(g.data[0].customdata))")
+    # the note is written before the chart; on a loaded machine the chart can arrive after the script is idle
+    page.wait_for_function(f"() => ({ratings})().length > 0", timeout=60_000, polling=100)
+    hover = page.evaluate(ratings)
     assert ["no interval", "no interval"] in hover
     _done(page, "leaderboard-separated")
 
