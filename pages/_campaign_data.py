@@ -25,11 +25,12 @@ from pages._links import asked_late, report_late
 from pages._sequential_tabs import savings
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
                              md_escape, metrics_row, presentation, simulation, style)
+from pages._uploads import opened, upload_types
 
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 PROCEDURES = ("fixed", "interim", "interim_futility")
 #: What the uploader takes: the reader's formats (:func:`core.humaneval.read_scores`).
-UPLOAD_TYPES = ["score", "rating", "tsv", "csv", "txt", "jsonl"]
+UPLOAD_TYPES = upload_types("score", "rating", "tsv", "csv", "txt", "jsonl")
 #: Planned budgets of the resampled curve (at most 4,800 judgments: 1,000 campaigns stay within a second each).
 RESAMPLE_BUDGETS = (200, 400, 600, 800, 1200, 1800, 2400, 3600, 4800)
 RESAMPLE_SIMS = 1000
@@ -126,6 +127,7 @@ def sidebar(side) -> Loaded | None:
                          "the pair or resample.")
         return None
     with guard(f"Cannot read {upload.name[:80]}", stop=False):
+        upload = opened(upload)
         data = upload.getvalue()
         chosen = None if protocol == AUTO else protocol
         columns = None

@@ -16,7 +16,9 @@ from core import demo, figures
 from core import home as hm
 from core.teaser import Teaser
 from pages._registry import PAGES as REGISTRY, VIEW_CARDS, by_name, teaser_of
-from pages._scaffold import cached, cached_upload, chart, list_of, md_escape, presentation, safe_message, start, style
+from pages._scaffold import (cached, cached_upload, chart, guard, list_of, md_escape, presentation, safe_message,
+                             start, style)
+from pages._uploads import opened, upload_types
 
 #: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options), and its default.
 RATERS = [10, 15, 20, 25, 30, 40, 50, 75, 100]
@@ -161,6 +163,14 @@ def _release(ups) -> None:
         pass
 
 
+def _opened(up):
+    """(name, bytes) of an upload, unpacked if compressed; ``None`` (with a message) if it cannot be."""
+    with guard(f"Cannot open {up.name[:80]}", stop=False):
+        up = opened(up)
+        return up.name, up.getvalue()
+    return None
+
+
 def clear_files() -> None:
     st.session_state["home_kept"] = []
     st.session_state["home_file_generation"] = int(st.session_state.get("home_file_generation", 0)) + 1
@@ -171,13 +181,15 @@ def uploaded_files() -> list:
     the uploader is emptied and the files kept are held here, so at most two files are in memory per session."""
     ups = st.file_uploader(
         "Upload an evaluation file: the app recognises its kind and opens the right page",
-        type=["csv", "tsv", "txt", "json", "jsonl", "score", "rating", "parquet"], key=_uploader_key(), accept_multiple_files=True,
+        type=upload_types("csv", "tsv", "txt", "json", "jsonl", "score", "rating", "parquet"),
+        key=_uploader_key(), accept_multiple_files=True,
         help="lm-evaluation-harness sample logs (two files, baseline first, to fit them here), a per-answer LLM log, "
         "pairwise votes, per-item scores, pilot ratings, human judgments of a campaign (Google MQM, mt-metrics-eval "
-        "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV). At most 20 MB a file; nothing in a file "
-        "is executed. A new upload replaces the previous one.")
+        "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV), also gzipped or in a tar archive. At most "
+        "20 MB a file; nothing in a file is executed. A new upload replaces the previous one.")
     kept = list(st.session_state.get("home_kept", []))
-    files = kept + [(up.name, up.getvalue()) for up in ups or []]
+    files = kept + [_opened(up) for up in ups or []]
+    files = [f for f in files if f is not None]
     chosen = in_use(files)
     if len(chosen) < len(files):
         _release(ups or [])

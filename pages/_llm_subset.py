@@ -38,6 +38,7 @@ from pages._scaffold import (
     safe_message,
     style,
 )
+from pages._uploads import opened, upload_types
 
 SUBSET_VIEW = "Run a subset instead"
 Z95 = 1.959963984540054
@@ -185,13 +186,16 @@ def _assisted_section(d: llm.SubsetDesign, c2, plotted: dict) -> None:
               f"is the least share of items it needs. Sampling in strata of p with optimal allocation saves up to "
               f"{fmt_pct(1 - bound.stratified_ratio)}. Both stay unbiased whatever the predictor; model-based "
               "estimators (tinyBenchmarks' p-IRT) can save more only by trusting their model.")
-    up = st.file_uploader("Models × items correctness (CSV/TSV)", type=["csv", "tsv", "txt"], key="sub_file",
+    up = st.file_uploader("Models × items correctness (CSV/TSV)",
+                          type=upload_types("csv", "tsv", "txt"), key="sub_file",
                           help="One row per model (first column its name), one column per item, 0/1 or scores in "
                           "[0, 1]; or a long table model, item, score. Nothing in the file is executed.")
     # the tab's uploader is not drawn while another tab is open, and Streamlit then forgets its file: the last file
     # read is kept for this session (one file), so a tab switch does not lose it
-    if up is not None:
-        st.session_state["sub_file_kept"] = (up.name, up.getvalue())
+    with guard("Cannot read the correctness file", stop=False):
+        if up is not None:
+            up = opened(up)
+            st.session_state["sub_file_kept"] = (up.name, up.getvalue())
     kept = st.session_state.get("sub_file_kept")
     if up is None and kept is not None:
         st.caption(f"Using {safe_message(kept[0])} (uploaded earlier in this session).")

@@ -10,6 +10,7 @@ from core import humaneval as he
 from core import ratings as rt
 from core import uploads
 from pages._scaffold import Metric, apply_values, cached, cached_upload, guard, md_escape, metrics_row
+from pages._uploads import opened, upload_types
 
 
 @cached_upload
@@ -110,7 +111,8 @@ def pilot_tab(tab) -> None:
                 "[0, 1]), or last year's judgments with raters (an Appraise export, Google MQM error annotations, a "
                 "WMT DA table). The model's variance components are estimated from the file; with more than two "
                 "systems, choose the two to compare.")
-    pilot = st.file_uploader("Pilot ratings (CSV/TSV)", type=["csv", "tsv", "txt", "score", "jsonl"], key="pilot",
+    pilot = st.file_uploader("Pilot ratings (CSV/TSV)",
+                             type=upload_types("csv", "tsv", "txt", "score", "jsonl"), key="pilot",
                              help="One rating per row. Nothing in the file is executed.")
     if pilot is not None and tab.open("pilot"):
         fitted = None
@@ -118,6 +120,7 @@ def pilot_tab(tab) -> None:
                                 help="For exports without a header row; columns are then called column 1, 2, ….")
         header = "no" if no_header else "auto"
         with guard("Cannot fit this pilot", stop=False):
+            pilot = opened(pilot)
             data = pilot.getvalue()
             found = pilot_scores(data, pilot.name, header)
             if found is not None:

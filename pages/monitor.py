@@ -40,6 +40,7 @@ from pages._scaffold import (
 )
 from pages._fields import field_input
 from pages._links import narrowed
+from pages._uploads import opened, upload_types
 from pages._scaffold import code_view
 
 SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
@@ -103,11 +104,11 @@ def load(side):
             files = {}
             for role, default in (("a", "baseline"), ("b", "new")):
                 name = side.text_input(f"Model {role.upper()} name", default, key=f"harness_name_{role}", max_chars=80)
-                ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=["jsonl"],
+                ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=upload_types("jsonl"),
                                          accept_multiple_files=True, key=f"harness_{role}",
                                          help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
                                          "(first metric and filter). Nothing in the file is executed.")
-                files[name.strip() or default] = ups
+                files[name.strip() or default] = opened(ups)
             if not all(files.values()):
                 st.info("Upload the samples files of both models in the sidebar, or switch to the built-in example.")
                 st.stop()
@@ -116,7 +117,7 @@ def load(side):
             data = read_harness(tuple((name, f.name, f.getvalue()) for name, ups in files.items() for f in ups))
             origin = f"{sum(len(v) for v in files.values())} harness files"
         else:
-            up = side.file_uploader("Upload the results", type=["csv", "tsv", "txt", "json", "jsonl"],
+            up = side.file_uploader("Upload the results", type=upload_types("csv", "tsv", "txt", "json", "jsonl"),
                                     key=f"{source}_file",
                                     help="Scores: a CSV with one column per system (one row per item), or the LLM page's "
                                     "per-answer log (question, model, score). Votes: model_a, model_b, winner (Leaderboard "
@@ -126,6 +127,7 @@ def load(side):
             if up is None:
                 st.info("Upload a file in the sidebar, or switch to the built-in example.")
                 st.stop()
+            up = opened(up)
             data = read_scores(up.getvalue(), up.name) if source == "scores" else read_votes(up.getvalue(), up.name)
             origin = f"`{md_escape(up.name)}`"
     return SimpleNamespace(source=source, data=data, origin=origin, up=up, files=files)

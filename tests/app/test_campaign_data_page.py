@@ -196,3 +196,47 @@ def test_a_file_whose_columns_cannot_be_told_gets_a_column_mapping():
                                                                               "score": "esa", "rater": "who"}),
                                ["sysA", "sysB"])
     assert metrics(at)["Difference A − B"] == f"{expected.delta:+.3g} pts"
+
+
+def _tar_gz(files: dict) -> bytes:
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as archive:
+        for path, content in files.items():
+            info = tarfile.TarInfo(path)
+            info.size = len(content)
+            archive.addfile(info, io.BytesIO(content))
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("packing", ["gz", "tar.gz"])
+def test_a_compressed_upload_fits_exactly_as_the_file_inside(packing):
+    """Published archives as they are (google/wmt-mqm-human-evaluation ships its 2023 ratings as ``.tsv.tar.gz``):
+    the same metrics as the uncompressed file, and the file is named as the one inside (the reader recognises
+    mt-metrics-eval files by their name)."""
+    import gzip
+    from pathlib import Path
+
+    name = "en-de.mqm.merged.seg.rating"
+    data = (Path(__file__).resolve().parents[1] / "data" / "humaneval" / name).read_bytes()
+    packed = gzip.compress(data) if packing == "gz" else _tar_gz({f"mqm/{name}": data})
+    shown = {}
+    for upload in ((name, data), (f"{name}.{packing}", packed)):
+        at = open_page("sequential", timeout=180)
+        at.file_uploader(key="he_file").set_value((*upload, "application/octet-stream"))
+        at.run(timeout=180)
+        assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+        shown[upload[0]] = metrics(at)
+    plain, unpacked = shown.values()
+    assert unpacked == plain and "Difference A − B" in plain
+
+
+def test_an_archive_of_several_files_is_refused_with_their_names():
+    at = open_page("sequential", timeout=180)
+    packed = _tar_gz({"a.seg.score": b"sysA 1\n", "b.seg.score": b"sysB 2\n"})
+    at.file_uploader(key="he_file").set_value(("two.tar.gz", packed, "application/gzip"))
+    at.run(timeout=180)
+    assert not at.exception
+    shown = [e.value.replace("\\", "") for e in at.error]  # markdown-escaped as user text
+    assert any("holds 2 files (a.seg.score, b.seg.score); extract it" in m for m in shown), shown

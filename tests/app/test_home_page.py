@@ -190,6 +190,25 @@ def test_a_harness_file_opens_the_llm_pages_log_tab(home):
     assert chart(open_page("llm"), "power_chart")["data"]  # (it is, without the link)
 
 
+def test_a_gzipped_upload_is_recognised_as_the_file_inside(home):
+    """``votes.csv.gz`` links to the leaderboard exactly as ``votes.csv`` does (core.packed.unpack)."""
+    import gzip
+
+    at = upload(home, "votes.csv.gz", gzip.compress(VOTES_CSV))
+    assert any("as **pairwise votes**" in s.value for s in at.success), [s.value for s in at.success]
+    target = [q for p, text, q in links(at) if text.startswith("Open ") and p == "leaderboard"]
+    assert target and target[-1] == hm.read_upload("votes.csv", VOTES_CSV).query
+    assert not at.error
+
+
+def test_a_compressed_file_that_unpacks_too_large_gets_a_message(home):
+    import gzip
+
+    at = upload(home, "huge.csv.gz", gzip.compress(b"0" * (21 * 2**20)))
+    assert any("unpacks to more than 20 MB" in e.value for e in at.error), [e.value for e in at.error]
+    assert not at.success
+
+
 @pytest.mark.parametrize("index", range(len(HOSTILE_FILES)))
 def test_hostile_uploads_get_messages_not_tracebacks(home, index):
     at = upload(home, f"upload{index}.txt", HOSTILE_FILES[index])

@@ -64,3 +64,40 @@ def test_a_link_naming_systems_a_published_file_lacks_is_told_when_the_file_arri
     assert not page.errors, page.errors
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "sequential-campaign-late-link.png"), full_page=True)
+
+
+def test_a_published_tsv_tar_gz_is_read_as_it_is(page, server_url, tmp_path):
+    # google/wmt-mqm-human-evaluation publishes its generalMT2023 ratings as `.tsv.tar.gz` archives holding one
+    # MQM error-annotation TSV: the browser accepts the archive, the app reads the file inside (core.packed)
+    import io
+    import tarfile
+
+    rng = np.random.default_rng(3)
+    lines = ["system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"]
+    for system, major in (("sysA", 0.15), ("sysB", 0.35)):
+        for seg in range(1, 41):
+            for rater in ("rater1", "rater2", "rater3"):
+                errors = [("Accuracy/Mistranslation", "Major")] if rng.random() < major else []
+                errors += [("Fluency/Grammar", "Minor")] * int(rng.integers(0, 3))
+                for category, severity in errors or [("No-error", "No-error")]:
+                    lines.append(f"{system}\tnews\t{seg // 10}\t{seg}\t{rater}\tQuelle {seg}\tTarget {seg}\t"
+                                 f"{category}\t{severity}")
+    content = ("\n".join(lines) + "\n").encode()
+    inner = "sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as archive:
+        info = tarfile.TarInfo(f"generalMT2023/ende/{inner}")
+        info.size = len(content)
+        archive.addfile(info, io.BytesIO(content))
+    path = tmp_path / f"{inner}.tar.gz"
+    path.write_bytes(buf.getvalue())
+    page.goto(f"{server_url}/sequential", wait_until="domcontentloaded")
+    wait_idle(page, timeout=90_000)
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("Best ratings per segment").first.wait_for(timeout=90_000)
+    wait_idle(page, timeout=60_000)
+    fit = he.fit_campaign(he.read_scores(content, inner), ["sysA", "sysB"])
+    page.locator('[data-testid="stMetricValue"]', has_text=f"{fit.delta:+.3g}").first.wait_for(timeout=30_000)
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot read").count()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "sequential-tar-gz-upload.png"), full_page=True)
