@@ -135,6 +135,28 @@ def test_harness_files_upload():
     assert any("parameter" in d.value.columns for d in page.dataframe)
 
 
+def _fitted_harness_table(packed: bool):
+    import gzip
+
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("harness")
+    page.run()
+    files = [(model, f"{name}.gz" if packed else name, gzip.compress(data) if packed else data)
+             for model, name, data in llm.sample_harness_files()]
+    for key, model in (("files_a", "synthetic-baseline"), ("files_b", "synthetic-candidate")):
+        page.file_uploader(key=key).set_value([(n, d, "application/gzip") for m, n, d in files if m == model])
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    return next(d.value for d in page.dataframe if "parameter" in d.value.columns)
+
+
+def test_harness_files_gzipped_fit_as_the_plain_files():
+    """``samples_*.jsonl.gz`` (how large harness logs are shared) gives the same fitted table as the plain files."""
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(_fitted_harness_table(True), _fitted_harness_table(False))
+
+
 def test_malformed_log_gets_a_message():
     page = open_page("llm", {"view": "Estimate from your logs"})
     page.file_uploader(key="log_file").set_value(("log.csv", b"question,model,score\n1,a,0.5\n1,b,high\n", "text/csv"))
