@@ -1,36 +1,45 @@
-"""Compressed uploads: a gzip file or a tar archive holding one text file, unpacked in memory.
+"""Compressed uploads: gzip files and tar or zip archives, unpacked in memory.
 
 Evaluation projects publish some files compressed: Google's WMT MQM ratings of 2023 come as
-``*.tsv.tar.gz`` (github.com/google/wmt-mqm-human-evaluation, ``generalMT2023``), and large
-lm-evaluation-harness sample logs are often shared as ``.jsonl.gz``. :func:`unpack` gives the file inside as
-bytes, with its name, to the same readers as an uncompressed upload.
+``*.tsv.tar.gz`` (github.com/google/wmt-mqm-human-evaluation, ``generalMT2023``), large
+lm-evaluation-harness sample logs are often shared as ``.jsonl.gz``, and a folder of per-task logs travels
+zipped. :func:`unpack` gives the file inside as bytes, with its name, to the same readers as an uncompressed
+upload; :func:`unpack_all` gives every file of an archive to an uploader that takes several.
 
 Defensive by construction: nothing is written to disk and nothing in an archive is executed; the unpacked text
 may be at most :data:`core.uploads.MAX_BYTES` (the limit of an uncompressed upload, so every reader's own limits
-hold unchanged), checked while decompressing, so a small file that would unpack to gigabytes (a "zip bomb") stops
-at the limit; an archive must hold exactly one data file (directories, links and the ``._*`` / ``__MACOSX``
-entries macOS adds are skipped).
+hold unchanged), all files of an archive together, checked while decompressing, so a small file that would unpack
+to gigabytes (a "zip bomb") stops at the limit; an archive's index is capped (:data:`MAX_ENTRIES`) and so are its
+files (:data:`MAX_FILES`); directories, links and the ``._*`` / ``__MACOSX`` entries macOS adds are skipped.
 """
 
 from __future__ import annotations
 
 import io
+import lzma
 import os
 import tarfile
+import zipfile
 import zlib
 
 from core.uploads import MAX_BYTES
 
-__all__ = ["PACKED_TYPES", "is_packed", "unpack"]
+__all__ = ["MAX_FILES", "PACKED_TYPES", "is_packed", "unpack", "unpack_all"]
 
 #: File extensions of compressed uploads (for an uploader's accepted types, next to the plain ones).
-PACKED_TYPES = ("gz", "tgz", "tar")
+PACKED_TYPES = ("gz", "tgz", "tar", "zip")
 
 _GZIP = b"\x1f\x8b"
 #: Compressed bytes fed to zlib at a time.
 _CHUNK = 1 << 18
 #: Most gzip members in one file (``cat a.gz b.gz`` makes two; real files have one or a few).
 MAX_MEMBERS = 1_000
+#: Most data files read from one archive (a folder of per-task or per-run logs has tens).
+MAX_FILES = 200
+#: Most entries (files, folders, extras) an archive may list: its index is read before any file.
+MAX_ENTRIES = 10_000
+#: A zip archive starts with a local file header, or (empty) with the end of its central directory.
+_ZIP = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 def _is_tar(data: bytes) -> bool:
@@ -38,12 +47,16 @@ def _is_tar(data: bytes) -> bool:
     return len(data) >= 512 and data[257:262] == b"ustar"
 
 
+def _is_zip(data: bytes) -> bool:
+    return data[:4] in _ZIP
+
+
 def is_packed(data) -> bool:
-    """Whether ``data`` is a gzip file or a tar archive (by its first bytes, not its name)."""
+    """Whether ``data`` is a gzip file, a tar or a zip archive (by its first bytes, not its name)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         return False
     head = bytes(data[:512])
-    return head[:2] == _GZIP or _is_tar(head)
+    return head[:2] == _GZIP or _is_tar(head) or _is_zip(head)
 
 
 def _strip_suffix(name: str) -> str:
@@ -81,8 +94,7 @@ def _gunzip(data: bytes, name: str, max_bytes: int) -> bytes:
                     size += len(piece)
                     out.append(piece)
                     if size > max_bytes:
-                        raise ValueError(f"{name} unpacks to more than {max_bytes / 2**20:g} MB; at most "
-                                         f"{max_bytes / 2**20:g} MB of text is accepted (upload a smaller file).")
+                        raise _too_large(name, max_bytes)
                     chunk = unzip.unconsumed_tail
         except zlib.error as err:
             raise ValueError(f"{name} is not a readable gzip file ({err}).") from None
@@ -90,32 +102,127 @@ def _gunzip(data: bytes, name: str, max_bytes: int) -> bytes:
     return b"".join(out)
 
 
-def _skipped(member: tarfile.TarInfo) -> bool:
-    base = os.path.basename(member.name)
-    return (not member.isfile() or base.startswith("._") or "__MACOSX" in member.name.split("/")
-            or base in (".DS_Store",))
+def _skipped_path(path: str) -> bool:
+    """macOS's resource forks and folder files, which archivers add beside the data."""
+    base = os.path.basename(path.rstrip("/"))
+    return base.startswith("._") or "__MACOSX" in path.split("/") or base == ".DS_Store"
 
 
-def _untar(data: bytes, name: str, max_bytes: int) -> tuple[bytes, str]:
+def _too_large(name: str, max_bytes: int) -> ValueError:
+    return ValueError(f"{name} unpacks to more than {max_bytes / 2**20:g} MB; at most {max_bytes / 2**20:g} MB of "
+                      "text is accepted (upload a smaller file).")
+
+
+def _too_many_entries(name: str) -> ValueError:
+    return ValueError(f"{name} has more than {MAX_ENTRIES:,} entries; upload the data files themselves.")
+
+
+def _tar_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bool) -> list[tuple[bytes, str]]:
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
-            members = [m for m in archive.getmembers() if not _skipped(m)]
-            if not members:
-                raise ValueError(f"{name} is a tar archive with no file in it.")
-            if len(members) > 1:
-                listed = ", ".join(os.path.basename(m.name) for m in members[:5])
-                more = f" and {len(members) - 5:,} more" if len(members) > 5 else ""
-                raise ValueError(f"{name} holds {len(members):,} files ({listed}{more}); extract it and upload "
-                                 "one file at a time.")
-            member = members[0]
-            if member.size > max_bytes:
-                raise ValueError(f"{name} holds a file of {member.size / 2**20:.1f} MB; at most "
-                                 f"{max_bytes / 2**20:g} MB is accepted.")
-            handle = archive.extractfile(member)  # read into memory; nothing is written to disk
-            content = handle.read(max_bytes + 1) if handle is not None else b""
+            entries = archive.getmembers()
+            if len(entries) > MAX_ENTRIES:
+                raise _too_many_entries(name)
+            members = [m for m in entries if m.isfile() and not _skipped_path(m.name)]
+            _check_count(name, [m.name for m in members], max_files, one)
+            out, size = [], 0
+            for member in members:
+                size += member.size
+                if size > max_bytes:  # the header says so: refused before reading
+                    raise ValueError(f"{name} holds {'a file' if len(members) == 1 else 'files'} of "
+                                     f"{size / 2**20:.1f} MB; at most {max_bytes / 2**20:g} MB is accepted.")
+                handle = archive.extractfile(member)  # read into memory; nothing is written to disk
+                out.append((handle.read(member.size) if handle is not None else b"", member.name))
     except tarfile.TarError as err:
         raise ValueError(f"{name} is not a readable tar archive ({err}).") from None
-    return content, os.path.basename(member.name) or _strip_suffix(name)
+    return out
+
+
+def _declared_entries(data: bytes) -> int | None:
+    """The entry count of a zip's end-of-central-directory record (APPNOTE §4.3.16), read before Python's
+    ``zipfile`` parses every entry of the index (or of its Zip64 record); ``None`` when not found."""
+    at = data.rfind(b"PK\x05\x06", max(0, len(data) - 22 - 0xFFFF))
+    if at < 0 or at + 22 > len(data):
+        return None
+    count = int.from_bytes(data[at + 10:at + 12], "little")
+    if count != 0xFFFF:
+        return count
+    # a Zip64 end record (§4.3.14, 56 bytes) and its locator (§4.3.15, 20 bytes) just before: 8-byte count at 32
+    record = data[max(0, at - 76):at - 20]
+    return int.from_bytes(record[32:40], "little") if record[:4] == b"PK\x06\x06" else None
+
+
+def _zip_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bool) -> list[tuple[bytes, str]]:
+    if (_declared_entries(data) or 0) > MAX_ENTRIES:
+        raise _too_many_entries(name)
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            infos = archive.infolist()
+            if len(infos) > MAX_ENTRIES:
+                raise _too_many_entries(name)
+            members = [i for i in infos if not i.is_dir() and not _skipped_path(i.filename)]
+            _check_count(name, [i.filename for i in members], max_files, one)
+            out, size = [], 0
+            for info in members:
+                if info.flag_bits & 0x1:
+                    raise ValueError(f"{name} is encrypted ({os.path.basename(info.filename)} needs a password); "
+                                     "upload the files unencrypted.")
+                # at most what is left of the budget plus one byte: the sizes a zip declares are not trusted (a
+                # read that ends before that has reached the member's end, where zipfile checks its CRC-32)
+                with archive.open(info) as handle:
+                    content = handle.read(max_bytes - size + 1)
+                    size += len(content)
+                    if size > max_bytes:
+                        raise _too_large(name, max_bytes)
+                out.append((content, info.filename))
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as err:
+        raise ValueError(f"{name} is not a readable zip archive ({err}).") from None
+    except NotImplementedError as err:  # a compression method Python cannot read (e.g. Deflate64)
+        raise ValueError(f"{name} uses a compression Python's zipfile cannot read ({err}); re-compress it with "
+                         "the usual Deflate.") from None
+    return out
+
+
+def _check_count(name: str, paths: list[str], max_files: int, one: bool) -> None:
+    if not paths:
+        raise ValueError(f"{name} is an archive with no file in it.")
+    if one and len(paths) > 1:
+        listed = ", ".join(os.path.basename(p) for p in paths[:5])
+        more = f" and {len(paths) - 5:,} more" if len(paths) > 5 else ""
+        raise ValueError(f"{name} holds {len(paths):,} files ({listed}{more}); extract it and upload one file at a "
+                         "time.")
+    if len(paths) > max_files:
+        raise ValueError(f"{name} holds {len(paths):,} files; at most {max_files:,} are read from one archive.")
+
+
+def _named(members: list[tuple[bytes, str]]) -> list[tuple[bytes, str]]:
+    """Each file under its own name (``samples_arc.jsonl``), or its path in the archive where two share a name."""
+    bases = [os.path.basename(path) for _, path in members]
+    return [(content, base if bases.count(base) == 1 else path.removeprefix("./") or base)
+            for (content, path), base in zip(members, bases)]
+
+
+def _unpack(data, name: str, max_bytes: int, max_files: int, one: bool) -> list[tuple[bytes, str]]:
+    if not is_packed(data):
+        return [(data, name)]
+    data = bytes(data)
+    if data[:2] == _GZIP:
+        data = _gunzip(data, name, max_bytes)
+        if not _is_tar(data):
+            if not data:
+                raise ValueError(f"{name} unpacks to an empty file.")
+            return [(data, _strip_suffix(name))]
+    read = _zip_members if _is_zip(data) else _tar_members
+    members, out, size = read(data, name, max_bytes, max_files, one), [], 0
+    for content, path in members:
+        if content[:2] == _GZIP:  # a gzipped file in an archive (a zip of .jsonl.gz logs): unpacked once
+            content = _gunzip(content, f"{name} ({os.path.basename(path)})", max_bytes - size)
+            path = _strip_suffix(path)
+        size += len(content)
+        if size > max_bytes:
+            raise _too_large(name, max_bytes)
+        out.append((content, path))
+    return _named(out)
 
 
 def unpack(data, name: str = "The file", *, max_bytes: int = MAX_BYTES) -> tuple[bytes, str]:
@@ -126,7 +233,7 @@ def unpack(data, name: str = "The file", *, max_bytes: int = MAX_BYTES) -> tuple
     data : bytes
         The upload's bytes.
     name : str, optional
-        Its file name (``mqm_generalMT2023_ende.tsv.tar.gz``): the result is named after the file inside a tar
+        Its file name (``mqm_generalMT2023_ende.tsv.tar.gz``): the result is named after the file inside an
         archive, else this name without ``.gz``; readers that recognise a format by its name see the published one.
     max_bytes : int, optional
         Most bytes of unpacked text (default :data:`core.uploads.MAX_BYTES`, the limit of a plain upload).
@@ -134,14 +241,15 @@ def unpack(data, name: str = "The file", *, max_bytes: int = MAX_BYTES) -> tuple
     Returns
     -------
     (bytes, str)
-        ``(data, name)`` unchanged when ``data`` is neither gzip (by its magic bytes ``1f 8b``, RFC 1952 §2.3.1)
-        nor a tar archive (``ustar`` at byte 257, POSIX.1-2001 pax/ustar format); otherwise the unpacked file.
+        ``(data, name)`` unchanged when ``data`` is neither gzip (by its magic bytes ``1f 8b``, RFC 1952 §2.3.1),
+        a tar archive (``ustar`` at byte 257, POSIX.1-2001 pax/ustar format) nor a zip archive (a local file
+        header's signature ``PK\\x03\\x04``, PKWARE APPNOTE §4.3.7); otherwise the unpacked file.
 
     Raises
     ------
     ValueError
-        For a damaged or truncated file, more than ``max_bytes`` unpacked, or an archive that holds no file or
-        more than one.
+        For a damaged, truncated or encrypted file, more than ``max_bytes`` unpacked, or an archive that holds no
+        file or more than one (:func:`unpack_all` reads an archive of several).
 
     Examples
     --------
@@ -151,13 +259,49 @@ def unpack(data, name: str = "The file", *, max_bytes: int = MAX_BYTES) -> tuple
     >>> unpack(b"a,b\\n1,2\\n", "plain.csv")
     (b'a,b\\n1,2\\n', 'plain.csv')
     """
-    if not is_packed(data):
-        return data, name
-    data = bytes(data)
-    if data[:2] == _GZIP:
-        data = _gunzip(data, name, max_bytes)
-        if not _is_tar(data):
-            if not data:
-                raise ValueError(f"{name} unpacks to an empty file.")
-            return data, _strip_suffix(name)
-    return _untar(data, name, max_bytes)
+    return _unpack(data, name, max_bytes, 1, True)[0]
+
+
+def unpack_all(data, name: str = "The file", *, max_bytes: int = MAX_BYTES,
+               max_files: int = MAX_FILES) -> list[tuple[bytes, str]]:
+    """Every file inside a compressed upload, in the archive's order, for uploaders that take several files.
+
+    A folder of lm-evaluation-harness ``samples_*.jsonl`` files zipped or tarred, or several vote files, arrive
+    as one upload and are read as if uploaded one by one. Each file is named after itself, or after its path in
+    the archive when two files share a name (``model_a/samples_arc.jsonl``); a gzipped file inside an archive is
+    unpacked too. Directories, links and macOS's ``._*`` / ``__MACOSX`` / ``.DS_Store`` entries are skipped.
+
+    Parameters
+    ----------
+    data : bytes
+        The upload's bytes.
+    name : str, optional
+        Its file name, for messages (and the result's name when ``data`` is a single gzipped file).
+    max_bytes : int, optional
+        Most bytes of unpacked text, all files together (default :data:`core.uploads.MAX_BYTES`, the limit of a
+        plain upload).
+    max_files : int, optional
+        Most files (default :data:`MAX_FILES`).
+
+    Returns
+    -------
+    list of (bytes, str)
+        ``[(data, name)]`` when ``data`` is not compressed; a gzipped file gives one entry.
+
+    Raises
+    ------
+    ValueError
+        For a damaged, truncated or encrypted archive, more than ``max_bytes`` unpacked, more than ``max_files``
+        files, or none.
+
+    Examples
+    --------
+    >>> import io, zipfile
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as archive:
+    ...     archive.writestr("runs/samples_arc_seed1.jsonl", '{"doc_id": 0}\\n')
+    ...     archive.writestr("runs/samples_arc_seed2.jsonl", '{"doc_id": 0}\\n')
+    >>> [file_name for _, file_name in unpack_all(buffer.getvalue(), "runs.zip")]
+    ['samples_arc_seed1.jsonl', 'samples_arc_seed2.jsonl']
+    """
+    return _unpack(data, name, max_bytes, max_files, False)

@@ -163,12 +163,17 @@ def _release(ups) -> None:
         pass
 
 
-def _opened(up):
-    """(name, bytes) of an upload, unpacked if compressed; ``None`` (with a message) if it cannot be."""
+def _opened(up) -> list:
+    """[(name, bytes)] of an upload, unpacked if compressed (an archive of the two models' harness samples files
+    gives both); ``[]`` (with a message) if it cannot be read."""
     with guard(f"Cannot open {up.name[:80]}", stop=False):
-        up = opened(up)
-        return up.name, up.getvalue()
-    return None
+        files = [(f.name, f.getvalue()) for f in opened([up])]
+        if len(files) > 1 and not (len(files) == 2 and all(kind_of(n, d) == "harness" for n, d in files)):
+            listed = ", ".join(n for n, _ in files[:5]) + (f" and {len(files) - 5:,} more" if len(files) > 5 else "")
+            raise ValueError(f"{up.name} holds {len(files):,} files ({listed}); the home page reads one file, or "
+                             "the two models' harness samples files together. Upload the file to read.")
+        return files
+    return []
 
 
 def clear_files() -> None:
@@ -185,11 +190,10 @@ def uploaded_files() -> list:
         key=_uploader_key(), accept_multiple_files=True,
         help="lm-evaluation-harness sample logs (two files, baseline first, to fit them here), a per-answer LLM log, "
         "pairwise votes, per-item scores, pilot ratings, human judgments of a campaign (Google MQM, mt-metrics-eval "
-        "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV), also gzipped or in a tar archive. At most "
-        "20 MB a file; nothing in a file is executed. A new upload replaces the previous one.")
+        "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV), also gzipped or in a zip or tar archive. At "
+        "most 20 MB a file; nothing in a file is executed. A new upload replaces the previous one.")
     kept = list(st.session_state.get("home_kept", []))
-    files = kept + [_opened(up) for up in ups or []]
-    files = [f for f in files if f is not None]
+    files = kept + [f for up in ups or [] for f in _opened(up)]
     chosen = in_use(files)
     if len(chosen) < len(files):
         _release(ups or [])

@@ -1,23 +1,26 @@
-"""Uploads as their readers see them: a compressed file (gzip, tar) unpacked, under the name of the file inside.
+"""Uploads as their readers see them: a compressed file (gzip, tar, zip) unpacked, under the name of the file inside.
 
 Every uploader accepts the plain extensions of its formats and the same files compressed
 (:func:`upload_types`); :func:`opened` hands the readers the file inside (:func:`core.packed.unpack`: in memory,
 at most the limit of a plain upload) with the methods the readers use on an upload (``name``, ``getvalue()``).
-Call it inside the reader's ``guard``: a damaged archive is a ``ValueError`` with a message.
+An uploader that takes several files gets every file of an archive, as if uploaded one by one
+(:func:`core.packed.unpack_all`). Call it inside the reader's ``guard``: a damaged archive is a ``ValueError``
+with a message.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from core.packed import PACKED_TYPES, is_packed, unpack
+from core.packed import PACKED_TYPES, is_packed, unpack, unpack_all
 from pages._frame import cached_upload
 
 __all__ = ["Opened", "opened", "upload_types"]
 
 
 def upload_types(*types: str) -> list[str]:
-    """An uploader's accepted extensions: ``types`` and the same files compressed (``.gz``, ``.tgz``, ``.tar``)."""
+    """An uploader's accepted extensions: ``types`` and the same files compressed (``.gz``, ``.tgz``, ``.tar``,
+    ``.zip``)."""
     return [*types, *PACKED_TYPES]
 
 
@@ -38,13 +41,28 @@ def _unpacked(data: bytes, name: str) -> tuple[bytes, str]:
     return unpack(data, name)
 
 
+@cached_upload
+def _unpacked_all(data: bytes, name: str) -> list[tuple[bytes, str]]:
+    return unpack_all(data, name)
+
+
 def opened(upload):
     """``upload`` (a Streamlit ``UploadedFile``, a list of them, or ``None``) with compressed files unpacked; plain
-    files are returned as they are."""
+    files are returned as they are. A list (an uploader that takes several files) gets every file of each archive
+    in its place; a single upload must hold one file."""
     if upload is None:
         return None
     if isinstance(upload, (list, tuple)):
-        return [opened(u) for u in upload]
+        files = []
+        for up in upload:
+            data = up.getvalue()
+            if not is_packed(data):
+                files.append(up)
+                continue
+            file_id = getattr(up, "file_id", "")
+            files += [Opened(name, content, f"{file_id}/{i}")
+                      for i, (content, name) in enumerate(_unpacked_all(data, up.name))]
+        return files
     data = upload.getvalue()
     if not is_packed(data):
         return upload

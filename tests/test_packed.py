@@ -1,15 +1,16 @@
-"""Compressed uploads (core.packed.unpack). Oracle: Python's gzip and tarfile modules writing the files, and the
-bytes written into them."""
+"""Compressed uploads (core.packed.unpack, unpack_all). Oracle: Python's gzip, tarfile and zipfile modules writing
+the files, and the bytes written into them."""
 
 from __future__ import annotations
 
 import gzip
 import io
 import tarfile
+import zipfile
 
 import pytest
 
-from core.packed import PACKED_TYPES, is_packed, unpack
+from core.packed import MAX_FILES, PACKED_TYPES, is_packed, unpack, unpack_all
 from core.uploads import MAX_BYTES
 
 MQM = (b"system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
@@ -113,7 +114,7 @@ def test_a_damaged_tar_gets_a_clear_message():
 
 
 def test_the_accepted_extensions_cover_the_published_names():
-    for published in ("a.tsv.tar.gz", "a.jsonl.gz", "a.tgz", "a.tar"):
+    for published in ("a.tsv.tar.gz", "a.jsonl.gz", "a.tgz", "a.tar", "a.zip"):
         assert any(published.endswith("." + ext) for ext in PACKED_TYPES)
 
 
@@ -135,7 +136,7 @@ def test_pages_hand_their_readers_the_file_inside(monkeypatch):
     packed = opened(Upload("votes.csv.gz", gzip.compress(b"a,b\n")))
     assert packed == Opened("votes.csv", b"a,b\n", "id-1") and packed.getvalue() == b"a,b\n"
     assert opened([plain]) == [plain]
-    assert upload_types("csv") == ["csv", "gz", "tgz", "tar"]
+    assert upload_types("csv") == ["csv", "gz", "tgz", "tar", "zip"]
 
 
 def test_a_file_of_many_gzip_members_is_refused_early():
@@ -159,3 +160,151 @@ def test_members_spanning_the_input_slices_are_read_whole():
     data = b"".join(gzip.compress(t) for t in texts)
     assert len(gzip.compress(texts[0])) > packed._CHUNK
     assert unpack(data, "x.gz")[0] == b"".join(texts)
+
+
+def _zip(files: dict[str, bytes], *, method=zipfile.ZIP_DEFLATED, dirs=()) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=method) as archive:
+        for d in dirs:
+            archive.writestr(d.rstrip("/") + "/", b"")
+        for path, content in files.items():
+            archive.writestr(path, content)
+    return buf.getvalue()
+
+
+def test_a_zip_of_one_file_gives_it_back_named_after_itself():
+    for method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        data = _zip({"wmt/mqm_newstest2020_ende.tsv": MQM, "__MACOSX/wmt/._mqm_newstest2020_ende.tsv": b"\x00",
+                     ".DS_Store": b"\x00"}, method=method, dirs=("wmt",))
+        assert is_packed(data)
+        assert unpack(data, "download.zip") == (MQM, "mqm_newstest2020_ende.tsv")
+    assert is_packed(_zip({}))  # an empty zip is its end-of-directory record alone
+    with pytest.raises(ValueError, match="no file in it"):
+        unpack(_zip({}, dirs=("empty",)), "empty.zip")
+
+
+def test_an_archive_of_several_files_gives_them_all_in_order_to_uploaders_that_take_several():
+    runs = {f"out/model/samples_arc_easy_seed{k}.jsonl": b'{"doc_id": %d}\n' % k for k in range(3)}
+    for data in (_zip(runs), _tar(runs), _tar(runs, gz=False)):
+        assert unpack_all(data, "runs") == [(v, k.rsplit("/", 1)[1]) for k, v in runs.items()]
+        with pytest.raises(ValueError, match=r"holds 3 files \(samples_arc_easy_seed0.jsonl, .*\); extract it"):
+            unpack(data, "runs")
+    # a plain file and a single gzipped file are one entry
+    assert unpack_all(b"a,b\n", "votes.csv") == [(b"a,b\n", "votes.csv")]
+    assert unpack_all(gzip.compress(b"a,b\n"), "votes.csv.gz") == [(b"a,b\n", "votes.csv")]
+
+
+def test_files_sharing_a_name_are_named_by_their_path_in_the_archive():
+    # lm-evaluation-harness writes <output>/<model>/samples_<task>_<date>.jsonl: two models, one file name
+    data = _zip({"./out/model_a/samples_arc.jsonl": b"a\n", "./out/model_b/samples_arc.jsonl": b"b\n",
+                 "out/results.json": b"{}"})
+    assert unpack_all(data, "x.zip") == [(b"a\n", "out/model_a/samples_arc.jsonl"),
+                                         (b"b\n", "out/model_b/samples_arc.jsonl"), (b"{}", "results.json")]
+
+
+def test_gzipped_files_inside_an_archive_are_unpacked_once():
+    data = _zip({"samples_arc.jsonl.gz": gzip.compress(b'{"doc_id": 0}\n')}, method=zipfile.ZIP_STORED)
+    assert unpack(data, "logs.zip") == (b'{"doc_id": 0}\n', "samples_arc.jsonl")
+    assert unpack_all(_tar({"a.tsv.gz": gzip.compress(MQM), "b.tsv": MQM}), "t.tgz") == [(MQM, "a.tsv"),
+                                                                                          (MQM, "b.tsv")]
+
+
+def test_a_zip_bomb_stops_at_the_limit_whatever_sizes_it_declares():
+    bomb = _zip({"zeros.csv": b"0" * (MAX_BYTES + 10)})
+    assert len(bomb) < MAX_BYTES // 500
+    with pytest.raises(ValueError, match=r"unpacks to more than 20 MB"):
+        unpack(bomb, "bomb.zip")
+    # a central directory that under-declares the member's size: read as far as the budget, then refused
+    lying = bytearray(_zip({"a.csv": b"1" * 4096}))
+    # the uncompressed size fields of the local header and the central directory (APPNOTE §4.3.7, §4.3.12)
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = lying.index(signature) + offset
+        lying[at:at + 4] = (10).to_bytes(4, "little")
+    with pytest.raises(ValueError, match="not a readable zip|unpacks to more than"):
+        unpack(bytes(lying), "lying.zip", max_bytes=1024)
+    # the budget counts all files of an archive together, gzipped members included
+    with pytest.raises(ValueError, match="unpacks to more than"):
+        unpack_all(_zip({"a.csv": b"1" * 600, "b.csv": b"2" * 600}), "two.zip", max_bytes=1024)
+    with pytest.raises(ValueError, match="unpacks to more than"):
+        unpack_all(_tar({"a.csv": b"1" * 600, "b.csv.gz": gzip.compress(b"2" * 600)}), "two.tgz", max_bytes=1024)
+    with pytest.raises(ValueError, match=r"holds files of .* MB; at most"):
+        unpack_all(_tar({"a.csv": b"1" * 600, "b.csv": b"2" * 600}, gz=False), "two.tar", max_bytes=1024)
+
+
+def test_encrypted_damaged_and_unreadable_zips_get_a_clear_message():
+    data = bytearray(_zip({"secret.csv": MQM}))
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # general purpose bit 0: encrypted
+        data[data.index(signature) + offset] |= 0x1
+    with pytest.raises(ValueError, match=r"is encrypted \(secret.csv needs a password\)"):
+        unpack(bytes(data), "secret.zip")
+    good = _zip({"a.csv": MQM * 50})
+    with pytest.raises(ValueError, match="not a readable zip archive"):
+        unpack(good[:-30], "cut.zip")  # the end of the central directory is gone
+    corrupt = bytearray(good)
+    corrupt[40:60] = b"\xff" * 20  # inside the deflated data: a bad stream or a CRC-32 mismatch
+    with pytest.raises(ValueError, match="not a readable zip archive"):
+        unpack(bytes(corrupt), "corrupt.zip")
+    for method in (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):  # their decoders raise OSError and LZMAError
+        broken = bytearray(_zip({"a.csv": b"x,y\n" * 500}, method=method))
+        broken[45:70] = b"\x13" * 25
+        with pytest.raises(ValueError, match="not a readable zip archive"):
+            unpack(bytes(broken), "broken.zip")
+    odd = bytearray(_zip({"a.csv": MQM}, method=zipfile.ZIP_STORED))
+    for signature, offset in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):  # compression method 9: Deflate64
+        at = odd.index(signature) + offset
+        odd[at:at + 2] = (9).to_bytes(2, "little")
+    with pytest.raises(ValueError, match="compression Python's zipfile cannot read"):
+        unpack(bytes(odd), "odd.zip")
+
+
+def test_archives_of_too_many_files_or_entries_are_refused_before_reading_them():
+    from core.packed import MAX_ENTRIES
+
+    many = {f"f{i}.csv": b"1\n" for i in range(MAX_FILES + 1)}
+    for data in (_zip(many), _tar(many)):
+        with pytest.raises(ValueError, match=f"holds {MAX_FILES + 1} files; at most {MAX_FILES} are read"):
+            unpack_all(data, "many")
+    assert len(unpack_all(_zip(dict(list(many.items())[:MAX_FILES])), "ok.zip")) == MAX_FILES
+    with pytest.raises(ValueError, match="more than 10,000 entries"):
+        unpack_all(_zip({}, dirs=[f"d{i}" for i in range(MAX_ENTRIES + 1)]), "dirs.zip")
+
+
+def test_a_zip_index_is_counted_from_its_end_record_before_it_is_parsed():
+    # the count of the end-of-central-directory record (APPNOTE §4.3.16), or of the Zip64 record past 65,535
+    # entries (§4.3.14): a 20 MB upload of empty entries is refused without building 400,000 ZipInfo objects
+    from core.packed import MAX_ENTRIES, _declared_entries
+
+    small = _zip({"a.csv": b"1\n", "b.csv": b"2\n"})
+    assert _declared_entries(small) == len(zipfile.ZipFile(io.BytesIO(small)).infolist()) == 2
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.comment = b"a comment after the end record"
+        for i in range(70_000):
+            archive.writestr(str(i), b"")
+    data = buffer.getvalue()
+    assert _declared_entries(data) == len(zipfile.ZipFile(io.BytesIO(data)).infolist()) == 70_000 > MAX_ENTRIES
+    with pytest.raises(ValueError, match="more than 10,000 entries"):
+        unpack_all(data, "many.zip")
+    assert _declared_entries(b"PK\x03\x04 no end record") is None
+
+
+def test_multi_file_uploaders_get_every_file_of_an_archive(monkeypatch):
+    import pages._uploads
+    from pages._uploads import Opened, opened
+
+    monkeypatch.setattr(pages._uploads, "_unpacked", unpack)
+    monkeypatch.setattr(pages._uploads, "_unpacked_all", unpack_all)
+
+    class Upload:
+        def __init__(self, name, data, file_id):
+            self.name, self._data, self.file_id = name, data, file_id
+
+        def getvalue(self):
+            return self._data
+
+    plain = Upload("samples_arc_seed0.jsonl", b"0\n", "p")
+    packed = Upload("runs.zip", _zip({"samples_arc_seed1.jsonl": b"1\n", "samples_arc_seed2.jsonl": b"2\n"}), "z")
+    assert opened([plain, packed]) == [plain, Opened("samples_arc_seed1.jsonl", b"1\n", "z/0"),
+                                       Opened("samples_arc_seed2.jsonl", b"2\n", "z/1")]
+    with pytest.raises(ValueError, match="holds 2 files"):
+        opened(packed)  # an uploader of one file

@@ -210,7 +210,17 @@ def _tar_gz(files: dict) -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("packing", ["gz", "tar.gz"])
+def _zip(files: dict) -> bytes:
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path, content in files.items():
+            archive.writestr(path, content)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("packing", ["gz", "tar.gz", "zip"])
 def test_a_compressed_upload_fits_exactly_as_the_file_inside(packing):
     """Published archives as they are (google/wmt-mqm-human-evaluation ships its 2023 ratings as ``.tsv.tar.gz``):
     the same metrics as the uncompressed file, and the file is named as the one inside (the reader recognises
@@ -220,7 +230,8 @@ def test_a_compressed_upload_fits_exactly_as_the_file_inside(packing):
 
     name = "en-de.mqm.merged.seg.rating"
     data = (Path(__file__).resolve().parents[1] / "data" / "humaneval" / name).read_bytes()
-    packed = gzip.compress(data) if packing == "gz" else _tar_gz({f"mqm/{name}": data})
+    packed = (gzip.compress(data) if packing == "gz" else _tar_gz({f"mqm/{name}": data}) if packing == "tar.gz"
+              else _zip({f"mqm/{name}": data, f"__MACOSX/mqm/._{name}": b"\x00"}))
     shown = {}
     for upload in ((name, data), (f"{name}.{packing}", packed)):
         at = open_page("sequential", timeout=180)

@@ -235,6 +235,32 @@ def test_two_harness_files_are_fitted_here_and_open_the_llm_page_with_the_values
     assert open_page("llm", query).slider(key="acc_a").value == pytest.approx(float(query["acc_a"]))
 
 
+def test_a_zip_of_the_two_harness_files_links_as_the_two_files(home):
+    """A zipped folder of the baseline's and the new model's samples files (core.packed.unpack_all) gives the same
+    fit and link as the two files uploaded together; an archive of other files is refused naming them."""
+    import io
+    import zipfile
+
+    base = sorted(HARNESS_DIR.glob("synthetic-baseline/*.jsonl"))[0]
+    new = sorted(HARNESS_DIR.glob("synthetic-candidate/*.jsonl"))[0]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("out/baseline/base.jsonl", base.read_bytes())
+        archive.writestr("out/new/new.jsonl", new.read_bytes())
+    at = upload(home, "logs.zip", buffer.getvalue())
+    expected = hm.read_uploads([("base.jsonl", base.read_bytes()), ("new.jsonl", new.read_bytes())])
+    assert [q for p, text, q in links(at) if p == "llm" and "with these values" in text][-1] == expected.query
+    assert not at.error
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("votes.csv", VOTES_CSV)
+        archive.writestr("scores.csv", SCORES)
+    at = upload(home, "both.zip", buffer.getvalue())
+    shown = [e.value.replace("\\", "") for e in at.error]  # Markdown escapes, as the page renders them
+    assert any("both.zip holds 2 files (votes.csv, scores.csv)" in text for text in shown), shown
+    assert not at.success
+
+
 def test_a_new_upload_replaces_the_previous_one(home):
     # a multi-file uploader keeps every file it received; the page reads the newest and lets the others go
     at = upload(home, "a.csv", SCORES, ("votes.csv", VOTES_CSV))

@@ -240,3 +240,29 @@ def test_a_pin_kept_before_the_renames_draws_its_own_design():
     assert table.loc["old", "weakest_power"] == pytest.approx(expected.weakest_power)
     assert "bad" not in table.index
     assert any("“bad”" in e.value and "`n`" in e.value for e in at.error)
+
+
+def test_more_vote_files_in_one_zip_fit_as_the_files_themselves():
+    """The optional "more vote files" uploader reads every file of a zip archive as if uploaded one by one
+    (core.packed.unpack_all): the fitted table is the plain files' table."""
+    import io
+    import zipfile
+
+    first = b"model_a,model_b,winner\nx,y,model_a\ny,z,model_b\nx,z,tie\n"
+    more = {"round2/votes.csv": b"model_a,model_b,winner\nz,x,model_a\ny,x,model_b\n",
+            "round3/votes.csv": b"model_a,model_b,winner\nx,y,model_b\nz,y,model_a\ny,z,tie\n"}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path, data in more.items():
+            archive.writestr(path, data)
+    tables = []
+    for extra in ([(p.split("/")[0] + ".csv", d, "text/csv") for p, d in more.items()],
+                  [("more.zip", buffer.getvalue(), "application/zip")]):
+        page = open_page("leaderboard", {"view": "Fit your votes"})
+        page.file_uploader(key="votes_file").set_value(("votes.csv", first, "text/csv"))
+        page.file_uploader(key="more_votes").set_value(extra)
+        page.run()
+        assert not page.exception and not page.error, [e.value for e in page.error]
+        assert any("**8** votes" in m.value for m in page.markdown), [m.value for m in page.markdown]
+        tables.append([d.value for d in page.dataframe if "model" in d.value.columns][0])
+    pd.testing.assert_frame_equal(*tables)

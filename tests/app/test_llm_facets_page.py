@@ -171,7 +171,13 @@ def test_simulation_shows_the_satterthwaite_df():
     assert mc.df_median < 4
 
 
-def test_harness_files_fit_and_fill_the_components():
+@pytest.mark.parametrize("zipped", [False, True])
+def test_harness_files_fit_and_fill_the_components(zipped):
+    """One samples file per template and model, uploaded as they are or as one zipped folder per model (its files
+    read as if uploaded one by one, core.packed.unpack_all)."""
+    import io
+    import zipfile
+
     data = ROOT / "tests" / "data" / "harness_templates"
     at = open_page("llm", VIEW)
     at.session_state["fc_fit_open"] = True
@@ -179,8 +185,14 @@ def test_harness_files_fit_and_fill_the_components():
     at.radio(key="fc_source").set_value("harness")
     at.run()
     for key, model in (("fc_files_a", "baseline"), ("fc_files_b", "candidate")):
-        at.file_uploader(key=key).set_value([(p.name, p.read_bytes(), "application/jsonl")
-                                             for p in sorted((data / model).glob("*.jsonl"))])
+        uploads = [(p.name, p.read_bytes(), "application/jsonl") for p in sorted((data / model).glob("*.jsonl"))]
+        if zipped:
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+                for name, content, _ in reversed(uploads):  # the page orders a model's files by name
+                    archive.writestr(f"{model}/{name}", content)
+            uploads = [(f"{model}.zip", buffer.getvalue(), "application/zip")]
+        at.file_uploader(key=key).set_value(uploads)
     at.run()
     at.selectbox(key="fc_metric").set_value("acc")
     at.run()

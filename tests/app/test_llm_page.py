@@ -135,26 +135,39 @@ def test_harness_files_upload():
     assert any("parameter" in d.value.columns for d in page.dataframe)
 
 
-def _fitted_harness_table(packed: bool):
+def _fitted_harness_table(packed: str | None):
+    """The fitted table from the synthetic harness files uploaded plain, gzipped (``"gz"``), or as one zip archive
+    of each model's runs in folders (``"zip"``, as a zipped output directory)."""
     import gzip
+    import io
+    import zipfile
 
     page = open_page("llm", {"view": "Estimate from your logs"})
     page.radio(key="log_source").set_value("harness")
     page.run()
-    files = [(model, f"{name}.gz" if packed else name, gzip.compress(data) if packed else data)
-             for model, name, data in llm.sample_harness_files()]
     for key, model in (("files_a", "synthetic-baseline"), ("files_b", "synthetic-candidate")):
-        page.file_uploader(key=key).set_value([(n, d, "application/gzip") for m, n, d in files if m == model])
+        files = [(n, d) for m, n, d in llm.sample_harness_files() if m == model]
+        if packed == "zip":
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+                for name, data in files:
+                    archive.writestr(f"output/{model}/{name}", data)
+            files = [(f"{model}.zip", buffer.getvalue())]
+        elif packed == "gz":
+            files = [(f"{name}.gz", gzip.compress(data)) for name, data in files]
+        page.file_uploader(key=key).set_value([(n, d, "application/octet-stream") for n, d in files])
     page.run()
     assert not page.exception and not page.error, [e.value for e in page.error]
     return next(d.value for d in page.dataframe if "parameter" in d.value.columns)
 
 
-def test_harness_files_gzipped_fit_as_the_plain_files():
-    """``samples_*.jsonl.gz`` (how large harness logs are shared) gives the same fitted table as the plain files."""
+@pytest.mark.parametrize("packed", ["gz", "zip"])
+def test_harness_files_compressed_fit_as_the_plain_files(packed):
+    """``samples_*.jsonl.gz`` (how large harness logs are shared), and a zipped folder of a model's runs, give the
+    same fitted table as the plain files."""
     import pandas as pd
 
-    pd.testing.assert_frame_equal(_fitted_harness_table(True), _fitted_harness_table(False))
+    pd.testing.assert_frame_equal(_fitted_harness_table(packed), _fitted_harness_table(None))
 
 
 def test_malformed_log_gets_a_message():

@@ -146,7 +146,12 @@ def test_planned_items_below_the_items_seen_is_a_message():
     assert at.error and "Planned items" in at.error[0].value
 
 
-def test_harness_files_are_read_like_the_llm_page():
+@pytest.mark.parametrize("zipped", [False, True])
+def test_harness_files_are_read_like_the_llm_page(zipped):
+    """A model's runs uploaded as files or as one zip of them (core.packed.unpack_all) read the same."""
+    import io
+    import zipfile
+
     from core import llm
 
     at = open_page("monitor", {"source": "lm-evaluation-harness files"})
@@ -156,8 +161,15 @@ def test_harness_files_are_read_like_the_llm_page():
     for model, name, data in files:
         by_model.setdefault(model, []).append((name, data))
     for role, model in zip("ab", by_model):
+        uploads = [(n, d, "application/jsonl") for n, d in by_model[model]]
+        if zipped:
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w") as archive:
+                for name, data, _ in uploads:
+                    archive.writestr(name, data)
+            uploads = [(f"{model}.zip", buffer.getvalue(), "application/zip")]
         at.text_input(key=f"harness_name_{role}").set_value(model)
-        at.file_uploader(key=f"harness_{role}").set_value([(n, d, "application/jsonl") for n, d in by_model[model]])
+        at.file_uploader(key=f"harness_{role}").set_value(uploads)
     at.run()
     assert not at.exception, at.exception
     want = sq.differences_from_log(llm.read_harness_samples(files))

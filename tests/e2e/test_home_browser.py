@@ -111,3 +111,33 @@ def test_the_demo_card_opens_the_lab_meeting_demo(page, server_url):
     metric = page.locator('[data-testid="stMetric"]').filter(has_text=promised.metric).first
     expect(metric.locator('[data-testid="stMetricValue"]')).to_have_text(promised.shown, timeout=30_000)
     assert not page.errors, page.errors
+
+
+def test_a_zip_of_two_harness_files_is_accepted_and_fitted(page, server_url, tmp_path):
+    """A zipped output folder holding the baseline's and the new model's samples files: the browser's uploader
+    accepts ``.zip`` and the home page fits the two files inside (core.packed.unpack_all)."""
+    import io
+    import zipfile
+    from urllib.parse import parse_qsl, urlsplit
+
+    from playwright.sync_api import expect
+
+    from tests.app.test_home_page import HARNESS_DIR
+
+    base = sorted(HARNESS_DIR.glob("synthetic-baseline/*.jsonl"))[0].read_bytes()
+    new = sorted(HARNESS_DIR.glob("synthetic-candidate/*.jsonl"))[0].read_bytes()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("output/baseline/samples_gsm8k.jsonl", base)
+        archive.writestr("output/new/samples_gsm8k.jsonl", new)
+    path = tmp_path / "harness_output.zip"
+    path.write_bytes(buffer.getvalue())
+    expected = hm.read_uploads([("base.jsonl", base), ("new.jsonl", new)]).query
+    _open_home(page, server_url)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    expect(page.get_by_text("as lm-evaluation-harness sample log", exact=False)).to_be_visible(timeout=30_000)
+    link = page.locator('[data-testid="stPageLink"] a', has_text="with these values").first
+    link.wait_for(timeout=30_000)
+    assert dict(parse_qsl(urlsplit(link.get_attribute("href")).query)) == expected
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot open").count()
+    assert not page.errors, page.errors
