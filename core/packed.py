@@ -24,7 +24,7 @@ import zlib
 
 from core.uploads import MAX_BYTES
 
-__all__ = ["MAX_FILES", "PACKED_TYPES", "is_packed", "unpack", "unpack_all"]
+__all__ = ["MAX_FILES", "PACKED_TYPES", "ZIP_FORMATS", "is_packed", "unpack", "unpack_all", "zip_module"]
 
 #: File extensions of compressed uploads (for an uploader's accepted types, next to the plain ones).
 PACKED_TYPES = ("gz", "tgz", "tar", "zip")
@@ -49,6 +49,21 @@ def _is_tar(data: bytes) -> bool:
 
 def _is_zip(data: bytes) -> bool:
     return data[:4] in _ZIP
+
+
+#: Files that are zip archives by format and have their own reader, never unpacked (Inspect AI's ``.eval`` logs).
+ZIP_FORMATS = (".eval",)
+
+
+def zip_module():
+    """Python's ``zipfile``, or its version from ``backports.zstd`` (the backport of Python 3.14's
+    ``compression.zstd``, PEP 784) that also reads Zstandard members (method 93), as Inspect AI's ``.eval`` logs
+    have since 2026."""
+    try:
+        from backports.zstd import zipfile as module
+    except ImportError:  # pragma: no cover - a requirement; without it only Zstandard members are refused
+        return zipfile
+    return module
 
 
 def is_packed(data) -> bool:
@@ -155,8 +170,9 @@ def _declared_entries(data: bytes) -> int | None:
 def _zip_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bool) -> list[tuple[bytes, str]]:
     if (_declared_entries(data) or 0) > MAX_ENTRIES:
         raise _too_many_entries(name)
+    zipfile_ = zip_module()
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with zipfile_.ZipFile(io.BytesIO(data)) as archive:
             infos = archive.infolist()
             if len(infos) > MAX_ENTRIES:
                 raise _too_many_entries(name)
@@ -175,7 +191,7 @@ def _zip_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bo
                     if size > max_bytes:
                         raise _too_large(name, max_bytes)
                 out.append((content, info.filename))
-    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as err:
+    except (zipfile.BadZipFile, zipfile_.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as err:
         raise ValueError(f"{name} is not a readable zip archive ({err}).") from None
     except NotImplementedError as err:  # a compression method Python cannot read (e.g. Deflate64)
         raise ValueError(f"{name} uses a compression Python's zipfile cannot read ({err}); re-compress it with "
@@ -203,7 +219,7 @@ def _named(members: list[tuple[bytes, str]]) -> list[tuple[bytes, str]]:
 
 
 def _unpack(data, name: str, max_bytes: int, max_files: int, one: bool) -> list[tuple[bytes, str]]:
-    if not is_packed(data):
+    if not is_packed(data) or (name.lower().endswith(ZIP_FORMATS) and _is_zip(bytes(data[:4]))):
         return [(data, name)]
     data = bytes(data)
     if data[:2] == _GZIP:

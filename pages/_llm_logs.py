@@ -64,6 +64,42 @@ def read_harness(entries, metric, filter_, files_per_model="runs"):
 
 
 @cached_upload
+def inspect_options(baseline, new):
+    return llm.inspect_options(list(baseline), list(new))
+
+
+@cached_upload
+def read_inspect(baseline, new, scorer):
+    return llm.read_inspect_logs(list(baseline), list(new), scorer=scorer)
+
+
+def read_inspect_uploads():
+    """The Inspect AI uploaders (one or more logs per model) and the score to use; ``(log, origin)`` or Nones."""
+    c1, c2 = st.columns(2)
+    files = [c.file_uploader(label, type=upload_types("eval", "json"), accept_multiple_files=True, key=key, help=hint)
+             for c, label, key, hint in (
+                 (c1, "Baseline's Inspect logs", "inspect_a", "The .eval (or .json) log that `inspect eval` wrote; "
+                  "its epochs are the answers per question (K). Nothing in the file is executed."),
+                 (c2, "New model's Inspect logs", "inspect_b", "The same task and samples as the baseline's."))]
+    files = [tuple((f.name, f.getvalue()) for f in opened(group)) for group in files]
+    if not all(files):
+        return None, None
+    options = inspect_options(*files)
+    c1, c2 = st.columns(2)
+    scorer = c1.selectbox("Score", options.scorers, key="inspect_scorer",
+                          help="The scorer whose value is the answer's score: C/I (correct, incorrect), P (partial, "
+                          "0.5), N (no answer, 0), true/false or a number in [0, 1].")
+    c2.caption(f"Models: {list_of(options.models)}; task {list_of(options.tasks)}; epochs "
+               f"{', '.join(map(str, options.epochs))}.")
+    if scorer is None:
+        raise ValueError("The logs share no score; each log's scores are listed by Inspect's `inspect view`.")
+    log = read_inspect(*files, scorer)
+    for note in log.attrs.get("notes", ())[1:]:  # the first names the score, which the selector shows
+        st.caption(safe_message(note))
+    return log, f"{sum(map(len, files))} Inspect logs"
+
+
+@cached_upload
 def fit(log: pd.DataFrame, judge_se, judge_sp):
     return llm.fit_benchmark(log, judge_sensitivity=judge_se, judge_specificity=judge_sp, seed=0)
 
@@ -83,11 +119,12 @@ def read_logs():
     Returns ``(log, origin, task)``: the per-answer log (None without one), where it came from, and the harness
     task of its first file (for the item list)."""
     log, origin, files_a = None, None, []
-    source = st.radio("Logs", ["tidy", "harness", "sample"], horizontal=True, key="log_source",
+    source = st.radio("Logs", ["tidy", "harness", "inspect", "sample"], horizontal=True, key="log_source",
                       format_func={"tidy": "per-answer table (CSV/JSONL)", "harness": "lm-evaluation-harness files",
-                                   "sample": "worked example (synthetic)"}.get,
+                                   "inspect": "Inspect AI logs", "sample": "worked example (synthetic)"}.get,
                       help="A tidy log has columns question, model, score (0–1) and optionally sample and cluster. "
-                      "lm-evaluation-harness files come from `--log_samples` (one or more per model).")
+                      "lm-evaluation-harness files come from `--log_samples` (one or more per model). Inspect AI "
+                      "logs are the .eval (or .json) files `inspect eval` writes, one per model.")
     with guard("Cannot read these logs", stop=False):
         if source == "tidy":
             up = st.file_uploader("Per-answer log",
@@ -124,6 +161,8 @@ def read_logs():
                                      help="Tasks (e.g. MMLU subjects) become clusters, and the table below gets one "
                                      "row per task.")
                 log, origin = read_harness(entries, metric, filt, per_model), f"{len(entries)} harness files"
+        elif source == "inspect":
+            log, origin = read_inspect_uploads()
         else:
             log, origin = llm.sample_log(), "the synthetic worked example (core/data/llm_sample/benchmark_log.csv)"
             st.caption("Synthetic data, generated from the page's own model: two models × 300 questions in 60 "

@@ -88,6 +88,7 @@ from .curves import *  # noqa: F401,F403
 from .fitting import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .facets import *  # noqa: F401,F403
+from .inspect_logs import *  # noqa: F401,F403
 from .subset import *  # noqa: F401,F403
 from .items import *  # noqa: F401,F403
 from ._common import (  # noqa: F401  (private names used by the pages, tests and other modules)
@@ -121,6 +122,13 @@ __all__ = [
     "read_benchmark_log",
     "read_harness_samples",
     "harness_options",
+    # Inspect AI logs (.eval, .json): core.llm.inspect_logs
+    "InspectLog",
+    "InspectOptions",
+    "is_inspect_log",
+    "read_inspect_log",
+    "inspect_options",
+    "read_inspect_logs",
     "sample_log",
     "sample_harness_files",
     "benchmark_assurance",

@@ -170,6 +170,55 @@ def test_harness_files_compressed_fit_as_the_plain_files(packed):
     pd.testing.assert_frame_equal(_fitted_harness_table(packed), _fitted_harness_table(None))
 
 
+def test_inspect_logs_fit_as_the_core_reads_them():
+    """Two Inspect AI logs (.eval, Zstandard members as Inspect writes them): the fitted table is
+    core.llm.fit_benchmark of core.llm.read_inspect_logs; the score selector switches the scorer; errored samples
+    are named in a caption."""
+    import numpy as np
+
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(1)
+    logs = []
+    for model, p in (("openai/gpt-a", 0.6), ("openai/gpt-b", 0.72)):
+        values = {(i, e): {"__scores__": True, "match": {"value": "C" if rng.random() < p else "I"},
+                           "judge": {"value": float(rng.integers(0, 5)) / 4}}
+                  for i in range(1, 61) for e in (1, 2)}
+        values[(7, 2)] = None  # an errored sample
+        logs.append((f"{model.split('/')[1]}.eval", inspect_log(model, values)))
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("inspect")
+    page.run()
+    page.file_uploader(key="inspect_a").set_value([(logs[0][0], logs[0][1], "application/octet-stream")])
+    page.file_uploader(key="inspect_b").set_value([(logs[1][0], logs[1][1], "application/octet-stream")])
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    assert page.selectbox(key="inspect_scorer").options == ["match", "judge"]
+    for scorer in ("match", "judge"):
+        page.selectbox(key="inspect_scorer").set_value(scorer)
+        page.run()
+        assert not page.exception and not page.error
+        fitted = llm.fit_benchmark(llm.read_inspect_logs([logs[0]], [logs[1]], scorer=scorer), seed=0)
+        table = next(d.value for d in page.dataframe if "parameter" in d.value.columns)
+        shown = dict(zip(table["parameter"], table["estimate"]))
+        assert shown["accuracy of A"] == pytest.approx(fitted.accuracy["openai/gpt-a"])
+        assert shown["gain B − A"] == pytest.approx(fitted.delta)
+        assert any("K = 2" in m.value and "**60** questions" in m.value for m in page.markdown)
+        notes = [c.value for c in page.caption]
+        assert any("Samples of openai/gpt-a without a" in c and "left out: 1." in c for c in notes), notes
+
+
+def test_an_inspect_upload_that_is_not_a_log_gets_a_message():
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("inspect")
+    page.run()
+    for key in ("inspect_a", "inspect_b"):
+        page.file_uploader(key=key).set_value([("x.json", b'{"version": 2, "status": "success"}', "text/json")])
+    page.run()
+    assert not page.exception
+    assert any("not an Inspect log" in e.value for e in page.error), [e.value for e in page.error]
+
+
 def test_malformed_log_gets_a_message():
     page = open_page("llm", {"view": "Estimate from your logs"})
     page.file_uploader(key="log_file").set_value(("log.csv", b"question,model,score\n1,a,0.5\n1,b,high\n", "text/csv"))

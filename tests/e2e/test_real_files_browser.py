@@ -1,6 +1,6 @@
 """Files of published shapes uploaded in a real browser, one per uploader: Analyze (WMT DA ad-seg-scores, a long
 space-aligned table), Ratings (Appraise-style column names), DA (a WMT system ranking, refused with what it needs),
-LLM (lm-evaluation-harness samples as a pretty-printed JSON array) and Leaderboard (AlpacaEval annotations.json,
+LLM (lm-evaluation-harness samples as a pretty-printed JSON array, Inspect AI .eval logs) and Leaderboard (AlpacaEval annotations.json,
 arena votes as Hugging Face's Parquet).
 The files are small synthetic ones of the same shapes (tests/data/README.md)."""
 
@@ -90,6 +90,40 @@ def test_llm_harness_pretty_printed_json(page, server_url, tmp_path):
     page.locator(DROPZONE).nth(1).set_input_files(str(new))
     page.get_by_text("40 questions").first.wait_for(timeout=60_000)
     _done(page, "llm")
+
+
+def test_llm_inspect_eval_logs(page, server_url, tmp_path):
+    """Inspect AI's .eval logs (zip archives with Zstandard members, as inspect_ai ≥ 0.3.206 writes them): the
+    browser's uploader accepts them whole (they are not unpacked as archives) and the page fits the two models."""
+    import numpy as np
+
+    from core import llm
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(5)
+    paths = []
+    for model, p in (("openai/gpt-a", 0.55), ("openai/gpt-b", 0.7)):
+        values = {(i, e): "C" if rng.random() < p else "I" for i in range(1, 41) for e in (1, 2, 3)}
+        path = tmp_path / f"2026-11-28T03-27-10-00-00_arc-easy_{model.split('/')[1]}.eval"
+        path.write_bytes(inspect_log(model, values))
+        paths.append(path)
+    fitted = llm.fit_benchmark(llm.read_inspect_logs([(paths[0].name, paths[0].read_bytes())],
+                                                     [(paths[1].name, paths[1].read_bytes())]), seed=0)
+    _open(page, f"{server_url}/llm?view=Estimate+from+your+logs")
+    page.get_by_text("Inspect AI logs").click()
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).wait_for(state="attached", timeout=60_000)
+    page.locator(DROPZONE).nth(0).set_input_files(str(paths[0]))
+    page.get_by_text(re.compile(r"gpt-a\.eval$")).first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).set_input_files(str(paths[1]))
+    page.get_by_text("40 questions").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "K = 3" in text and "openai/gpt-a" in text
+    assert fitted.n_questions == 40 and fitted.samples == 3
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot read").count()
+    _done(page, "llm-inspect")
 
 
 def test_leaderboard_alpaca_eval_annotations(page, server_url):

@@ -1,0 +1,215 @@
+"""Inspect AI logs as per-answer logs (core.llm.inspect_logs).
+
+Oracles: logs written by Inspect itself (tests/data/inspect, whose ``results`` hold Inspect's own accuracy and mean
+of the epoch-averaged samples), Inspect's ``value_to_float`` (scorer/_metric.py, quoted in the module), and the
+tidy CSV reader fed the same values.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core import llm
+from core.packed import unpack, unpack_all
+from tests.inspect_files import INSPECT_DIR, inspect_log
+
+REAL = {name: (INSPECT_DIR / name).read_bytes() for name in ("tiny_qa.eval", "tiny_qa_with_error.eval",
+                                                             "tiny_qa.json")}
+
+
+def _inspect_metric(data: bytes, scorer: str) -> float:
+    """Inspect's own metric of ``scorer`` in a real log's results (accuracy or mean of the epoch means)."""
+    if data[:2] == b"PK":
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:  # the header's name only; its bytes via backports
+            assert "header.json" in archive.namelist()
+        from backports.zstd import zipfile as zstd_zip
+
+        header = json.loads(zstd_zip.ZipFile(io.BytesIO(data)).read("header.json"))
+    else:
+        header = json.loads(data)
+    score = next(s for s in header["results"]["scores"] if s["scorer"] == scorer)
+    return next(iter(score["metrics"].values()))["value"]
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+@pytest.mark.parametrize("scorer", ["match", "length_ratio"])
+def test_logs_written_by_inspect_give_inspects_own_metrics(name, scorer):
+    log = llm.read_inspect_log(REAL[name], name=name)
+    assert (log.model, log.task, log.status, log.epochs) == ("mockllm/model", "tiny_qa", "success", 2)
+    assert log.scorers == ("match", "length_ratio")
+    assert llm.is_inspect_log(name, REAL[name])
+    frame = llm.read_inspect_logs([(name, REAL[name])], [(name, REAL[name])], scorer=scorer)
+    assert frame.attrs["models"] == ("mockllm/model (baseline)", "mockllm/model (new)")
+    one = frame[frame.model == "mockllm/model (baseline)"]
+    # Inspect reduces the epochs of a sample by their mean, then averages the samples (errored ones left out)
+    assert one.groupby("question").score.mean().mean() == pytest.approx(_inspect_metric(REAL[name], scorer), abs=1e-12)
+    assert sorted(one["sample"].unique()) == [0, 1]
+
+
+def test_errored_samples_are_left_out_with_a_note():
+    frame = llm.read_inspect_logs([("ok.eval", REAL["tiny_qa.eval"])], [("err.eval", REAL["tiny_qa_with_error.eval"])],
+                                  scorer="match")
+    new = frame[frame.model.str.endswith("(new)")]
+    assert sorted(new.question.unique()) == ["1", "3"] and len(new) == 4
+    assert "Samples of mockllm/model (new) without a `match` score (errors, or unscored), left out: 2." in (
+        frame.attrs["notes"])
+
+
+@pytest.mark.parametrize("fmt, compression, finished", [("eval", "zstd", True), ("eval", "deflate", True),
+                                                        ("json", None, True), ("eval", "zstd", False)])
+def test_every_layout_reads_the_same_answers(fmt, compression, finished):
+    # .eval with Zstandard (Inspect ≥ 0.3.206) or Deflate members, .json, and a .eval whose run is still going
+    # (its summaries in _journal/summaries only)
+    rng = np.random.default_rng(0)
+    values_a = {(i, e): "C" if rng.random() < 0.6 else "I" for i in range(1, 41) for e in (1, 2, 3)}
+    values_b = {(i, e): "C" if rng.random() < 0.7 else "I" for i in range(1, 41) for e in (1, 2, 3)}
+    kw = dict(fmt=fmt, compression=compression or "zstd", finished=finished)
+    frame = llm.read_inspect_logs([("a", inspect_log("openai/gpt-a", values_a, **kw))],
+                                  [("b", inspect_log("openai/gpt-b", values_b, **kw))])
+    rows = [f"{i},{m},{e - 1},{1 if v == 'C' else 0}" for m, values in (("openai/gpt-a", values_a),
+                                                                         ("openai/gpt-b", values_b))
+            for (i, e), v in values.items()]
+    tidy = llm.read_benchmark_log(("question,model,sample,score\n" + "\n".join(rows)).encode())
+    key = ["model", "question", "sample"]
+    mine = frame.sort_values(key).reset_index(drop=True)
+    theirs = tidy.assign(sample=tidy["sample"].astype(int)).sort_values(key).reset_index(drop=True)
+    pd.testing.assert_frame_equal(mine[["question", "model", "sample", "score"]],
+                                  theirs[["question", "model", "sample", "score"]], check_dtype=False)
+    assert frame.attrs["scorer"] == "match" and frame.attrs["models"] == ("openai/gpt-a", "openai/gpt-b")
+    if not finished:
+        assert any("status 'started'" in n for n in frame.attrs["notes"])
+    fitted = llm.fit_benchmark(frame, seed=0)
+    assert fitted.samples == 3 and fitted.n_questions == 40
+    assert fitted.accuracy["openai/gpt-a"] == pytest.approx(np.mean([v == "C" for v in values_a.values()]))
+
+
+def test_score_values_follow_inspects_value_to_float_and_refuse_what_it_would_count_as_zero():
+    letters = {(1, 1): "C", (2, 1): "P", (3, 1): "I", (4, 1): "N", (5, 1): True, (6, 1): "yes", (7, 1): "False",
+               (8, 1): "0.25", (9, 1): 0.75, (10, 1): 1, (11, 1): float("nan")}
+    frame = llm.read_inspect_logs([("a", inspect_log("a", letters))], [("b", inspect_log("b", letters))])
+    got = frame[frame.model == "a"].set_index("question").score
+    assert got.to_dict() == {"1": 1.0, "2": 0.5, "3": 0.0, "4": 0.0, "5": 1.0, "6": 1.0, "7": 0.0, "8": 0.25,
+                             "9": 0.75, "10": 1.0}  # NaN: unscored, left out
+    assert "Samples of a without a `match` score (errors, or unscored), left out: 1." in frame.attrs["notes"]
+    for bad, message in (("c", r"sample '1', epoch 1, score `match`: the value 'c' is not a score"),
+                         (3, r"the value 3 is outside \[0, 1\]"), ([1, 0], "the value is a list"),
+                         ("inf", "not a finite number")):
+        log = inspect_log("a", {(1, 1): bad})
+        with pytest.raises(ValueError, match=message):
+            llm.read_inspect_logs([("a.eval", log)], [("b.eval", log)])
+
+
+def test_dict_valued_scores_and_several_scorers_are_offered_by_name():
+    both = {"__scores__": True, "match": {"value": "C"}, "f1": {"value": {"precision": 0.5, "recall": 1.0}}}
+    log = inspect_log("a", {(1, 1): both, (2, 1): both})
+    options = llm.inspect_options([("a", log)], [("b", inspect_log("b", {(1, 1): both, (2, 1): both}))])
+    assert options.scorers == ("match", "f1/precision", "f1/recall") and options.models == ("a", "b")
+    with pytest.raises(ValueError, match=r"several scores \('match', 'f1/precision', 'f1/recall'\)"):
+        llm.read_inspect_logs([("a", log)], [("b", log)])
+    frame = llm.read_inspect_logs([("a", log)], [("b", log)], scorer="f1/recall")
+    assert frame.score.tolist() == [1.0] * 4
+    with pytest.raises(ValueError, match="`scorer` 'choice' is not in every log; they share 'match'"):
+        llm.read_inspect_logs([("a", log)], [("b", inspect_log("b", {(1, 1): "C"}))], scorer="choice")
+
+
+def test_several_logs_of_a_model_are_further_runs_and_retried_samples_count_once():
+    first = inspect_log("a", {(1, 1): "C", (2, 1): "I", (1, 2): "C", (2, 2): "C"})
+    second = inspect_log("a", {(1, 1): "I", (2, 1): "I"})
+    frame = llm.read_inspect_logs([("a1", first), ("a2", second)], [("b", first)])
+    a = frame[frame.model == "a (baseline)"]
+    assert sorted(a["sample"].unique()) == [0, 1, 2]  # the second log's epoch 1 follows the first's two epochs
+    assert a[a["sample"] == 2].score.tolist() == [0.0, 0.0]
+    # a sample written twice (retried) in a .eval without summaries: its last record holds
+    buffer = io.BytesIO()
+    from backports.zstd import zipfile as zstd_zip
+
+    with zstd_zip.ZipFile(io.BytesIO(first)) as source, zstd_zip.ZipFile(buffer, "w") as out:
+        for info in source.infolist():
+            if info.filename.startswith("_journal/summaries") or info.filename == "summaries.json":
+                continue
+            out.writestr(info.filename, source.read(info.filename))
+        sample = json.loads(source.read("samples/1_epoch_1.json"))
+        sample["scores"]["match"]["value"] = "I"
+        with pytest.warns(UserWarning, match="Duplicate name"):
+            out.writestr("samples/1_epoch_1.json", json.dumps(sample))
+    log = llm.read_inspect_log(buffer.getvalue())
+    assert dict(((i, e), s) for i, e, s in log.samples)[("1", 1)] == {"match": "I"}
+
+
+def test_version_1_logs_and_invalidated_samples():
+    v1 = {"version": 1, "status": "success", "eval": {"model": "m", "task": "t", "config": {"epochs": 1}},
+          "results": {"scores": [{"name": "accuracy_scorer", "metrics": {}}]},
+          "samples": [{"id": "q1", "epoch": 1, "score": {"value": "C"}},
+                      {"id": "q2", "epoch": 1, "score": {"value": "I"}}]}
+    log = llm.read_inspect_log(json.dumps(v1).encode())
+    assert log.scorers == ("accuracy_scorer",) and log.samples[1] == ("q2", 1, {"accuracy_scorer": "I"})
+    flagged = inspect_log("m", {(1, 1): "C", (2, 1): "C"}, fmt="json")
+    data = json.loads(flagged)
+    data["samples"][0]["invalidation"] = {"reason": "contaminated"}
+    frame = llm.read_inspect_logs([("a", json.dumps(data).encode())], [("b", flagged)])
+    assert len(frame[frame.model.str.endswith("(baseline)")]) == 1
+    assert "Samples of m (baseline) marked invalid in the log, left out: 1." in frame.attrs["notes"]
+
+
+@pytest.mark.parametrize("data, message", [
+    (b'{"version": 2, "status": "success", "samples": []}', "not an Inspect log"),
+    (b'{"version": 3, "status": "success", "eval": {"model": "m"}}', "version 3"),
+    (b'{"version": 2, "status": "success", "eval": {"model": "m", "task": "t"}}', "holds no samples"),
+    (b"[1, 2]", "not an Inspect log"),
+    (b"{not json", "not valid JSON"),
+    (b"PK\x03\x04" + b"\x00" * 40, "not a readable .eval log"),
+])
+def test_files_that_are_not_usable_logs_get_a_message(data, message):
+    with pytest.raises(ValueError, match=message):
+        llm.read_inspect_log(data, name="up")
+
+
+def test_a_zip_without_inspects_header_and_an_oversized_transcript_are_refused():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("votes.csv", "a,b\n")
+    with pytest.raises(ValueError, match="without Inspect's header.json"):
+        llm.read_inspect_log(buffer.getvalue(), name="x.eval")
+    # a run without summaries whose sample files (with their transcripts) pass the budget: refused, not read
+    from core.llm import inspect_logs
+
+    big = inspect_log("m", {(i, 1): "C" for i in range(30)}, finished=False, transcript=1_000_000, compression="zstd")
+    with zipfile.ZipFile(io.BytesIO(big)) as archive:
+        names = [n for n in archive.namelist() if not n.startswith("_journal/summaries")]
+    assert len(big) < 2**20  # a megabyte of x's compresses to almost nothing
+    from backports.zstd import zipfile as zstd_zip
+
+    buffer = io.BytesIO()
+    with zstd_zip.ZipFile(io.BytesIO(big)) as source, zstd_zip.ZipFile(buffer, "w", zstd_zip.ZIP_ZSTANDARD) as out:
+        for name in names:
+            out.writestr(name, source.read(name))
+    with pytest.raises(ValueError, match=f"exceed {inspect_logs.MAX_JSON_BYTES / 2**20:g} MB"):
+        llm.read_inspect_log(buffer.getvalue(), name="big.eval")
+
+
+def test_eval_logs_pass_through_the_archive_unpacker():
+    # a .eval is a zip by format: uploaders hand it to its reader whole; inside an archive it is one file
+    data = REAL["tiny_qa.eval"]
+    assert unpack(data, "run.eval") == (data, "run.eval")
+    assert unpack_all(data, "run.eval") == [(data, "run.eval")]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("logs/a.eval", data)
+        archive.writestr("logs/b.eval", REAL["tiny_qa_with_error.eval"])
+    assert [n for _, n in unpack_all(buffer.getvalue(), "logs.zip")] == ["a.eval", "b.eval"]
+    assert not llm.is_inspect_log("votes.csv", b"model_a,model_b,winner\n")
+    assert not llm.is_inspect_log("x.json", b'{"version": 2, "other": 1}')
+
+
+def test_the_same_model_in_both_logs_is_named_by_role_and_nan_never_reaches_a_score():
+    frame = llm.read_inspect_logs([("a", REAL["tiny_qa.json"])], [("b", REAL["tiny_qa.eval"])], scorer="length_ratio")
+    assert set(frame.model) == {"mockllm/model (baseline)", "mockllm/model (new)"}
+    assert frame.score.between(0, 1).all() and not frame.score.isna().any()
+    assert all(math.isfinite(v) for v in frame.score)
