@@ -58,6 +58,8 @@ UPLOAD_KINDS = {k.kind: k for k in (
     UploadKind("harness", "lm-evaluation-harness sample log", "llm",
                "JSONL from `--log_samples`: one line per document with `doc_id`, `resps`/`filtered_resps` and the "
                "metrics"),
+    UploadKind("inspect", "Inspect AI log", "llm",
+               "`.eval` (or `.json`) logs that `inspect eval` writes: two, the baseline's first"),
     UploadKind("llm_log", "per-answer LLM log", "llm",
                "CSV/TSV/JSONL with columns `question`, `model`, `score` (optional `sample`, `cluster`)"),
     UploadKind("votes", "pairwise votes", "leaderboard",
@@ -223,6 +225,8 @@ def recognise(name: str, data) -> str:
 
 def _recognise(label: str, data, name: str = "") -> str:
     unknown = (f"{label} is not a file the app recognises. Accepted formats:\n" + accepted_formats())
+    if llm.is_inspect_log(name, data):
+        return "inspect"
     if uploads.is_parquet(data):  # Hugging Face datasets: only votes are read from Parquet
         columns = {c.strip().lower() for c in uploads.parquet_columns(data, name=label)}
         if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns or _ALPACA_EVAL_COLUMNS <= columns:
@@ -386,7 +390,8 @@ def _human_upload(name: str, data) -> Upload:
 
 
 def read_uploads(files) -> Upload:
-    """One upload (:func:`read_upload`), or two lm-evaluation-harness samples files: one per model.
+    """One upload (:func:`read_upload`), or two lm-evaluation-harness samples files or two Inspect AI logs: one per
+    model.
 
     Parameters
     ----------
@@ -394,7 +399,8 @@ def read_uploads(files) -> Upload:
         File names and contents, in upload order. Two harness files are read with
         :func:`core.llm.read_harness_samples` (the first is the baseline; models are named after the files; the
         first metric and filter of :func:`core.llm.harness_options`, which the LLM page lets you change) and
-        fitted like a per-answer log.
+        fitted like a per-answer log; two Inspect logs with :func:`core.llm.read_inspect_logs` (the first score
+        both have).
 
     Returns
     -------
@@ -411,10 +417,18 @@ def read_uploads(files) -> Upload:
     if len(files) == 1:
         return read_upload(*files[0])
     kinds = [recognise(name, data) for name, data in files]
+    if len(files) == 2 and kinds == ["inspect", "inspect"]:
+        options = llm.inspect_options([(files[0][0], bytes(files[0][1]))], [(files[1][0], bytes(files[1][1]))])
+        if not options.scorers:
+            raise ValueError("The two Inspect logs share no score.")
+        scorer = options.scorers[0]
+        log = llm.read_inspect_logs([(files[0][0], bytes(files[0][1]))], [(files[1][0], bytes(files[1][1]))],
+                                    scorer=scorer)
+        return _llm_upload("inspect", log, "Inspect AI logs", f" (score {scorer})")
     if len(files) != 2 or any(k != "harness" for k in kinds):
-        raise ValueError("Several files are read together only as two lm-evaluation-harness samples files, the "
-                         "baseline's and the new model's; upload other files one at a time. Accepted formats:\n"
-                         + accepted_formats())
+        raise ValueError("Several files are read together only as two lm-evaluation-harness samples files or two "
+                         "Inspect AI logs, the baseline's and the new model's; upload other files one at a time. "
+                         "Accepted formats:\n" + accepted_formats())
     (name_a, data_a), (name_b, data_b) = files
     label_a, label_b = name_a[:60], name_b[:60]
     if label_a == label_b:
@@ -469,6 +483,14 @@ def read_upload(name: str, data) -> Upload:
                       "first), or use the LLM page's “Estimate from your logs” view, which also reads several runs "
                       "per model.",
                       link=(("view", LLM_LOG_TAB),))
+    if kind == "inspect":
+        log = llm.read_inspect_log(data, name=label)
+        shown = ", ".join(s[:30] for s in log.scorers[:6]) or "none"
+        return Upload(kind, page, f"An Inspect AI log of {log.model} on {log.task}: "
+                      f"{len({q for q, _, _ in log.samples}):,} samples × {log.epochs} epochs (scores: {shown}).",
+                      next_step="Upload the other model's log together with this one (two files: baseline first), "
+                      "or use the LLM page's “Estimate from your logs” view (Inspect AI logs), which also reads "
+                      "several logs per model.", link=(("view", LLM_LOG_TAB),))
     if kind == "llm_log":
         return _llm_upload(kind, llm.read_benchmark_log(data, name=label), "A per-answer log")
     if kind == "votes":

@@ -139,10 +139,14 @@ def kind_of(name: str, data: bytes) -> str:
 
 def in_use(files: list) -> list:
     """The files the home page reads: the newest upload, or the newest two when both are lm-evaluation-harness
-    samples files (the baseline's and the new model's, read together)."""
-    if len(files) >= 2 and all(kind_of(name, data) == "harness" for name, data in files[-2:]):
-        return files[-2:]
-    return files[-1:]
+    samples files, or both Inspect AI logs (the baseline's and the new model's, read together)."""
+    return files[-2:] if len(files) >= 2 and _pair(files[-2:]) else files[-1:]
+
+
+def _pair(files: list) -> bool:
+    """Two files the home page reads together: both harness samples files, or both Inspect logs."""
+    kinds = {kind_of(name, data) for name, data in files}
+    return len(files) == 2 and len(kinds) == 1 and kinds <= {"harness", "inspect"}
 
 
 def _uploader_key() -> str:
@@ -168,10 +172,11 @@ def _opened(up) -> list:
     gives both); ``[]`` (with a message) if it cannot be read."""
     with guard(f"Cannot open {up.name[:80]}", stop=False):
         files = [(f.name, f.getvalue()) for f in opened([up])]
-        if len(files) > 1 and not (len(files) == 2 and all(kind_of(n, d) == "harness" for n, d in files)):
+        if len(files) > 1 and not _pair(files):
             listed = ", ".join(n for n, _ in files[:5]) + (f" and {len(files) - 5:,} more" if len(files) > 5 else "")
             raise ValueError(f"{up.name} holds {len(files):,} files ({listed}); the home page reads one file, or "
-                             "the two models' harness samples files together. Upload the file to read.")
+                             "the two models' harness samples files or Inspect logs together. Upload the file to "
+                             "read.")
         return files
     return []
 
@@ -186,9 +191,10 @@ def uploaded_files() -> list:
     the uploader is emptied and the files kept are held here, so at most two files are in memory per session."""
     ups = st.file_uploader(
         "Upload an evaluation file: the app recognises its kind and opens the right page",
-        type=upload_types("csv", "tsv", "txt", "json", "jsonl", "score", "rating", "parquet"),
+        type=upload_types("csv", "tsv", "txt", "json", "jsonl", "score", "rating", "parquet", "eval"),
         key=_uploader_key(), accept_multiple_files=True,
-        help="lm-evaluation-harness sample logs (two files, baseline first, to fit them here), a per-answer LLM log, "
+        help="lm-evaluation-harness sample logs or Inspect AI logs (two files, baseline first, to fit them here), a "
+        "per-answer LLM log, "
         "pairwise votes, per-item scores, pilot ratings, human judgments of a campaign (Google MQM, mt-metrics-eval "
         "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV), also gzipped or in a zip or tar archive. At "
         "most 20 MB a file; nothing in a file is executed. A new upload replaces the previous one.")

@@ -365,3 +365,24 @@ def test_json_written_over_several_lines_and_harness_results_get_clear_answers()
         home.recognise("results_2024-06-01T10-00-00.json", results)
     with pytest.raises(ValueError, match="line 1: a number has too many digits"):
         home.recognise("big.jsonl", b'{"doc_id": ' + b"9" * 5000 + b"}\n")
+
+
+def test_two_inspect_logs_open_the_llm_page_with_the_fitted_values():
+    """Two Inspect AI .eval logs (baseline first) are read together; the link carries the baseline accuracy
+    computed here from the values written into the logs, rounded to the slider's half points, and K = epochs."""
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(2)
+    values = [{(i, e): "C" if rng.random() < p else "I" for i in range(1, 51) for e in (1, 2)} for p in (0.6, 0.75)]
+    files = [("a.eval", inspect_log("openai/gpt-a", values[0])), ("b.eval", inspect_log("openai/gpt-b", values[1]))]
+    assert [home.recognise(n, d) for n, d in files] == ["inspect", "inspect"]
+    upload = home.read_uploads(files)
+    accuracy = np.mean([v == "C" for v in values[0].values()])
+    assert upload.page == "llm" and upload.kind == "inspect"
+    assert upload.query["acc_a"] == str(round(200 * accuracy) / 2) and upload.query["k"] == "2"
+    assert "Inspect AI logs of openai/gpt-a (baseline) and openai/gpt-b (score match): 50 questions" in upload.summary
+    one = home.read_upload(*files[0])
+    assert one.summary == "An Inspect AI log of openai/gpt-a on arc_easy: 50 samples × 2 epochs (scores: match)."
+    assert one.query == {"view": home.LLM_LOG_TAB}
+    with pytest.raises(ValueError, match="two Inspect AI logs"):
+        home.read_uploads([files[0], ("votes.csv", b"model_a,model_b,winner\na,b,model_a\n")])

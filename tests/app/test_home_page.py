@@ -261,6 +261,22 @@ def test_a_zip_of_the_two_harness_files_links_as_the_two_files(home):
     assert not at.success
 
 
+def test_two_inspect_logs_are_fitted_here_together(home):
+    """Two Inspect AI .eval logs uploaded together are read together (as two harness files are) and link to the
+    LLM page with core.home.read_uploads' values."""
+    from tests.inspect_files import inspect_log
+
+    logs = [(f"{m}.eval", inspect_log(f"openai/{m}", {(i, e): "C" if (i * e + k) % 3 else "I"
+                                                       for i in range(1, 31) for e in (1, 2)}))
+            for k, m in enumerate(("gpt-a", "gpt-b"))]
+    at = upload(home, *logs[0], logs[1])
+    assert any("as **Inspect AI log**" in s.value for s in at.success), [s.value for s in at.success]
+    query = [q for p, text, q in links(at) if p == "llm" and "with these values" in text][-1]
+    assert query == hm.read_uploads(logs).query
+    assert any("gpt-a.eval" in s.value and "gpt-b.eval" in s.value for s in at.success)
+    assert not at.error
+
+
 def test_a_new_upload_replaces_the_previous_one(home):
     # a multi-file uploader keeps every file it received; the page reads the newest and lets the others go
     at = upload(home, "a.csv", SCORES, ("votes.csv", VOTES_CSV))
