@@ -24,7 +24,8 @@ import zlib
 
 from core.uploads import MAX_BYTES
 
-__all__ = ["MAX_FILES", "PACKED_TYPES", "ZIP_FORMATS", "is_packed", "unpack", "unpack_all", "zip_module"]
+__all__ = ["MAX_FILES", "PACKED_TYPES", "ZIP_FORMATS", "is_packed", "unpack", "unpack_all", "zip_entries",
+           "zip_module", "zip_read_errors"]
 
 #: File extensions of compressed uploads (for an uploader's accepted types, next to the plain ones).
 PACKED_TYPES = ("gz", "tgz", "tar", "zip")
@@ -56,14 +57,31 @@ ZIP_FORMATS = (".eval",)
 
 
 def zip_module():
-    """Python's ``zipfile``, or its version from ``backports.zstd`` (the backport of Python 3.14's
-    ``compression.zstd``, PEP 784) that also reads Zstandard members (method 93), as Inspect AI's ``.eval`` logs
-    have since 2026."""
+    """The ``zipfile`` of ``backports.zstd`` (the backport of Python 3.14's ``compression.zstd``, PEP 784): it also
+    reads Zstandard members (method 93), as Inspect AI's ``.eval`` logs have them since 2026, and bounds every
+    member's read, which Python 3.11's own ``zipfile`` does not for LZMA and BZIP2 members."""
     try:
         from backports.zstd import zipfile as module
-    except ImportError:  # pragma: no cover - a requirement; without it only Zstandard members are refused
-        return zipfile
+    except ImportError:  # pragma: no cover - a requirement
+        raise ValueError("Reading zip archives needs the package backports.zstd; install the requirements "
+                         "(make venv).") from None
     return module
+
+
+def zip_read_errors() -> tuple:
+    """What reading a damaged zip member can raise: the format's, each decompressor's, and zipfile's refusal of an
+    encrypted member (RuntimeError)."""
+    import backports.zstd
+
+    return (zipfile.BadZipFile, zip_module().BadZipFile, zlib.error, lzma.LZMAError, backports.zstd.ZstdError,
+            EOFError, OSError, RuntimeError)
+
+
+def zip_entries(data: bytes) -> int:
+    """An upper bound on a zip's entries, counted before its index is parsed: the central-directory headers'
+    signature ``PK\x01\x02`` (APPNOTE §4.3.12), which Python's ``zipfile`` requires of every entry it lists (the
+    count in the end record is not what it reads, so it is not trusted)."""
+    return bytes(data).count(b"PK\x01\x02")
 
 
 def is_packed(data) -> bool:
@@ -153,22 +171,8 @@ def _tar_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bo
     return out
 
 
-def _declared_entries(data: bytes) -> int | None:
-    """The entry count of a zip's end-of-central-directory record (APPNOTE §4.3.16), read before Python's
-    ``zipfile`` parses every entry of the index (or of its Zip64 record); ``None`` when not found."""
-    at = data.rfind(b"PK\x05\x06", max(0, len(data) - 22 - 0xFFFF))
-    if at < 0 or at + 22 > len(data):
-        return None
-    count = int.from_bytes(data[at + 10:at + 12], "little")
-    if count != 0xFFFF:
-        return count
-    # a Zip64 end record (§4.3.14, 56 bytes) and its locator (§4.3.15, 20 bytes) just before: 8-byte count at 32
-    record = data[max(0, at - 76):at - 20]
-    return int.from_bytes(record[32:40], "little") if record[:4] == b"PK\x06\x06" else None
-
-
 def _zip_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bool) -> list[tuple[bytes, str]]:
-    if (_declared_entries(data) or 0) > MAX_ENTRIES:
+    if zip_entries(data) > MAX_ENTRIES:
         raise _too_many_entries(name)
     zipfile_ = zip_module()
     try:
@@ -176,7 +180,8 @@ def _zip_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bo
             infos = archive.infolist()
             if len(infos) > MAX_ENTRIES:
                 raise _too_many_entries(name)
-            members = [i for i in infos if not i.is_dir() and not _skipped_path(i.filename)]
+            members = [i for i in infos if not i.is_dir() and not _skipped_path(i.filename)
+                       and (i.external_attr >> 16) & 0o170000 != 0o120000]  # a symbolic link's entry: skipped
             _check_count(name, [i.filename for i in members], max_files, one)
             out, size = [], 0
             for info in members:
@@ -191,11 +196,11 @@ def _zip_members(data: bytes, name: str, max_bytes: int, max_files: int, one: bo
                     if size > max_bytes:
                         raise _too_large(name, max_bytes)
                 out.append((content, info.filename))
-    except (zipfile.BadZipFile, zipfile_.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as err:
-        raise ValueError(f"{name} is not a readable zip archive ({err}).") from None
     except NotImplementedError as err:  # a compression method Python cannot read (e.g. Deflate64)
         raise ValueError(f"{name} uses a compression Python's zipfile cannot read ({err}); re-compress it with "
                          "the usual Deflate.") from None
+    except zip_read_errors() as err:
+        raise ValueError(f"{name} is not a readable zip archive ({err}).") from None
     return out
 
 
@@ -212,10 +217,19 @@ def _check_count(name: str, paths: list[str], max_files: int, one: bool) -> None
 
 
 def _named(members: list[tuple[bytes, str]]) -> list[tuple[bytes, str]]:
-    """Each file under its own name (``samples_arc.jsonl``), or its path in the archive where two share a name."""
+    """Each file under its own name (``samples_arc.jsonl``), or its path in the archive where two share a name;
+    a name still taken (a repeated path, ``a.csv`` beside ``a.csv.gz``) gets `` (2)``, `` (3)``, …"""
     bases = [os.path.basename(path) for _, path in members]
-    return [(content, base if bases.count(base) == 1 else path.removeprefix("./") or base)
-            for (content, path), base in zip(members, bases)]
+    out, taken = [], set()
+    for (content, path), base in zip(members, bases):
+        name = base if bases.count(base) == 1 else path.removeprefix("./") or base
+        unique, k = name, 1
+        while unique in taken:
+            k += 1
+            unique = f"{name} ({k})"
+        taken.add(unique)
+        out.append((content, unique))
+    return out
 
 
 def _unpack(data, name: str, max_bytes: int, max_files: int, one: bool) -> list[tuple[bytes, str]]:

@@ -124,7 +124,7 @@ def read_logs():
                                    "inspect": "Inspect AI logs", "sample": "worked example (synthetic)"}.get,
                       help="A tidy log has columns question, model, score (0–1) and optionally sample and cluster. "
                       "lm-evaluation-harness files come from `--log_samples` (one or more per model). Inspect AI "
-                      "logs are the .eval (or .json) files `inspect eval` writes, one per model.")
+                      "logs are the .eval (or .json) files `inspect eval` writes, one or more per model.")
     with guard("Cannot read these logs", stop=False):
         if source == "tidy":
             up = st.file_uploader("Per-answer log",

@@ -213,3 +213,84 @@ def test_the_same_model_in_both_logs_is_named_by_role_and_nan_never_reaches_a_sc
     assert set(frame.model) == {"mockllm/model (baseline)", "mockllm/model (new)"}
     assert frame.score.between(0, 1).all() and not frame.score.isna().any()
     assert all(math.isfinite(v) for v in frame.score)
+
+
+def _with(header_patch=None, sample_patch=None, fmt="json"):
+    data = json.loads(inspect_log("m", {(1, 1): "C", (2, 1): "I"}, fmt="json"))
+    data.update(header_patch or {})
+    if sample_patch is not None:
+        data["samples"][0].update(sample_patch)
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("data, message", [
+    (_with({"samples": "oops"}), "`samples` is not a list"),
+    (_with(sample_patch={"epoch": "x"}), "sample record 1: the epoch must be a whole number"),
+    (_with(sample_patch={"epoch": 0}), "the epoch must be a whole number from 1"),
+    (_with(sample_patch={"epoch": 1.9}), "the epoch must be a whole number"),
+    (_with(sample_patch={"epoch": True}), "the epoch must be a whole number"),
+    (_with(sample_patch={"id": [1]}), "the id must be a number or a text"),
+    (_with(sample_patch={"scores": {"a/b": {"value": 1}, "a": {"value": {"b": 0}}}}), "both named `a/b`"),
+    (_with({"samples": [{"id": 1, "epoch": 1, "scores": {}}, {"id": "1", "epoch": 1, "scores": {}}]}),
+     "ids 1 and '1', which read the same"),
+    (_with({"samples": [{"epoch": 1}]}), "not a sample with an `id`"),
+    (_with({"results": {"scores": 5}, "samples": [{"id": 1, "epoch": 1, "score": {"value": "C"}}]}), None),
+    (_with({"results": {"scores": [{"name": ["x"]}]}, "samples": [{"id": 1, "epoch": 1, "score": {"value": 1}}]}),
+     None),
+])
+def test_odd_shapes_inside_a_log_get_a_message_not_a_traceback(data, message):
+    if message is None:  # version-1 samples whose results name no usable scorer: read under "score"
+        assert llm.read_inspect_log(data).scorers == ("score",)
+        return
+    with pytest.raises(ValueError, match=message):
+        llm.read_inspect_log(data, name="up")
+
+
+def test_huge_values_and_damaged_or_odd_eval_members_get_a_message():
+    log = inspect_log("a", {(1, 1): 10 ** 400})
+    with pytest.raises(ValueError, match="too large to read"):
+        llm.read_inspect_logs([("a", log)], [("b", log)])
+    from backports.zstd import zipfile as zstd_zip
+
+    good = inspect_log("a", {(i, 1): "C" for i in range(1, 30)}, transcript=5000)
+    with zstd_zip.ZipFile(io.BytesIO(good)) as source:
+        info = source.getinfo("summaries.json")
+        start = info.header_offset + 30 + len(info.filename)
+    broken = bytearray(good)
+    broken[start + 8:start + 40] = b"\x13" * 32  # inside the Zstandard frame of summaries.json
+    with pytest.raises(ValueError, match="not a readable .eval log"):
+        llm.read_inspect_log(bytes(broken), name="broken.eval")
+    encrypted = bytearray(good)
+    for signature in (b"PK\x03\x04", b"PK\x01\x02"):  # every entry's general purpose bit 0: encrypted
+        at = encrypted.find(signature)
+        while at >= 0:
+            encrypted[at + (6 if signature == b"PK\x03\x04" else 8)] |= 0x1
+            at = encrypted.find(signature, at + 4)
+    with pytest.raises(ValueError, match="encrypted|not a readable"):
+        llm.read_inspect_log(bytes(encrypted), name="locked.eval")
+    # journal summaries that are not lists, numbered 1 and 01
+    buffer = io.BytesIO()
+    with zstd_zip.ZipFile(io.BytesIO(inspect_log("a", {(1, 1): "C"}, finished=False))) as source, \
+            zstd_zip.ZipFile(buffer, "w") as out:
+        out.writestr("_journal/start.json", source.read("_journal/start.json"))
+        out.writestr("_journal/summaries/1.json", json.dumps([{"id": 1, "epoch": 1, "scores": {}}]))
+        out.writestr("_journal/summaries/01.json", "5")
+    with pytest.raises(ValueError, match="is not a list of sample summaries"):
+        llm.read_inspect_log(buffer.getvalue(), name="odd.eval")
+    with pytest.raises(ValueError, match="not a readable .eval log|without Inspect's header"):
+        llm.read_inspect_log(b"PK\x05\x06" + b"\x00" * 18, name="empty.eval")
+
+
+def test_a_further_log_is_numbered_after_the_epochs_it_has_even_beyond_its_config():
+    data = json.loads(inspect_log("a", {(1, 1): "C", (1, 2): "I"}, fmt="json"))
+    data["eval"]["config"]["epochs"] = 1  # the config says one epoch; the samples have two
+    first = json.dumps(data).encode()
+    frame = llm.read_inspect_logs([("a1", first), ("a2", inspect_log("a", {(1, 1): "C"}))], [("b", first)])
+    a = frame[frame.model == "a (baseline)"]
+    assert sorted(a["sample"]) == [0, 1, 2] and not a.duplicated(["question", "sample"]).any()
+
+
+def test_logs_of_another_model_in_a_group_are_named_in_a_note():
+    a, other = inspect_log("x", {(1, 1): "C"}), inspect_log("y", {(1, 1): "I"})
+    frame = llm.read_inspect_logs([("a", a), ("b", other)], [("c", other)])
+    assert "The logs read as x also name y; they are read as runs of x." in frame.attrs["notes"]

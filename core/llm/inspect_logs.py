@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import uploads
-from ..packed import zip_module
+from ..packed import zip_entries, zip_module, zip_read_errors
 
 __all__ = ["InspectLog", "InspectOptions", "is_inspect_log", "read_inspect_log", "inspect_options",
            "read_inspect_logs"]
@@ -48,8 +48,10 @@ _WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
 #: Most bytes of JSON read from one ``.eval`` log's members together (its header and summaries are small; sample
 #: files with their transcripts are read only when a log has no summaries).
 MAX_JSON_BYTES = uploads.MAX_BYTES
+#: Most entries of a ``.eval`` zip (a sample file per sample and epoch, and the journal's).
+MAX_ENTRIES = 200_000
 _SAMPLE_FILE = re.compile(r"^samples/[^/]+_epoch_\d+(\.json|/sample\.json)$")
-_JOURNAL_SUMMARY = re.compile(r"^_journal/summaries/(\d+)\.json$")
+_JOURNAL_SUMMARY = re.compile(r"^_journal/summaries/(\d{1,9})\.json$")
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,14 @@ def _value(value, where: str) -> float | None:
     if isinstance(value, bool):
         return float(value)
     if isinstance(value, (int, float)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:
+            raise ValueError(f"{where}: the value is a number too large to read.") from None
     elif isinstance(value, str):
         if value in SCORE_LETTERS:
             return SCORE_LETTERS[value]
-        text = value.strip().lower()
+        text = value.lower()
         if text in _WORDS:
             return _WORDS[text]
         try:
@@ -138,25 +143,32 @@ def _flat_scores(scores) -> dict:
         return flat
     for scorer, score in scores.items():
         value = score.get("value") if isinstance(score, dict) else None
-        if isinstance(value, dict):
-            for key, inner in value.items():
-                flat[f"{scorer}/{key}"] = inner
-        elif value is not None:
-            flat[str(scorer)] = value
+        pairs = ([(f"{scorer}/{key}", inner) for key, inner in value.items()] if isinstance(value, dict) else
+                 [(str(scorer), value)] if value is not None else [])
+        for key, inner in pairs:
+            if key in flat:  # a scorer named "a/b" beside key b of a dict-valued scorer a
+                raise ValueError(f"two scores of one sample are both named `{key}`.")
+            flat[key] = inner
     return flat
 
 
-def _sample_entry(sample, scorer_v1: str | None):
+def _sample_entry(sample, scorer_v1: str, name: str, number: int):
+    where = f"{name}, sample record {number:,}"
     if not isinstance(sample, dict) or "id" not in sample or "epoch" not in sample:
-        return None
+        raise ValueError(f"{where} is not a sample with an `id` and an `epoch`.")
+    sample_id, epoch = sample["id"], sample["epoch"]
+    if isinstance(sample_id, bool) or not isinstance(sample_id, (int, str)):
+        raise ValueError(f"{where}: the id must be a number or a text, got {str(sample_id)[:40]!r}.")
+    if isinstance(epoch, bool) or not isinstance(epoch, int) or not 1 <= epoch <= 100_000:
+        raise ValueError(f"{where}: the epoch must be a whole number from 1, got {str(epoch)[:40]!r}.")
     scores = sample.get("scores")
-    if scores is None and "score" in sample and scorer_v1:  # version 1: one score, named by the results
+    if scores is None and "score" in sample:  # version 1: one score, named by the results
         scores = {scorer_v1: sample["score"]}
     try:
-        epoch = int(sample["epoch"])
-    except (TypeError, ValueError):
-        return None
-    return str(sample["id"]), epoch, _flat_scores(scores), bool(sample.get("invalidation"))
+        flat = _flat_scores(scores)
+    except ValueError as err:
+        raise ValueError(f"{where}: {err}") from None
+    return sample_id, epoch, flat, bool(sample.get("invalidation"))
 
 
 def _log_from(header: dict, samples: Sequence, name: str, status_default: str) -> InspectLog:
@@ -168,32 +180,40 @@ def _log_from(header: dict, samples: Sequence, name: str, status_default: str) -
     evaluation = header["eval"]
     model, task = str(evaluation.get("model") or "model"), str(evaluation.get("task") or "task")
     results = header.get("results") if isinstance(header.get("results"), dict) else {}
-    listed = [s.get("scorer") or s.get("name") for s in results.get("scores") or [] if isinstance(s, dict)]
-    scorer_v1 = next((s for s in listed if s), "score")
+    listed = results.get("scores") if isinstance(results.get("scores"), list) else []
+    names = [s.get("scorer") or s.get("name") for s in listed if isinstance(s, dict)]
+    scorer_v1 = next((s for s in names if isinstance(s, str) and s), "score")
     latest: dict = {}
-    for sample in samples:
-        entry = _sample_entry(sample, scorer_v1)
-        if entry is not None:
-            latest[entry[:2]] = entry  # a retried sample: its last record holds
-    invalidated = sum(e[3] for e in latest.values())
-    kept = tuple((i, e, s) for i, e, s, invalid in latest.values() if not invalid)
+    for number, sample in enumerate(samples, start=1):
+        sample_id, epoch, flat, invalid = _sample_entry(sample, scorer_v1, name, number)
+        key = (str(sample_id), epoch)
+        earlier = latest.get(key)
+        if earlier is not None and earlier[0] != sample_id:  # 1 and "1": two samples one text would merge
+            raise ValueError(f"{name} has samples with ids {earlier[0]!r} and {sample_id!r}, which read the same.")
+        latest[key] = (sample_id, flat, invalid)  # a retried sample: its last record holds
+    invalidated = sum(invalid for _, _, invalid in latest.values())
+    kept = tuple((i, e, flat) for (i, e), (_, flat, invalid) in latest.items() if not invalid)
     if not kept:
         raise ValueError(f"{name} holds no samples (the run logged none, or `log_samples` was off).")
     scorers = tuple(dict.fromkeys(k for _, _, s in kept for k in s))
     config = evaluation.get("config") if isinstance(evaluation.get("config"), dict) else {}
     epochs = config.get("epochs")
-    epochs = epochs if isinstance(epochs, int) and epochs > 0 else max(e for _, e, _ in kept)
+    seen = max(e for _, e, _ in kept)
+    # the config's epochs, or more when samples go beyond them: a further log's answers are numbered after these
+    epochs = max(epochs, seen) if isinstance(epochs, int) and not isinstance(epochs, bool) and epochs > 0 else seen
     return InspectLog(model, task, str(header.get("status") or status_default), epochs, scorers, kept, invalidated)
 
 
 def _read_member(archive, info, budget: list[int], name: str) -> object:
+    if info.flag_bits & 0x1:
+        raise ValueError(f"{name} is encrypted; upload the log as Inspect wrote it.")
     with archive.open(info) as handle:
         text = handle.read(budget[0] + 1)
     budget[0] -= len(text)
     if budget[0] < 0:
-        raise ValueError(f"{name}: the parts read from the log exceed {MAX_JSON_BYTES / 2**20:g} MB (a log without "
-                         "summaries, whose samples hold long transcripts); convert it with `inspect log convert "
-                         "--to json` and upload a smaller file.")
+        raise ValueError(f"{name}: the parts of the log that are read ({info.filename} and those before it) exceed "
+                         f"{MAX_JSON_BYTES / 2**20:g} MB; a log whose run ended has small sample summaries, one "
+                         "still running is read from its sample files, with their transcripts.")
     try:
         return uploads._json_value(text.decode("utf-8"), name=f"{name} ({info.filename})", line=None)
     except UnicodeDecodeError as err:
@@ -201,13 +221,13 @@ def _read_member(archive, info, budget: list[int], name: str) -> object:
 
 
 def _read_eval(data: bytes, name: str) -> InspectLog:
+    if zip_entries(data) > MAX_ENTRIES:  # bounded before zipfile parses the index
+        raise ValueError(f"{name} lists more than {MAX_ENTRIES:,} files; it is not an Inspect log this page reads.")
     zipfile_ = zip_module()
     budget = [MAX_JSON_BYTES]
     try:
         with zipfile_.ZipFile(io.BytesIO(data)) as archive:
             latest = {info.filename: info for info in archive.infolist()}  # a repeated name: the last entry holds
-            if len(latest) > 200_000:
-                raise ValueError(f"{name} lists more than 200,000 files; it is not an Inspect log.")
             head = latest.get("header.json") or latest.get("_journal/start.json")
             if head is None:
                 raise ValueError(f"{name} is a zip archive without Inspect's header.json or _journal/start.json.")
@@ -215,18 +235,23 @@ def _read_eval(data: bytes, name: str) -> InspectLog:
             if "summaries.json" in latest:
                 samples = _read_member(archive, latest["summaries.json"], budget, name)
             else:
-                journal = sorted((int(m.group(1)), info) for n, info in latest.items()
-                                 if (m := _JOURNAL_SUMMARY.match(n)))
+                journal = sorted(((int(m.group(1)), info) for n, info in latest.items()
+                                  if (m := _JOURNAL_SUMMARY.match(n))), key=lambda pair: pair[0])
                 if journal:
-                    samples = [s for _, info in journal for s in _read_member(archive, info, budget, name) or []]
+                    samples = []
+                    for _, info in journal:
+                        part = _read_member(archive, info, budget, name)
+                        if not isinstance(part, list):
+                            raise ValueError(f"{name}: {info.filename} is not a list of sample summaries.")
+                        samples += part
                 else:
                     samples = [_read_member(archive, info, budget, name) for n, info in latest.items()
                                if _SAMPLE_FILE.match(n)]
-    except (zipfile_.BadZipFile, EOFError, OSError) as err:
-        raise ValueError(f"{name} is not a readable .eval log ({err}).") from None
     except NotImplementedError as err:
         raise ValueError(f"{name} uses a compression this installation cannot read ({err}); install the "
                          "requirements (backports.zstd) or convert it with `inspect log convert --to json`.") from None
+    except zip_read_errors() as err:
+        raise ValueError(f"{name} is not a readable .eval log ({err}).") from None
     if not isinstance(samples, list):
         raise ValueError(f"{name}: its sample summaries are not a list.")
     return _log_from(header, samples, name, "started" if head.filename != "header.json" else "success")
@@ -266,7 +291,7 @@ def read_inspect_log(data, *, name: str = "The log") -> InspectLog:
         data = bytes(data)
     if not isinstance(data, bytes):
         raise ValueError(f"{name}: `data` must be the file's bytes.")
-    if data[:4] == b"PK\x03\x04":
+    if data[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
         if len(data) > uploads.MAX_BYTES:
             raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {uploads.MAX_BYTES / 2**20:g} MB is "
                              "accepted.")
@@ -274,8 +299,10 @@ def read_inspect_log(data, *, name: str = "The log") -> InspectLog:
     log = uploads._json_value(uploads.decode_text(data, name=name), name=name, line=None)
     if not isinstance(log, dict):
         raise ValueError(f"{name} is not an Inspect log (a JSON object with `eval` and `samples`).")
-    samples = log.get("samples")
-    return _log_from(log, samples if isinstance(samples, list) else [], name, "success")
+    samples = log.get("samples", [])
+    if not isinstance(samples, list):
+        raise ValueError(f"{name}: its `samples` is not a list of samples.")
+    return _log_from(log, samples, name, "success")
 
 
 def _groups(baseline, new) -> list[list[tuple[str, InspectLog]]]:
@@ -364,6 +391,11 @@ def read_inspect_logs(baseline, new, *, scorer: str | None = None) -> pd.DataFra
                          + (", ".join(map(repr, shared)) or "none") + ".")
     models = _model_names(groups)
     rows, notes = [], [f"Score: `{scorer}`."]
+    for model, group in zip(models, groups):
+        others = sorted({log.model for _, log in group[1:]} - {group[0][1].model})
+        if others:
+            notes.append(f"The logs read as {model} also name " + ", ".join(others) + "; they are read as runs of "
+                         f"{model}.")
     for model, group in zip(models, groups):
         offset, unscored, invalid = 0, 0, 0
         for file_name, log in group:
