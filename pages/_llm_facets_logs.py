@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core import llm, uploads
+from pages._llm_logs import read_inspect_uploads
 from pages._scaffold import apply_values, cached_upload, guard, list_of, safe_message
 from pages._uploads import opened, upload_types
 
@@ -38,17 +39,21 @@ def _fit(log: pd.DataFrame):
 
 
 def fit_from_logs(*, sd_keys):
-    """Estimate the components from a long log or lm-evaluation-harness files (one per model and template)."""
+    """Estimate the components from a long log, or lm-evaluation-harness files or Inspect AI logs (one per model and
+    template)."""
     box = st.expander("Estimate the components from your logs", key="fc_fit_open", on_change="rerun",
                       icon=":material/upload_file:")
     if not box.open:
         return
     with box:
-        source = st.radio("Logs", ["tidy", "harness"], horizontal=True, key="fc_source",
+        source = st.radio("Logs", ["tidy", "harness", "inspect"], horizontal=True, key="fc_source",
                           format_func={"tidy": "per-answer table (CSV/JSONL)",
-                                       "harness": "lm-evaluation-harness files, one per prompt variant"}.get,
+                                       "harness": "lm-evaluation-harness files, one per prompt variant",
+                                       "inspect": "Inspect AI logs, one per prompt variant"}.get,
                           help="A table with columns model, question, template (or prompt, prompt_id, template_id, "
-                          "fewshot_seed), sample (optional) and score.")
+                          "fewshot_seed), sample (optional) and score. Inspect logs of the runs under each prompt "
+                          "template are paired by their task arguments and solvers (e.g. `-T template=cot`); their "
+                          "epochs are the samples.")
         log, origin = None, None
         with guard("Cannot read these logs", stop=False):
             if source == "tidy":
@@ -58,6 +63,8 @@ def fit_from_logs(*, sd_keys):
                 up = opened(up)
                 if up is not None:
                     log, origin = _read_tidy(up.getvalue(), up.name), up.name
+            elif source == "inspect":
+                log, origin = read_inspect_uploads(prefix="fc_inspect", templates=True)
             else:
                 c1, c2 = st.columns(2)
                 name_a = c1.text_input("Baseline model name", "baseline", key="fc_name_a", max_chars=80)

@@ -73,27 +73,43 @@ def read_inspect(baseline, new, scorer):
     return llm.read_inspect_logs(list(baseline), list(new), scorer=scorer)
 
 
-def read_inspect_uploads():
-    """The Inspect AI uploaders (one or more logs per model) and the score to use; ``(log, origin)`` or Nones."""
+@cached_upload
+def read_inspect_templates(baseline, new, scorer):
+    return llm.read_inspect_templates(list(baseline), list(new), scorer=scorer)
+
+
+def read_inspect_uploads(*, prefix: str = "inspect", templates: bool = False):
+    """The Inspect AI uploaders (one or more logs per model) and the score to use; ``(log, origin)`` or Nones.
+
+    ``templates``: one log per prompt template (the "Prompts and seeds" tab's long log, paired by the runs' set-up);
+    else further logs of a model are further runs (K)."""
     c1, c2 = st.columns(2)
+    first = ("One .eval (or .json) log per prompt template, as `inspect eval` wrote them; a log's epochs are the "
+             "answers per question and template." if templates else
+             "The .eval (or .json) log that `inspect eval` wrote; its epochs are the answers per question (K).")
     files = [c.file_uploader(label, type=upload_types("eval", "json"), accept_multiple_files=True, key=key, help=hint)
              for c, label, key, hint in (
-                 (c1, "Baseline's Inspect logs", "inspect_a", "The .eval (or .json) log that `inspect eval` wrote; "
-                  "its epochs are the answers per question (K). Nothing in the file is executed."),
-                 (c2, "New model's Inspect logs", "inspect_b", "The same task and samples as the baseline's."))]
-    files = [tuple((f.name, f.getvalue()) for f in opened(group)) for group in files]
+                 (c1, "Baseline's Inspect logs", f"{prefix}_a", first + " Nothing in the file is executed."),
+                 (c2, "New model's Inspect logs", f"{prefix}_b", "The same task and samples as the baseline's"
+                  + (", under the same templates." if templates else ".")))]
+    # templates sorted by name: logs that do not say which template they ran are paired in this order
+    files = [tuple((f.name, f.getvalue()) for f in (sorted(opened(group), key=lambda f: f.name) if templates else
+                                                    opened(group))) for group in files]
     if not all(files):
         return None, None
     options = inspect_options(*files)
     c1, c2 = st.columns(2)
-    scorer = c1.selectbox("Score", options.scorers, key="inspect_scorer",
+    scorer = c1.selectbox("Score", options.scorers, key=f"{prefix}_scorer",
                           help="The scorer whose value is the answer's score: C/I (correct, incorrect), P (partial, "
                           "0.5), N (no answer, 0), true/false or a number in [0, 1].")
     c2.caption(f"Models: {list_of(options.models)}; task {list_of(options.tasks)}; epochs "
                f"{', '.join(map(str, options.epochs))}.")
     if scorer is None:
         raise ValueError("The logs share no score; each log's scores are listed by Inspect's `inspect view`.")
-    log = read_inspect(*files, scorer)
+    log = (read_inspect_templates if templates else read_inspect)(*files, scorer)
+    if templates:
+        st.caption(safe_message("Templates: " + "; ".join(f"{label} ({a} ↔ {b})"
+                                                          for label, a, b in log.attrs["templates"])))
     for note in log.attrs.get("notes", ())[1:]:  # the first names the score, which the selector shows
         st.caption(safe_message(note))
     return log, f"{sum(map(len, files))} Inspect logs"

@@ -21,19 +21,22 @@ def _score(value):
 
 def inspect_log(model: str, values: dict, *, scorer: str = "match", fmt: str = "eval", compression: str = "zstd",
                 status: str = "success", task: str = "arc_easy", finished: bool = True, transcript: int = 200,
-                extra: dict | None = None) -> bytes:
+                extra: dict | None = None, task_args: dict | None = None, steps: list | None = None) -> bytes:
     """A log of ``model`` whose samples ``(id, epoch)`` have ``values[(id, epoch)]`` as their ``scorer`` value
     (``None``: an errored sample with ``scores: {}``; a dict with the key ``"__scores__"``: the sample's whole
     ``scores``, written as they are).
-    ``finished=False`` writes a ``.eval`` of a run still going (no header.json, no summaries.json)."""
+    ``finished=False`` writes a ``.eval`` of a run still going (no header.json, no summaries.json).
+    ``task_args`` are the run's ``eval.task_args``; ``steps`` its plan's steps (default: one ``generate``)."""
     from backports.zstd import zipfile
 
     epochs = max(e for _, e in values)
     evaluation = {"eval_id": "E1", "run_id": "R1", "created": "2026-11-28T03:27:10+00:00", "task": task,
                   "task_id": "T1", "task_version": 0, "dataset": {"name": task, "samples": len({i for i, _ in values})},
-                  "model": model, "model_args": {}, "config": {"epochs": epochs, "log_samples": True},
+                  "task_args": task_args or {}, "model": model, "model_args": {},
+                  "config": {"epochs": epochs, "log_samples": True},
                   "packages": {"inspect_ai": "0.3.260"}, "scorers": [{"name": scorer, "options": {}, "metrics": []}]}
-    plan = {"name": "plan", "steps": [{"solver": "generate", "params": {}}], "config": {}}
+    plan = {"name": "plan", "steps": steps if steps is not None else [{"solver": "generate", "params": {}}],
+            "config": {}}
     samples = []
     for (sample_id, epoch), value in sorted(values.items(), key=lambda kv: (kv[0][1], str(kv[0][0]))):
         sample = {"id": sample_id, "epoch": epoch, "input": f"Question {sample_id}?", "target": "A",

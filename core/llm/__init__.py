@@ -89,6 +89,7 @@ from .fitting import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .facets import *  # noqa: F401,F403
 from .inspect_logs import *  # noqa: F401,F403
+from .inspect_templates import *  # noqa: F401,F403
 from .subset import *  # noqa: F401,F403
 from .items import *  # noqa: F401,F403
 from ._common import (  # noqa: F401  (private names used by the pages, tests and other modules)
@@ -129,6 +130,7 @@ __all__ = [
     "read_inspect_log",
     "inspect_options",
     "read_inspect_logs",
+    "read_inspect_templates",
     "sample_log",
     "sample_harness_files",
     "benchmark_assurance",

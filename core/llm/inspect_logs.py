@@ -18,6 +18,9 @@ that release; the layout is unchanged in 0.3.285):
   second ``match``) to a Score whose ``value`` is a string, number, boolean, list or dict (``scorer/_metric.py``);
   an errored sample has ``scores: {}`` and an ``error``; NaN means unscored. Logs of version 1 carry one ``score``.
 * The model is ``eval.model`` (``"openai/gpt-4o"``), the task ``eval.task``, the epochs ``eval.config.epochs``.
+  How the run was set up: ``eval.task_args`` (the task's arguments with their defaults, e.g. a prompt template
+  passed with ``-T template=cot``), ``eval.solver`` and ``eval.solver_args``, and the plan's steps
+  (``plan.steps``: each a ``solver`` with its ``params``, e.g. ``prompt_template`` with its ``template``).
 
 Scores become numbers as Inspect's own ``value_to_float`` makes them (``scorer/_metric.py``: ``"C"`` correct 1,
 ``"P"`` partial 0.5, ``"I"`` incorrect and ``"N"`` no answer 0, booleans, numbers, ``yes``/``true``/``no``/
@@ -29,6 +32,7 @@ score offers each key as its own score (``scorer/key``).
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 from collections.abc import Sequence
@@ -72,6 +76,10 @@ class InspectLog:
         ``(id, epoch, {score name: value})`` per sample; an errored sample has an empty dict.
     invalidated : int
         Samples marked invalid (``invalidation``) and left out.
+    settings : tuple of (str, str)
+        How the run was set up, as sorted ``(path, JSON value)`` pairs: ``task_args.<name>``, ``solver``,
+        ``solver_args.<name>`` and ``plan.<solver>.<param>`` (``plan.<solver>#2.<param>`` for a solver's second
+        step). Two runs of one task under different prompt templates differ here.
     """
 
     model: str
@@ -81,6 +89,7 @@ class InspectLog:
     scorers: tuple[str, ...]
     samples: tuple[tuple[str, int, dict], ...]
     invalidated: int = 0
+    settings: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,6 +180,39 @@ def _sample_entry(sample, scorer_v1: str, name: str, number: int):
     return sample_id, epoch, flat, bool(sample.get("invalidation"))
 
 
+def _json_text(value) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):  # keys of mixed types, circular: compared as their repr
+        return repr(value)[:10_000]
+
+
+def _settings(evaluation: dict, plan) -> tuple[tuple[str, str], ...]:
+    """``(path, JSON value)`` pairs of the run's set-up: task arguments, the solver and its arguments, the plan's
+    steps with their parameters (Inspect's ``EvalSpec.task_args``, ``solver``, ``solver_args`` and
+    ``EvalPlan.steps``)."""
+    pairs = {}
+    for field in ("task_args", "solver_args"):
+        args = evaluation.get(field)
+        if isinstance(args, dict):
+            pairs.update({f"{field}.{key}": _json_text(value) for key, value in args.items()})
+    if isinstance(evaluation.get("solver"), str):
+        pairs["solver"] = _json_text(evaluation["solver"])
+    steps = plan.get("steps") if isinstance(plan, dict) else None
+    seen: dict[str, int] = {}
+    for step in steps if isinstance(steps, list) else []:
+        if not isinstance(step, dict) or not isinstance(step.get("solver"), str):
+            continue
+        solver = step["solver"]
+        seen[solver] = seen.get(solver, 0) + 1
+        name = solver if seen[solver] == 1 else f"{solver}#{seen[solver]}"
+        params = step.get("params")
+        pairs[f"plan.{name}"] = ""  # the step itself: a plan with one more step is set up differently
+        if isinstance(params, dict):
+            pairs.update({f"plan.{name}.{key}": _json_text(value) for key, value in params.items()})
+    return tuple(sorted(pairs.items()))
+
+
 def _log_from(header: dict, samples: Sequence, name: str, status_default: str) -> InspectLog:
     if not isinstance(header, dict) or not isinstance(header.get("eval"), dict):
         raise ValueError(f"{name} is not an Inspect log (no `eval` header).")
@@ -201,7 +243,8 @@ def _log_from(header: dict, samples: Sequence, name: str, status_default: str) -
     seen = max(e for _, e, _ in kept)
     # the config's epochs, or more when samples go beyond them: a further log's answers are numbered after these
     epochs = max(epochs, seen) if isinstance(epochs, int) and not isinstance(epochs, bool) and epochs > 0 else seen
-    return InspectLog(model, task, str(header.get("status") or status_default), epochs, scorers, kept, invalidated)
+    return InspectLog(model, task, str(header.get("status") or status_default), epochs, scorers, kept, invalidated,
+                      _settings(evaluation, header.get("plan")))
 
 
 def _read_member(archive, info, budget: list[int], name: str) -> object:
@@ -332,6 +375,60 @@ def _shared_scorers(groups) -> list[str]:
     return [s for s in logs[0].scorers if all(s in log.scorers for log in logs[1:])]
 
 
+def _choose_scorer(groups, scorer: str | None) -> str:
+    shared = _shared_scorers(groups)
+    if scorer is None:
+        if len(shared) != 1:
+            raise ValueError("The logs share no score with values." if not shared else
+                             "The logs have several scores (" + ", ".join(map(repr, shared))
+                             + "); choose one with `scorer`.")
+        return shared[0]
+    if scorer not in shared:
+        raise ValueError(f"`scorer` {scorer!r} is not in every log; they share "
+                         + (", ".join(map(repr, shared)) or "none") + ".")
+    return scorer
+
+
+def _scored(groups, models, scorer: str) -> tuple[list[list[list[tuple[str, int, float]]]], list[str]]:
+    """Each model's logs' scored answers ``(sample id, epoch, value)``, log by log, and the notes on what was left
+    out (unscored, errored and invalidated samples, runs that did not finish, logs of other models or tasks)."""
+    notes = [f"Score: `{scorer}`."]
+    for model, group in zip(models, groups):
+        others = sorted({log.model for _, log in group[1:]} - {group[0][1].model})
+        if others:
+            notes.append(f"The logs read as {model} also name " + ", ".join(others) + "; they are read as runs of "
+                         f"{model}.")
+    runs = []
+    for model, group in zip(models, groups):
+        unscored, invalid, answers = 0, 0, []
+        for file_name, log in group:
+            run = []
+            for question, epoch, scores in log.samples:
+                value = scores.get(scorer)
+                value = None if value is None else _value(value, f"`{file_name}`, sample {question[:40]!r}, "
+                                                                 f"epoch {epoch}, score `{scorer}`")
+                if value is None:
+                    unscored += 1
+                else:
+                    run.append((question, epoch, value))
+            answers.append(run)
+            invalid += log.invalidated
+            if log.status != "success":
+                notes.append(f"`{file_name}` has status '{log.status}': its run did not finish; the samples it "
+                             "scored are read.")
+        if unscored:
+            notes.append(f"Samples of {model} without a `{scorer}` score (errors, or unscored), left out: "
+                         f"{unscored:,}.")
+        if invalid:
+            notes.append(f"Samples of {model} marked invalid in the log, left out: {invalid:,}.")
+        runs.append(answers)
+    tasks = list(dict.fromkeys(log.task for g in groups for _, log in g))
+    if len(tasks) > 1:
+        notes.append("The logs are of different tasks (" + ", ".join(tasks) + "); questions are matched by sample "
+                     "id.")
+    return runs, notes
+
+
 def inspect_options(baseline, new) -> InspectOptions:
     """The models, shared scores, tasks and epochs of two sets of Inspect logs (see :func:`read_inspect_logs`)."""
     groups = _groups(baseline, new)
@@ -379,48 +476,15 @@ def read_inspect_logs(baseline, new, *, scorer: str | None = None) -> pd.DataFra
     ([1.0, 0.0, 1.0, 1.0, 1.0, 1.0], ('m/a', 'm/b'))
     """
     groups = _groups(baseline, new)
-    shared = _shared_scorers(groups)
-    if scorer is None:
-        if len(shared) != 1:
-            raise ValueError("The logs share no score with values." if not shared else
-                             "The logs have several scores (" + ", ".join(map(repr, shared))
-                             + "); choose one with `scorer`.")
-        scorer = shared[0]
-    elif scorer not in shared:
-        raise ValueError(f"`scorer` {scorer!r} is not in every log; they share "
-                         + (", ".join(map(repr, shared)) or "none") + ".")
+    scorer = _choose_scorer(groups, scorer)
     models = _model_names(groups)
-    rows, notes = [], [f"Score: `{scorer}`."]
-    for model, group in zip(models, groups):
-        others = sorted({log.model for _, log in group[1:]} - {group[0][1].model})
-        if others:
-            notes.append(f"The logs read as {model} also name " + ", ".join(others) + "; they are read as runs of "
-                         f"{model}.")
-    for model, group in zip(models, groups):
-        offset, unscored, invalid = 0, 0, 0
-        for file_name, log in group:
-            for question, epoch, scores in log.samples:
-                value = scores.get(scorer)
-                value = None if value is None else _value(value, f"`{file_name}`, sample {question[:40]!r}, "
-                                                                 f"epoch {epoch}, score `{scorer}`")
-                if value is None:
-                    unscored += 1
-                    continue
-                rows.append((question, model, offset + epoch - 1, value))
+    runs, notes = _scored(groups, models, scorer)
+    rows = []
+    for model, group, answers in zip(models, groups, runs):
+        offset = 0
+        for (_, log), run in zip(group, answers):  # a further log's answers are numbered after the epochs before
+            rows += [(question, model, offset + epoch - 1, value) for question, epoch, value in run]
             offset += log.epochs
-            invalid += log.invalidated
-            if log.status != "success":
-                notes.append(f"`{file_name}` has status '{log.status}': its run did not finish; the samples it "
-                             "scored are read.")
-        if unscored:
-            notes.append(f"Samples of {model} without a `{scorer}` score (errors, or unscored), left out: "
-                         f"{unscored:,}.")
-        if invalid:
-            notes.append(f"Samples of {model} marked invalid in the log, left out: {invalid:,}.")
-    tasks = list(dict.fromkeys(log.task for g in groups for _, log in g))
-    if len(tasks) > 1:
-        notes.append("The logs are of different tasks (" + ", ".join(tasks) + "); questions are matched by sample "
-                     "id.")
     if not rows:
         raise ValueError(f"No sample of these logs has a `{scorer}` score.")
     frame = pd.DataFrame(rows, columns=["question", "model", "sample", "score"])

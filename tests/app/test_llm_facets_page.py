@@ -208,6 +208,52 @@ def test_harness_files_fit_and_fill_the_components(zipped):
     assert at.number_input(key="fc_sd_i").value == pytest.approx(round(100 * math.sqrt(fit.var_item), 2))
 
 
+def test_inspect_logs_one_per_template_fit_and_fill_the_components():
+    """Inspect logs of two models under three templates (``-T template=…``), the new model's named so that their
+    order differs from the baseline's: paired by the runs' task arguments, fitted as core.llm.fit_facets fits
+    core.llm.read_inspect_templates of the same files."""
+    import numpy as np
+
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(7)
+    templates = ("plain", "cot", "json")
+
+    def log(model, template, p):
+        values = {(f"q{i}", e): ("C" if rng.random() < p else "I") for i in range(15) for e in (1, 2)}
+        return inspect_log(model, values, task="qa", task_args={"template": template})
+
+    a = [(f"a_{k}_{t}.eval", log("org/a", t, 0.5)) for k, t in enumerate(templates)]
+    b = [(f"b_{2 - k}_{t}.eval", log("org/b", t, 0.7)) for k, t in enumerate(templates)]
+    at = open_page("llm", VIEW)
+    at.session_state["fc_fit_open"] = True
+    at.run()
+    at.radio(key="fc_source").set_value("inspect")
+    at.run()
+    for key, files in (("fc_inspect_a", a), ("fc_inspect_b", b)):
+        at.file_uploader(key=key).set_value([(name, data, "application/octet-stream") for name, data in files])
+    at.run()
+    assert not at.exception, at.exception
+    frame = llm.read_inspect_templates(sorted(a), sorted(b), scorer="match")
+    fit = llm.fit_facets(frame)
+    assert (fit.n, fit.templates, fit.samples) == (15, 3, 2)
+    table = [d.value for d in at.dataframe if "component" in d.value.columns][0]
+    assert table["variance"].tolist() == pytest.approx([fit.var_template, fit.var_item, fit.var_item_template,
+                                                        fit.var_sample], rel=1e-12, abs=1e-15)
+    shown = [c.replace("\\", "") for c in captions(at)]  # shown escaped (file names are user text)
+    assert ('Templates: template="plain" (a_0_plain.eval ↔ b_2_plain.eval); template="cot" (a_1_cot.eval ↔ '
+            'b_1_cot.eval); template="json" (a_2_json.eval ↔ b_0_json.eval)') in shown, shown
+    assert any("paired by how each run was set up" in c for c in shown)
+    at.button(key="fc_use_fit").click()
+    at.run()
+    assert at.number_input(key="fc_sd_i").value == pytest.approx(round(100 * math.sqrt(fit.var_item), 2))
+    # a log of another number of templates gets a message, not a traceback
+    at.file_uploader(key="fc_inspect_b").set_value([(name, data, "application/octet-stream") for name, data in b[:2]])
+    at.run()
+    assert not at.exception, at.exception
+    assert any("baseline has 3 logs and the new model 2" in e.value for e in at.error)
+
+
 def test_malformed_log_gets_a_message():
     at = open_page("llm", VIEW)
     at.session_state["fc_fit_open"] = True

@@ -126,6 +126,45 @@ def test_llm_inspect_eval_logs(page, server_url, tmp_path):
     _done(page, "llm-inspect")
 
 
+def test_llm_facets_inspect_logs_one_per_template(page, server_url, tmp_path):
+    """Inspect AI .eval logs of two models under three prompt templates (``-T template=…``), uploaded several at a
+    time on the "Prompts and seeds" tab: paired by their task arguments and fitted as core.llm.fit_facets does."""
+    import numpy as np
+
+    from core import llm
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(8)
+    groups = []
+    for model, p, order in (("openai/gpt-a", 0.55, (0, 1, 2)), ("openai/gpt-b", 0.7, (2, 1, 0))):
+        paths = []
+        for k, template in zip(order, ("plain", "cot", "json")):
+            values = {(i, e): "C" if rng.random() < p else "I" for i in range(1, 21) for e in (1, 2)}
+            path = tmp_path / f"2026-11-28T0{k}-00-00-00-00_qa_{model.split('/')[1]}_{k}.eval"
+            path.write_bytes(inspect_log(model, values, task="qa", task_args={"template": template}))
+            paths.append(path)
+        groups.append(sorted(paths))
+    fit = llm.fit_facets(llm.read_inspect_templates(*[[(p.name, p.read_bytes()) for p in g] for g in groups]))
+    _open(page, f"{server_url}/llm?view=Prompts+and+seeds")
+    page.get_by_text("Estimate the components from your logs").first.click()
+    wait_idle(page, timeout=60_000)
+    page.get_by_text("Inspect AI logs, one per prompt variant").click()
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).wait_for(state="attached", timeout=60_000)
+    page.locator(DROPZONE).nth(0).set_input_files([str(p) for p in groups[0]])
+    page.get_by_text(re.compile(r"a_2\.eval$")).first.wait_for(timeout=60_000)  # the uploader cuts long names
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).set_input_files([str(p) for p in groups[1]])
+    page.get_by_text("Estimated from 6 Inspect logs").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "20 questions × 3 templates × 2 samples" in text
+    assert 'template="plain"' in text and "Templates are paired by how each run was set up" in text
+    assert f"{100 * fit.delta:+.2f} points" in text
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot").count()
+    _done(page, "llm-facets-inspect")
+
+
 def test_leaderboard_alpaca_eval_annotations(page, server_url):
     _open(page, f"{server_url}/leaderboard?view=Fit+your+votes")
     page.locator(DROPZONE).first.set_input_files(str(DATA / "synthetic_alpaca_eval_annotations.json"))
