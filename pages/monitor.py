@@ -40,36 +40,14 @@ from pages._scaffold import (
 )
 from pages._fields import field_input
 from pages._links import narrowed
-from pages._uploads import opened, upload_types
+from pages._monitor_data import SOURCES, load
 from pages._scaffold import code_view
 
-SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
-           "votes": "pairwise votes"}
 VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}
 CS_METHODS = monitor_plan.SEQUENCE_WORDS  # the sequence widget shows the words the plan states
 Design = sq.MonitorDesign
 BOUNDARY_LABELS = {"pocock": "Pocock", "obrien_fleming": "O'Brien–Fleming",
                    "lan_demets": "Lan–DeMets (O'Brien–Fleming type)", "lan_demets_pocock": "Lan–DeMets (Pocock type)"}
-
-
-@cached
-def sample():
-    return sq.sample_differences()
-
-
-@cached
-def read_scores(data: bytes, name: str):
-    return sq.read_paired_scores(data, name=f"`{name}`", read_log=llm.read_benchmark_log)
-
-
-@cached
-def read_harness(entries):
-    return sq.differences_from_log(llm.read_harness_samples(list(entries)))
-
-
-@cached
-def read_votes(data: bytes, name: str):
-    return sq.differences_from_votes(pw.read_votes(data, name=f"`{name}`"))
 
 
 @cached
@@ -87,50 +65,6 @@ def forecast_of(values: np.ndarray, design: sq.MonitorDesign):
 def _input(name, box, **options):
     """The widget of a declared field, with the page's label."""
     return field_input(Design, name, box, label=Design.field(name).label, **options)
-
-
-def load(side):
-    """The results so far: the data source's widgets and the per-item differences they give."""
-    up, files = None, {}
-    source = side.radio("Data", list(SOURCES), format_func=SOURCES.get, key="source", bind="query-params",
-                        help="Per-item results in the order they came in: scores of two systems (a CSV with one column "
-                        "per system, or the LLM page's per-answer log), or pairwise votes (the Leaderboard page's format). "
-                        "The example is the LLM page's synthetic benchmark log (two models, 300 questions).")
-    with guard("Cannot read the results", stop=True):
-        if source == "sample":
-            data = sample()
-            origin = "the built-in synthetic LLM benchmark log"
-        elif source == "harness":
-            files = {}
-            for role, default in (("a", "baseline"), ("b", "new")):
-                name = side.text_input(f"Model {role.upper()} name", default, key=f"harness_name_{role}", max_chars=80)
-                ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=upload_types("jsonl"),
-                                         accept_multiple_files=True, key=f"harness_{role}",
-                                         help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
-                                         "(first metric and filter). Nothing in the file is executed.")
-                files[name.strip() or default] = opened(ups)
-            if not all(files.values()):
-                st.info("Upload the samples files of both models in the sidebar, or switch to the built-in example.")
-                st.stop()
-            if len(files) < 2:
-                raise ValueError("The two models need different names.")
-            data = read_harness(tuple((name, f.name, f.getvalue()) for name, ups in files.items() for f in ups))
-            origin = f"{sum(len(v) for v in files.values())} harness files"
-        else:
-            up = side.file_uploader("Upload the results", type=upload_types("csv", "tsv", "txt", "json", "jsonl"),
-                                    key=f"{source}_file",
-                                    help="Scores: a CSV with one column per system (one row per item), or the LLM page's "
-                                    "per-answer log (question, model, score). Votes: model_a, model_b, winner (Leaderboard "
-                                    "format). Nothing in the file is executed." if source == "scores" else
-                                    "model_a, model_b, winner per vote, in the order they came in; the pair of systems "
-                                    "with the most battles is monitored. Nothing in the file is executed.")
-            if up is None:
-                st.info("Upload a file in the sidebar, or switch to the built-in example.")
-                st.stop()
-            up = opened(up)
-            data = read_scores(up.getvalue(), up.name) if source == "scores" else read_votes(up.getvalue(), up.name)
-            origin = f"`{md_escape(up.name)}`"
-    return SimpleNamespace(source=source, data=data, origin=origin, up=up, files=files)
 
 
 def controls(side, d):
@@ -195,7 +129,8 @@ def key_controls(r, d):
 
 def units(r, d):
     """Points (×100) for accuracies and votes, the scores' own units otherwise."""
-    points = d.source in ("sample", "votes") or bool(np.isin(r.diffs, (-1.0, 0.0, 1.0)).all())
+    # Inspect scores are proportions correct (its reader refuses others): points even when epochs are averaged
+    points = d.source in ("sample", "votes", "inspect") or bool(np.isin(r.diffs, (-1.0, 0.0, 1.0)).all())
     return points, (100.0 if points else 1.0)
 
 
@@ -305,7 +240,7 @@ def plan(r, d, plotted):
     snippet = monitor_snippet(r.design, upto=r.upto, swap=r.swap,
                               data_file=up.name if source in ("scores", "votes") else None, votes=source == "votes",
                               harness_files=tuple((name, f.name) for name, ups in files.items() for f in ups)
-                              if source == "harness" else ())
+                              if source == "harness" else (), inspect_files=d.inspect)
     plan_actions(lambda: monitor_plan.plan_item(
         r.design, r.res, name_a=r.name_a, name_b=r.name_b, data=origin.strip("`"),
         data_source="upload" if source != "sample" else "built-in example", link=current_link(), code=snippet),

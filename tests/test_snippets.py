@@ -247,6 +247,31 @@ def test_monitor_script_reads_the_uploaded_file(tmp_path, monkeypatch):
     assert printed["P(ends with a winner)"] == f"{100 * res.p_stop_effect:.1f}%"
 
 
+def test_monitor_script_reads_inspect_logs(tmp_path, monkeypatch):
+    """With Inspect AI logs the script reads them by name, as the page did: epochs averaged per question, in
+    points (the scores are proportions correct)."""
+    from core import llm
+    from core import sequential as sq
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(9)
+    for name, model, p in (("a.eval", "org/a", 0.5), ("b.json", "org/b", 0.6)):
+        values = {(i, e): "C" if rng.random() < p else "I" for i in range(1, 121) for e in (1, 2)}
+        (tmp_path / name).write_bytes(inspect_log(model, values, fmt=name.rpartition(".")[2]))
+    monkeypatch.chdir(tmp_path)
+    design = sq.MonitorDesign(target=0.05, n_max=1000, alpha=0.05, sequence="bounded", looks=3,
+                              boundary="obrien_fleming", seed=1)
+    code = monitor_snippet(design, upto=100, swap=False, inspect_files=(("a.eval",), ("b.json",), "match"))
+    printed = run_here(code)
+    data = sq.differences_from_log(llm.read_inspect_logs([("a.eval", (tmp_path / "a.eval").read_bytes())],
+                                                         [("b.json", (tmp_path / "b.json").read_bytes())]))
+    assert not np.isin(data["difference"], (-1.0, 0.0, 1.0)).all()  # halves: epochs averaged, still points
+    res = sq.monitor(data["difference"].to_numpy(dtype=float)[:100], target=0.05, n_max=1000, alpha=0.05,
+                     bounds=(-1.0, 1.0), looks=3, boundary="obrien_fleming", seed=1)
+    assert printed["Items so far"] == "100"
+    assert printed["Running difference"] == f"{100 * res.sequence.iloc[-1]['estimate']:+.2f} pts"
+
+
 def test_the_plan_carries_the_pages_script():
     """The plan basket's item (and so the plan HTML) holds the script the code view shows."""
     from tests.app.conftest import open_page, open_plan

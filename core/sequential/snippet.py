@@ -89,7 +89,8 @@ def sequential_snippet(design: CampaignDesign, *, target_power: float, prior: tu
 
 
 def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: str | None = None,
-                    votes: bool = False, harness_files: Sequence[tuple[str, str]] = ()) -> str:
+                    votes: bool = False, harness_files: Sequence[tuple[str, str]] = (),
+                    inspect_files: tuple[Sequence[str], Sequence[str], str] | None = None) -> str:
     """Script for the monitor page (:func:`core.sequential.monitor`) at ``design``.
 
     Parameters
@@ -109,6 +110,9 @@ def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: 
     harness_files : sequence of (str, str)
         (model, file name) pairs: read lm-evaluation-harness samples files instead
         (:func:`core.llm.read_harness_samples`).
+    inspect_files : (sequence of str, sequence of str, str), optional
+        Model A's and model B's Inspect AI log files and the score: read them instead
+        (:func:`core.llm.read_inspect_logs`); the differences are in points.
 
     Examples
     --------
@@ -123,7 +127,14 @@ def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: 
     defaults = inspect.signature(monitor).parameters
     extra = "".join(f", {name}={literal(getattr(design, name))}" for name in ("sd", "n_sims", "n_paths")
                     if getattr(design, name) != defaults[name].default)
-    if harness_files:
+    if inspect_files is not None:
+        a_files, b_files = ([str(f) for f in files] for files in inspect_files[:2])
+        scorer = str(inspect_files[2])
+        read = ("from core import llm\n\n"
+                f"baseline = [(name, open(name, 'rb').read()) for name in {a_files!r}]\n"
+                f"new = [(name, open(name, 'rb').read()) for name in {b_files!r}]\n"
+                f"data = sq.differences_from_log(llm.read_inspect_logs(baseline, new, scorer={scorer!r}))")
+    elif harness_files:
         pairs = [(str(m), str(f)) for m, f in harness_files]
         read = ("from core import llm\n\n"
                 f"files = [(model, name, open(name, 'rb').read()) for model, name in {pairs!r}]\n"
@@ -139,7 +150,8 @@ def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: 
     lines = [HEADER, "from core import sequential as sq", "", read,
              "diffs = data['difference'].to_numpy(dtype=float)",
              "# points (x100) for accuracies and votes, as on the page; other scores keep their own units",
-             f"points = {(data_file is None and not harness_files) or votes!r} or bool(np.isin(diffs, (-1.0, 0.0, 1.0)).all())"]
+             f"points = {(data_file is None and not harness_files) or votes or inspect_files is not None!r} "
+             "or bool(np.isin(diffs, (-1.0, 0.0, 1.0)).all())"]
     if swap:
         lines.append("diffs = -diffs  # B and A swapped")
     lines += [f"upto, target, n_max, alpha = {int(upto)!r}, {literal(float(target))}, {int(n_max)!r}, {literal(float(alpha))}",

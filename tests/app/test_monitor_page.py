@@ -118,6 +118,48 @@ def test_uploaded_scores_and_votes():
     assert metrics(at)["Running difference"].endswith(" pts")  # votes coded ±1: a win-rate difference in points
 
 
+@pytest.mark.parametrize("finished", [True, False])
+def test_inspect_logs_are_read_like_the_llm_page(finished):
+    """Two Inspect AI logs, model B's from a run still going (its journal read): the questions both have answered,
+    epochs averaged, in points; the code view reads the same files."""
+    from core import llm
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(11)
+    a_values = {(i, e): "C" if rng.random() < 0.5 else "I" for i in range(1, 81) for e in (1, 2)}
+    b_values = {(i, e): "C" if rng.random() < 0.65 else "I" for i in range(1, 61 if not finished else 81)
+                for e in (1, 2)}
+    a = ("a.eval", inspect_log("org/a", a_values))
+    b = ("b.eval", inspect_log("org/b", b_values, finished=finished, status="started" if not finished else "success"))
+    at = open_page("monitor", {"source": "Inspect AI logs"})
+    assert not at.exception and at.info
+    at.file_uploader(key="inspect_log_a").set_value([(*a, "application/octet-stream")])
+    at.file_uploader(key="inspect_log_b").set_value([(*b, "application/octet-stream")])
+    at.run()
+    assert not at.exception, at.exception
+    want = sq.differences_from_log(llm.read_inspect_logs([a], [b]))
+    assert len(want) == (80 if finished else 60)
+    shown = metrics(at)
+    assert shown["Items so far"] == f"{len(want):,}"
+    assert shown["Running difference"] == f"{100 * want['difference'].mean():+.2f} pts"
+    notes = [c.value.replace("\\", "") for c in at.sidebar.caption]
+    assert "Questions answered by both models, in the order org/a's log lists them." in notes
+    assert any("did not finish" in c for c in notes) == (not finished)
+    at.session_state["monitor_code_open"] = True
+    at.run()
+    code = [c.value for c in at.code if c.language == "python"]
+    assert code and "llm.read_inspect_logs(baseline, new, scorer='match')" in code[0] and "'b.eval'" in code[0]
+
+
+def test_inspect_logs_that_are_not_logs_get_a_message():
+    at = open_page("monitor", {"source": "Inspect AI logs"})
+    at.file_uploader(key="inspect_log_a").set_value([("a.json", b'{"version": 2, "status": "success"}', "text/json")])
+    at.file_uploader(key="inspect_log_b").set_value([("b.json", b"[1, 2]", "text/json")])
+    at.run()
+    assert not at.exception, at.exception
+    assert at.error and "Cannot read the results" in at.error[0].value
+
+
 def test_bad_upload_is_a_message():
     at = open_page("monitor", {"source": "per-item scores"})
     at.file_uploader(key="scores_file").set_value(("bad.csv", b"a,b\n1,x\n2,3\n", "text/csv"))

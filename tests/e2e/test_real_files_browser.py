@@ -165,6 +165,41 @@ def test_llm_facets_inspect_logs_one_per_template(page, server_url, tmp_path):
     _done(page, "llm-facets-inspect")
 
 
+def test_monitor_inspect_log_of_a_run_still_going(page, server_url, tmp_path):
+    """The Monitor fed two Inspect AI .eval logs, the new model's from a run still going (no header.json yet: its
+    journal is read): the questions both have answered, in points, with the note that the run has not finished."""
+    import numpy as np
+
+    from core import llm
+    from core import sequential as sq
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(12)
+    a_path, b_path = tmp_path / "2026-11-28_qa_gpt-a.eval", tmp_path / "2026-11-28_qa_gpt-b.eval"
+    a_path.write_bytes(inspect_log("openai/gpt-a", {(i, 1): "C" if rng.random() < 0.5 else "I"
+                                                    for i in range(1, 201)}))
+    b_path.write_bytes(inspect_log("openai/gpt-b", {(i, 1): "C" if rng.random() < 0.6 else "I"
+                                                    for i in range(1, 151)}, finished=False, status="started"))
+    want = sq.differences_from_log(llm.read_inspect_logs([(a_path.name, a_path.read_bytes())],
+                                                         [(b_path.name, b_path.read_bytes())]))
+    assert len(want) == 150
+    _open(page, f"{server_url}/monitor?source=Inspect+AI+logs")
+    page.locator(DROPZONE).nth(1).wait_for(state="attached", timeout=60_000)
+    page.locator(DROPZONE).nth(0).set_input_files(str(a_path))
+    page.get_by_text(re.compile(r"gpt-a\.eval$")).first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).set_input_files(str(b_path))
+    page.get_by_text("its run did not finish").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    from playwright.sync_api import expect
+
+    values = page.locator('[data-testid="stMetricValue"]')
+    expect(values.first).to_have_text("150", timeout=30_000)  # uploads open at their last item
+    expect(values.nth(1)).to_contain_text(f"{100 * want['difference'].mean():+.2f}".replace("-", "−"))
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot").count()
+    _done(page, "monitor-inspect")
+
+
 def test_leaderboard_alpaca_eval_annotations(page, server_url):
     _open(page, f"{server_url}/leaderboard?view=Fit+your+votes")
     page.locator(DROPZONE).first.set_input_files(str(DATA / "synthetic_alpaca_eval_annotations.json"))
