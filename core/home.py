@@ -60,6 +60,8 @@ UPLOAD_KINDS = {k.kind: k for k in (
                "metrics"),
     UploadKind("inspect", "Inspect AI log", "llm",
                "`.eval` (or `.json`) logs that `inspect eval` writes: two, the baseline's first"),
+    UploadKind("helm", "HELM run", "llm",
+               "a run's `per_instance_stats.json` (HELM's benchmark output): two, the baseline's first"),
     UploadKind("llm_log", "per-answer LLM log", "llm",
                "CSV/TSV/JSONL with columns `question`, `model`, `score` (optional `sample`, `cluster`)"),
     UploadKind("votes", "pairwise votes", "leaderboard",
@@ -227,6 +229,8 @@ def _recognise(label: str, data, name: str = "") -> str:
     unknown = (f"{label} is not a file the app recognises. Accepted formats:\n" + accepted_formats())
     if llm.is_inspect_log(name, data):
         return "inspect"
+    if llm.is_helm_stats(data):
+        return "helm"
     if uploads.is_parquet(data):  # Hugging Face datasets: only votes are read from Parquet
         columns = {c.strip().lower() for c in uploads.parquet_columns(data, name=label)}
         if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns or _ALPACA_EVAL_COLUMNS <= columns:
@@ -425,15 +429,22 @@ def read_uploads(files) -> Upload:
         log = llm.read_inspect_logs([(files[0][0], bytes(files[0][1]))], [(files[1][0], bytes(files[1][1]))],
                                     scorer=scorer)
         return _llm_upload("inspect", log, "Inspect AI logs", f" (score {scorer})")
-    if len(files) != 2 or any(k != "harness" for k in kinds):
-        raise ValueError("Several files are read together only as two lm-evaluation-harness samples files or two "
-                         "Inspect AI logs, the baseline's and the new model's; upload other files one at a time. "
-                         "Accepted formats:\n" + accepted_formats())
+    if len(files) != 2 or kinds not in (["harness", "harness"], ["helm", "helm"]):
+        raise ValueError("Several files are read together only as two lm-evaluation-harness samples files, two "
+                         "Inspect AI logs or two HELM runs' per_instance_stats.json, the baseline's and the new "
+                         "model's; upload other files one at a time. Accepted formats:\n" + accepted_formats())
     (name_a, data_a), (name_b, data_b) = files
     label_a, label_b = name_a[:60], name_b[:60]
-    if label_a == label_b:
+    if label_a == label_b:  # HELM's files are all per_instance_stats.json
         label_a, label_b = f"A: {label_a}", f"B: {label_b}"
     entries = [(label_a, name_a, bytes(data_a)), (label_b, name_b, bytes(data_b))]
+    if kinds[0] == "helm":
+        options = llm.helm_options(entries)
+        if not options.metrics:
+            raise ValueError("The two HELM runs share no per-instance metric with values in [0, 1] (such as "
+                             "`exact_match`).")
+        log = llm.read_helm_runs(entries, metric=options.metrics[0])
+        return _llm_upload("helm", log, "HELM runs", f" (metric {options.metrics[0]})")
     options = llm.harness_options(entries)
     if not options.metrics:
         raise ValueError("The two harness files share no per-sample metric with values in [0, 1] (such as `acc` or "
@@ -491,6 +502,14 @@ def read_upload(name: str, data) -> Upload:
                       next_step="Upload the other model's log together with this one (two files: baseline first), "
                       "or use the LLM page's “Estimate from your logs” view (Inspect AI logs), which also reads "
                       "several logs per model.", link=(("view", LLM_LOG_TAB),))
+    if kind == "helm":
+        run = llm.read_helm_stats(data, name=label)
+        shown = ", ".join(m[:30] for m in run.metrics[:6]) or "none with values in [0, 1]"
+        return Upload(kind, page, f"A HELM run's per-instance statistics: {len({i for i, _, _ in run.records}):,} "
+                      f"instances × {run.trials} train trials (metrics: {shown}).",
+                      next_step="Upload the other model's per_instance_stats.json together with this one (two files: "
+                      "baseline first), or use the LLM page's “Estimate from your logs” view (HELM runs), which also "
+                      "names the models and reads several runs per model.", link=(("view", LLM_LOG_TAB),))
     if kind == "llm_log":
         return _llm_upload(kind, llm.read_benchmark_log(data, name=label), "A per-answer log")
     if kind == "votes":

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core import llm, uploads
-from pages._llm_logs import read_inspect_uploads
+from pages._llm_readers import read_helm_uploads, read_inspect_uploads
 from pages._scaffold import apply_values, cached_upload, guard, list_of, safe_message
 from pages._uploads import opened, upload_types
 
@@ -46,14 +46,16 @@ def fit_from_logs(*, sd_keys):
     if not box.open:
         return
     with box:
-        source = st.radio("Logs", ["tidy", "harness", "inspect"], horizontal=True, key="fc_source",
+        source = st.radio("Logs", ["tidy", "harness", "inspect", "helm"], horizontal=True, key="fc_source",
                           format_func={"tidy": "per-answer table (CSV/JSONL)",
                                        "harness": "lm-evaluation-harness files, one per prompt variant",
-                                       "inspect": "Inspect AI logs, one per prompt variant"}.get,
+                                       "inspect": "Inspect AI logs, one per prompt variant",
+                                       "helm": "HELM runs, train trials as templates"}.get,
                           help="A table with columns model, question, template (or prompt, prompt_id, template_id, "
                           "fewshot_seed), sample (optional) and score. Inspect logs of the runs under each prompt "
                           "template are paired by their task arguments and solvers (e.g. `-T template=cot`); their "
-                          "epochs are the samples.")
+                          "epochs are the samples. HELM's train trials each draw their own in-context examples: "
+                          "they are the templates.")
         log, origin = None, None
         with guard("Cannot read these logs", stop=False):
             if source == "tidy":
@@ -65,6 +67,8 @@ def fit_from_logs(*, sd_keys):
                     log, origin = _read_tidy(up.getvalue(), up.name), up.name
             elif source == "inspect":
                 log, origin = read_inspect_uploads(prefix="fc_inspect", templates=True)
+            elif source == "helm":
+                log, origin = read_helm_uploads(prefix="fc_helm", trials="templates")
             else:
                 c1, c2 = st.columns(2)
                 name_a = c1.text_input("Baseline model name", "baseline", key="fc_name_a", max_chars=80)

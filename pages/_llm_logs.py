@@ -14,6 +14,7 @@ from core import llm, uploads
 from core.runnable import harness_command, harness_task, item_list_json
 from pages._fields import field_help, field_input
 from pages._links import asked_late, narrowed, report_late
+from pages._llm_readers import read_helm_uploads, read_inspect_uploads
 from pages._scaffold import apply_values, cached, cached_upload, guard, list_of, safe_message
 from pages._uploads import opened, upload_types
 
@@ -64,58 +65,6 @@ def read_harness(entries, metric, filter_, files_per_model="runs"):
 
 
 @cached_upload
-def inspect_options(baseline, new):
-    return llm.inspect_options(list(baseline), list(new))
-
-
-@cached_upload
-def read_inspect(baseline, new, scorer):
-    return llm.read_inspect_logs(list(baseline), list(new), scorer=scorer)
-
-
-@cached_upload
-def read_inspect_templates(baseline, new, scorer):
-    return llm.read_inspect_templates(list(baseline), list(new), scorer=scorer)
-
-
-def read_inspect_uploads(*, prefix: str = "inspect", templates: bool = False):
-    """The Inspect AI uploaders (one or more logs per model) and the score to use; ``(log, origin)`` or Nones.
-
-    ``templates``: one log per prompt template (the "Prompts and seeds" tab's long log, paired by the runs' set-up);
-    else further logs of a model are further runs (K)."""
-    c1, c2 = st.columns(2)
-    first = ("One .eval (or .json) log per prompt template, as `inspect eval` wrote them; a log's epochs are the "
-             "answers per question and template." if templates else
-             "The .eval (or .json) log that `inspect eval` wrote; its epochs are the answers per question (K).")
-    files = [c.file_uploader(label, type=upload_types("eval", "json"), accept_multiple_files=True, key=key, help=hint)
-             for c, label, key, hint in (
-                 (c1, "Baseline's Inspect logs", f"{prefix}_a", first + " Nothing in the file is executed."),
-                 (c2, "New model's Inspect logs", f"{prefix}_b", "The same task and samples as the baseline's"
-                  + (", under the same templates." if templates else ".")))]
-    # templates sorted by name: logs that do not say which template they ran are paired in this order
-    files = [tuple((f.name, f.getvalue()) for f in (sorted(opened(group), key=lambda f: f.name) if templates else
-                                                    opened(group))) for group in files]
-    if not all(files):
-        return None, None
-    options = inspect_options(*files)
-    c1, c2 = st.columns(2)
-    scorer = c1.selectbox("Score", options.scorers, key=f"{prefix}_scorer",
-                          help="The scorer whose value is the answer's score: C/I (correct, incorrect), P (partial, "
-                          "0.5), N (no answer, 0), true/false or a number in [0, 1].")
-    c2.caption(f"Models: {list_of(options.models)}; task {list_of(options.tasks)}; epochs "
-               f"{', '.join(map(str, options.epochs))}.")
-    if scorer is None:
-        raise ValueError("The logs share no score; each log's scores are listed by Inspect's `inspect view`.")
-    log = (read_inspect_templates if templates else read_inspect)(*files, scorer)
-    if templates:
-        st.caption(safe_message("Templates: " + "; ".join(f"{label} ({a} ↔ {b})"
-                                                          for label, a, b in log.attrs["templates"])))
-    for note in log.attrs.get("notes", ())[1:]:  # the first names the score, which the selector shows
-        st.caption(safe_message(note))
-    return log, f"{sum(map(len, files))} Inspect logs"
-
-
-@cached_upload
 def fit(log: pd.DataFrame, judge_se, judge_sp):
     return llm.fit_benchmark(log, judge_sensitivity=judge_se, judge_specificity=judge_sp, seed=0)
 
@@ -135,12 +84,14 @@ def read_logs():
     Returns ``(log, origin, task)``: the per-answer log (None without one), where it came from, and the harness
     task of its first file (for the item list)."""
     log, origin, files_a = None, None, []
-    source = st.radio("Logs", ["tidy", "harness", "inspect", "sample"], horizontal=True, key="log_source",
+    source = st.radio("Logs", ["tidy", "harness", "inspect", "helm", "sample"], horizontal=True, key="log_source",
                       format_func={"tidy": "per-answer table (CSV/JSONL)", "harness": "lm-evaluation-harness files",
-                                   "inspect": "Inspect AI logs", "sample": "worked example (synthetic)"}.get,
+                                   "inspect": "Inspect AI logs", "helm": "HELM runs",
+                                   "sample": "worked example (synthetic)"}.get,
                       help="A tidy log has columns question, model, score (0–1) and optionally sample and cluster. "
                       "lm-evaluation-harness files come from `--log_samples` (one or more per model). Inspect AI "
-                      "logs are the .eval (or .json) files `inspect eval` writes, one or more per model.")
+                      "logs are the .eval (or .json) files `inspect eval` writes, one or more per model. HELM runs: "
+                      "each run's per_instance_stats.json; its train trials are read as K.")
     with guard("Cannot read these logs", stop=False):
         if source == "tidy":
             up = st.file_uploader("Per-answer log",
@@ -179,6 +130,8 @@ def read_logs():
                 log, origin = read_harness(entries, metric, filt, per_model), f"{len(entries)} harness files"
         elif source == "inspect":
             log, origin = read_inspect_uploads()
+        elif source == "helm":
+            log, origin = read_helm_uploads()
         else:
             log, origin = llm.sample_log(), "the synthetic worked example (core/data/llm_sample/benchmark_log.csv)"
             st.caption("Synthetic data, generated from the page's own model: two models × 300 questions in 60 "

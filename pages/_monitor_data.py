@@ -10,7 +10,7 @@ import streamlit as st
 from core import llm
 from core import pairwise as pw
 from core import sequential as sq
-from pages._llm_logs import inspect_options
+from pages._llm_readers import inspect_options
 from pages._scaffold import cached, cached_upload, guard, md_escape, safe_message
 from pages._uploads import opened, upload_types
 

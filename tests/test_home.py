@@ -386,3 +386,26 @@ def test_two_inspect_logs_open_the_llm_page_with_the_fitted_values():
     assert one.query == {"view": home.LLM_LOG_TAB}
     with pytest.raises(ValueError, match="two Inspect AI logs"):
         home.read_uploads([files[0], ("votes.csv", b"model_a,model_b,winner\na,b,model_a\n")])
+
+
+def test_two_helm_runs_open_the_llm_page_with_the_fitted_values():
+    """Two HELM per_instance_stats.json (both so named, as HELM writes them), baseline first: fitted together with
+    the train trials as K; the link carries the baseline accuracy computed here from the values written."""
+    from tests.helm_files import helm_stats
+
+    rng = np.random.default_rng(3)
+    values = [{(f"id{i}", t): float(rng.random() < p) for t in range(2) for i in range(40)} for p in (0.5, 0.7)]
+    files = [("per_instance_stats.json", helm_stats(v, perturbed=3)) for v in values]
+    assert [home.recognise(n, d) for n, d in files] == ["helm", "helm"]
+    upload = home.read_uploads(files)
+    assert upload.page == "llm" and upload.kind == "helm"
+    assert upload.query["acc_a"] == str(round(200 * np.mean(list(values[0].values()))) / 2)
+    assert upload.query["k"] == "2"
+    assert ("HELM runs of A: per_instance_stats.json (baseline) and B: per_instance_stats.json (metric exact_match): "
+            "40 questions") in upload.summary
+    one = home.read_upload(*files[0])
+    assert one.summary == ("A HELM run's per-instance statistics: 40 instances × 2 train trials (metrics: "
+                           "exact_match, quasi_exact_match).")
+    assert one.query == {"view": home.LLM_LOG_TAB}
+    with pytest.raises(ValueError, match="two HELM runs"):
+        home.read_uploads([files[0], ("votes.csv", b"model_a,model_b,winner\na,b,model_a\n")])

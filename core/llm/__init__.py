@@ -90,6 +90,7 @@ from .readers import *  # noqa: F401,F403
 from .facets import *  # noqa: F401,F403
 from .inspect_logs import *  # noqa: F401,F403
 from .inspect_templates import *  # noqa: F401,F403
+from .helm import *  # noqa: F401,F403
 from .subset import *  # noqa: F401,F403
 from .items import *  # noqa: F401,F403
 from ._common import (  # noqa: F401  (private names used by the pages, tests and other modules)
@@ -131,6 +132,14 @@ __all__ = [
     "inspect_options",
     "read_inspect_logs",
     "read_inspect_templates",
+    # HELM runs (per_instance_stats.json): core.llm.helm
+    "HelmRun",
+    "HelmOptions",
+    "HELM_TRIALS",
+    "is_helm_stats",
+    "read_helm_stats",
+    "helm_options",
+    "read_helm_runs",
     "sample_log",
     "sample_harness_files",
     "benchmark_assurance",

@@ -254,6 +254,38 @@ def test_inspect_logs_one_per_template_fit_and_fill_the_components():
     assert any("baseline has 3 logs and the new model 2" in e.value for e in at.error)
 
 
+def test_helm_train_trials_are_the_templates():
+    """HELM runs with four train trials (four sets of in-context examples): fitted as core.llm.fit_facets fits
+    core.llm.read_helm_runs(..., trials="templates") of the same files."""
+    import numpy as np
+
+    from tests.helm_files import helm_stats
+
+    rng = np.random.default_rng(3)
+    files = []
+    for model, p in (("gpt-a", 0.5), ("gpt-b", 0.65)):
+        values = {(f"id{i}", t): float(rng.random() < p) for t in range(4) for i in range(25)}
+        files.append((model, f"{model}.json", helm_stats(values)))
+    at = open_page("llm", VIEW)
+    at.session_state["fc_fit_open"] = True
+    at.run()
+    at.radio(key="fc_source").set_value("helm")
+    at.run()
+    for role, (model, name, data) in zip("ab", files):
+        at.text_input(key=f"fc_helm_name_{role}").set_value(model)
+        at.file_uploader(key=f"fc_helm_files_{role}").set_value([(name, data, "application/json")])
+    at.run()
+    at.selectbox(key="fc_helm_metric").set_value("exact_match")
+    at.run()
+    assert not at.exception, at.exception
+    fit = llm.fit_facets(llm.read_helm_runs(files, metric="exact_match", trials="templates"))
+    assert (fit.n, fit.templates, fit.samples) == (25, 4, 1)
+    table = [d.value for d in at.dataframe if "component" in d.value.columns][0]
+    assert table["variance"].tolist() == pytest.approx([fit.var_template, fit.var_item, fit.var_item_template,
+                                                        fit.var_sample], rel=1e-12, abs=1e-15)
+    assert any("**25** questions × **4** templates × **1** samples" in m.value for m in at.markdown)
+
+
 def test_malformed_log_gets_a_message():
     at = open_page("llm", VIEW)
     at.session_state["fc_fit_open"] = True

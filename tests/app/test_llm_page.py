@@ -219,6 +219,42 @@ def test_an_inspect_upload_that_is_not_a_log_gets_a_message():
     assert any("not an Inspect log" in e.value for e in page.error), [e.value for e in page.error]
 
 
+def test_helm_runs_fit_as_the_core_reads_them():
+    """Two HELM runs' per_instance_stats.json (three train trials, perturbed copies beside the originals): the
+    fitted table is core.llm.fit_benchmark of core.llm.read_helm_runs with the trials as K; the metric selector
+    offers the scores, not HELM's bookkeeping; same names for both models are refused."""
+    import numpy as np
+
+    from tests.helm_files import helm_stats
+
+    rng = np.random.default_rng(2)
+    files = []
+    for model, p in (("gpt-a", 0.55), ("gpt-b", 0.7)):
+        values = {(f"id{100 + i}", t): float(rng.random() < p) for t in range(3) for i in range(50)}
+        files.append((model, f"{model}_per_instance_stats.json", helm_stats(values, perturbed=10)))
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("helm")
+    page.run()
+    for role, (model, name, data) in zip("ab", files):
+        page.text_input(key=f"helm_name_{role}").set_value(model)
+        page.file_uploader(key=f"helm_files_{role}").set_value([(name, data, "application/json")])
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    assert page.selectbox(key="helm_metric").options == ["exact_match", "quasi_exact_match"]
+    fitted = llm.fit_benchmark(llm.read_helm_runs(files, metric="exact_match"), seed=0)
+    table = next(d.value for d in page.dataframe if "parameter" in d.value.columns)
+    shown = dict(zip(table["parameter"], table["estimate"]))
+    assert shown["accuracy of A"] == pytest.approx(fitted.accuracy["gpt-a"], rel=1e-12)
+    assert shown["gain B − A"] == pytest.approx(fitted.delta, rel=1e-12)
+    assert any("K = 3" in m.value and "**50** questions" in m.value for m in page.markdown)
+    notes = [c.value for c in page.caption]
+    assert any("Perturbed copies" in c and "left out: 10." in c for c in notes), notes
+    page.text_input(key="helm_name_b").set_value("gpt-a")
+    page.run()
+    assert not page.exception
+    assert any("need different names" in e.value for e in page.error)
+
+
 def test_malformed_log_gets_a_message():
     page = open_page("llm", {"view": "Estimate from your logs"})
     page.file_uploader(key="log_file").set_value(("log.csv", b"question,model,score\n1,a,0.5\n1,b,high\n", "text/csv"))

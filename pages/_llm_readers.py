@@ -1,0 +1,110 @@
+"""The LLM page's uploaders of evaluation frameworks' logs that name their own models or settings — Inspect AI
+logs and HELM runs — shared by the "Estimate from your logs" and "Prompts and seeds" tabs and the Monitor (UI only;
+numbers from ``core.llm``)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core import llm
+from pages._scaffold import cached_upload, list_of, safe_message
+from pages._uploads import opened, upload_types
+
+
+@cached_upload
+def inspect_options(baseline, new):
+    return llm.inspect_options(list(baseline), list(new))
+
+
+@cached_upload
+def read_inspect(baseline, new, scorer):
+    return llm.read_inspect_logs(list(baseline), list(new), scorer=scorer)
+
+
+@cached_upload
+def read_inspect_templates(baseline, new, scorer):
+    return llm.read_inspect_templates(list(baseline), list(new), scorer=scorer)
+
+
+def read_inspect_uploads(*, prefix: str = "inspect", templates: bool = False):
+    """The Inspect AI uploaders (one or more logs per model) and the score to use; ``(log, origin)`` or Nones.
+
+    ``templates``: one log per prompt template (the "Prompts and seeds" tab's long log, paired by the runs' set-up);
+    else further logs of a model are further runs (K)."""
+    c1, c2 = st.columns(2)
+    first = ("One .eval (or .json) log per prompt template, as `inspect eval` wrote them; a log's epochs are the "
+             "answers per question and template." if templates else
+             "The .eval (or .json) log that `inspect eval` wrote; its epochs are the answers per question (K).")
+    files = [c.file_uploader(label, type=upload_types("eval", "json"), accept_multiple_files=True, key=key, help=hint)
+             for c, label, key, hint in (
+                 (c1, "Baseline's Inspect logs", f"{prefix}_a", first + " Nothing in the file is executed."),
+                 (c2, "New model's Inspect logs", f"{prefix}_b", "The same task and samples as the baseline's"
+                  + (", under the same templates." if templates else ".")))]
+    # templates sorted by name: logs that do not say which template they ran are paired in this order
+    files = [tuple((f.name, f.getvalue()) for f in (sorted(opened(group), key=lambda f: f.name) if templates else
+                                                    opened(group))) for group in files]
+    if not all(files):
+        return None, None
+    options = inspect_options(*files)
+    c1, c2 = st.columns(2)
+    scorer = c1.selectbox("Score", options.scorers, key=f"{prefix}_scorer",
+                          help="The scorer whose value is the answer's score: C/I (correct, incorrect), P (partial, "
+                          "0.5), N (no answer, 0), true/false or a number in [0, 1].")
+    c2.caption(f"Models: {list_of(options.models)}; task {list_of(options.tasks)}; epochs "
+               f"{', '.join(map(str, options.epochs))}.")
+    if scorer is None:
+        raise ValueError("The logs share no score; each log's scores are listed by Inspect's `inspect view`.")
+    log = (read_inspect_templates if templates else read_inspect)(*files, scorer)
+    if templates:
+        st.caption(safe_message("Templates: " + "; ".join(f"{label} ({a} ↔ {b})"
+                                                          for label, a, b in log.attrs["templates"])))
+    for note in log.attrs.get("notes", ())[1:]:  # the first names the score, which the selector shows
+        st.caption(safe_message(note))
+    return log, f"{sum(map(len, files))} Inspect logs"
+
+
+
+@cached_upload
+def helm_options(entries):
+    return llm.helm_options(list(entries))
+
+
+@cached_upload
+def read_helm(entries, metric, trials):
+    return llm.read_helm_runs(list(entries), metric=metric, trials=trials)
+
+
+def read_helm_uploads(*, prefix: str = "helm", trials: str = "samples"):
+    """The HELM uploaders (a model's name and its runs' per_instance_stats.json) and the metric to use;
+    ``(log, origin)`` or Nones. ``trials``: what HELM's train trials are (:data:`core.llm.HELM_TRIALS`)."""
+    c1, c2 = st.columns(2)
+    groups = []
+    for box, role, default in ((c1, "a", "baseline"), (c2, "b", "new")):
+        name = box.text_input(f"{'Baseline' if role == 'a' else 'New'} model name", default,
+                              key=f"{prefix}_name_{role}", max_chars=80,
+                              help="HELM's file does not name the model (its run_spec.json does).")
+        ups = box.file_uploader("Its per_instance_stats.json", type=upload_types("json"), accept_multiple_files=True,
+                                key=f"{prefix}_files_{role}",
+                                help="From the HELM run's output folder (benchmark_output/runs/<suite>/<run>/); "
+                                "several runs of one model are further "
+                                + ("runs (K)." if trials == "samples" else "samples.")
+                                + " Perturbed copies of instances are left out. Nothing in the file is executed.")
+        groups.append((name.strip() or default, opened(ups)))
+    if not all(files for _, files in groups):
+        return None, None
+    if groups[0][0] == groups[1][0]:
+        raise ValueError("The two models need different names.")
+    entries = tuple((name, f.name, f.getvalue()) for name, files in groups for f in files)
+    options = helm_options(entries)
+    c1, c2 = st.columns(2)
+    metric = c1.selectbox("Metric", options.metrics, key=f"{prefix}_metric",
+                          help="The per-instance score: exact_match, quasi_exact_match, f1_score, … (the metrics "
+                          "with values in [0, 1] that every instance has).")
+    c2.caption(f"Train trials per run: {', '.join(map(str, options.trials))}"
+               + (" (each a set of in-context examples: the templates)." if trials == "templates" else "."))
+    if metric is None:
+        raise ValueError("The files share no per-instance metric with values in [0, 1].")
+    log = read_helm(entries, metric, trials)
+    for note in log.attrs.get("notes", ())[1:]:  # the first names the metric, which the selector shows
+        st.caption(safe_message(note))
+    return log, f"{len(entries)} HELM files"

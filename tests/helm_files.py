@@ -1,0 +1,38 @@
+"""HELM ``per_instance_stats.json`` files written in HELM's layout for tests.
+
+The layout follows stanford-crfm/helm at 63754d0: ``benchmark/runner.py`` writes
+``json.dumps(list(map(asdict_without_nones, per_instance_stats)), indent=2)``, one ``PerInstanceStats`` per instance,
+train trial and perturbation, each ``Stat`` with its ``MetricName`` (``name``, ``split``, ``perturbation``) and
+``count, sum, sum_squared, min, max, mean, variance, stddev``; fields that are None are left out.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def _stat(name: str, value: float, perturbation: dict | None = None) -> dict:
+    metric = {"name": name, "split": "test"}
+    if perturbation is not None:
+        metric["perturbation"] = perturbation
+    return {"name": metric, "count": 1, "sum": value, "sum_squared": value * value, "min": value, "max": value,
+            "mean": value, "variance": 0.0, "stddev": 0.0}
+
+
+def helm_stats(values: dict, *, perturbed: int = 0, extra_metrics: bool = True) -> bytes:
+    """``values[(instance_id, trial)]`` = the exact_match of that instance and trial (quasi_exact_match is the
+    same value; num_output_tokens and inference_runtime beside them, as HELM logs them). ``perturbed`` instances
+    get a perturbed copy (typos, robustness) with its own statistics."""
+    records = []
+    for (instance, trial), value in values.items():
+        stats = [_stat("exact_match", value), _stat("quasi_exact_match", value)]
+        if extra_metrics:
+            stats += [_stat("num_output_tokens", 7.0), _stat("inference_runtime", 0.42),
+                      _stat("prompt_truncated", 0.0), _stat("num_train_instances", 5.0)]
+        records.append({"instance_id": instance, "train_trial_index": trial, "stats": stats})
+    typos = {"name": "typos", "robustness": True, "fairness": False, "computed_on": "perturbed", "prob": 0.1}
+    for (instance, trial), value in list(values.items())[:perturbed]:
+        records.append({"instance_id": instance, "perturbation": typos, "train_trial_index": trial,
+                        "stats": [_stat("exact_match", 1.0 - value, typos),
+                                  _stat("quasi_exact_match", 1.0 - value, typos)]})
+    return json.dumps(records, indent=2).encode()
