@@ -74,22 +74,48 @@ def read_helm(entries, metric, trials):
     return llm.read_helm_runs(list(entries), metric=metric, trials=trials)
 
 
+def _helm_group(files):
+    """A model's uploads (an archive of a run folder is unpacked by :func:`opened`): its per_instance_stats.json
+    files, the model its run_spec.json names (or None), and the other files' names (left out)."""
+    stats, model, others = [], None, []
+    for f in files:
+        data = f.getvalue()
+        if llm.is_helm_stats(data):
+            stats.append(f)
+        elif f.name.rpartition("/")[2] == "run_spec.json" and model is None:
+            model = llm.helm_run_model(data, name=f"`{f.name}`")
+        else:
+            others.append(f.name)
+    return stats, model, others
+
+
 def read_helm_uploads(*, prefix: str = "helm", trials: str = "samples"):
-    """The HELM uploaders (a model's name and its runs' per_instance_stats.json) and the metric to use;
-    ``(log, origin)`` or Nones. ``trials``: what HELM's train trials are (:data:`core.llm.HELM_TRIALS`)."""
+    """The HELM uploaders (a model's name and its runs' per_instance_stats.json, or a zipped run folder whose
+    run_spec.json names the model) and the metric to use; ``(log, origin)`` or Nones. ``trials``: what HELM's train
+    trials are (:data:`core.llm.HELM_TRIALS`)."""
     c1, c2 = st.columns(2)
     groups = []
     for box, role, default in ((c1, "a", "baseline"), (c2, "b", "new")):
         name = box.text_input(f"{'Baseline' if role == 'a' else 'New'} model name", default,
                               key=f"{prefix}_name_{role}", max_chars=80,
-                              help="HELM's file does not name the model (its run_spec.json does).")
+                              help="Taken from the run's run_spec.json when it is uploaded too (a zipped run folder); "
+                              "per_instance_stats.json does not name the model.")
         ups = box.file_uploader("Its per_instance_stats.json", type=upload_types("json"), accept_multiple_files=True,
                                 key=f"{prefix}_files_{role}",
-                                help="From the HELM run's output folder (benchmark_output/runs/<suite>/<run>/); "
-                                "several runs of one model are further "
+                                help="From the HELM run's folder (benchmark_output/runs/<suite>/<run>/), or that "
+                                "folder zipped; several runs of one model are further "
                                 + ("runs (K)." if trials == "samples" else "samples.")
                                 + " Perturbed copies of instances are left out. Nothing in the file is executed.")
-        groups.append((name.strip() or default, opened(ups)))
+        stats, model, others = _helm_group(opened(ups))
+        if others:
+            box.caption("Not per-instance statistics, left out: " + list_of(others, limit=6))
+        if model is not None and name.strip() == default:
+            name = model
+            box.caption("Model from run_spec.json: " + list_of([model]))
+        if ups and not stats:
+            raise ValueError(f"The {'baseline' if role == 'a' else 'new model'}'s uploads hold no HELM "
+                             "per_instance_stats.json.")
+        groups.append((name.strip() or default, stats))
     if not all(files for _, files in groups):
         return None, None
     if groups[0][0] == groups[1][0]:

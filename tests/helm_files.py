@@ -36,3 +36,28 @@ def helm_stats(values: dict, *, perturbed: int = 0, extra_metrics: bool = True) 
                         "stats": [_stat("exact_match", 1.0 - value, typos),
                                   _stat("quasi_exact_match", 1.0 - value, typos)]})
     return json.dumps(records, indent=2).encode()
+
+
+def run_spec(model: str, scenario: str = "mmlu:subject=anatomy") -> bytes:
+    """A run's ``run_spec.json`` (``benchmark/run_spec.py`` ``RunSpec``), the fields the app reads and a few beside."""
+    return json.dumps({"name": f"{scenario},method=multiple_choice_joint,model={model.replace('/', '_')}",
+                       "scenario_spec": {"class_name": "helm.benchmark.scenarios.mmlu_scenario.MMLUScenario",
+                                         "args": {"subject": "anatomy"}},
+                       "adapter_spec": {"method": "multiple_choice_joint", "model_deployment": model, "model": model,
+                                        "max_train_instances": 5, "num_train_trials": 1},
+                       "metric_specs": [], "data_augmenter_spec": {}, "groups": ["mmlu"]}, indent=2).encode()
+
+
+def run_folder(model: str, values: dict, *, perturbed: int = 0) -> bytes:
+    """A HELM run folder zipped as a user would: run_spec.json, per_instance_stats.json and stats.json."""
+    import io
+    import zipfile
+
+    folder = f"runs/v1/mmlu:subject=anatomy,model={model.replace('/', '_')}"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"{folder}/run_spec.json", run_spec(model))
+        archive.writestr(f"{folder}/per_instance_stats.json", helm_stats(values, perturbed=perturbed))
+        archive.writestr(f"{folder}/stats.json", json.dumps([{"name": {"name": "exact_match", "split": "test"},
+                                                               "count": len(values)}]))
+    return buffer.getvalue()

@@ -116,3 +116,13 @@ def test_a_metric_outside_zero_one_is_not_offered():
     assert run.metrics == ("quasi_exact_match",)
     options = llm.helm_options([("a", "a.json", json.dumps(data).encode()), ("b", "b.json", helm_stats(values))])
     assert options.metrics == ("quasi_exact_match",) and options.models == ("a", "b") and options.trials == (1, 1)
+
+
+def test_the_run_spec_names_the_model():
+    from tests.helm_files import run_spec
+
+    assert llm.helm_run_model(run_spec("openai/gpt-4o-2024-05-13")) == "openai/gpt-4o-2024-05-13"
+    assert llm.helm_run_model(b'{"adapter_spec": {"model": "", "model_deployment": "together/x"}}') == "together/x"
+    for bad in (b'{"adapter_spec": {}}', b"[1]", b'{"adapter_spec": "m"}', b"{"):
+        with pytest.raises(ValueError):
+            llm.helm_run_model(bad)

@@ -138,6 +138,7 @@ __all__ = [
     "HELM_TRIALS",
     "is_helm_stats",
     "read_helm_stats",
+    "helm_run_model",
     "helm_options",
     "read_helm_runs",
     "sample_log",

@@ -29,8 +29,8 @@ import pandas as pd
 from .. import uploads
 from ..validation import check_choice
 
-__all__ = ["HelmRun", "HelmOptions", "HELM_TRIALS", "is_helm_stats", "read_helm_stats", "helm_options",
-           "read_helm_runs"]
+__all__ = ["HelmRun", "HelmOptions", "HELM_TRIALS", "is_helm_stats", "read_helm_stats", "helm_run_model",
+           "helm_options", "read_helm_runs"]
 
 #: What HELM's train trials (different in-context example sets) are read as: repeated answers per question (the
 #: LLM page's K) or prompt templates (the "Prompts and seeds" tab's facet).
@@ -167,6 +167,24 @@ def read_helm_stats(data, *, name: str = "The file") -> HelmRun:
     metrics = tuple(m for m in records[0][2] if not m.startswith(BOOKKEEPING)
                     and all(0.0 <= r[2].get(m, math.nan) <= 1.0 for r in records))
     return HelmRun(tuple(records), metrics, len({t for _, t, _ in records}), perturbed)
+
+
+def helm_run_model(data, *, name: str = "run_spec.json") -> str:
+    """The model a HELM run evaluated: ``adapter_spec.model`` of its ``run_spec.json`` (``benchmark/run_spec.py``
+    ``RunSpec``; else ``adapter_spec.model_deployment``).
+
+    Examples
+    --------
+    >>> helm_run_model(b'{"name": "mmlu:subject=anatomy,model=openai_gpt-4o", '
+    ...                b'"adapter_spec": {"model": "openai/gpt-4o"}}')
+    'openai/gpt-4o'
+    """
+    spec = uploads._json_value(uploads.decode_text(data, name=name), name=name, line=None)
+    adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
+    model = (adapter.get("model") or adapter.get("model_deployment")) if isinstance(adapter, dict) else None
+    if not isinstance(model, str) or not model.strip():
+        raise ValueError(f"{name} is not a HELM run_spec.json naming its model (`adapter_spec.model`).")
+    return model.strip()[:200]
 
 
 def _runs(files) -> list[tuple[str, str, HelmRun]]:

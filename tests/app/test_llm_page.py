@@ -255,6 +255,41 @@ def test_helm_runs_fit_as_the_core_reads_them():
     assert any("need different names" in e.value for e in page.error)
 
 
+def test_zipped_helm_run_folders_name_their_models():
+    """Each model's HELM run folder uploaded zipped (run_spec.json, per_instance_stats.json, stats.json): the models
+    are named by their run_spec.json, the other files are left out with a caption, and the fit is that of the
+    per_instance_stats.json files alone."""
+    import numpy as np
+
+    from tests.helm_files import helm_stats, run_folder
+
+    rng = np.random.default_rng(4)
+    values = [{(f"id{i}", 0): float(rng.random() < p) for i in range(40)} for p in (0.5, 0.7)]
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("helm")
+    page.run()
+    for role, model, v in zip("ab", ("openai/gpt-a", "openai/gpt-b"), values):
+        folder = [(f"{role}.zip", run_folder(model, v), "application/zip")]
+        page.file_uploader(key=f"helm_files_{role}").set_value(folder)
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    page.selectbox(key="helm_metric").set_value("exact_match")
+    page.run()
+    files = [(m, "per_instance_stats.json", helm_stats(v)) for m, v in zip(("openai/gpt-a", "openai/gpt-b"), values)]
+    fitted = llm.fit_benchmark(llm.read_helm_runs(files, metric="exact_match"), seed=0)
+    table = next(d.value for d in page.dataframe if "parameter" in d.value.columns)
+    shown = dict(zip(table["parameter"], table["estimate"]))
+    assert shown["accuracy of A"] == pytest.approx(fitted.accuracy["openai/gpt-a"], rel=1e-12)
+    notes = [c.value for c in page.caption]
+    assert any("Model from run_spec.json" in c and "openai/gpt-b" in c for c in notes), notes
+    assert any("left out" in c and "stats.json" in c for c in notes), notes
+    # a zip without per-instance statistics is a message
+    page.file_uploader(key="helm_files_b").set_value([("x.json", b'{"adapter_spec": {"model": "m"}}', "text/json")])
+    page.run()
+    assert not page.exception
+    assert any("hold no HELM per\\_instance\\_stats.json" in e.value for e in page.error), [e.value for e in page.error]
+
+
 def test_malformed_log_gets_a_message():
     page = open_page("llm", {"view": "Estimate from your logs"})
     page.file_uploader(key="log_file").set_value(("log.csv", b"question,model,score\n1,a,0.5\n1,b,high\n", "text/csv"))

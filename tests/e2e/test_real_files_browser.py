@@ -200,6 +200,42 @@ def test_monitor_inspect_log_of_a_run_still_going(page, server_url, tmp_path):
     _done(page, "monitor-inspect")
 
 
+def test_llm_helm_run_folders_zipped(page, server_url, tmp_path):
+    """Each model's HELM run folder zipped (run_spec.json, per_instance_stats.json, stats.json) uploaded on the LLM
+    page: the models named by their run specs, fitted with the train trials as K."""
+    import numpy as np
+
+    from core import llm
+    from tests.helm_files import helm_stats, run_folder
+
+    rng = np.random.default_rng(13)
+    values = [{(f"id{i}", t): float(rng.random() < p) for t in range(2) for i in range(60)} for p in (0.5, 0.7)]
+    paths = []
+    for model, v in zip(("openai/gpt-a", "openai/gpt-b"), values):
+        path = tmp_path / f"{model.split('/')[1]}_run.zip"
+        path.write_bytes(run_folder(model, v, perturbed=6))
+        paths.append(path)
+    fitted = llm.fit_benchmark(llm.read_helm_runs([(m, "p.json", helm_stats(v)) for m, v in
+                                                   zip(("openai/gpt-a", "openai/gpt-b"), values)],
+                                                  metric="exact_match"), seed=0)
+    _open(page, f"{server_url}/llm?view=Estimate+from+your+logs")
+    page.get_by_text("HELM runs").first.click()
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).wait_for(state="attached", timeout=60_000)
+    page.locator(DROPZONE).nth(0).set_input_files(str(paths[0]))
+    page.get_by_text(re.compile(r"gpt-a_run\.zip$")).first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).set_input_files(str(paths[1]))
+    page.get_by_text("60 questions").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "K = 2" in text and "openai/gpt-a" in text and "openai/gpt-b" in text
+    assert "Perturbed copies" in text
+    assert fitted.n_questions == 60
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot").count()
+    _done(page, "llm-helm")
+
+
 def test_leaderboard_alpaca_eval_annotations(page, server_url):
     _open(page, f"{server_url}/leaderboard?view=Fit+your+votes")
     page.locator(DROPZONE).first.set_input_files(str(DATA / "synthetic_alpaca_eval_annotations.json"))
