@@ -26,7 +26,6 @@ from pages._links import narrowed
 from pages._scaffold import (
     Metric,
     cached,
-    cached_upload,
     chart,
     chart_row,
     code_view,
@@ -38,7 +37,7 @@ from pages._scaffold import (
     safe_message,
     style,
 )
-from pages._uploads import opened, upload_types
+from pages._llm_subset_data import correctness_matrix
 
 SUBSET_VIEW = "Run a subset instead"
 Z95 = 1.959963984540054
@@ -74,11 +73,6 @@ def curves(design: llm.SubsetDesign, ms) -> pd.DataFrame:
 @cached
 def subset_items(design: llm.SubsetDesign) -> pd.DataFrame:
     return design.items()
-
-
-@cached_upload
-def read_matrix(data: bytes, name: str):
-    return llm.read_correctness(data, name=name)
 
 
 @cached
@@ -186,28 +180,10 @@ def _assisted_section(d: llm.SubsetDesign, c2, plotted: dict) -> None:
               f"is the least share of items it needs. Sampling in strata of p with optimal allocation saves up to "
               f"{fmt_pct(1 - bound.stratified_ratio)}. Both stay unbiased whatever the predictor; model-based "
               "estimators (tinyBenchmarks' p-IRT) can save more only by trusting their model.")
-    up = st.file_uploader("Models × items correctness (CSV/TSV)",
-                          type=upload_types("csv", "tsv", "txt"), key="sub_file",
-                          help="One row per model (first column its name), one column per item, 0/1 or scores in "
-                          "[0, 1]; or a long table model, item, score. Nothing in the file is executed.")
-    # the tab's uploader is not drawn while another tab is open, and Streamlit then forgets its file: the last file
-    # read is kept for this session (one file), so a tab switch does not lose it
-    with guard("Cannot read the correctness file", stop=False):
-        if up is not None:
-            up = opened(up)
-            st.session_state["sub_file_kept"] = (up.name, up.getvalue())
-    kept = st.session_state.get("sub_file_kept")
-    if up is None and kept is not None:
-        st.caption(f"Using {safe_message(kept[0])} (uploaded earlier in this session).")
-        st.button("Forget this file", key="sub_file_forget", on_click=lambda: st.session_state.pop("sub_file_kept", None))
-    if up is None and kept is None:
-        st.caption("Upload past models' per-item results to see the difference estimator's SE: the mean prediction "
-                   "over all items plus the mean residual on the subset (unbiased whatever the predictor), each model "
-                   "predicted by the other models' item means.")
+    matrix, name = correctness_matrix()
+    if matrix is None:
         return
-    name, data = kept
     with guard("Cannot read the correctness file", stop=False):
-        matrix = read_matrix(data, name)
         if m > matrix.shape[1]:
             st.warning(f"The file has {matrix.shape[1]:,} items, fewer than m = {m:,}: lower m.")
             return

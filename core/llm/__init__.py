@@ -91,6 +91,7 @@ from .facets import *  # noqa: F401,F403
 from .inspect_logs import *  # noqa: F401,F403
 from .inspect_templates import *  # noqa: F401,F403
 from .helm import *  # noqa: F401,F403
+from .correctness_files import *  # noqa: F401,F403
 from .subset import *  # noqa: F401,F403
 from .items import *  # noqa: F401,F403
 from ._common import (  # noqa: F401  (private names used by the pages, tests and other modules)
@@ -176,6 +177,11 @@ __all__ = [
     "subset_curve",
     "prediction_assisted_se",
     "read_correctness",
+    # a models × items matrix from harness, Inspect AI or HELM files: core.llm.correctness_files
+    "CorrectnessOptions",
+    "CORRECTNESS_KINDS",
+    "correctness_options",
+    "read_correctness_files",
     "subset_variance_bound",
     "subset_teaser",
     # which items to run: the subset tab's design and the item list's (core.llm.items)

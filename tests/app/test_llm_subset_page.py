@@ -69,6 +69,40 @@ def test_correctness_upload_and_plan():
     assert any("seeded random subset" in c.value for c in at.code)
 
 
+def test_one_inspect_log_per_model_gives_the_cores_matrix():
+    """Three models' Inspect AI logs (two epochs each): the tab's difference-estimator figure is core.llm's, read
+    from the same files; the score selector lists the scores every log has; the upload is kept across reruns."""
+    import numpy as np
+
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(5)
+    files = []
+    for k, p in enumerate((0.4, 0.6, 0.75)):
+        values = {(i, e): "C" if rng.random() < p else "I" for i in range(1, 51) for e in (1, 2)}
+        files.append((f"run{k}.eval", inspect_log(f"org/model-{k}", values)))
+    at = open_page("llm", {**VIEW, "sub_m": "20"})
+    at.radio(key="sub_source").set_value("runs")
+    at.run()
+    at.file_uploader(key="sub_runs").set_value([(n, d, "application/octet-stream") for n, d in files])
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="sub_runs_metric").options == ["match"]
+    res = llm.prediction_assisted_se(llm.read_correctness_files(files), 20)
+    assert res.n_models == 3 and res.n_items == 50
+    assert any(f"**{100 * res.variance_ratio:.1f}%**" in m.value and "3 Inspect AI logs" in m.value
+               for m in at.markdown)
+    at.file_uploader(key="sub_runs").set_value(None)
+    at.run()
+    assert any(f"**{100 * res.variance_ratio:.1f}%**" in m.value for m in at.markdown)
+    # files of two frameworks are a message, not a traceback
+    at.file_uploader(key="sub_runs").set_value([(*files[0], "application/octet-stream"),
+                                                ("samples_x.jsonl", b'{"doc_id": 0, "acc": 1}', "text/plain")])
+    at.run()
+    assert not at.exception
+    assert any("different frameworks" in e.value for e in at.error)
+
+
 def test_junk_links_and_extremes_never_crash():
     from .test_fuzz_pages import assert_clean
 

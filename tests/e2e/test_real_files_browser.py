@@ -236,6 +236,47 @@ def test_llm_helm_run_folders_zipped(page, server_url, tmp_path):
     _done(page, "llm-helm")
 
 
+def test_llm_subset_helm_runs_folder_zipped(page, server_url, tmp_path):
+    """A zipped HELM runs folder (four models' runs of one scenario, each with its per_instance_stats.json and
+    run_spec.json) on the subset tab: every model a row, named by its run spec; the difference estimator's figure is
+    core.llm's."""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    from core import llm
+    from tests.helm_files import helm_stats, run_spec
+
+    rng = np.random.default_rng(14)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for k, p in enumerate((0.4, 0.55, 0.7, 0.8)):
+            model = f"lab/model-{k}"
+            folder = f"runs/v1/mmlu:subject=anatomy,model={model.replace('/', '_')}"
+            archive.writestr(f"{folder}/per_instance_stats.json",
+                             helm_stats({(f"id{i}", 0): float(rng.random() < p) for i in range(80)}))
+            archive.writestr(f"{folder}/run_spec.json", run_spec(model))
+    path = tmp_path / "runs.zip"
+    path.write_bytes(buffer.getvalue())
+    from core.packed import unpack_all
+
+    files = [(name, data) for data, name in unpack_all(path.read_bytes(), path.name)]
+    res = llm.prediction_assisted_se(llm.read_correctness_files(files, metric="exact_match"), 30)
+    _open(page, f"{server_url}/llm?view=Run+a+subset+instead&sub_m=30")
+    page.get_by_text("one evaluation log per model").first.click()
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("4 HELM runs").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    page.get_by_text(f"{100 * res.variance_ratio:.1f}%").first.wait_for(timeout=30_000)
+    assert res.n_models == 4 and res.n_items == 80
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "4 models × 80 items" in text  # the table (a canvas grid) names them
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot").count()
+    _done(page, "llm-subset-helm")
+
+
 def test_leaderboard_alpaca_eval_annotations(page, server_url):
     _open(page, f"{server_url}/leaderboard?view=Fit+your+votes")
     page.locator(DROPZONE).first.set_input_files(str(DATA / "synthetic_alpaca_eval_annotations.json"))

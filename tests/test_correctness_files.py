@@ -1,0 +1,113 @@
+"""A models × items correctness matrix from harness, Inspect AI and HELM files (core.llm.read_correctness_files).
+
+Oracles: the values written into files of each framework's layout (tests/inspect_files.py, tests/helm_files.py, and
+harness lines as core.llm.read_harness_samples documents them) must give the matrix of their means, and that
+matrix must give the same prediction-assisted SE as the CSV reader (:func:`core.llm.read_correctness`) fed the
+same means.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core import llm
+from tests.helm_files import helm_stats, run_spec
+from tests.inspect_files import inspect_log
+
+MODELS = ("org/m1", "org/m2", "org/m3")
+
+
+def _harness(values: dict) -> bytes:
+    lines = [{"doc_id": i, "doc": {"q": f"question {i}"}, "target": "A", "arguments": [], "resps": [["A"]],
+              "filtered_resps": ["A"], "filter": flt, "metrics": ["acc", "acc_norm"], "acc": v,
+              "acc_norm": 1.0 - v, "doc_hash": f"h{i}"}
+             for flt in ("none", "strict") for i, v in values.items()]
+    return "\n".join(json.dumps(line) for line in lines).encode()
+
+
+def _oracle_se(matrix: pd.DataFrame, m: int):
+    csv = matrix.reset_index(names="model").to_csv(index=False).encode()
+    return llm.prediction_assisted_se(llm.read_correctness(csv, name="m.csv"), m)
+
+
+def test_harness_files_one_per_model_named_by_their_folders():
+    rng = np.random.default_rng(0)
+    values = {m: {i: float(rng.random() < p) for i in range(30)} for m, p in zip(MODELS, (0.4, 0.6, 0.8))}
+    files = [(f"out/{m.replace('/', '__')}/samples_arc_easy_2026-11-28T06-00-00.jsonl", _harness(v))
+             for m, v in values.items()]
+    options = llm.correctness_options(files)
+    assert options.kind == "harness" and options.metrics == ("acc", "acc_norm") and options.filters == ("none",
+                                                                                                         "strict")
+    assert options.models == tuple(m.replace("/", "__") for m in MODELS)
+    with pytest.raises(ValueError, match="several filter pipelines"):
+        llm.read_correctness_files(files, metric="acc")
+    matrix = llm.read_correctness_files(files, metric="acc", filter="none")
+    assert matrix.to_numpy().tolist() == [[values[m][i] for i in range(30)] for m in MODELS]
+    assert list(matrix.columns) == [str(i) for i in range(30)]
+    got, want = llm.prediction_assisted_se(matrix, 10), _oracle_se(matrix, 10)
+    pd.testing.assert_frame_equal(got.table, want.table)
+
+
+def test_inspect_logs_average_the_epochs_and_keep_the_shared_items():
+    rng = np.random.default_rng(1)
+    values = {m: {(i, e): ("C" if rng.random() < p else "I") for i in range(1, 21) for e in (1, 2, 3)}
+              for m, p in zip(MODELS, (0.4, 0.6, 0.8))}
+    del values[MODELS[2]][(20, 1)], values[MODELS[2]][(20, 2)], values[MODELS[2]][(20, 3)]  # item 20 not reached
+    files = [(f"{k}.eval", inspect_log(m, v)) for k, (m, v) in enumerate(values.items())]
+    matrix = llm.read_correctness_files(files)
+    assert matrix.attrs["kind"] == "inspect" and list(matrix.index) == list(MODELS)
+    assert sorted(matrix.columns, key=int) == [str(i) for i in range(1, 20)]  # in the first log's order
+    for m in MODELS:
+        for i in range(1, 20):
+            assert matrix.loc[m, str(i)] == pytest.approx(np.mean([values[m][i, e] == "C" for e in (1, 2, 3)]),
+                                                          abs=1e-15)
+    assert any("left out: 1 of 20" in note for note in matrix.attrs["notes"])
+    got, want = llm.prediction_assisted_se(matrix, 8), _oracle_se(matrix, 8)
+    assert got.variance_ratio == pytest.approx(want.variance_ratio, rel=1e-12)
+
+
+def test_helm_runs_zipped_with_their_run_specs_and_folder_names():
+    rng = np.random.default_rng(2)
+    values = {m: {(f"id{i}", t): float(rng.random() < p) for t in range(2) for i in range(25)}
+              for m, p in zip(MODELS, (0.4, 0.6, 0.8))}
+    files = []
+    for k, (m, v) in enumerate(values.items()):
+        folder = f"runs/v1/mmlu:subject=anatomy,method=multiple_choice_joint,model={m.replace('/', '_')}"
+        files.append((f"{folder}/per_instance_stats.json", helm_stats(v, perturbed=3)))
+        if k == 0:
+            files.append((f"{folder}/run_spec.json", run_spec(m)))  # names this run's model exactly
+    matrix = llm.read_correctness_files(files, metric="exact_match")
+    assert list(matrix.index) == ["org/m1", "org_m2", "org_m3"]
+    for m, name in zip(MODELS, matrix.index):
+        assert matrix.loc[name].tolist() == [np.mean([values[m][f"id{i}", t] for t in range(2)]) for i in range(25)]
+    # a model's second run is averaged in, with a note
+    again = files + [("runs/v2/x,model=org_m2/per_instance_stats.json", helm_stats(values["org/m2"]))]
+    twice = llm.read_correctness_files(again, metric="exact_match")
+    assert twice.loc["org_m2"].tolist() == matrix.loc["org_m2"].tolist()
+    assert any("further runs" in note for note in twice.attrs["notes"])
+
+
+def test_bad_sets_of_files_get_messages():
+    harness = ("a/samples_x.jsonl", _harness({0: 1.0, 1: 0.0}))
+    helm = ("per_instance_stats.json", helm_stats({("i0", 0): 1.0, ("i1", 0): 0.0}))
+    with pytest.raises(ValueError, match="different frameworks"):
+        llm.read_correctness_files([harness, helm])
+    with pytest.raises(ValueError, match="runs of one model"):
+        llm.read_correctness_files([helm, helm], metric="exact_match")
+    with pytest.raises(ValueError, match="`metric` 'nope'"):
+        llm.read_correctness_files([harness, ("b/samples_x.jsonl", harness[1])], metric="nope")
+    with pytest.raises(ValueError, match="not an lm-evaluation-harness"):
+        llm.read_correctness_files([("x.csv", b"a,b\n1,2\n"), harness])
+    with pytest.raises(ValueError, match="no `doc_id`"):
+        llm.read_correctness_files([("a/x.json", b'{"x": 1}'), harness])
+    with pytest.raises(ValueError, match="fewer than 2 items"):
+        llm.read_correctness_files([harness, ("b/samples_x.jsonl", _harness({5: 1.0, 6: 0.0}))], metric="acc",
+                                   filter="none")
+    with pytest.raises(ValueError, match="list of"):
+        llm.read_correctness_files([])
+    with pytest.raises(ValueError, match="only run_spec.json"):
+        llm.read_correctness_files([("r/run_spec.json", run_spec("m"))])
