@@ -147,3 +147,40 @@ def test_one_log_each_is_one_template():
     assert frame.template.unique().tolist() == ["template 1"]
     fit = llm.fit_facets(frame)
     assert (fit.templates, fit.samples) == (1, 2)
+
+
+def test_one_task_per_template_and_other_releases_defaults_still_pair():
+    """Templates run as one @task each (the task names them), with the new model's runs written by another Inspect
+    release (a default parameter constant within that model) and named so that file order would mispair them."""
+    rng = np.random.default_rng(8)
+    a = [(f"a{k}.eval", inspect_log("m/a", _values(rng, 6, 1, 0.5), task=t)) for k, t in enumerate(("qa_plain",
+                                                                                                   "qa_cot"))]
+    steps = [{"solver": "generate", "params": {"tool_calls": "loop"}}]
+    b = [(f"b{k}.eval", inspect_log("m/b", _values(rng, 6, 1, 0.5), task=t, steps=steps))
+         for k, t in enumerate(("qa_cot", "qa_plain"))]
+    frame = llm.read_inspect_templates(a, b)
+    assert frame.attrs["templates"] == (('task="qa_plain"', "a0.eval", "b1.eval"),
+                                        ('task="qa_cot"', "a1.eval", "b0.eval"))
+
+
+def test_the_baseline_stays_the_baseline_when_its_first_template_has_no_scores():
+    rng = np.random.default_rng(9)
+    a = [("a0.eval", inspect_log("m/a", {("q0", 1): float("nan"), ("q1", 1): float("nan")},  # unscored
+                                 task_args={"template": "x"})),
+         ("a1.eval", inspect_log("m/a", {("q0", 1): "I", ("q1", 1): "C", ("q2", 1): "I"},
+                                 task_args={"template": "y"}))]
+    b = [(f"b{k}.eval", inspect_log("m/b", {("q0", 1): "C", ("q1", 1): "C", ("q2", 1): "I"},
+                                    task_args={"template": t})) for k, t in enumerate(("x", "y"))]
+    del rng
+    frame = llm.read_inspect_templates(a, b)
+    assert frame.model.iloc[0] == "m/a"
+    fit = llm.fit_facets(frame)
+    assert fit.models == ("m/a", "m/b") and fit.delta == pytest.approx(1 / 3)  # B − A on the paired answers
+
+
+def test_one_log_each_set_up_differently_gets_a_note():
+    rng = np.random.default_rng(10)
+    a = [("a.eval", inspect_log("m/a", _values(rng, 4, 1, 0.5), task_args={"template": "x"}))]
+    b = [("b.eval", inspect_log("m/b", _values(rng, 4, 1, 0.5), task_args={"template": "y"}))]
+    notes = llm.read_inspect_templates(a, b).attrs["notes"]
+    assert "Template 1: the two models' runs are set up differently (template)." in notes

@@ -77,9 +77,10 @@ class InspectLog:
     invalidated : int
         Samples marked invalid (``invalidation``) and left out.
     settings : tuple of (str, str)
-        How the run was set up, as sorted ``(path, JSON value)`` pairs: ``task_args.<name>``, ``solver``,
-        ``solver_args.<name>`` and ``plan.<solver>.<param>`` (``plan.<solver>#2.<param>`` for a solver's second
-        step). Two runs of one task under different prompt templates differ here.
+        How the run was set up, as sorted ``(path, JSON value)`` pairs: ``task``, ``task_args.<name>``, ``solver``,
+        ``solver_args.<name>``, ``plan.config.system_message`` (``--system-message``) and ``plan.<solver>.<param>``
+        (``plan.<solver>#2.<param>`` for a solver's second step). Two runs under different prompt templates differ
+        here.
     """
 
     model: str
@@ -198,6 +199,12 @@ def _settings(evaluation: dict, plan) -> tuple[tuple[str, str], ...]:
             pairs.update({f"{field}.{key}": _json_text(value) for key, value in args.items()})
     if isinstance(evaluation.get("solver"), str):
         pairs["solver"] = _json_text(evaluation["solver"])
+    # one @task per template names the template by the task; `--system-message` lands in the plan's config
+    if isinstance(evaluation.get("task"), str):
+        pairs["task"] = _json_text(evaluation["task"])
+    config = plan.get("config") if isinstance(plan, dict) else None
+    if isinstance(config, dict) and config.get("system_message") is not None:
+        pairs["plan.config.system_message"] = _json_text(config["system_message"])
     steps = plan.get("steps") if isinstance(plan, dict) else None
     seen: dict[str, int] = {}
     for step in steps if isinstance(steps, list) else []:

@@ -18,8 +18,8 @@ from .inspect_logs import InspectLog, _choose_scorer, _groups, _model_names, _sc
 
 __all__ = ["read_inspect_templates"]
 
-#: Longest text of one setting's value in a template's label.
-LABEL_VALUE_CHARS = 40
+#: Longest text of one setting's value in a template's label, and of a whole label.
+LABEL_VALUE_CHARS, LABEL_CHARS = 40, 120
 
 
 def _short(path: str) -> str:
@@ -50,7 +50,8 @@ def _labels(logs: list[InspectLog]) -> list[str]:
             elif value is not None:
                 text = value if len(value) <= LABEL_VALUE_CHARS else value[:LABEL_VALUE_CHARS - 1] + "…"
                 parts.append(f"{_short(path)}={text}")
-        labels.append(", ".join(parts) or f"template {k}")
+        label = ", ".join(parts) or f"template {k}"
+        labels.append(label if len(label) <= LABEL_CHARS else label[:LABEL_CHARS - 1] + "…")
     if len(set(labels)) < len(labels):  # values cut to the same text
         labels = [f"{label} ({k})" for k, label in enumerate(labels, start=1)]
     return labels
@@ -111,9 +112,12 @@ def read_inspect_templates(baseline, new, *, scorer: str | None = None) -> pd.Da
     models = _model_names(groups)
     base_logs = [log for _, log in groups[0]]
     new_logs = [log for _, log in groups[1]]
-    base_keys = [log.settings for log in base_logs]
-    new_keys = [log.settings for log in new_logs]
-    matched = (len(set(base_keys)) == len(base_keys) == len(set(new_keys))
+    # only what varies within a model names its templates: a setting constant within each model (another Inspect
+    # release's defaults, a model-specific argument) must not keep the runs apart
+    varying = sorted(set(_differing(base_logs)) | set(_differing(new_logs)))
+    base_keys = [tuple(dict(log.settings).get(p) for p in varying) for log in base_logs]
+    new_keys = [tuple(dict(log.settings).get(p) for p in varying) for log in new_logs]
+    matched = (bool(varying) and len(set(base_keys)) == len(base_keys) == len(set(new_keys))
                and set(base_keys) == set(new_keys))
     if matched:
         where = {key: j for j, key in enumerate(new_keys)}
@@ -122,22 +126,22 @@ def read_inspect_templates(baseline, new, *, scorer: str | None = None) -> pd.Da
         partner = list(range(len(new_keys)))
     labels = _labels(base_logs) if matched else [f"template {k}" for k in range(1, len(base_logs) + 1)]
     runs, notes = _scored(groups, models, scorer)
-    if len(base_logs) > 1:
-        if matched:
-            notes.append("Templates are paired by how each run was set up (task arguments, solver, plan).")
-        else:
-            notes.append("The runs' set-ups (task arguments, solver, plan) do not tell the templates apart, so the "
+    if matched:
+        notes.append("Templates are paired by how each run was set up (task, task arguments, solver, plan).")
+    else:
+        if len(base_logs) > 1:
+            notes.append("The runs' set-ups (task, task arguments, solver, plan) do not pair the templates, so the "
                          "k-th log of each model is template k.")
-            for k, (a, b) in enumerate(zip(base_logs, new_logs), start=1):
-                differ = _differing([a, b])
-                if differ:
-                    notes.append(f"Template {k}: the two models' runs are set up differently ("
-                                 + ", ".join(_short(p) for p in differ[:4]) + ("…" if len(differ) > 4 else "")
-                                 + ").")
-    rows = []
-    for i, label in enumerate(labels):
-        for model, answers in ((models[0], runs[0][i]), (models[1], runs[1][partner[i]])):
-            rows += [(question, model, label, epoch - 1, value) for question, epoch, value in answers]
+        for k, (a, b) in enumerate(zip(base_logs, new_logs), start=1):
+            differ = _differing([a, b])
+            if differ:
+                notes.append(f"Template {k}: the two models' runs are set up differently ("
+                             + ", ".join(_short(p)[:60] for p in differ[:4]) + ("…" if len(differ) > 4 else "")
+                             + ").")
+    rows = []  # the baseline's rows first: fit_facets takes the first model listed as the baseline
+    for model, side, order in ((models[0], runs[0], range(len(labels))), (models[1], runs[1], partner)):
+        for label, i in zip(labels, order):
+            rows += [(question, model, label, epoch - 1, value) for question, epoch, value in side[i]]
     if not rows:
         raise ValueError(f"No sample of these logs has a `{scorer}` score.")
     frame = pd.DataFrame(rows, columns=["question", "model", "template", "sample", "score"])
