@@ -53,7 +53,7 @@ def read_inspect_uploads(*, prefix: str = "inspect", templates: bool = False):
     c2.caption(f"Models: {list_of(options.models)}; task {list_of(options.tasks)}; epochs "
                f"{', '.join(map(str, options.epochs))}.")
     if scorer is None:
-        raise ValueError("The logs share no score; each log's scores are listed by Inspect's `inspect view`.")
+        raise ValueError(options.no_score)
     log = (read_inspect_templates if templates else read_inspect)(*files, scorer)
     if templates:
         st.caption(safe_message("Templates: " + "; ".join(f"{label} ({a} ↔ {b})"

@@ -35,7 +35,7 @@ def read_harness(entries):
 
 @cached_upload
 def read_inspect(baseline, new, scorer):
-    log = llm.read_inspect_logs(list(baseline), list(new), scorer=scorer)
+    log = llm.read_inspect_logs(list(baseline), list(new), scorer=scorer, ended_only=True)
     out = sq.differences_from_log(log)
     out.attrs["notes"] = log.attrs["notes"][1:]  # the first names the score, which the selector shows
     return out
@@ -65,7 +65,7 @@ def _inspect_data(side):
                             help="The scorer whose value is the answer's score (C/I, P as 0.5, N as 0, true/false "
                             "or a number in [0, 1]); a question's epochs are averaged.")
     if scorer is None:
-        raise ValueError("The logs share no score; each log's scores are listed by Inspect's `inspect view`.")
+        raise ValueError(options.no_score)
     data = read_inspect(groups["a"], groups["b"], scorer)
     side.caption(safe_message(f"Questions answered by both models, in the order {options.models[0]}'s log lists "
                               "them."))

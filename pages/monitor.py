@@ -14,8 +14,6 @@ import pandas as pd
 import streamlit as st
 
 from core import figures
-from core import llm
-from core import pairwise as pw
 from core import sequential as sq
 from core.sequential import monitor_plan
 from core.design import Field
@@ -40,7 +38,7 @@ from pages._scaffold import (
 )
 from pages._fields import field_input
 from pages._links import narrowed
-from pages._monitor_data import SOURCES, load
+from pages._monitor_data import load
 from pages._scaffold import code_view
 
 VIEWS = {"monitor": "Where the run stands", "paths": "What may happen next (animated)"}

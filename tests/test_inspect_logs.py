@@ -294,3 +294,44 @@ def test_logs_of_another_model_in_a_group_are_named_in_a_note():
     a, other = inspect_log("x", {(1, 1): "C"}), inspect_log("y", {(1, 1): "I"})
     frame = llm.read_inspect_logs([("a", a), ("b", other)], [("c", other)])
     assert "The logs read as x also name y; they are read as runs of x." in frame.attrs["notes"]
+
+
+def test_ended_only_waits_for_every_epoch_of_a_question_in_a_running_log():
+    """``ended_only``: in a log whose run is going (status ``started``), a question is read once all its epochs have
+    ended — an errored epoch has ended too; a question waiting in one log of a model waits in all of them; finished
+    logs are read whole. Oracle: the values written, question by question."""
+    a_values = {(i, e): "C" if (i + e) % 3 else "I" for i in range(1, 9) for e in (1, 2, 3)}
+    running = {(i, e): "C" for i in range(1, 5) for e in (1, 2, 3)}  # questions 1-4 ended every epoch...
+    running.update({(5, 1): "I", (5, 2): None, (5, 3): "C"})  # ... 5 too (epoch 2 errored) ...
+    running.update({(6, 1): "I", (6, 3): "I", (7, 2): "C"})  # ... 6 and 7 are waiting; 8 has not started
+    a = ("a.eval", inspect_log("m/a", a_values))
+    b_first = ("b1.eval", inspect_log("m/b", {(i, e): "I" for i in range(1, 9) for e in (1, 2, 3)}))
+    b = ("b2.eval", inspect_log("m/b", {**running, (1, 3): "C"}, finished=False))
+    assert llm.read_inspect_log(b[1]).status == "started" and llm.read_inspect_log(b[1]).epochs == 3
+    frame = llm.read_inspect_logs([a], [b_first, b], ended_only=True)
+    a_rows, b_rows = frame[frame.model == "m/a"], frame[frame.model == "m/b"]
+    # 6 and 7 wait; 8, which the running log has not begun, is read from the finished log
+    assert sorted(b_rows.question.unique(), key=int) == ["1", "2", "3", "4", "5", "8"]
+    assert len(b_rows) == 6 * 3 + 4 * 3 + 2  # the first log's epochs of questions 1-5 and 8, then the running log's
+    assert b_rows[b_rows.question == "5"].score.tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]
+    assert len(a_rows) == 8 * 3  # model A's finished log is read whole; the matching is the monitor's
+    assert ("Questions of m/b whose epochs have not all ended yet, left out until they have: 2."
+            in frame.attrs["notes"])
+    everything = llm.read_inspect_logs([a], [b_first, b])
+    assert sorted(everything[everything.model == "m/b"].question.unique(), key=int) == [str(i) for i in range(1, 9)]
+    assert not any("not all ended" in note for note in everything.attrs["notes"])
+    finished = llm.read_inspect_logs([a], [b_first], ended_only=True)
+    assert finished.equals(llm.read_inspect_logs([a], [b_first]))
+
+
+def test_logs_that_share_no_score_are_named_with_their_scores():
+    """A log whose samples all errored has no score: the message names it and what the other log has."""
+    ok = ("ok.eval", inspect_log("m/a", {(1, 1): "C", (2, 1): "I"}))
+    broken = ("all_errored.eval", inspect_log("m/b", {(1, 1): None, (2, 1): None}))
+    options = llm.inspect_options([ok], [broken])
+    assert options.scorers == ()
+    assert options.no_score == ("The logs share no score: `ok.eval` has 'match'; `all_errored.eval` has none "
+                                "(every sample errored or is unscored).")
+    with pytest.raises(ValueError, match="`all_errored.eval` has none"):
+        llm.read_inspect_logs([ok], [broken])
+    assert llm.inspect_options([ok], [ok]).no_score == ""

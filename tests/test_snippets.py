@@ -272,6 +272,36 @@ def test_monitor_script_reads_inspect_logs(tmp_path, monkeypatch):
     assert printed["Running difference"] == f"{100 * res.sequence.iloc[-1]['estimate']:+.2f} pts"
 
 
+def test_monitor_script_reads_same_named_logs_from_two_folders(tmp_path, monkeypatch):
+    """Both models' logs named alike (one file name cannot hold both): the script reads model A's from ``A/`` and
+    model B's from ``B/``, and prints the numbers of the two different files, not one file twice."""
+    from core import sequential as sq
+    from tests.inspect_files import inspect_log
+
+    rng = np.random.default_rng(5)
+    for folder, model, p in (("A", "org/a", 0.4), ("B", "org/b", 0.7)):
+        values = {(i, 1): "C" if rng.random() < p else "I" for i in range(1, 81)}
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "run.eval").write_bytes(inspect_log(model, values))
+    monkeypatch.chdir(tmp_path)
+    design = sq.MonitorDesign(target=0.05, n_max=1000, alpha=0.05, sequence="bounded", looks=3,
+                              boundary="obrien_fleming", seed=1)
+    code = monitor_snippet(design, upto=80, swap=False, inspect_files=(("run.eval",), ("run.eval",), "match"))
+    assert "['A/run.eval']" in code and "['B/run.eval']" in code
+    printed = run_here(code)
+    a = pd.Series(llm_scores(tmp_path / "A" / "run.eval"))
+    b = pd.Series(llm_scores(tmp_path / "B" / "run.eval"))
+    assert a.sub(b).abs().sum() > 0
+    assert printed["Running difference"] == f"{100 * (b - a).mean():+.2f} pts"
+
+
+def llm_scores(path) -> dict:
+    """A one-epoch log's C/I answers as 1/0 by question, read with the single-log reader."""
+    from core import llm
+
+    return {q: 1.0 if s["match"] == "C" else 0.0 for q, _, s in llm.read_inspect_log(path.read_bytes()).samples}
+
+
 def test_the_plan_carries_the_pages_script():
     """The plan basket's item (and so the plan HTML) holds the script the code view shows."""
     from tests.app.conftest import open_page, open_plan

@@ -102,6 +102,9 @@ class InspectOptions:
     scorers: tuple[str, ...]
     tasks: tuple[str, ...]
     epochs: tuple[int, ...]
+    #: Why there is no score to choose, naming each log's scores (a log whose samples all errored has none); "" when
+    #: the logs share one.
+    no_score: str = ""
 
 
 def is_inspect_log(name: str, data) -> bool:
@@ -382,11 +385,20 @@ def _shared_scorers(groups) -> list[str]:
     return [s for s in logs[0].scorers if all(s in log.scorers for log in logs[1:])]
 
 
+def _no_score(groups) -> str:
+    """The message when the logs share no score: each log's scores, up to eight logs."""
+    named = [f"`{name[:80]}` has " + (", ".join(map(repr, log.scorers[:6])) + (" …" if len(log.scorers) > 6 else "")
+                                     if log.scorers else "none (every sample errored or is unscored)")
+             for group in groups for name, log in group]
+    more = f"; and {len(named) - 8:,} more logs" if len(named) > 8 else ""
+    return "The logs share no score: " + "; ".join(named[:8]) + more + "."
+
+
 def _choose_scorer(groups, scorer: str | None) -> str:
     shared = _shared_scorers(groups)
     if scorer is None:
         if len(shared) != 1:
-            raise ValueError("The logs share no score with values." if not shared else
+            raise ValueError(_no_score(groups) if not shared else
                              "The logs have several scores (" + ", ".join(map(repr, shared))
                              + "); choose one with `scorer`.")
         return shared[0]
@@ -436,15 +448,37 @@ def _scored(groups, models, scorer: str) -> tuple[list[list[list[tuple[str, int,
     return runs, notes
 
 
+def _ended_only(groups, models, runs, notes: list[str]) -> list:
+    """``runs`` without the questions of a model that a running log of it has not ended every epoch of; a note per
+    model names how many questions wait."""
+    out = []
+    for model, group, answers in zip(models, groups, runs):
+        waiting: set[str] = set()
+        for _, log in group:
+            if log.status != "started":
+                continue
+            ended: dict[str, set[int]] = {}
+            for question, epoch, _ in log.samples:  # an errored sample has ended too
+                ended.setdefault(question, set()).add(epoch)
+            waiting |= {question for question, epochs in ended.items() if len(epochs) < log.epochs}
+        if waiting:
+            notes.append(f"Questions of {model} whose epochs have not all ended yet, left out until they have: "
+                         f"{len(waiting):,}.")
+        out.append([[answer for answer in run if answer[0] not in waiting] for run in answers])
+    return out
+
+
 def inspect_options(baseline, new) -> InspectOptions:
     """The models, shared scores, tasks and epochs of two sets of Inspect logs (see :func:`read_inspect_logs`)."""
     groups = _groups(baseline, new)
-    return InspectOptions(_model_names(groups), tuple(_shared_scorers(groups)),
+    shared = tuple(_shared_scorers(groups))
+    return InspectOptions(_model_names(groups), shared,
                           tuple(dict.fromkeys(log.task for g in groups for _, log in g)),
-                          tuple(dict.fromkeys(log.epochs for g in groups for _, log in g)))
+                          tuple(dict.fromkeys(log.epochs for g in groups for _, log in g)),
+                          "" if shared else _no_score(groups))
 
 
-def read_inspect_logs(baseline, new, *, scorer: str | None = None) -> pd.DataFrame:
+def read_inspect_logs(baseline, new, *, scorer: str | None = None, ended_only: bool = False) -> pd.DataFrame:
     """Read the Inspect AI logs of two models on one task into a per-answer log.
 
     Parameters
@@ -456,6 +490,13 @@ def read_inspect_logs(baseline, new, *, scorer: str | None = None) -> pd.DataFra
     scorer : str, optional
         The score to use (``match``, ``choice``, ``model_graded_fact``, ``scorer/key`` for a dict-valued score).
         Default: the only score every log has, else a message listing them.
+    ended_only : bool
+        For a log whose run is still going (status ``started``), keep only the questions whose every epoch has
+        ended (scored or errored); a question left out of one log of a model is left out of all of them (one the
+        running log has not begun is read from the model's other logs). While a
+        run goes, the epochs that end first are not a random subset of a question's epochs (a long, often wrong
+        answer takes longer), so a mean over them would weigh the quick answers too much. Default ``False``: every
+        scored answer is read.
 
     Returns
     -------
@@ -486,6 +527,8 @@ def read_inspect_logs(baseline, new, *, scorer: str | None = None) -> pd.DataFra
     scorer = _choose_scorer(groups, scorer)
     models = _model_names(groups)
     runs, notes = _scored(groups, models, scorer)
+    if ended_only:
+        runs = _ended_only(groups, models, runs, notes)
     rows = []
     for model, group, answers in zip(models, groups, runs):
         offset = 0

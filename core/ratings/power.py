@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..results import nan_if_zero
 from ..sizing import smallest_reaching

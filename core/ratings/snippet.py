@@ -6,7 +6,6 @@ The shared header and literals come from :mod:`core.snippets`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 
 from ..snippets import HEADER, kwargs_literal, literal, prior_ok
 

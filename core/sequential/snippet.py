@@ -112,7 +112,8 @@ def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: 
         (:func:`core.llm.read_harness_samples`).
     inspect_files : (sequence of str, sequence of str, str), optional
         Model A's and model B's Inspect AI log files and the score: read them instead
-        (:func:`core.llm.read_inspect_logs`); the differences are in points.
+        (:func:`core.llm.read_inspect_logs`, only the questions whose epochs have all ended); the differences are in
+        points. Files of the same name for both models are read from folders ``A/`` and ``B/``.
 
     Examples
     --------
@@ -130,10 +131,16 @@ def monitor_snippet(design: MonitorDesign, *, upto: int, swap: bool, data_file: 
     if inspect_files is not None:
         a_files, b_files = ([str(f) for f in files] for files in inspect_files[:2])
         scorer = str(inspect_files[2])
+        same = set(a_files) & set(b_files)
+        if same:  # two files of one name cannot sit in one folder
+            a_files, b_files = [f"A/{f}" for f in a_files], [f"B/{f}" for f in b_files]
         read = ("from core import llm\n\n"
-                f"baseline = [(name, open(name, 'rb').read()) for name in {a_files!r}]\n"
+                + ("# the models' logs have the same names: model A's are in A/, model B's in B/\n" if same else "")
+                + f"baseline = [(name, open(name, 'rb').read()) for name in {a_files!r}]\n"
                 f"new = [(name, open(name, 'rb').read()) for name in {b_files!r}]\n"
-                f"data = sq.differences_from_log(llm.read_inspect_logs(baseline, new, scorer={scorer!r}))")
+                "# a running log: only the questions whose epochs have all ended\n"
+                f"log = llm.read_inspect_logs(baseline, new, scorer={scorer!r}, ended_only=True)\n"
+                "data = sq.differences_from_log(log)")
     elif harness_files:
         pairs = [(str(m), str(f)) for m, f in harness_files]
         read = ("from core import llm\n\n"

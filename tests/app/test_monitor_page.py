@@ -129,6 +129,8 @@ def test_inspect_logs_are_read_like_the_llm_page(finished):
     a_values = {(i, e): "C" if rng.random() < 0.5 else "I" for i in range(1, 81) for e in (1, 2)}
     b_values = {(i, e): "C" if rng.random() < 0.65 else "I" for i in range(1, 61 if not finished else 81)
                 for e in (1, 2)}
+    if not finished:  # five questions of the running log have ended one epoch of two: they wait
+        b_values.update({(i, 1): "C" for i in range(61, 66)})
     a = ("a.eval", inspect_log("org/a", a_values))
     b = ("b.eval", inspect_log("org/b", b_values, finished=finished, status="started" if not finished else "success"))
     at = open_page("monitor", {"source": "Inspect AI logs"})
@@ -137,18 +139,23 @@ def test_inspect_logs_are_read_like_the_llm_page(finished):
     at.file_uploader(key="inspect_log_b").set_value([(*b, "application/octet-stream")])
     at.run()
     assert not at.exception, at.exception
-    want = sq.differences_from_log(llm.read_inspect_logs([a], [b]))
-    assert len(want) == (80 if finished else 60)
+    # the oracle: per question, the mean of its two epochs' C (1) / I (0), over the questions both models ended
+    score = {"C": 1.0, "I": 0.0}
+    ended = range(1, 61 if not finished else 81)
+    diffs = [(score[b_values[i, 1]] + score[b_values[i, 2]] - score[a_values[i, 1]] - score[a_values[i, 2]]) / 2
+             for i in ended]
     shown = metrics(at)
-    assert shown["Items so far"] == f"{len(want):,}"
-    assert shown["Running difference"] == f"{100 * want['difference'].mean():+.2f} pts"
+    assert shown["Items so far"] == f"{len(diffs):,}"
+    assert shown["Running difference"] == f"{100 * np.mean(diffs):+.2f} pts"
     notes = [c.value.replace("\\", "") for c in at.sidebar.caption]
     assert "Questions answered by both models, in the order org/a's log lists them." in notes
     assert any("did not finish" in c for c in notes) == (not finished)
+    assert any("epochs have not all ended yet, left out until they have: 5" in c for c in notes) == (not finished)
     at.session_state["monitor_code_open"] = True
     at.run()
     code = [c.value for c in at.code if c.language == "python"]
-    assert code and "llm.read_inspect_logs(baseline, new, scorer='match')" in code[0] and "'b.eval'" in code[0]
+    assert code and "llm.read_inspect_logs(baseline, new, scorer='match', ended_only=True)" in code[0]
+    assert "'b.eval'" in code[0]
 
 
 def test_inspect_logs_that_are_not_logs_get_a_message():
@@ -216,3 +223,17 @@ def test_harness_files_are_read_like_the_llm_page(zipped):
     assert not at.exception, at.exception
     want = sq.differences_from_log(llm.read_harness_samples(files))
     assert metrics(at)["Items so far"] == f"{len(want):,}"  # uploads open at their last item
+
+
+def test_inspect_logs_without_a_shared_score_name_the_log_that_has_none():
+    from tests.inspect_files import inspect_log
+
+    at = open_page("monitor", {"source": "Inspect AI logs"})
+    at.file_uploader(key="inspect_log_a").set_value(
+        [("a.eval", inspect_log("org/a", {(i, 1): "C" for i in range(1, 5)}), "application/octet-stream")])
+    at.file_uploader(key="inspect_log_b").set_value(
+        [("b_errored.eval", inspect_log("org/b", {(i, 1): None for i in range(1, 5)}), "application/octet-stream")])
+    at.run()
+    assert not at.exception, at.exception
+    shown = at.error[0].value.replace("\\", "")
+    assert "Cannot read the results" in shown and "`b_errored.eval` has none" in shown and "`a.eval` has 'match'" in shown
