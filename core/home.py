@@ -62,6 +62,8 @@ UPLOAD_KINDS = {k.kind: k for k in (
                "`.eval` (or `.json`) logs that `inspect eval` writes: two, the baseline's first"),
     UploadKind("helm", "HELM run", "llm",
                "a run's `per_instance_stats.json` (HELM's benchmark output): two, the baseline's first"),
+    UploadKind("lighteval", "lighteval details", "llm",
+               "the `details_<task>_<date>.parquet` files of `lighteval … --save-details`: two, the baseline's first"),
     UploadKind("llm_log", "per-answer LLM log", "llm",
                "CSV/TSV/JSONL with columns `question`, `model`, `score` (optional `sample`, `cluster`)"),
     UploadKind("votes", "pairwise votes", "leaderboard",
@@ -231,12 +233,15 @@ def _recognise(label: str, data, name: str = "") -> str:
         return "inspect"
     if llm.is_helm_stats(data):
         return "helm"
-    if uploads.is_parquet(data):  # Hugging Face datasets: only votes are read from Parquet
+    if uploads.is_parquet(data):  # Hugging Face datasets: votes, and lighteval's details
+        if llm.is_lighteval_details(data):
+            return "lighteval"
         columns = {c.strip().lower() for c in uploads.parquet_columns(data, name=label)}
         if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns or _ALPACA_EVAL_COLUMNS <= columns:
             return "votes"
         raise ValueError(f"{label} is a Parquet file; the app reads votes from Parquet (columns model_a, model_b, "
-                         "winner, as chatbot_arena_conversations and mt_bench_human_judgments have them). Other "
+                         "winner, as chatbot_arena_conversations and mt_bench_human_judgments have them) and "
+                         "lighteval's details (columns doc and metric). Other "
                          "kinds: save the file as CSV or JSONL.\n\nAccepted formats:\n" + accepted_formats())
     text = uploads.decode_text(data, name=label)
     if uploads.looks_like_json(data):
@@ -404,7 +409,8 @@ def read_uploads(files) -> Upload:
         :func:`core.llm.read_harness_samples` (the first is the baseline; models are named after the files; the
         first metric and filter of :func:`core.llm.harness_options`, which the LLM page lets you change) and
         fitted like a per-answer log; two Inspect logs with :func:`core.llm.read_inspect_logs` (the first score
-        both have).
+        both have); two lighteval details files with :func:`core.llm.read_lighteval_runs` (the first metric both
+        have).
 
     Returns
     -------
@@ -429,15 +435,23 @@ def read_uploads(files) -> Upload:
         log = llm.read_inspect_logs([(files[0][0], bytes(files[0][1]))], [(files[1][0], bytes(files[1][1]))],
                                     scorer=scorer)
         return _llm_upload("inspect", log, "Inspect AI logs", f" (score {scorer})")
-    if len(files) != 2 or kinds not in (["harness", "harness"], ["helm", "helm"]):
+    if len(files) != 2 or kinds not in (["harness", "harness"], ["helm", "helm"], ["lighteval", "lighteval"]):
         raise ValueError("Several files are read together only as two lm-evaluation-harness samples files, two "
-                         "Inspect AI logs or two HELM runs' per_instance_stats.json, the baseline's and the new "
-                         "model's; upload other files one at a time. Accepted formats:\n" + accepted_formats())
+                         "Inspect AI logs, two HELM runs' per_instance_stats.json or two lighteval details files, the "
+                         "baseline's and the new model's; upload other files one at a time. Accepted formats:\n"
+                         + accepted_formats())
     (name_a, data_a), (name_b, data_b) = files
     label_a, label_b = name_a[:60], name_b[:60]
     if label_a == label_b:  # HELM's files are all per_instance_stats.json
         label_a, label_b = f"A: {label_a}", f"B: {label_b}"
     entries = [(label_a, name_a, bytes(data_a)), (label_b, name_b, bytes(data_b))]
+    if kinds[0] == "lighteval":
+        options = llm.lighteval_options(entries)
+        if not options.metrics:
+            raise ValueError("The two lighteval details files share no per-sample metric with values in [0, 1] "
+                             "(such as `acc`).")
+        log = llm.read_lighteval_runs(entries, metric=options.metrics[0])
+        return _llm_upload("lighteval", log, "lighteval details", f" (metric {options.metrics[0]})")
     if kinds[0] == "helm":
         options = llm.helm_options(entries)
         if not options.metrics:
@@ -510,6 +524,15 @@ def read_upload(name: str, data) -> Upload:
                       next_step="Upload the other model's per_instance_stats.json together with this one (two files: "
                       "baseline first), or use the LLM page's “Estimate from your logs” view (HELM runs), which also "
                       "names the models and reads several runs per model.", link=(("view", LLM_LOG_TAB),))
+    if kind == "lighteval":
+        run = llm.read_lighteval_details(data, name=label)
+        shown = ", ".join(m[:30] for m in run.metrics[:6]) or "none with values in [0, 1]"
+        return Upload(kind, page, f"lighteval details of {run.task[:80] or 'one task'}: {len(run.records):,} samples "
+                      f"(metrics: {shown}).",
+                      next_step="Upload the other model's details of the same task together with this one (two "
+                      "files: baseline first), or use the LLM page's “Estimate from your logs” view (lighteval "
+                      "details), which also names the models and reads several tasks per model.",
+                      link=(("view", LLM_LOG_TAB),))
     if kind == "llm_log":
         return _llm_upload(kind, llm.read_benchmark_log(data, name=label), "A per-answer log")
     if kind == "votes":

@@ -14,7 +14,7 @@ from core import llm, uploads
 from core.runnable import harness_command, harness_task, item_list_json
 from pages._fields import field_help, field_input
 from pages._links import asked_late, narrowed, report_late
-from pages._llm_readers import read_helm_uploads, read_inspect_uploads
+from pages._llm_readers import read_helm_uploads, read_inspect_uploads, read_lighteval_uploads
 from pages._scaffold import apply_values, cached, cached_upload, guard, list_of, safe_message
 from pages._uploads import opened, upload_types
 
@@ -84,14 +84,16 @@ def read_logs():
     Returns ``(log, origin, task)``: the per-answer log (None without one), where it came from, and the harness
     task of its first file (for the item list)."""
     log, origin, files_a = None, None, []
-    source = st.radio("Logs", ["tidy", "harness", "inspect", "helm", "sample"], horizontal=True, key="log_source",
+    source = st.radio("Logs", ["tidy", "harness", "inspect", "helm", "lighteval", "sample"], horizontal=True,
+                      key="log_source",
                       format_func={"tidy": "per-answer table (CSV/JSONL)", "harness": "lm-evaluation-harness files",
-                                   "inspect": "Inspect AI logs", "helm": "HELM runs",
+                                   "inspect": "Inspect AI logs", "helm": "HELM runs", "lighteval": "lighteval details",
                                    "sample": "worked example (synthetic)"}.get,
                       help="A tidy log has columns question, model, score (0–1) and optionally sample and cluster. "
                       "lm-evaluation-harness files come from `--log_samples` (one or more per model). Inspect AI "
                       "logs are the .eval (or .json) files `inspect eval` writes, one or more per model. HELM runs: "
-                      "each run's per_instance_stats.json; its train trials are read as K.")
+                      "each run's per_instance_stats.json; its train trials are read as K. lighteval details: "
+                      "the details_<task>_<date>.parquet files of `--save-details`.")
     with guard("Cannot read these logs", stop=False):
         if source == "tidy":
             up = st.file_uploader("Per-answer log",
@@ -132,6 +134,8 @@ def read_logs():
             log, origin = read_inspect_uploads()
         elif source == "helm":
             log, origin = read_helm_uploads()
+        elif source == "lighteval":
+            log, origin = read_lighteval_uploads()
         else:
             log, origin = llm.sample_log(), "the synthetic worked example (core/data/llm_sample/benchmark_log.csv)"
             st.caption("Synthetic data, generated from the page's own model: two models × 300 questions in 60 "

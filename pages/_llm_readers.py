@@ -1,5 +1,5 @@
 """The LLM page's uploaders of evaluation frameworks' logs that name their own models or settings — Inspect AI
-logs and HELM runs — shared by the "Estimate from your logs" and "Prompts and seeds" tabs and the Monitor (UI only;
+logs, HELM runs and lighteval details — shared by the "Estimate from your logs" and "Prompts and seeds" tabs and the Monitor (UI only;
 numbers from ``core.llm``)."""
 
 from __future__ import annotations
@@ -134,3 +134,67 @@ def read_helm_uploads(*, prefix: str = "helm", trials: str = "samples"):
     for note in log.attrs.get("notes", ())[1:]:  # the first names the metric, which the selector shows
         st.caption(safe_message(note))
     return log, f"{len(entries)} HELM files"
+
+
+@cached_upload
+def lighteval_options(entries):
+    return llm.lighteval_options(list(entries))
+
+
+@cached_upload
+def read_lighteval(entries, metric):
+    return llm.read_lighteval_runs(list(entries), metric=metric)
+
+
+def read_lighteval_uploads(*, prefix: str = "lighteval"):
+    """The lighteval uploaders (a model's name and its details_<task>_<date>.parquet files, or its zipped output
+    folder, whose results_<date>.json names the model) and the metric to use; ``(log, origin)`` or Nones."""
+    c1, c2 = st.columns(2)
+    groups = []
+    for box, role, default in ((c1, "a", "baseline"), (c2, "b", "new")):
+        name = box.text_input(f"{'Baseline' if role == 'a' else 'New'} model name", default,
+                              key=f"{prefix}_name_{role}", max_chars=80,
+                              help="Taken from the run's results_<date>.json when it is uploaded too (the output "
+                              "folder zipped); the Parquet file does not name the model.")
+        ups = box.file_uploader("Its details_*.parquet files", type=upload_types("parquet"),
+                                accept_multiple_files=True, key=f"{prefix}_files_{role}",
+                                help="What `lighteval … --save-details` writes to <output-dir>/details/<model>/<date>/"
+                                " (or the output folder zipped), one file per task (several tasks are one benchmark, each task a cluster; a task's "
+                                "further file is a further run, K). Only the ids and metrics are read; nothing in "
+                                "the file is executed.")
+        files, found, others = [], [], []
+        for f in opened(ups):
+            data = f.getvalue()
+            if llm.is_lighteval_details(data):
+                files.append(f)
+            elif llm.is_lighteval_results(data):
+                found.append(llm.lighteval_run_model(data, name=f"`{f.name}`"))
+            else:
+                others.append(f.name)
+        if others:
+            box.caption("Not lighteval details, left out: " + list_of(others, limit=6))
+        found = list(dict.fromkeys(found))
+        if len(found) == 1 and name.strip() == default:
+            name = found[0]
+            box.caption("Model from the results file: " + list_of(found))
+        if ups and not files:
+            raise ValueError(f"The {'baseline' if role == 'a' else 'new model'}'s uploads hold no lighteval "
+                             "details (a Parquet file with `doc` and `metric` columns).")
+        groups.append((name.strip() or default, files))
+    if not all(files for _, files in groups):
+        return None, None
+    if groups[0][0] == groups[1][0]:
+        raise ValueError("The two models need different names.")
+    entries = tuple((name, f.name, f.getvalue()) for name, files in groups for f in files)
+    options = lighteval_options(entries)
+    c1, c2 = st.columns(2)
+    metric = c1.selectbox("Metric", options.metrics, key=f"{prefix}_metric",
+                          help="The per-sample score: acc, acc_norm, em, extractive_match, pass@k, … (the numeric "
+                          "metrics with values in [0, 1] that every file has).")
+    c2.caption(f"Tasks: {list_of(options.tasks)}.")
+    if metric is None:
+        raise ValueError("The files share no per-sample metric with values in [0, 1].")
+    log = read_lighteval(entries, metric)
+    for note in log.attrs.get("notes", ())[1:]:  # the first names the metric, which the selector shows
+        st.caption(safe_message(note))
+    return log, f"{len(entries)} lighteval details files"

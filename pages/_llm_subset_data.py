@@ -59,13 +59,14 @@ def correctness_matrix():
                 _hint()
                 return None, None
             return read_matrix(kept[1], kept[0]), kept[0]
-        ups = st.file_uploader("One run per file: harness samples_*.jsonl, Inspect .eval/.json logs or HELM "
-                               "per_instance_stats.json", type=upload_types("jsonl", "json", "eval"),
+        ups = st.file_uploader("One run per file: harness samples_*.jsonl, Inspect .eval/.json logs, HELM "
+                               "per_instance_stats.json or lighteval details_*.parquet",
+                               type=upload_types("jsonl", "json", "eval", "parquet"),
                                accept_multiple_files=True, key="sub_runs",
                                help="Models are named by the harness output's model folder, the Inspect log's "
-                               "model, or the HELM run folder (or its run_spec.json); a zipped folder of runs is "
-                               "read whole. Items are matched by doc_id, sample id or instance_id. Nothing in the "
-                               "files is executed.")
+                               "model, the HELM run folder (or its run_spec.json), or lighteval's results_<date>.json "
+                               "beside the details; a zipped folder of runs is read whole. Items are matched by "
+                               "doc_id, sample id, instance_id or doc.id. Nothing in the files is executed.")
         files = tuple((f.name, f.getvalue()) for f in opened(ups))
         kept = _kept("sub_runs_kept", files, lambda k: f"{len(k)} files")
         if not kept:

@@ -1,6 +1,7 @@
-"""A models × items correctness matrix from harness, Inspect AI and HELM files (core.llm.read_correctness_files).
+"""A models × items correctness matrix from harness, Inspect AI, HELM and lighteval files (core.llm.read_correctness_files).
 
-Oracles: the values written into files of each framework's layout (tests/inspect_files.py, tests/helm_files.py, and
+Oracles: the values written into files of each framework's layout (tests/inspect_files.py, tests/helm_files.py,
+tests/lighteval_files.py, and
 harness lines as core.llm.read_harness_samples documents them) must give the matrix of their means, and that
 matrix must give the same prediction-assisted SE as the CSV reader (:func:`core.llm.read_correctness`) fed the
 same means.
@@ -89,6 +90,40 @@ def test_helm_runs_zipped_with_their_run_specs_and_folder_names():
     twice = llm.read_correctness_files(again, metric="exact_match")
     assert twice.loc["org_m2"].tolist() == matrix.loc["org_m2"].tolist()
     assert any("further runs" in note for note in twice.attrs["notes"])
+
+
+def test_lighteval_details_named_by_their_runs_results_files():
+    """lighteval details of three models, two tasks each: a model is named by the results_<date>.json of its run's
+    date, else by its details/<model>/<date>/ folders; items are <task> · <doc.id>; a missing value leaves that
+    item out (it is not answered by every model); the matrix is the values written, and gives the CSV reader's SE."""
+    from tests.lighteval_files import details_name, lighteval_details
+
+    rng = np.random.default_rng(7)
+    tasks = ("leaderboard|arc:challenge|25", "lighteval|gsm8k|5")
+    dates = ("2025-11-05T14-43-47.148527", "2025-11-06T09-00-00.000001", "2025-11-07T10-30-00.500000")
+    values = {m: {t: (rng.random(20) < p).astype(float) for t in tasks} for m, p in zip(MODELS, (0.4, 0.6, 0.8))}
+    files = []
+    for k, (m, date) in enumerate(zip(MODELS, dates)):
+        for t in tasks:
+            v = list(values[m][t])
+            if k == 2 and t == tasks[1]:
+                v[3] = None
+            files.append((details_name(t, date) if k < 2 else f"out/details/{m}/{date}/{details_name(t, date)}",
+                          lighteval_details(v, task=t)))
+        if k < 2:
+            files.append((f"results_{date}.json", json.dumps({"config_general": {"model_name": m}}).encode()))
+    options = llm.correctness_options(files)
+    assert options.kind == "lighteval" and options.models == (*(MODELS[0],) * 2, *(MODELS[1],) * 2, *(MODELS[2],) * 2)
+    matrix = llm.read_correctness_files(files, metric="acc")
+    assert list(matrix.index) == list(MODELS)
+    items = [f"{tasks[0]} · {i}" for i in range(20)] + [f"{tasks[1]} · {i}" for i in range(20) if i != 3]
+    assert list(matrix.columns) == items
+    for m in MODELS:
+        want = list(values[m][tasks[0]]) + [v for i, v in enumerate(values[m][tasks[1]]) if i != 3]
+        assert matrix.loc[m].tolist() == want
+    assert any("left out: 1 of 40" in note for note in matrix.attrs["notes"])
+    got, want = llm.prediction_assisted_se(matrix, 10), _oracle_se(matrix, 10)
+    pd.testing.assert_frame_equal(got.table, want.table)
 
 
 def test_bad_sets_of_files_get_messages():

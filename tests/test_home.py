@@ -409,3 +409,32 @@ def test_two_helm_runs_open_the_llm_page_with_the_fitted_values():
     assert one.query == {"view": home.LLM_LOG_TAB}
     with pytest.raises(ValueError, match="two HELM runs"):
         home.read_uploads([files[0], ("votes.csv", b"model_a,model_b,winner\na,b,model_a\n")])
+
+
+def test_two_lighteval_details_files_open_the_llm_page_with_the_fitted_values():
+    """Two lighteval details files of one task (both so named, as lighteval writes them), baseline first: fitted
+    together; the link carries the baseline accuracy computed here from the values written. One alone is
+    summarised; a Parquet file of another kind gets the message naming what is read from Parquet."""
+    from tests.lighteval_files import details_name, lighteval_details
+
+    rng = np.random.default_rng(5)
+    values = [list((rng.random(40) < p).astype(float)) for p in (0.5, 0.7)]
+    files = [(details_name(), lighteval_details(v, extra={"acc_norm": v})) for v in values]
+    assert [home.recognise(n, d) for n, d in files] == ["lighteval", "lighteval"]
+    upload = home.read_uploads(files)
+    assert upload.page == "llm" and upload.kind == "lighteval"
+    assert upload.query["acc_a"] == str(round(200 * np.mean(values[0])) / 2) and upload.query["k"] == "1"
+    assert upload.summary.startswith("lighteval details of A: details_leaderboard|arc:challenge|25_")
+    assert "(metric acc): 40 questions" in upload.summary
+    one = home.read_upload(*files[0])
+    assert one.summary == ("lighteval details of leaderboard|arc:challenge|25: 40 samples (metrics: acc, acc_norm).")
+    assert one.query == {"view": home.LLM_LOG_TAB}
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(pa.table({"text": ["x"], "label": [1]}), buffer)
+    with pytest.raises(ValueError, match="lighteval's details \\(columns doc and metric\\)"):
+        home.read_upload("other.parquet", buffer.getvalue())

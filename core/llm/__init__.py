@@ -91,6 +91,7 @@ from .facets import *  # noqa: F401,F403
 from .inspect_logs import *  # noqa: F401,F403
 from .inspect_templates import *  # noqa: F401,F403
 from .helm import *  # noqa: F401,F403
+from .lighteval import *  # noqa: F401,F403
 from .correctness_files import *  # noqa: F401,F403
 from .subset import *  # noqa: F401,F403
 from .items import *  # noqa: F401,F403
@@ -142,6 +143,15 @@ __all__ = [
     "helm_run_model",
     "helm_options",
     "read_helm_runs",
+    # lighteval details (details_<task>_<date>.parquet): core.llm.lighteval
+    "LightevalRun",
+    "LightevalOptions",
+    "is_lighteval_details",
+    "read_lighteval_details",
+    "is_lighteval_results",
+    "lighteval_run_model",
+    "lighteval_options",
+    "read_lighteval_runs",
     "sample_log",
     "sample_harness_files",
     "benchmark_assurance",

@@ -13,6 +13,9 @@ every item — what a leaderboard's per-item outputs hold. Each file is one mode
   are averaged);
 * a HELM run's ``per_instance_stats.json`` (:func:`read_helm_stats`: unperturbed instances, the train trials
   averaged; the run folder's name ``…,model=openai_gpt-4o`` names its model, or a ``run_spec.json`` beside it).
+* a lighteval ``details_<task>_<date>.parquet`` (``--save-details``; :func:`read_lighteval_details`): the run's
+  ``results_<date>.json`` (same date) names its model (``config_general.model_name``), else the
+  ``details/<model>/<date>/`` folders; several tasks' files of a model are one benchmark (items ``<task> · <id>``).
 
 Items are matched by the framework's own id (``doc_id``, the sample id, ``instance_id``); only the items every model
 has are kept, with a note. Several files of one model (further runs) are averaged.
@@ -29,13 +32,14 @@ import pandas as pd
 from .. import uploads
 from .helm import helm_run_model, is_helm_stats, read_helm_stats
 from .inspect_logs import _value, is_inspect_log, read_inspect_log
+from .lighteval import is_lighteval_details, is_lighteval_results, lighteval_run_model, read_lighteval_details
 from .readers import _metric_value, _scan_harness
 
 __all__ = ["CorrectnessOptions", "CORRECTNESS_KINDS", "correctness_options", "read_correctness_files"]
 
 #: The frameworks whose files are read, by the kind :func:`correctness_options` reports.
 CORRECTNESS_KINDS = {"harness": "lm-evaluation-harness samples files", "inspect": "Inspect AI logs",
-                     "helm": "HELM runs"}
+                     "helm": "HELM runs", "lighteval": "lighteval details"}
 #: Most files (models and runs) in one matrix.
 MAX_FILES = 500
 _HELM_MODEL = re.compile(r"(?:^|,)model=([^,/]+)")
@@ -57,10 +61,12 @@ def _kind(name: str, data: bytes) -> str:
         return "inspect"
     if is_helm_stats(data):
         return "helm"
+    if is_lighteval_details(data):
+        return "lighteval"
     if uploads.looks_like_json(data):
         return "harness"
-    raise ValueError(f"`{name}` is not an lm-evaluation-harness samples file, an Inspect AI log or a HELM "
-                     "per_instance_stats.json.")
+    raise ValueError(f"`{name}` is not an lm-evaluation-harness samples file, an Inspect AI log, a HELM "
+                     "per_instance_stats.json or lighteval details.")
 
 
 def _folder_model(name: str) -> str | None:
@@ -98,12 +104,45 @@ def _helm_specs(files) -> dict[str, str]:
     return specs
 
 
+_LIGHTEVAL_DATE = re.compile(r"_(\d{4}-\d\d-\d\dT[\d.\-]+)\.(?:parquet|json)$")
+
+
+def _naming_only(name: str, data: bytes) -> bool:
+    """A file that only names a run's model: HELM's run_spec.json, lighteval's results_<date>.json."""
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return stem == "run_spec.json" or (stem.startswith("results_") and is_lighteval_results(data))
+
+
+def _lighteval_models(files) -> dict[str, str]:
+    """Date → model from lighteval's results_<date>.json files (a run's details files carry the same date)."""
+    models = {}
+    for name, data in files:
+        stem = name.replace("\\", "/").rsplit("/", 1)[-1]
+        date = _LIGHTEVAL_DATE.search(stem)
+        if stem.startswith("results_") and date and is_lighteval_results(data):
+            models[date.group(1)] = lighteval_run_model(data, name=f"`{name}`")
+    return models
+
+
+def _lighteval_model(name: str, dates: dict[str, str]) -> str | None:
+    """A details file's model: its run's results file (by date), else ``…/details/<model>/<date>/``."""
+    parts = name.replace("\\", "/").split("/")
+    date = _LIGHTEVAL_DATE.search(parts[-1])
+    if date and date.group(1) in dates:
+        return dates[date.group(1)]
+    if "details" in parts[:-2]:
+        start = len(parts) - 1 - parts[::-1].index("details")
+        return "/".join(parts[start + 1:-2]) or None
+    return None
+
+
 def _scan(files):
-    """Each data file's kind, model and parsed content; run_spec.json files only name HELM runs' models."""
-    specs = _helm_specs(files)
-    data_files = [(n, d) for n, d in files if n.replace("\\", "/").rsplit("/", 1)[-1] != "run_spec.json"]
+    """Each data file's kind, model and parsed content; run_spec.json and lighteval's results files only name the
+    runs' models."""
+    specs, dates = _helm_specs(files), _lighteval_models(files)
+    data_files = [(n, d) for n, d in files if not _naming_only(n, d)]
     if not data_files:
-        raise ValueError("No results file among the uploads (only run_spec.json).")
+        raise ValueError("No results file among the uploads (only run_spec.json or lighteval's results files).")
     kinds = {_kind(n, d) for n, d in data_files}
     if len(kinds) > 1:
         raise ValueError("The files are of different frameworks (" + ", ".join(CORRECTNESS_KINDS[k] for k in
@@ -119,6 +158,9 @@ def _scan(files):
         elif kind == "helm":
             model = specs.get(folder) or _folder_model(name) or stem
             parsed.append((model, name, read_helm_stats(data, name=f"`{name}`")))
+        elif kind == "lighteval":
+            model = _lighteval_model(name, dates) or stem.rsplit(".", 1)[0]
+            parsed.append((model, name, read_lighteval_details(data, name=f"`{name}`")))
         else:
             parsed.append((_folder_model(name) or stem.rsplit(".", 1)[0], name, data))
     return kind, parsed
@@ -131,7 +173,7 @@ def _options(kind, parsed) -> tuple[CorrectnessOptions, list | None]:
         logs = [log for _, _, log in parsed]
         metrics = tuple(s for s in logs[0].scorers if all(s in log.scorers for log in logs[1:]))
         return CorrectnessOptions(kind, models, metrics), None
-    if kind == "helm":
+    if kind in ("helm", "lighteval"):
         runs = [run for _, _, run in parsed]
         return CorrectnessOptions(kind, models, tuple(m for m in runs[0].metrics
                                                       if all(m in run.metrics for run in runs[1:]))), None
@@ -146,13 +188,15 @@ def correctness_options(files) -> CorrectnessOptions:
     ----------
     files : sequence of (str, bytes)
         ``(file_name, bytes)``: one model's run per file, all of one framework (see the module); a HELM
-        ``run_spec.json`` beside a ``per_instance_stats.json`` (same folder) names that run's model.
+        ``run_spec.json`` beside a ``per_instance_stats.json`` (same folder) names that run's model, and a lighteval
+        ``results_<date>.json`` the model of the details files of its date.
     """
     return _options(*_scan(_files(files)))[0]
 
 
 def read_correctness_files(files, *, metric: str | None = None, filter: str | None = None) -> pd.DataFrame:
-    """A models × items correctness matrix from one file per model's run (harness, Inspect AI or HELM).
+    """A models × items correctness matrix from one file per model's run (harness, Inspect AI, HELM or
+    lighteval).
 
     Parameters
     ----------
@@ -210,6 +254,11 @@ def read_correctness_files(files, *, metric: str | None = None, filter: str | No
     elif kind == "helm":
         for model, _, run in parsed:
             rows += [(model, item, means[metric]) for item, _, means in run.records]
+    elif kind == "lighteval":
+        several = len({run.task for _, _, run in parsed}) > 1
+        for model, _, run in parsed:
+            rows += [(model, f"{run.task} · {item}" if several else item, scores[metric])
+                     for item, scores in run.records if metric in scores]
     else:
         if filter is None:
             if len(options.filters) > 1:

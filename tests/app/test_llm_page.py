@@ -474,3 +474,56 @@ def test_the_prior_starts_at_the_linked_gain():
     kw = {k: v for k, v in DEFAULT.items() if k != "accuracy_b"}
     res = llm.benchmark_assurance(1000, delta_mean=0.05, delta_sd=0.02, **kw)
     assert metrics(at)["Assurance"] == f"{100 * res.assurance:.1f}%"
+
+
+def test_lighteval_details_fit_as_the_core_reads_them():
+    """lighteval details of two models, two tasks each, uploaded as their zipped output folders: the models are
+    named by the results files, the tasks are clusters, and the fitted table is core.llm.fit_benchmark of
+    core.llm.read_lighteval_runs; the metric selector offers only metrics in [0, 1]; a file that is not details is
+    left out with a caption."""
+    import io
+    import zipfile
+
+    import numpy as np
+
+    from tests.lighteval_files import details_name, lighteval_details
+
+    rng = np.random.default_rng(6)
+    tasks = ("leaderboard|arc:challenge|25", "leaderboard|hellaswag|10")
+    files, uploads = [], []
+    for role, model, p in (("a", "org/model-a", 0.5), ("b", "org/model-b", 0.7)):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as folder:
+            for task in tasks:
+                data = lighteval_details(list((rng.random(30) < p).astype(float)), task=task,
+                                         extra={"loglikelihood": [-2.0] * 30, "acc_norm": [1.0] * 30})
+                path = f"details/{model}/2025-11-05T14-43-47.148527/{details_name(task)}"
+                folder.writestr(path, data)
+                files.append((model, path, data))
+            folder.writestr(f"results/{model}/results_2025-11-05T14-43-47.148527.json",
+                            '{"config_general": {"model_name": "%s"}, "results": {}}' % model)
+            folder.writestr("README.md", "notes")
+        uploads.append((role, [(f"{role}.zip", buffer.getvalue(), "application/zip")]))
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("lighteval")
+    page.run()
+    for role, upload in uploads:
+        page.file_uploader(key=f"lighteval_files_{role}").set_value(upload)
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    assert page.selectbox(key="lighteval_metric").options == ["acc", "acc_norm"]
+    fitted = llm.fit_benchmark(llm.read_lighteval_runs(files, metric="acc"), seed=0)
+    assert fitted.models == ("org/model-a", "org/model-b")
+    table = next(d.value for d in page.dataframe if "parameter" in d.value.columns)
+    shown = dict(zip(table["parameter"], table["estimate"]))
+    assert shown["accuracy of A"] == pytest.approx(fitted.accuracy["org/model-a"], rel=1e-12)
+    assert shown["gain B − A"] == pytest.approx(fitted.delta, rel=1e-12)
+    assert any("**60** questions" in m.value for m in page.markdown)
+    notes = [c.value.replace("\\", "") for c in page.caption]
+    assert any("Model from the results file" in c and "org/model-a" in c for c in notes), notes
+    assert any("Not lighteval details, left out" in c and "README.md" in c for c in notes), notes
+    page.file_uploader(key="lighteval_files_b").set_value([("x.parquet", b"PAR1 not really PAR1",
+                                                            "application/octet-stream")])
+    page.run()
+    assert not page.exception
+    assert any("hold no lighteval details" in e.value for e in page.error)
