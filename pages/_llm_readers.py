@@ -82,8 +82,12 @@ def _helm_group(files):
         data = f.getvalue()
         if llm.is_helm_stats(data):
             stats.append(f)
-        elif f.name.rpartition("/")[2] == "run_spec.json" and model is None:
-            model = llm.helm_run_model(data, name=f"`{f.name}`")
+        elif f.name.rpartition("/")[2] == "run_spec.json":
+            named = llm.helm_run_model(data, name=f"`{f.name}`")
+            if model is not None and named != model:  # a zipped suite: runs of several models in one upload
+                raise ValueError(f"The upload holds runs of several models ({model[:40]!r}, {named[:40]!r}); "
+                                 "upload each model's run folders under its own name.")
+            model = named
         else:
             others.append(f.name)
     return stats, model, others

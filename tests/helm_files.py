@@ -11,19 +11,22 @@ from __future__ import annotations
 import json
 
 
-def _stat(name: str, value: float, perturbation: dict | None = None) -> dict:
-    metric = {"name": name, "split": "test"}
+def _stat(name: str, value: float, perturbation: dict | None = None, split: str = "test") -> dict:
+    metric = {"name": name, "split": split}
     if perturbation is not None:
         metric["perturbation"] = perturbation
     return {"name": metric, "count": 1, "sum": value, "sum_squared": value * value, "min": value, "max": value,
             "mean": value, "variance": 0.0, "stddev": 0.0}
 
 
-def helm_stats(values: dict, *, perturbed: int = 0, extra_metrics: bool = True) -> bytes:
+def helm_stats(values: dict, *, perturbed: int = 0, extra_metrics: bool = True, valid: dict | None = None) -> bytes:
     """``values[(instance_id, trial)]`` = the exact_match of that instance and trial (quasi_exact_match is the
     same value; num_output_tokens and inference_runtime beside them, as HELM logs them). ``perturbed`` instances
-    get a perturbed copy (typos, robustness) with its own statistics."""
-    records = []
+    get a perturbed copy (typos, robustness) with its own statistics. ``valid``: instances of the valid split, first
+    (HELM evaluates both splits), the same way."""
+    records = [{"instance_id": instance, "train_trial_index": trial,
+                "stats": [_stat("exact_match", value, split="valid"), _stat("quasi_exact_match", value, split="valid")]}
+               for (instance, trial), value in (valid or {}).items()]
     for (instance, trial), value in values.items():
         stats = [_stat("exact_match", value), _stat("quasi_exact_match", value)]
         if extra_metrics:

@@ -86,7 +86,8 @@ def test_helm_runs_zipped_with_their_run_specs_and_folder_names():
     for m, name in zip(MODELS, matrix.index):
         assert matrix.loc[name].tolist() == [np.mean([values[m][f"id{i}", t] for t in range(2)]) for i in range(25)]
     # a model's second run is averaged in, with a note
-    again = files + [("runs/v2/x,model=org_m2/per_instance_stats.json", helm_stats(values["org/m2"]))]
+    again = files + [("runs/v2/mmlu:subject=anatomy,method=multiple_choice_joint,model=org_m2/per_instance_stats.json",
+                      helm_stats(values["org/m2"]))]  # the same run in another suite
     twice = llm.read_correctness_files(again, metric="exact_match")
     assert twice.loc["org_m2"].tolist() == matrix.loc["org_m2"].tolist()
     assert any("further runs" in note for note in twice.attrs["notes"])
@@ -124,6 +125,64 @@ def test_lighteval_details_named_by_their_runs_results_files():
     assert any("left out: 1 of 40" in note for note in matrix.attrs["notes"])
     got, want = llm.prediction_assisted_se(matrix, 10), _oracle_se(matrix, 10)
     pd.testing.assert_frame_equal(got.table, want.table)
+
+
+def test_helm_scenarios_are_told_apart_and_run_folders_keep_only_their_statistics():
+    """HELM numbers instances id0, id1, … in every scenario: two subjects' runs are different items (scenario ·
+    id), not further runs; a zipped run folder's stats.json and display files are left out with a note."""
+    from core.packed import unpack_all
+    from tests.helm_files import run_folder
+
+    rng = np.random.default_rng(9)
+    subjects = ("anatomy", "astronomy")
+    values = {(m, sub): {(f"id{i}", 0): float(rng.random() < 0.6) for i in range(10)} for m in MODELS[:2]
+              for sub in subjects}
+    files = []
+    for (m, sub), v in values.items():
+        folder = f"runs/v1/mmlu:subject={sub},method=multiple_choice_joint,model={m.replace('/', '_')}"
+        files.append((f"{folder}/per_instance_stats.json", helm_stats(v)))
+        files.append((f"{folder}/stats.json", b'[{"name": {"name": "exact_match", "split": "test"}, "mean": 0.5}]'))
+        files.append((f"{folder}/display_predictions.json", b'[{"instance_id": "id0", "stats": {"a": 1}}]'))
+    matrix = llm.read_correctness_files(files, metric="exact_match")
+    assert matrix.shape == (2, 20)
+    scenario = "mmlu:subject={},method=multiple_choice_joint"
+    assert list(matrix.columns) == [f"{scenario.format(sub)} · id{i}" for sub in subjects for i in range(10)]
+    assert matrix.loc["org_m1"].tolist() == [values["org/m1", sub][f"id{i}", 0] for sub in subjects for i in range(10)]
+    assert "Other files of the HELM run folders, left out: 8." in matrix.attrs["notes"]
+    assert not any("further runs" in note for note in matrix.attrs["notes"])
+    # HELM's own zipped run folders (run_folder writes run_spec.json, per_instance_stats.json and stats.json)
+    va, vb = ({(f"id{i}", 0): float(rng.random() < p) for i in range(12)} for p in (0.4, 0.8))
+    zipped = [(n, d) for z in (run_folder("org/a", va), run_folder("org/b", vb))
+              for d, n in unpack_all(z, "runs.zip")]
+    with pytest.raises(ValueError, match="not told apart"):  # each zip flattened: which spec names which stats?
+        llm.read_correctness_files(zipped, metric="exact_match")
+    named = [(f"{k}/{n}", d) for k, z in enumerate((run_folder("org/a", va), run_folder("org/b", vb)))
+             for d, n in unpack_all(z, "runs.zip")]
+    both = llm.read_correctness_files(named, metric="exact_match")
+    assert list(both.index) == ["org/a", "org/b"] and both.loc["org/b"].tolist() == list(vb.values())
+
+
+def test_harness_duplicates_tasks_empty_files_and_the_total_size():
+    """A document twice in a harness file is refused (as read_harness_samples does); a model's files of two tasks are
+    two tasks' items, not further runs; an empty file gets a message; more than 20 MB together is refused up
+    front."""
+    from core.llm import correctness_files as cf
+
+    twice = b'{"doc_id": 0, "acc": 1}\n{"doc_id": "0", "acc": 0}\n{"doc_id": 1, "acc": 0}'
+    with pytest.raises(ValueError, match="document '0' appears twice"):
+        llm.read_correctness_files([("a/s.jsonl", twice), ("b/s.jsonl", _harness({0: 1.0, 1: 1.0}))], metric="acc",
+                                   filter="none")
+    arc = {"easy": {0: 1.0, 1: 0.0, 2: 1.0}, "challenge": {0: 0.0, 1: 0.0, 2: 1.0}}
+    files = [(f"out/{m}/samples_arc_{t}_2026-01-01T00-00-00.jsonl", _harness(v)) for m in ("mA", "mB")
+             for t, v in arc.items()]
+    matrix = llm.read_correctness_files(files, metric="acc", filter="none")
+    assert list(matrix.columns) == [f"arc_{t} · {i}" for t in arc for i in range(3)]
+    assert matrix.loc["mA"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
+    with pytest.raises(ValueError, match="`b/s.jsonl` has no records"):
+        llm.read_correctness_files([("a/s.jsonl", _harness({0: 1.0, 1: 0.0})), ("b/s.jsonl", b"[]")])
+    big = [("a/s.jsonl", b" " * (cf.MAX_TOTAL_BYTES // 2 + 1)), ("b/s.jsonl", b" " * (cf.MAX_TOTAL_BYTES // 2 + 1))]
+    with pytest.raises(ValueError, match="MB together"):
+        llm.read_correctness_files(big)
 
 
 def test_bad_sets_of_files_get_messages():

@@ -126,3 +126,36 @@ def test_the_run_spec_names_the_model():
     for bad in (b'{"adapter_spec": {}}', b"[1]", b'{"adapter_spec": "m"}', b"{"):
         with pytest.raises(ValueError):
             llm.helm_run_model(bad)
+
+
+def test_the_valid_split_is_left_out_when_the_run_has_a_test_split():
+    """HELM scores the valid and the test split (adapter.py EVAL_SPLITS): the run's numbers are its test split's.
+    With the valid instances mixed in, A's mean would be 0.50 and B's 0.75; on test they are 1.0 and 0.5."""
+    valid_a, valid_b = {("v0", 0): 0.0, ("v1", 0): 0.0}, {("v0", 0): 1.0, ("v1", 0): 1.0}
+    a = helm_stats({("t0", 0): 1.0, ("t1", 0): 1.0}, valid=valid_a)
+    b = helm_stats({("t0", 0): 1.0, ("t1", 0): 0.0}, valid=valid_b)
+    run = llm.read_helm_stats(a)
+    assert [r[0] for r in run.records] == ["t0", "t1"] and run.other_splits == 2
+    log = llm.read_helm_runs([("A", "a.json", a), ("B", "b.json", b)], metric="exact_match")
+    assert log.groupby("model").score.mean().to_dict() == {"A": 1.0, "B": 0.5}
+    assert any("valid split" in note and "left out: 4" in note for note in log.attrs["notes"])
+    only_valid = llm.read_helm_stats(helm_stats({}, valid=valid_a))  # no test split: the valid one is read
+    assert len(only_valid.records) == 2 and only_valid.other_splits == 0
+    matrix = llm.read_correctness_files([("r/x,model=a/per_instance_stats.json", a),
+                                         ("r/x,model=b/per_instance_stats.json", b)], metric="exact_match")
+    assert list(matrix.columns) == ["t0", "t1"]
+
+
+def test_display_predictions_odd_perturbations_and_empty_ids():
+    """helm-summarize's display_predictions.json (``"stats": {…}``) is not per-instance statistics; a
+    ``perturbation`` of false or {} is no perturbation; an empty instance_id is refused; non-bytes are no file."""
+    display = json.dumps([{"instance_id": "id1", "train_trial_index": 0, "predicted_text": "B",
+                           "stats": {"exact_match": 1.0}}], indent=2).encode()
+    assert not llm.is_helm_stats(display) and llm.is_helm_stats(helm_stats({("i", 0): 1.0}))
+    assert not llm.is_helm_stats(None) and not llm.is_helm_stats("[]")
+    stats = [{"name": {"name": "exact_match", "split": "test"}, "mean": 1.0}]
+    plain = [{"instance_id": "a", "perturbation": False, "stats": stats},
+             {"instance_id": "b", "perturbation": {}, "stats": stats}]
+    assert [r[0] for r in llm.read_helm_stats(json.dumps(plain).encode()).records] == ["a", "b"]
+    with pytest.raises(ValueError, match="instance_id must be a text"):
+        llm.read_helm_stats(json.dumps([{"instance_id": " ", "stats": stats}]).encode())

@@ -33,6 +33,7 @@ from .. import uploads
 from .helm import helm_run_model, is_helm_stats, read_helm_stats
 from .inspect_logs import _value, is_inspect_log, read_inspect_log
 from .lighteval import is_lighteval_details, is_lighteval_results, lighteval_run_model, read_lighteval_details
+from ..runnable import task_from_file_name
 from .readers import _metric_value, _scan_harness
 
 __all__ = ["CorrectnessOptions", "CORRECTNESS_KINDS", "correctness_options", "read_correctness_files"]
@@ -91,17 +92,51 @@ def _files(files) -> list[tuple[str, bytes]]:
                 and isinstance(item[1], (bytes, bytearray, memoryview))):
             raise ValueError("Each file must be (file_name, bytes).")
         out.append((item[0], bytes(item[1])))
+    total = sum(len(data) for _, data in out)
+    if total > MAX_TOTAL_BYTES:
+        raise ValueError(f"The files take {total / 2**20:.1f} MB together; at most {MAX_TOTAL_BYTES / 2**20:g} MB "
+                         "are read at once (keep fewer models or runs).")
     return out
 
 
-def _helm_specs(files) -> dict[str, str]:
-    """Folder → model from the run_spec.json files among the uploads."""
-    specs = {}
+def _helm_specs(files) -> dict[str, tuple[str, str]]:
+    """Folder → (model, run name) from the run_spec.json files among the uploads."""
+    specs: dict[str, tuple[str, str]] = {}
     for name, data in files:
         parts = name.replace("\\", "/").rsplit("/", 1)
         if parts[-1] == "run_spec.json":
-            specs[parts[0] if len(parts) == 2 else ""] = helm_run_model(data, name=f"`{name}`")
+            folder = parts[0] if len(parts) == 2 else ""
+            spec = (helm_run_model(data, name=f"`{name}`"), _run_name(data))
+            if folder in specs and specs[folder][0] != spec[0]:
+                # two run folders zipped one by one lose their folders: which spec names which stats is unknown
+                raise ValueError(f"Several run_spec.json name different models ({specs[folder][0][:40]!r}, "
+                                 f"{spec[0][:40]!r}) and their run folders are not told apart; zip the runs' "
+                                 "folders together (benchmark_output/runs/<suite>/), so that each keeps its folder.")
+            specs[folder] = spec
     return specs
+
+
+def _run_name(data: bytes) -> str:
+    """A run_spec.json's ``name`` (``mmlu:subject=anatomy,method=…,model=…``), or ""."""
+    try:
+        value = uploads._json_value(uploads.decode_text(data, name="run_spec.json"), name="run_spec.json", line=None)
+    except ValueError:
+        return ""
+    name = value.get("name") if isinstance(value, dict) else None
+    return name if isinstance(name, str) else ""
+
+
+def _scenario(run_name: str) -> str:
+    """A HELM run's scenario: its run name (the run folder's name) without ``model=…`` (HELM numbers instances
+    ``id0``, ``id1``, … in every scenario, so items of two scenarios must not be matched by id)."""
+    return ",".join(part for part in run_name.split(",") if not part.startswith(("model=", "model_deployment=")))
+
+
+#: The files HELM writes in a run folder beside per_instance_stats.json (runner.py, and helm-summarize's displays).
+HELM_RUN_FILES = ("stats.json", "scenario.json", "scenario_state.json", "instances.json", "display_predictions.json",
+                  "display_requests.json", "costs.json")
+#: The uploads' bytes together, at most (the readers hold every file; a plain upload's limit).
+MAX_TOTAL_BYTES = uploads.MAX_BYTES
 
 
 _LIGHTEVAL_DATE = re.compile(r"_(\d{4}-\d\d-\d\dT[\d.\-]+)\.(?:parquet|json)$")
@@ -143,27 +178,42 @@ def _scan(files):
     data_files = [(n, d) for n, d in files if not _naming_only(n, d)]
     if not data_files:
         raise ValueError("No results file among the uploads (only run_spec.json or lighteval's results files).")
+    notes = []
+    if any(is_helm_stats(d) for _, d in data_files):  # a zipped run folder holds HELM's other files too
+        others = [n for n, d in data_files if not is_helm_stats(d)
+                  and n.replace("\\", "/").rsplit("/", 1)[-1] in HELM_RUN_FILES]
+        if others:
+            data_files = [(n, d) for n, d in data_files if n not in others]
+            notes.append(f"Other files of the HELM run folders, left out: {len(others):,}.")
     kinds = {_kind(n, d) for n, d in data_files}
     if len(kinds) > 1:
         raise ValueError("The files are of different frameworks (" + ", ".join(CORRECTNESS_KINDS[k] for k in
                                                                               sorted(kinds)) + "); upload one kind.")
     kind = kinds.pop()
-    parsed = []
-    for name, data in data_files:
+    parsed, units = [], []  # units: each file's task (harness, Inspect, lighteval) or scenario (HELM)
+    for index, (name, data) in enumerate(data_files, start=1):
         folder = name.replace("\\", "/").rsplit("/", 1)[0] if "/" in name.replace("\\", "/") else ""
         stem = name.replace("\\", "/").rsplit("/", 1)[-1]
         if kind == "inspect":
             log = read_inspect_log(data, name=f"`{name}`")
             parsed.append((log.model, name, log))
+            units.append(log.task)
+            if log.status != "success":
+                notes.append(f"`{name}` has status '{log.status}': its run did not finish; the samples it scored "
+                             "are read.")
         elif kind == "helm":
-            model = specs.get(folder) or _folder_model(name) or stem
-            parsed.append((model, name, read_helm_stats(data, name=f"`{name}`")))
+            model, run_name = specs.get(folder, (None, ""))
+            parsed.append((model or _folder_model(name) or stem, name, read_helm_stats(data, name=f"`{name}`")))
+            units.append(_scenario(run_name or folder.rsplit("/", 1)[-1]))
         elif kind == "lighteval":
             model = _lighteval_model(name, dates) or stem.rsplit(".", 1)[0]
-            parsed.append((model, name, read_lighteval_details(data, name=f"`{name}`")))
+            run = read_lighteval_details(data, name=f"`{name}`")
+            parsed.append((model, name, run))
+            units.append(run.task)
         else:
             parsed.append((_folder_model(name) or stem.rsplit(".", 1)[0], name, data))
-    return kind, parsed
+            units.append(task_from_file_name(name, index))
+    return kind, parsed, units, notes
 
 
 def _options(kind, parsed) -> tuple[CorrectnessOptions, list | None]:
@@ -191,7 +241,8 @@ def correctness_options(files) -> CorrectnessOptions:
         ``run_spec.json`` beside a ``per_instance_stats.json`` (same folder) names that run's model, and a lighteval
         ``results_<date>.json`` the model of the details files of its date.
     """
-    return _options(*_scan(_files(files)))[0]
+    kind, parsed, _, _ = _scan(_files(files))
+    return _options(kind, parsed)[0]
 
 
 def read_correctness_files(files, *, metric: str | None = None, filter: str | None = None) -> pd.DataFrame:
@@ -231,7 +282,7 @@ def read_correctness_files(files, *, metric: str | None = None, filter: str | No
     ...                         ("runs/mmlu,model=b/per_instance_stats.json", helm([1, 1, 0]))]).to_numpy().tolist()
     [[1.0, 0.0, 1.0], [1.0, 1.0, 0.0]]
     """
-    kind, parsed = _scan(_files(files))
+    kind, parsed, units, scan_notes = _scan(_files(files))
     options, harness_records = _options(kind, parsed)
     if metric is None:
         if len(options.metrics) != 1:
@@ -242,23 +293,21 @@ def read_correctness_files(files, *, metric: str | None = None, filter: str | No
     elif metric not in options.metrics:
         raise ValueError(f"`metric` {str(metric)[:40]!r} is not in every file; they share "
                          + (", ".join(map(repr, options.metrics)) or "none") + ".")
-    notes = [f"Score: `{metric}`."]
-    rows = []  # (model, item, value)
+    notes = [f"Score: `{metric}`.", *scan_notes]
+    rows = []  # (model, unit, item, value), a file's unit its task or scenario
     if kind == "inspect":
-        for model, name, log in parsed:
+        for (model, name, log), unit in zip(parsed, units):
             for item, epoch, scores in log.samples:
                 value = scores.get(metric)
                 value = None if value is None else _value(value, f"`{name}`, sample {item[:40]!r}, epoch {epoch}")
                 if value is not None:
-                    rows.append((model, item, value))
+                    rows.append((model, unit, item, value))
     elif kind == "helm":
-        for model, _, run in parsed:
-            rows += [(model, item, means[metric]) for item, _, means in run.records]
+        for (model, _, run), unit in zip(parsed, units):
+            rows += [(model, unit, item, means[metric]) for item, _, means in run.records]
     elif kind == "lighteval":
-        several = len({run.task for _, _, run in parsed}) > 1
-        for model, _, run in parsed:
-            rows += [(model, f"{run.task} · {item}" if several else item, scores[metric])
-                     for item, scores in run.records if metric in scores]
+        for (model, _, run), unit in zip(parsed, units):
+            rows += [(model, unit, item, scores[metric]) for item, scores in run.records if metric in scores]
     else:
         if filter is None:
             if len(options.filters) > 1:
@@ -269,25 +318,41 @@ def read_correctness_files(files, *, metric: str | None = None, filter: str | No
             raise ValueError(f"`filter` {str(filter)[:40]!r} is not in the files; they have "
                              + ", ".join(map(repr, options.filters)) + ".")
         notes[0] = f"Score: `{metric}`, filter `{filter}`."
-        for model, name, _, records in harness_records:
+        for (model, name, _, records), unit in zip(harness_records, units):
+            seen = set()
             for rec in records:
                 if rec.get("filter", "none") == filter:
+                    doc = str(rec["doc_id"])
+                    if doc in seen:  # as read_harness_samples: a document twice is not two answers
+                        raise ValueError(f"`{name}`: document {doc[:40]!r} appears twice under the filter "
+                                         f"{filter!r}.")
+                    seen.add(doc)
                     value = _metric_value(rec.get(metric))
                     if value is None:
-                        raise ValueError(f"`{name}`, document {str(rec['doc_id'])[:40]!r}: `{metric}` is not a "
-                                         "number in [0, 1].")
-                    rows.append((model, str(rec["doc_id"]), value))
-    frame = pd.DataFrame(rows, columns=["model", "item", "score"])
+                        raise ValueError(f"`{name}`, document {doc[:40]!r}: `{metric}` is not a number in [0, 1].")
+                    rows.append((model, unit, doc, value))
+    frame = pd.DataFrame(rows, columns=["model", "unit", "item", "score"])
+    if frame["unit"].nunique() > 1:  # two tasks' (scenarios') items share ids: an item is its task's
+        frame["item"] = frame["unit"].astype(str) + " · " + frame["item"].astype(str)
     models = list(dict.fromkeys(model for model, _, _ in parsed))
     if len(models) < 2:
         raise ValueError(f"The files are runs of one model ({models[0][:60]!r}); the matrix needs at least 2 models.")
-    runs = {model: sum(m == model for m, _, _ in parsed) for model in models}
+    runs: dict[tuple[str, str], int] = {}  # files per model and task: a task's further files are further runs
+    for (model, _, _), unit in zip(parsed, units):
+        runs[model, unit] = runs.get((model, unit), 0) + 1
     if any(count > 1 for count in runs.values()):
-        notes.append("Several files of one model are further runs, averaged: " + ", ".join(
-            f"{m} ({c})" for m, c in runs.items() if c > 1) + ".")
+        notes.append("Several files of one model and task are further runs, averaged: " + ", ".join(
+            f"{m} ({c})" for (m, _), c in runs.items() if c > 1) + ".")
     items = list(dict.fromkeys(frame["item"]))
-    wide = frame.pivot_table(index="model", columns="item", values="score", aggfunc="mean").reindex(
-        index=models, columns=items)
+    # the items every model has, before the models × items table (200 models of disjoint items would fill memory)
+    shared = set(items)
+    for _, group in frame.groupby("model", sort=False):
+        shared &= set(group["item"])
+    kept = [item for item in items if item in shared]
+    if len(kept) < 2:
+        raise ValueError("The models share fewer than 2 items with a score; are the files of the same task?")
+    wide = frame[frame["item"].isin(shared)].pivot_table(index="model", columns="item", values="score",
+                                                         aggfunc="mean").reindex(index=models, columns=kept)
     complete = wide.columns[wide.notna().all(axis=0).to_numpy()]
     if len(complete) < len(items):
         notes.append(f"Items not answered by every model, left out: {len(items) - len(complete):,} of {len(items):,}.")

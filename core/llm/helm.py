@@ -22,6 +22,7 @@ model is not in the file (it is in ``run_spec.json``'s ``adapter_spec.model`` an
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -59,12 +60,16 @@ class HelmRun:
         The number of train trials seen.
     perturbed : int
         Records of perturbed copies of instances, left out.
+    other_splits : int
+        Records of the ``valid`` split (or another), left out when the run has ``test`` records: HELM evaluates
+        both splits (``adapter.py`` ``EVAL_SPLITS``), and a run's scores are those on ``test``.
     """
 
     records: tuple[tuple[str, int, dict], ...]
     metrics: tuple[str, ...]
     trials: int
     perturbed: int = 0
+    other_splits: int = 0
 
 
 @dataclass(frozen=True)
@@ -80,8 +85,20 @@ class HelmOptions:
 def is_helm_stats(data) -> bool:
     """Whether ``data`` looks like a ``per_instance_stats.json``: a JSON array whose first object starts with
     ``instance_id`` and has ``stats``."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        return False
     head = bytes(data[:4096]).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-    return head.startswith("[") and '"instance_id"' in head[:400] and '"stats"' in head
+    # "stats": [ — display_predictions.json, written beside it by helm-summarize, has "stats": {…}
+    return (head.startswith("[") and '"instance_id"' in head[:400]
+            and re.search(r'"stats"\s*:\s*\[', head) is not None)
+
+
+def _split(stats) -> str | None:
+    """The split a record's statistics name (``name.split``: ``test``, ``valid``), from its first that names one."""
+    for stat in stats if isinstance(stats, list) else ():
+        if isinstance(stat, dict) and isinstance(stat.get("name"), dict) and isinstance(stat["name"].get("split"), str):
+            return stat["name"]["split"]
+    return None
 
 
 def _metric_means(stats, where: str) -> dict:
@@ -148,12 +165,12 @@ def read_helm_stats(data, *, name: str = "The file") -> HelmRun:
         if not isinstance(record, dict) or "instance_id" not in record:
             raise ValueError(f"{where} is not per-instance statistics (no `instance_id`).")
         instance, trial = record["instance_id"], record.get("train_trial_index", 0)
-        if isinstance(instance, bool) or not isinstance(instance, (str, int)):
+        if isinstance(instance, bool) or not isinstance(instance, (str, int)) or str(instance).strip() == "":
             raise ValueError(f"{where}: the instance_id must be a text, got {str(instance)[:40]!r}.")
         if isinstance(trial, bool) or not isinstance(trial, int) or not 0 <= trial <= 100_000:
             raise ValueError(f"{where}: the train_trial_index must be a whole number from 0, got "
                              f"{str(trial)[:40]!r}.")
-        if record.get("perturbation") is not None:
+        if record.get("perturbation"):  # asdict_without_nones: an unperturbed record has none
             perturbed += 1
             continue
         key = (str(instance), trial)
@@ -161,12 +178,16 @@ def read_helm_stats(data, *, name: str = "The file") -> HelmRun:
             raise ValueError(f"{where}: instance {key[0][:40]!r}, trial {trial} is listed twice (records "
                              f"{seen[key]:,} and {number:,}).")
         seen[key] = number
-        records.append((key[0], trial, _metric_means(record.get("stats"), where)))
+        records.append((key[0], trial, _metric_means(record.get("stats"), where), _split(record.get("stats"))))
     if not records:
         raise ValueError(f"{name} has no unperturbed instance" + (" (only perturbed copies)." if perturbed else "."))
+    # HELM scores the valid and the test split (adapter.py EVAL_SPLITS); a run's results are its test split's
+    tested = [r for r in records if r[3] == "test"]
+    other_splits = len(records) - len(tested) if tested else 0
+    records = [r[:3] for r in (tested or records)]
     metrics = tuple(m for m in records[0][2] if not m.startswith(BOOKKEEPING)
                     and all(0.0 <= r[2].get(m, math.nan) <= 1.0 for r in records))
-    return HelmRun(tuple(records), metrics, len({t for _, t, _ in records}), perturbed)
+    return HelmRun(tuple(records), metrics, len({t for _, t, _ in records}), perturbed, other_splits)
 
 
 def helm_run_model(data, *, name: str = "run_spec.json") -> str:
@@ -236,7 +257,8 @@ def read_helm_runs(files, *, metric: str | None = None, trials: str = "samples")
     pandas.DataFrame
         ``question, model, sample, score`` (``trials="samples"``; the input of :func:`fit_benchmark`) or
         ``question, model, template, sample, score`` (``"templates"``; the input of :func:`fit_facets`), question =
-        ``instance_id``. ``.attrs`` holds ``metric``, ``models`` and ``notes`` (perturbed copies left out, instances
+        ``instance_id``, of the ``test`` split when the run has one. ``.attrs`` holds ``metric``, ``models`` and
+        ``notes`` (perturbed copies and the valid split left out, instances
         without the metric).
 
     Raises
@@ -283,6 +305,10 @@ def read_helm_runs(files, *, metric: str | None = None, trials: str = "samples")
         if count:
             notes.append(f"Perturbed copies of instances (robustness and fairness variants) of {model}, left out: "
                          f"{count:,}.")
+    valid = sum(run.other_splits for _, _, run in runs)
+    if valid:
+        notes.append(f"Instances of the valid split (HELM evaluates it beside test), left out: {valid:,}; the runs' "
+                     "test instances are read.")
     if trials == "samples" and any(run.trials > 1 for _, _, run in runs):
         notes.append("HELM's train trials draw different in-context examples: read here as repeated answers (K); "
                      "the Prompts and seeds tab reads them as templates.")

@@ -297,6 +297,8 @@ def _scan_harness(entries):
     parsed, filters, metric_sets, n_lines = [], {}, None, 0
     for model, label, data in entries:
         records = uploads.read_jsonl(data, name=f"`{label}`")
+        if not records:
+            raise ValueError(f"`{label}` has no records.")
         n_lines += len(records)
         _name_unnamed_filters(records)
         valid = None

@@ -261,7 +261,7 @@ def test_zipped_helm_run_folders_name_their_models():
     per_instance_stats.json files alone."""
     import numpy as np
 
-    from tests.helm_files import helm_stats, run_folder
+    from tests.helm_files import helm_stats, run_folder, run_spec
 
     rng = np.random.default_rng(4)
     values = [{(f"id{i}", 0): float(rng.random() < p) for i in range(40)} for p in (0.5, 0.7)]
@@ -288,6 +288,20 @@ def test_zipped_helm_run_folders_name_their_models():
     page.run()
     assert not page.exception
     assert any("hold no HELM per\\_instance\\_stats.json" in e.value for e in page.error), [e.value for e in page.error]
+    # a zipped suite (runs of two models in one upload) is refused, not read as one model's runs
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as suite:
+        for model, v in zip(("openai/gpt-a", "openai/gpt-b"), values):
+            folder = f"runs/v1/mmlu:subject=anatomy,model={model.replace('/', '_')}"
+            suite.writestr(f"{folder}/run_spec.json", run_spec(model))
+            suite.writestr(f"{folder}/per_instance_stats.json", helm_stats(v))
+    page.file_uploader(key="helm_files_b").set_value([("suite.zip", buffer.getvalue(), "application/zip")])
+    page.run()
+    assert not page.exception
+    assert any("runs of several models" in e.value for e in page.error), [e.value for e in page.error]
 
 
 def test_malformed_log_gets_a_message():
