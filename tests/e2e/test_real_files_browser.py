@@ -236,6 +236,42 @@ def test_llm_helm_run_folders_zipped(page, server_url, tmp_path):
     _done(page, "llm-helm")
 
 
+def test_llm_lighteval_details_as_published(page, server_url, tmp_path):
+    """Two models' lighteval details_<task>_<date>.parquet files uploaded as lighteval writes them (Parquet, the
+    doc / model_response / metric structs) on the LLM page: fitted as core.llm reads them."""
+    import numpy as np
+
+    from core import llm
+    from tests.lighteval_files import details_name, lighteval_details
+
+    rng = np.random.default_rng(15)
+    values = [list((rng.random(70) < p).astype(float)) for p in (0.5, 0.7)]
+    paths = []
+    for k, v in enumerate(values):
+        folder = tmp_path / f"model{k}"
+        folder.mkdir()
+        path = folder / details_name(date=f"2025-11-0{k + 5}T14-43-47.148527")
+        path.write_bytes(lighteval_details(v))
+        paths.append(path)
+    fitted = llm.fit_benchmark(llm.read_lighteval_runs([(m, p.name, p.read_bytes()) for m, p in
+                                                        zip(("baseline", "new"), paths)]), seed=0)
+    _open(page, f"{server_url}/llm?view=Estimate+from+your+logs")
+    page.get_by_text("lighteval details").first.click()
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).wait_for(state="attached", timeout=60_000)
+    page.locator(DROPZONE).nth(0).set_input_files(str(paths[0]))
+    page.get_by_text(re.compile(r"8527\.parquet$")).first.wait_for(timeout=60_000)  # a long name is cut in the middle
+    wait_idle(page, timeout=60_000)
+    page.locator(DROPZONE).nth(1).set_input_files(str(paths[1]))
+    page.get_by_text("70 questions").first.wait_for(timeout=60_000)
+    wait_idle(page, timeout=60_000)
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "2 lighteval details files" in text and "K = 1" in text  # the table itself is a canvas grid
+    assert fitted.n_questions == 70
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot").count()
+    _done(page, "llm-lighteval")
+
+
 def test_llm_subset_helm_runs_folder_zipped(page, server_url, tmp_path):
     """A zipped HELM runs folder (four models' runs of one scenario, each with its per_instance_stats.json and
     run_spec.json) on the subset tab: every model a row, named by its run spec; the difference estimator's figure is
