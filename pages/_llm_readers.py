@@ -76,8 +76,9 @@ def read_helm(entries, metric, trials):
 
 def _helm_group(files):
     """A model's uploads (an archive of a run folder is unpacked by :func:`opened`): its per_instance_stats.json
-    files, the model its run_spec.json names (or None), and the other files' names (left out)."""
-    stats, model, others = [], None, []
+    files, the model its run_spec.json names (or None), the scenarios the run specs name, and the other files'
+    names (left out)."""
+    stats, model, scenarios, others = [], None, set(), []
     for f in files:
         data = f.getvalue()
         if llm.is_helm_stats(data):
@@ -88,9 +89,10 @@ def _helm_group(files):
                 raise ValueError(f"The upload holds runs of several models ({model[:40]!r}, {named[:40]!r}); "
                                  "upload each model's run folders under its own name.")
             model = named
+            scenarios.add(llm.helm_run_scenario(llm.helm_run_name(data, name=f"`{f.name}`")))
         else:
             others.append(f.name)
-    return stats, model, others
+    return stats, model, scenarios - {""}, others
 
 
 def read_helm_uploads(*, prefix: str = "helm", trials: str = "samples"):
@@ -110,7 +112,7 @@ def read_helm_uploads(*, prefix: str = "helm", trials: str = "samples"):
                                 "folder zipped; several runs of one model are further "
                                 + ("runs (K)." if trials == "samples" else "samples.")
                                 + " Perturbed copies of instances are left out. Nothing in the file is executed.")
-        stats, model, others = _helm_group(opened(ups))
+        stats, model, scenarios, others = _helm_group(opened(ups))
         if others:
             box.caption("Not per-instance statistics, left out: " + list_of(others, limit=6))
         if model is not None and name.strip() == default:
@@ -119,12 +121,17 @@ def read_helm_uploads(*, prefix: str = "helm", trials: str = "samples"):
         if ups and not stats:
             raise ValueError(f"The {'baseline' if role == 'a' else 'new model'}'s uploads hold no HELM "
                              "per_instance_stats.json.")
-        groups.append((name.strip() or default, stats))
-    if not all(files for _, files in groups):
+        groups.append((name.strip() or default, stats, scenarios))
+    if not all(files for _, files, _ in groups):
         return None, None
     if groups[0][0] == groups[1][0]:
         raise ValueError("The two models need different names.")
-    entries = tuple((name, f.name, f.getvalue()) for name, files in groups for f in files)
+    named = [scenarios for _, _, scenarios in groups]
+    if all(named) and named[0] != named[1]:  # HELM numbers instances id0, id1, … in every scenario
+        raise ValueError("The two models' runs are of different scenarios (" + "; ".join(
+            ", ".join(sorted(s))[:120] for s in named) + "); their instances would be matched by id across "
+            "scenarios. Upload runs of the same scenario.")
+    entries = tuple((name, f.name, f.getvalue()) for name, files, _ in groups for f in files)
     options = helm_options(entries)
     c1, c2 = st.columns(2)
     metric = c1.selectbox("Metric", options.metrics, key=f"{prefix}_metric",

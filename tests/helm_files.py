@@ -51,15 +51,15 @@ def run_spec(model: str, scenario: str = "mmlu:subject=anatomy") -> bytes:
                        "metric_specs": [], "data_augmenter_spec": {}, "groups": ["mmlu"]}, indent=2).encode()
 
 
-def run_folder(model: str, values: dict, *, perturbed: int = 0) -> bytes:
+def run_folder(model: str, values: dict, *, perturbed: int = 0, scenario: str = "mmlu:subject=anatomy") -> bytes:
     """A HELM run folder zipped as a user would: run_spec.json, per_instance_stats.json and stats.json."""
     import io
     import zipfile
 
-    folder = f"runs/v1/mmlu:subject=anatomy,model={model.replace('/', '_')}"
+    folder = f"runs/v1/{scenario},model={model.replace('/', '_')}"
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(f"{folder}/run_spec.json", run_spec(model))
+        archive.writestr(f"{folder}/run_spec.json", run_spec(model, scenario))
         archive.writestr(f"{folder}/per_instance_stats.json", helm_stats(values, perturbed=perturbed))
         archive.writestr(f"{folder}/stats.json", json.dumps([{"name": {"name": "exact_match", "split": "test"},
                                                                "count": len(values)}]))

@@ -141,6 +141,8 @@ __all__ = [
     "is_helm_stats",
     "read_helm_stats",
     "helm_run_model",
+    "helm_run_name",
+    "helm_run_scenario",
     "helm_options",
     "read_helm_runs",
     # lighteval details (details_<task>_<date>.parquet): core.llm.lighteval

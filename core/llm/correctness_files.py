@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .. import uploads
-from .helm import helm_run_model, is_helm_stats, read_helm_stats
+from .helm import helm_run_model, helm_run_name, helm_run_scenario, is_helm_stats, read_helm_stats
 from .inspect_logs import _value, is_inspect_log, read_inspect_log
 from .lighteval import is_lighteval_details, is_lighteval_results, lighteval_run_model, read_lighteval_details
 from ..runnable import task_from_file_name
@@ -106,7 +106,7 @@ def _helm_specs(files) -> dict[str, tuple[str, str]]:
         parts = name.replace("\\", "/").rsplit("/", 1)
         if parts[-1] == "run_spec.json":
             folder = parts[0] if len(parts) == 2 else ""
-            spec = (helm_run_model(data, name=f"`{name}`"), _run_name(data))
+            spec = (helm_run_model(data, name=f"`{name}`"), helm_run_name(data, name=f"`{name}`"))
             if folder in specs and specs[folder][0] != spec[0]:
                 # two run folders zipped one by one lose their folders: which spec names which stats is unknown
                 raise ValueError(f"Several run_spec.json name different models ({specs[folder][0][:40]!r}, "
@@ -114,22 +114,6 @@ def _helm_specs(files) -> dict[str, tuple[str, str]]:
                                  "folders together (benchmark_output/runs/<suite>/), so that each keeps its folder.")
             specs[folder] = spec
     return specs
-
-
-def _run_name(data: bytes) -> str:
-    """A run_spec.json's ``name`` (``mmlu:subject=anatomy,method=…,model=…``), or ""."""
-    try:
-        value = uploads._json_value(uploads.decode_text(data, name="run_spec.json"), name="run_spec.json", line=None)
-    except ValueError:
-        return ""
-    name = value.get("name") if isinstance(value, dict) else None
-    return name if isinstance(name, str) else ""
-
-
-def _scenario(run_name: str) -> str:
-    """A HELM run's scenario: its run name (the run folder's name) without ``model=…`` (HELM numbers instances
-    ``id0``, ``id1``, … in every scenario, so items of two scenarios must not be matched by id)."""
-    return ",".join(part for part in run_name.split(",") if not part.startswith(("model=", "model_deployment=")))
 
 
 #: The files HELM writes in a run folder beside per_instance_stats.json (runner.py, and helm-summarize's displays).
@@ -204,7 +188,7 @@ def _scan(files):
         elif kind == "helm":
             model, run_name = specs.get(folder, (None, ""))
             parsed.append((model or _folder_model(name) or stem, name, read_helm_stats(data, name=f"`{name}`")))
-            units.append(_scenario(run_name or folder.rsplit("/", 1)[-1]))
+            units.append(helm_run_scenario(run_name or folder.rsplit("/", 1)[-1]))
         elif kind == "lighteval":
             model = _lighteval_model(name, dates) or stem.rsplit(".", 1)[0]
             run = read_lighteval_details(data, name=f"`{name}`")

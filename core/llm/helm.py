@@ -31,7 +31,7 @@ from .. import uploads
 from ..validation import check_choice
 
 __all__ = ["HelmRun", "HelmOptions", "HELM_TRIALS", "is_helm_stats", "read_helm_stats", "helm_run_model",
-           "helm_options", "read_helm_runs"]
+           "helm_run_name", "helm_run_scenario", "helm_options", "read_helm_runs"]
 
 #: What HELM's train trials (different in-context example sets) are read as: repeated answers per question (the
 #: LLM page's K) or prompt templates (the "Prompts and seeds" tab's facet).
@@ -206,6 +206,27 @@ def helm_run_model(data, *, name: str = "run_spec.json") -> str:
     if not isinstance(model, str) or not model.strip():
         raise ValueError(f"{name} is not a HELM run_spec.json naming its model (`adapter_spec.model`).")
     return model.strip()[:200]
+
+
+def helm_run_scenario(run_name: str) -> str:
+    """A HELM run's scenario: its run name (``run_spec.json``'s ``name``, the run folder's name) without
+    ``model=…``. HELM numbers instances ``id0``, ``id1``, … in every scenario, so two runs' instances match only within
+    one scenario.
+
+    Examples
+    --------
+    >>> helm_run_scenario("mmlu:subject=anatomy,method=multiple_choice_joint,model=openai_gpt-4o")
+    'mmlu:subject=anatomy,method=multiple_choice_joint'
+    """
+    return ",".join(part for part in str(run_name).split(",")
+                    if not part.startswith(("model=", "model_deployment=")))
+
+
+def helm_run_name(data, *, name: str = "run_spec.json") -> str:
+    """A ``run_spec.json``'s ``name`` (``mmlu:subject=anatomy,method=…,model=…``), or "" when it has none."""
+    spec = uploads._json_value(uploads.decode_text(data, name=name), name=name, line=None)
+    run = spec.get("name") if isinstance(spec, dict) else None
+    return run[:400] if isinstance(run, str) else ""
 
 
 def _runs(files) -> list[tuple[str, str, HelmRun]]:

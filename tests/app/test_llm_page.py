@@ -541,3 +541,21 @@ def test_lighteval_details_fit_as_the_core_reads_them():
     page.run()
     assert not page.exception
     assert any("hold no lighteval details" in e.value for e in page.error)
+
+
+def test_helm_runs_of_different_scenarios_are_refused():
+    """HELM numbers instances id0, id1, … in every scenario: two models' run folders of different MMLU subjects
+    would pair unrelated questions, so the page refuses them, naming the scenarios."""
+    from tests.helm_files import run_folder
+
+    values = {(f"id{i}", 0): float(i % 2) for i in range(20)}
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("helm")
+    page.run()
+    for role, model, subject in (("a", "openai/gpt-a", "anatomy"), ("b", "openai/gpt-b", "astronomy")):
+        page.file_uploader(key=f"helm_files_{role}").set_value(
+            [(f"{role}.zip", run_folder(model, values, scenario=f"mmlu:subject={subject}"), "application/zip")])
+    page.run()
+    assert not page.exception
+    shown = [e.value.replace("\\", "") for e in page.error]
+    assert any("different scenarios" in e and "subject=anatomy" in e and "subject=astronomy" in e for e in shown), shown
