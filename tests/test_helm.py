@@ -159,3 +159,10 @@ def test_display_predictions_odd_perturbations_and_empty_ids():
     assert [r[0] for r in llm.read_helm_stats(json.dumps(plain).encode()).records] == ["a", "b"]
     with pytest.raises(ValueError, match="instance_id must be a text"):
         llm.read_helm_stats(json.dumps([{"instance_id": " ", "stats": stats}]).encode())
+
+
+def test_the_same_file_twice_for_a_model_is_refused():
+    """The same bytes uploaded twice for one model would double its K silently."""
+    data = helm_stats({("i0", 0): 1.0, ("i1", 0): 0.0})
+    with pytest.raises(ValueError, match="is the same file as"):
+        llm.read_helm_runs([("m", "a.json", data), ("m", "b.json", data), ("n", "c.json", data)])

@@ -182,3 +182,11 @@ def test_empty_and_oversized_files_and_damaged_pages_get_a_message(monkeypatch):
 def test_bad_file_lists_get_a_message(files, message):
     with pytest.raises(ValueError, match=message):
         llm.read_lighteval_runs(files)
+
+
+def test_the_same_file_twice_for_a_model_is_refused():
+    """The same bytes uploaded twice for one model would double its K silently."""
+    data = lighteval_details([1.0, 0.0, 1.0])
+    with pytest.raises(ValueError, match="`b.parquet` is the same file as `a.parquet`"):
+        llm.read_lighteval_runs([("m", "a.parquet", data), ("m", "b.parquet", data), ("n", "c.parquet", data)])
+    assert len(llm.read_lighteval_runs([("m", "a.parquet", data), ("n", "c.parquet", data)])) == 6

@@ -21,6 +21,7 @@ model is not in the file (it is in ``run_spec.json``'s ``adapter_spec.model`` an
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from dataclasses import dataclass
@@ -229,6 +230,17 @@ def helm_run_name(data, *, name: str = "run_spec.json") -> str:
     return run[:400] if isinstance(run, str) else ""
 
 
+def _no_repeats(files) -> None:
+    """The same bytes twice for one model would count its answers twice (K doubled): refused, naming both files."""
+    seen: dict = {}
+    for model, file_name, data in files:
+        key = (model, hashlib.sha256(bytes(data)).hexdigest())
+        if key in seen:
+            raise ValueError(f"`{file_name[:80]}` is the same file as `{seen[key][:80]}` ({model[:40]}'s); upload "
+                             "each run once.")
+        seen[key] = file_name
+
+
 def _runs(files) -> list[tuple[str, str, HelmRun]]:
     if not isinstance(files, (list, tuple)) or not files:
         raise ValueError("Give the HELM files as a list of (model, file_name, bytes).")
@@ -237,6 +249,7 @@ def _runs(files) -> list[tuple[str, str, HelmRun]]:
         if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
             raise ValueError("Each HELM file must be (model, file_name, bytes).")
         runs.append((item[0], item[1], read_helm_stats(item[2], name=f"`{item[1]}`")))
+    _no_repeats(files)
     models = list(dict.fromkeys(model for model, _, _ in runs))
     if len(models) != 2:
         raise ValueError(f"Give the files of exactly two models (the baseline's first); got {len(models)}: "

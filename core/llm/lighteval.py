@@ -18,7 +18,7 @@ is not in the file: it is in the run's ``results/<model_name>/results_<date>.jso
 
 from __future__ import annotations
 
-import io
+import hashlib
 import math
 import re
 from dataclasses import dataclass
@@ -255,6 +255,17 @@ def _numbered(texts) -> np.ndarray:
     return np.array(out, dtype=object)
 
 
+def _no_repeats(files) -> None:
+    """The same bytes twice for one model would count its answers twice (K doubled): refused, naming both files."""
+    seen: dict = {}
+    for model, file_name, data in files:
+        key = (model, hashlib.sha256(bytes(data)).hexdigest())
+        if key in seen:
+            raise ValueError(f"`{file_name[:80]}` is the same file as `{seen[key][:80]}` ({model[:40]}'s); upload "
+                             "each run once.")
+        seen[key] = file_name
+
+
 def _runs(files) -> list[tuple[str, str, LightevalRun]]:
     if not isinstance(files, (list, tuple)) or not files:
         raise ValueError("Give the lighteval details files as a list of (model, file_name, bytes).")
@@ -263,6 +274,7 @@ def _runs(files) -> list[tuple[str, str, LightevalRun]]:
         if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
             raise ValueError("Each lighteval details file must be (model, file_name, bytes).")
         runs.append((item[0], item[1], read_lighteval_details(item[2], name=f"`{item[1]}`")))
+    _no_repeats(files)
     models = list(dict.fromkeys(model for model, _, _ in runs))
     if len(models) != 2:
         raise ValueError(f"Give the files of exactly two models (the baseline's first); got {len(models)}: "
