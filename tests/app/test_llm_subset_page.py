@@ -119,3 +119,39 @@ def test_junk_links_and_extremes_never_crash():
         at.slider(key="sub_b_only").set_value(b)
         at.run(timeout=120)
         assert_clean(at, f"N={total}, m={m}, a={a}, b={b}")
+
+
+def test_lighteval_runs_zipped_with_their_results_files_give_the_cores_matrix():
+    """Three models' lighteval output folders zipped together (details_<task>_<date>.parquet beside each run's
+    results_<date>.json, which names the model): the tab's figure is core.llm's, read from the same files; the
+    models are named by the results files."""
+    import io
+    import json
+    import zipfile
+
+    import numpy as np
+
+    from tests.lighteval_files import details_name, lighteval_details
+
+    rng = np.random.default_rng(8)
+    files, buffer = [], io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for k, p in enumerate((0.4, 0.6, 0.75)):
+            model, date = f"org/model-{k}", f"2025-11-0{k + 1}T10-00-00.000001"
+            details = lighteval_details(list((rng.random(40) < p).astype(float)), task="lighteval|gsm8k|5")
+            results = json.dumps({"config_general": {"model_name": model}, "results": {}}).encode()
+            archive.writestr(f"out/details/{model}/{date}/{details_name('lighteval|gsm8k|5', date)}", details)
+            archive.writestr(f"out/results/{model}/results_{date}.json", results)
+            files += [(details_name("lighteval|gsm8k|5", date), details), (f"results_{date}.json", results)]
+    at = open_page("llm", {**VIEW, "sub_m": "15"})
+    at.radio(key="sub_source").set_value("runs")
+    at.run()
+    at.file_uploader(key="sub_runs").set_value([("outputs.zip", buffer.getvalue(), "application/zip")])
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    matrix = llm.read_correctness_files(files)
+    assert list(matrix.index) == ["org/model-0", "org/model-1", "org/model-2"]
+    res = llm.prediction_assisted_se(matrix, 15)
+    assert res.n_models == 3 and res.n_items == 40
+    assert any(f"**{100 * res.variance_ratio:.1f}%**" in m.value and "3 lighteval details" in m.value
+               for m in at.markdown)
