@@ -321,6 +321,9 @@ def _text_values(array, column, name):
         if pc.any(pc.match_substring(text, "\x00")).as_py():
             raise ValueError(f"{name}: column {column!r} holds a NUL character; text has none.")
         return pd.Series(text.to_numpy(zero_copy_only=False), dtype=object).fillna("").str.strip().to_numpy(object)
+    except pa.ArrowException as err:  # ArrowInvalid ("Invalid UTF8 payload") is a ValueError too, naming no column
+        raise ValueError(f"{name}: column {column!r} cannot be read as text (not UTF-8, or values with no text form: "
+                         f"{type(err).__name__}).") from None
     except ValueError:
         raise
     except Exception as err:  # invalid UTF-8, a type with no text form (binary, …); the bytes stay out of it

@@ -205,3 +205,15 @@ def test_bad_sets_of_files_get_messages():
         llm.read_correctness_files([])
     with pytest.raises(ValueError, match="only run_spec.json"):
         llm.read_correctness_files([("r/run_spec.json", run_spec("m"))])
+
+
+def test_two_lighteval_results_files_of_one_date_naming_different_models_are_refused():
+    from tests.lighteval_files import details_name, lighteval_details
+
+    date = "2025-11-05T14-43-47.148527"
+    files = [(f"x/{details_name(date=date)}", lighteval_details([1.0, 0.0])),
+             (f"y/{details_name(date=date)}", lighteval_details([0.0, 0.0])),
+             (f"x/results_{date}.json", b'{"config_general": {"model_name": "org/A"}}'),
+             (f"y/results_{date}.json", b'{"config_general": {"model_name": "org/B"}}')]
+    with pytest.raises(ValueError, match="Two results files of the date"):
+        llm.read_correctness_files(files)

@@ -190,3 +190,58 @@ def test_the_same_file_twice_for_a_model_is_refused():
     with pytest.raises(ValueError, match="`b.parquet` is the same file as `a.parquet`"):
         llm.read_lighteval_runs([("m", "a.parquet", data), ("m", "b.parquet", data), ("n", "c.parquet", data)])
     assert len(llm.read_lighteval_runs([("m", "a.parquet", data), ("n", "c.parquet", data)])) == 6
+
+
+def test_hostile_files_from_the_review_get_a_message_or_the_right_numbers(monkeypatch):
+    """What a hostile-input review found: a token count beyond 2^53 (read, not a pyarrow error), an id that is not
+    UTF-8, a repeated `metric` column (refused: it was read under the first one's names), a footer announcing huge
+    text (refused before decoding), repeated questions whose numbering met a real question, files naming no task,
+    results files' odd model names, and too many samples together."""
+    import pyarrow as pa
+
+    doc = pa.array([{"id": "0", "task_name": "t"}, {"id": "1", "task_name": "t"}])
+    big = pa.table({"doc": doc, "metric": pa.StructArray.from_arrays(
+        [pa.array([1.0, 0.0]), pa.array([2**60, 0], pa.int64())], names=["acc", "num_tokens"])})
+    run = llm.read_lighteval_details(_parquet(big))
+    assert run.metrics == ("acc",) and [r[1] for r in run.records] == [{"acc": 1.0}, {"acc": 0.0}]
+    binary = pa.table({"doc": pa.StructArray.from_arrays([pa.array([b"\xff\xfe", b"a"], pa.binary())], names=["id"]),
+                       "metric": pa.StructArray.from_arrays([pa.array([1.0, 0.0])], names=["acc"])})
+    with pytest.raises(ValueError, match="cannot be read as text") as err:
+        llm.read_lighteval_details(_parquet(binary), name="`x.parquet`")
+    assert type(err.value) is ValueError
+    metric = lambda acc: pa.StructArray.from_arrays([pa.array(acc)], names=["acc"])  # noqa: E731
+    twice = pa.Table.from_arrays([doc, metric([1.0, 1.0]), metric([0.0, 0.0])], names=["doc", "metric", "metric"])
+    with pytest.raises(ValueError, match="its columns repeat \\(metric\\)"):
+        llm.read_lighteval_details(_parquet(twice))
+    text = pa.table({"doc": doc, "metric": pa.StructArray.from_arrays(
+        [pa.array([1.0, 0.0]), pa.array(["x" * 300_000] * 2)], names=["acc", "note"])})
+    monkeypatch.setattr(lv, "MAX_DECODED_BYTES", 100_000)
+    assert llm.read_lighteval_details(_parquet(text)).metrics == ("acc",)  # the text leaf is never decoded
+    monkeypatch.setattr(lv, "MAX_DECODED_BYTES", 100)
+    with pytest.raises(ValueError, match="MB once decompressed"):
+        llm.read_lighteval_details(_parquet(text))
+    monkeypatch.setattr(lv, "MAX_DECODED_BYTES", 64 * 2**20)
+    assert lv._numbered(["q", "q", "q #2", "q"]).tolist() == ["q", "q #3", "q #2", "q #4"]
+    questions = ["q", "q", "q #2"]
+    a = lighteval_details([1.0, 0.0, 0.5], old=True, questions=questions)
+    log = llm.read_lighteval_runs([("a", "a.parquet", a), ("b", "b.parquet", a)])
+    assert not log.duplicated(["question", "model", "sample"]).any() and log.question.nunique() == 3
+    unnamed = pa.table({"doc": pa.array([{"id": "0"}, {"id": "1"}]), "metric": metric([1.0, 0.0])})
+    gsm, arc = _parquet(unnamed), _parquet(unnamed.set_column(1, "metric", metric([0.0, 0.0])))
+    with pytest.raises(ValueError, match="name no task"):
+        llm.read_lighteval_runs([("m", "gsm.parquet", gsm), ("m", "arc.parquet", arc), ("n", "gsm.parquet", gsm)])
+    assert not llm.is_lighteval_results(None) and not llm.is_lighteval_results(5)
+    assert not llm.is_lighteval_results("{}")
+    with pytest.raises(ValueError, match="control characters"):
+        llm.lighteval_run_model(b'{"config_general": {"model_name": "evil\\u202emodel"}}')
+    monkeypatch.setattr(lv, "MAX_SAMPLES", 5)
+    three = lighteval_details([1.0, 0.0, 1.0])
+    with pytest.raises(ValueError, match="6 samples together"):
+        llm.read_lighteval_runs([("m", "a.parquet", three), ("n", "b.parquet", lighteval_details([0.0] * 3))])
+
+
+def test_a_further_file_of_a_task_is_noted_as_a_further_run():
+    first, second = lighteval_details([1.0, 0.0]), lighteval_details([1.0, 1.0])
+    log = llm.read_lighteval_runs([("m", "a.parquet", first), ("m", "a2.parquet", second),
+                                   ("n", "b.parquet", first)])
+    assert any("further runs (K): m (leaderboard|arc:challenge|25: 2)" in n for n in log.attrs["notes"])

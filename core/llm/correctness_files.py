@@ -139,7 +139,11 @@ def _lighteval_models(files) -> dict[str, str]:
         stem = name.replace("\\", "/").rsplit("/", 1)[-1]
         date = _LIGHTEVAL_DATE.search(stem)
         if stem.startswith("results_") and date and is_lighteval_results(data):
-            models[date.group(1)] = lighteval_run_model(data, name=f"`{name}`")
+            model = lighteval_run_model(data, name=f"`{name}`")
+            if models.get(date.group(1), model) != model:  # two runs started at one moment: which is whose?
+                raise ValueError(f"Two results files of the date {date.group(1)} name different models "
+                                 f"({models[date.group(1)][:40]!r}, {model[:40]!r}); upload them separately.")
+            models[date.group(1)] = model
     return models
 
 

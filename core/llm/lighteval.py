@@ -33,8 +33,11 @@ __all__ = ["LightevalRun", "LightevalOptions", "is_lighteval_details", "read_lig
 
 #: Most samples of one file.
 MAX_SAMPLES = uploads.MAX_ROWS
-#: The decoded id, question and metric columns of one file, at most (the file's footer is not trusted for sizes).
+#: The decoded id, question and metric columns of one file, at most (checked against the footer first, and while
+#: decoding, since a footer can understate).
 MAX_DECODED_BYTES = uploads.MAX_PARQUET_CELLS_BYTES
+#: Samples × scores of one file, at most (each a Python float in its sample's dict).
+MAX_VALUES = 2_000_000
 #: ``details_<task>_<date>.parquet``: the date lighteval writes (``2025-11-05T14-43-47.148527``).
 _FILE_NAME = re.compile(r"details_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d.\-]+)\.parquet$")
 
@@ -104,11 +107,15 @@ def lighteval_run_model(data, *, name: str = "The results file") -> str:
     model = config.get("model_name") if isinstance(config, dict) else None
     if not isinstance(model, str) or not model.strip():
         raise ValueError(f"{name} is not a lighteval results file naming its model (`config_general.model_name`).")
+    if any(ord(c) < 32 or 0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069 for c in model):
+        raise ValueError(f"{name}: `config_general.model_name` holds control characters; a model name has none.")
     return model.strip()[:200]
 
 
 def is_lighteval_results(data) -> bool:
     """Whether ``data`` looks like a lighteval ``results_<date>.json``: a JSON object with ``config_general``."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        return False
     head = bytes(data[:4096]).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     return head.startswith("{") and '"config_general"' in head
 
@@ -168,11 +175,15 @@ def read_lighteval_details(data, *, name: str = "The file") -> LightevalRun:
     handle = uploads._parquet_file(data, name)
     schema = handle.schema_arrow
     names = [str(c) for c in schema.names]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:  # a second `metric` would be read under the first one's names
+        raise ValueError(f"{name}: its columns repeat ({', '.join(n[:40] for n in repeated[:6])}).")
     if {"doc", "metric"} <= set(names):
-        doc, metric_column = schema.field(names.index("doc")).type, "metric"
+        doc, metric_column = schema.field("doc").type, "metric"
         doc_fields = _struct_fields(doc)
-        if "id" not in doc_fields:
-            raise ValueError(f"{name}: its `doc` column has no `id` (lighteval writes one per sample).")
+        if doc_fields.count("id") != 1 or doc_fields.count("task_name") > 1:
+            raise ValueError(f"{name}: its `doc` column has no `id` (lighteval writes one per sample)."
+                             if "id" not in doc_fields else f"{name}: its `doc` column repeats a field.")
         key_columns = ["doc.id"] + (["doc.task_name"] if "task_name" in doc_fields else [])
         matched_by = "id"
     elif {"example", "metrics"} <= set(names):
@@ -180,20 +191,22 @@ def read_lighteval_details(data, *, name: str = "The file") -> LightevalRun:
     else:
         raise ValueError(f"{name} is not lighteval details: it has no `doc` and `metric` columns (its columns: "
                          + ", ".join(n[:40] for n in names[:12]) + ").")
-    metric_type = schema.field(names.index(metric_column)).type
+    metric_type = schema.field(metric_column).type
+    if not pa.types.is_struct(metric_type):
+        raise ValueError(f"{name}: its `{metric_column}` column is not a struct of metric values ({metric_type}).")
     fields = _struct_fields(metric_type)
     if len(set(fields)) != len(fields):
         raise ValueError(f"{name}: the metric names repeat ({', '.join(f[:40] for f in fields[:12])}).")
-    # the metrics' positions in the struct: a name may hold a dot (``pass@k:k=1&temperature=0.7``), which a column
-    # path (``metric.<name>``) would split
-    numeric = [k for k, m in enumerate(fields) if _is_number(metric_type.field(k).type)]
-    metrics = [fields[k] for k in numeric]
-    columns = key_columns + [metric_column]
+    metrics = [m for k, m in enumerate(fields) if _is_number(metric_type.field(k).type)]
+    # only the ids, the task and the numeric metrics' leaves are decoded (a full path selects a leaf even when the
+    # metric's name holds a dot: ``metric.pass@k:k=1&temperature=0.7``)
+    columns = key_columns + [f"{metric_column}.{m}" for m in metrics]
+    _check_decoded_size(handle, columns, name)
     keys: list[list] = [[] for _ in key_columns]
     values: list[list] = [[] for _ in metrics]
     rows = held = 0
     try:
-        for batch in handle.iter_batches(batch_size=16_384, columns=columns, use_threads=False):
+        for batch in handle.iter_batches(batch_size=2_048, columns=columns, use_threads=False):
             rows += batch.num_rows
             if rows > MAX_SAMPLES:
                 raise ValueError(f"{name} has more than {MAX_SAMPLES:,} samples; at most that many are read.")
@@ -207,11 +220,13 @@ def read_lighteval_details(data, *, name: str = "The file") -> LightevalRun:
                 if child:
                     column = column.flatten()[[f.name for f in column.type].index(child)]
                 keys[k].append(uploads._text_values(column, c, name))
-            # flatten(): a sample whose whole struct is missing has missing fields (field() would read under it)
-            children = batch.column(batch.schema.get_field_index(metric_column)).flatten()
-            for k, position in enumerate(numeric):
-                column = children[position]
-                values[k].append(column.cast(pa.float64()).to_numpy(zero_copy_only=False))
+            if metrics:
+                # flatten(): a sample whose whole struct is missing has missing fields (field() would read under it)
+                children = batch.column(batch.schema.get_field_index(metric_column)).flatten()
+                for k in range(len(metrics)):  # unsafe: an integer beyond 2^53 (a token count) is rounded, not refused
+                    values[k].append(children[k].cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False))
+    except pa.ArrowException as err:  # ArrowInvalid is a ValueError too: its text names no file
+        raise ValueError(f"{name}: its Parquet data cannot be read ({uploads._arrow_reason(err)}).") from None
     except ValueError:
         raise
     except Exception as err:  # a damaged page, a footer that does not match the data, …
@@ -220,39 +235,84 @@ def read_lighteval_details(data, *, name: str = "The file") -> LightevalRun:
         raise ValueError(f"{name} has no samples.")
     ids = np.concatenate(keys[0]).astype(object)
     tasks = np.concatenate(keys[1]) if len(keys) > 1 else np.array([""] * rows, dtype=object)
-    found = _FILE_NAME.search(str(name).replace("`", ""))
-    task = next((t for t in dict.fromkeys(tasks) if t), found.group("task") if found else "")
     if len({t for t in tasks if t}) > 1:
         raise ValueError(f"{name} holds samples of several tasks ({', '.join(sorted({t for t in tasks if t})[:6])}); "
                          "lighteval writes one file per task.")
+    found = _FILE_NAME.search(str(name).replace("`", ""))
+    task = next((t for t in dict.fromkeys(tasks) if t), found.group("task") if found else "")
+    for number, sample in enumerate(ids, start=1):
+        if not sample:
+            raise ValueError(f"{name}, sample {number:,}: "
+                             + ("`doc.id` is empty." if matched_by == "id" else "its question (`example`) is empty."))
     arrays = [np.concatenate(v) for v in values]
     if matched_by == "example":
         ids = _numbered(ids)
     else:
         seen: dict[str, int] = {}
         for number, sample in enumerate(ids, start=1):
-            if not sample:
-                raise ValueError(f"{name}, sample {number:,}: `doc.id` is empty.")
             if sample in seen:
                 raise ValueError(f"{name}: sample id {sample[:40]!r} is listed twice (samples {seen[sample]:,} and "
                                  f"{number:,}).")
             seen[sample] = number
-    records = tuple((str(sample), {m: float(a[i]) for m, a in zip(metrics, arrays) if not math.isnan(a[i])})
-                    for i, sample in enumerate(ids))
     # a score: some value, and every value in [0, 1] (missing ones aside); log-likelihoods, lengths, … are not
     scores = tuple(m for m, a in zip(metrics, arrays)
                    if (~np.isnan(a)).any() and bool((((a >= 0) & (a <= 1)) | np.isnan(a)).all()))
+    if rows * len(scores) > MAX_VALUES:
+        raise ValueError(f"{name} has {rows:,} samples × {len(scores)} scores; at most {MAX_VALUES:,} values are "
+                         "read.")
+    kept = [(m, a) for m, a in zip(metrics, arrays) if m in scores]  # the samples keep their scores only
+    records = tuple((str(sample), {m: float(a[i]) for m, a in kept if not math.isnan(a[i])})
+                    for i, sample in enumerate(ids))
     return LightevalRun(task, records, scores, matched_by)
 
 
+def _check_decoded_size(handle, columns, name: str) -> None:
+    """Refuse up front a file whose chosen columns the footer says decode to more than :data:`MAX_DECODED_BYTES`
+    (text a million times as large as its compressed bytes); the running count while decoding stays."""
+    try:
+        meta = handle.metadata
+        wanted = set(columns)
+        size = sum(meta.row_group(g).column(c).total_uncompressed_size for g in range(meta.num_row_groups)
+                   for c in range(meta.num_columns) if meta.row_group(g).column(c).path_in_schema in wanted
+                   or meta.row_group(g).column(c).path_in_schema.startswith(tuple(f"{w}." for w in wanted)))
+    except Exception:  # a footer that cannot be read is refused while decoding
+        return
+    if size > MAX_DECODED_BYTES:
+        raise ValueError(f"{name}: its ids and metrics take {size / 2**20:,.0f} MB once decompressed; at most "
+                         f"{MAX_DECODED_BYTES / 2**20:g} MB is read.")
+
+
 def _numbered(texts) -> np.ndarray:
-    """Question texts as ids; a repeated question gets `` #2``, `` #3`` … in order of appearance."""
+    """Question texts as ids; a repeated question gets `` #2``, `` #3`` … in order of appearance, and a number is
+    skipped where it would give another question's text (``q``, ``q``, ``q #2`` → ``q``, ``q #3``, ``q #2``... in
+    the order the texts come, each id unique)."""
+    texts = [str(t) for t in texts]
+    taken = set(texts)
     count: dict[str, int] = {}
-    out = []
+    out, used = [], set()
     for text in texts:
-        count[text] = count.get(text, 0) + 1
-        out.append(text if count[text] == 1 else f"{text} #{count[text]}")
+        if text not in used:
+            out.append(text)
+            used.add(text)
+            continue
+        k = count.get(text, 1)
+        while True:
+            k += 1
+            candidate = f"{text} #{k}"
+            if candidate not in taken and candidate not in used:
+                break
+        count[text] = k
+        out.append(candidate)
+        used.add(candidate)
     return np.array(out, dtype=object)
+
+
+def _footer_rows(data) -> int:
+    """The rows a Parquet file's footer claims (0 for anything else: the reader's own message follows)."""
+    try:
+        return int(uploads._parquet_file(data, "The file").metadata.num_rows) if uploads.is_parquet(data) else 0
+    except (ValueError, TypeError):
+        return 0
 
 
 def _no_repeats(files) -> None:
@@ -269,10 +329,14 @@ def _no_repeats(files) -> None:
 def _runs(files) -> list[tuple[str, str, LightevalRun]]:
     if not isinstance(files, (list, tuple)) or not files:
         raise ValueError("Give the lighteval details files as a list of (model, file_name, bytes).")
-    runs = []
     for item in files:
         if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
             raise ValueError("Each lighteval details file must be (model, file_name, bytes).")
+    rows = sum(_footer_rows(data) for _, _, data in files)
+    if rows > MAX_SAMPLES:  # refused before any file is decoded
+        raise ValueError(f"The files hold {rows:,} samples together; at most {MAX_SAMPLES:,} are read at once.")
+    runs = []
+    for item in files:
         runs.append((item[0], item[1], read_lighteval_details(item[2], name=f"`{item[1]}`")))
     _no_repeats(files)
     models = list(dict.fromkeys(model for model, _, _ in runs))
@@ -340,6 +404,12 @@ def read_lighteval_runs(files, *, metric: str | None = None) -> pd.DataFrame:
     if metric not in shared:
         raise ValueError(f"`metric` {str(metric)[:40]!r} is not in every file; they share "
                          + (", ".join(map(repr, shared)) or "none") + ".")
+    for model in dict.fromkeys(m for m, _, _ in runs):
+        unnamed = [f for m, f, run in runs if m == model and not run.task]
+        if len(unnamed) > 1:  # two tasks, or two runs of one? lighteval names the task in the file and its name
+            raise ValueError(f"The files {', '.join(f'`{f[:60]}`' for f in unnamed[:4])} of {model[:40]} name no "
+                             "task (no `doc.task_name`, and not named details_<task>_<date>.parquet): upload one "
+                             "such file per model, or the files as lighteval named them.")
     several_tasks = len({run.task for _, _, run in runs}) > 1
     notes = [f"Metric: `{metric}`."]
     rows, repeat, missing = [], {}, {}
@@ -354,6 +424,9 @@ def read_lighteval_runs(files, *, metric: str | None = None) -> pd.DataFrame:
                          run.task))
     for model, count in missing.items():
         notes.append(f"Samples of {model} without a `{metric}` value, left out: {count:,}.")
+    further = {f"{model} ({task or 'the task'}: {count})" for (model, task), count in repeat.items() if count > 1}
+    if further:
+        notes.append("Several files of one model and task are further runs (K): " + ", ".join(sorted(further)) + ".")
     if any(run.matched_by == "example" for _, _, run in runs):
         notes.append("Details written before June 2025 have no sample id: their samples are matched by question "
                      "(`example`).")
