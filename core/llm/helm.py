@@ -21,7 +21,6 @@ model is not in the file (it is in ``run_spec.json``'s ``adapter_spec.model`` an
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import uploads
+from ._model_files import checked_entries, no_repeats, shared_metrics, two_models
 from ..validation import check_choice
 
 __all__ = ["HelmRun", "HelmOptions", "HELM_TRIALS", "is_helm_stats", "read_helm_stats", "helm_run_model",
@@ -230,41 +230,18 @@ def helm_run_name(data, *, name: str = "run_spec.json") -> str:
     return run[:400] if isinstance(run, str) else ""
 
 
-def _no_repeats(files) -> None:
-    """The same bytes twice for one model would count its answers twice (K doubled): refused, naming both files."""
-    seen: dict = {}
-    for model, file_name, data in files:
-        key = (model, hashlib.sha256(bytes(data)).hexdigest())
-        if key in seen:
-            raise ValueError(f"`{file_name[:80]}` is the same file as `{seen[key][:80]}` ({model[:40]}'s); upload "
-                             "each run once.")
-        seen[key] = file_name
-
-
 def _runs(files) -> list[tuple[str, str, HelmRun]]:
-    if not isinstance(files, (list, tuple)) or not files:
-        raise ValueError("Give the HELM files as a list of (model, file_name, bytes).")
-    runs = []
-    for item in files:
-        if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
-            raise ValueError("Each HELM file must be (model, file_name, bytes).")
-        runs.append((item[0], item[1], read_helm_stats(item[2], name=f"`{item[1]}`")))
-    _no_repeats(files)
-    models = list(dict.fromkeys(model for model, _, _ in runs))
-    if len(models) != 2:
-        raise ValueError(f"Give the files of exactly two models (the baseline's first); got {len(models)}: "
-                         + ", ".join(repr(m[:40]) for m in models) + ".")
+    files = checked_entries(files, "HELM files", "HELM file")
+    runs = [(model, file_name, read_helm_stats(data, name=f"`{file_name}`")) for model, file_name, data in files]
+    no_repeats(files)
+    two_models(runs)
     return runs
-
-
-def _shared_metrics(runs) -> list[str]:
-    return [m for m in runs[0][2].metrics if all(m in run.metrics for _, _, run in runs[1:])]
 
 
 def helm_options(files) -> HelmOptions:
     """The models, shared metrics and trials of a set of HELM files (see :func:`read_helm_runs`)."""
     runs = _runs(files)
-    return HelmOptions(tuple(dict.fromkeys(model for model, _, _ in runs)), tuple(_shared_metrics(runs)),
+    return HelmOptions(tuple(dict.fromkeys(model for model, _, _ in runs)), tuple(shared_metrics(runs)),
                        tuple(run.trials for _, _, run in runs))
 
 
@@ -313,7 +290,7 @@ def read_helm_runs(files, *, metric: str | None = None, trials: str = "samples")
     """
     trials = check_choice("trials", trials, HELM_TRIALS)
     runs = _runs(files)
-    shared = _shared_metrics(runs)
+    shared = shared_metrics(runs)
     if metric is None:
         if len(shared) != 1:
             raise ValueError("No metric with values in [0, 1] is in every record of every file." if not shared else

@@ -18,7 +18,6 @@ is not in the file: it is in the run's ``results/<model_name>/results_<date>.jso
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .. import uploads
+from ._model_files import checked_entries, no_repeats, shared_metrics, two_models
 
 __all__ = ["LightevalRun", "LightevalOptions", "is_lighteval_details", "read_lighteval_details",
            "is_lighteval_results", "lighteval_run_model", "lighteval_options", "read_lighteval_runs"]
@@ -315,45 +315,22 @@ def _footer_rows(data) -> int:
         return 0
 
 
-def _no_repeats(files) -> None:
-    """The same bytes twice for one model would count its answers twice (K doubled): refused, naming both files."""
-    seen: dict = {}
-    for model, file_name, data in files:
-        key = (model, hashlib.sha256(bytes(data)).hexdigest())
-        if key in seen:
-            raise ValueError(f"`{file_name[:80]}` is the same file as `{seen[key][:80]}` ({model[:40]}'s); upload "
-                             "each run once.")
-        seen[key] = file_name
-
-
 def _runs(files) -> list[tuple[str, str, LightevalRun]]:
-    if not isinstance(files, (list, tuple)) or not files:
-        raise ValueError("Give the lighteval details files as a list of (model, file_name, bytes).")
-    for item in files:
-        if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
-            raise ValueError("Each lighteval details file must be (model, file_name, bytes).")
+    files = checked_entries(files, "lighteval details files", "lighteval details file")
     rows = sum(_footer_rows(data) for _, _, data in files)
     if rows > MAX_SAMPLES:  # refused before any file is decoded
         raise ValueError(f"The files hold {rows:,} samples together; at most {MAX_SAMPLES:,} are read at once.")
-    runs = []
-    for item in files:
-        runs.append((item[0], item[1], read_lighteval_details(item[2], name=f"`{item[1]}`")))
-    _no_repeats(files)
-    models = list(dict.fromkeys(model for model, _, _ in runs))
-    if len(models) != 2:
-        raise ValueError(f"Give the files of exactly two models (the baseline's first); got {len(models)}: "
-                         + ", ".join(repr(m[:40]) for m in models) + ".")
+    runs = [(model, file_name, read_lighteval_details(data, name=f"`{file_name}`"))
+            for model, file_name, data in files]
+    no_repeats(files)
+    two_models(runs)
     return runs
-
-
-def _shared_metrics(runs) -> list[str]:
-    return [m for m in runs[0][2].metrics if all(m in run.metrics for _, _, run in runs[1:])]
 
 
 def lighteval_options(files) -> LightevalOptions:
     """The models, shared metrics and tasks of a set of lighteval details files (see :func:`read_lighteval_runs`)."""
     runs = _runs(files)
-    return LightevalOptions(tuple(dict.fromkeys(model for model, _, _ in runs)), tuple(_shared_metrics(runs)),
+    return LightevalOptions(tuple(dict.fromkeys(model for model, _, _ in runs)), tuple(shared_metrics(runs)),
                             tuple(dict.fromkeys(run.task for _, _, run in runs)))
 
 
@@ -394,7 +371,7 @@ def read_lighteval_runs(files, *, metric: str | None = None) -> pd.DataFrame:
     (['0', '1', '0', '1'], [1.0, 0.0, 1.0, 1.0])
     """
     runs = _runs(files)
-    shared = _shared_metrics(runs)
+    shared = shared_metrics(runs)
     if metric is None:
         if len(shared) != 1:
             raise ValueError("The files share no per-sample metric with values in [0, 1]." if not shared else
