@@ -97,6 +97,29 @@ def test_betting_forecast_stops_where_the_betting_sequence_does(monkeypatch, see
         assert path["stopped"].sum() == 1 and path["n"].iloc[-1] == x.size + used[p] and path["stopped"].iloc[-1]
 
 
+@pytest.mark.parametrize("chunk", [1, 7, 25])
+def test_betting_forecast_in_column_chunks_equals_one_pass(monkeypatch, chunk):
+    # a continuation that stopped is followed no further than its chunk; the sums carried across chunks are the
+    # same floating-point sums as one pass over the block, so every number is the same to the last bit (several
+    # blocks of draws, stops inside chunks and at the planned end)
+    from core.sequential import monitor_betting as mb
+
+    rng = np.random.default_rng(3)
+    x = rng.choice([-1.0, 0.0, 1.0], size=40, p=[0.3, 0.3, 0.4])
+    monkeypatch.setattr(mb, "_BLOCK_CELLS", 5_000)
+
+    def run():
+        return mb.forecast_betting(x, 400, 0.2, 0.2, 0.05, (-1.0, 1.0), 300, 6, np.random.default_rng(9))
+
+    monkeypatch.setattr(mb, "_CHUNK", 10**9)
+    whole = run()
+    monkeypatch.setattr(mb, "_CHUNK", chunk)
+    chunked = run()
+    assert whole[0] < 360  # most continuations stop before the planned end
+    assert whole[:3] == chunked[:3] and whole[4] == chunked[4]
+    pd.testing.assert_frame_equal(whole[3], chunked[3], check_exact=True)
+
+
 def test_the_default_betting_monitor_forecasts_with_its_own_sequence():
     # votes leaning to B: betting makes no variance assumption and needs about twice the items of the normal
     # mixture; the forecast of the betting Monitor must say so (it once simulated the mixture whichever was shown)

@@ -30,6 +30,8 @@ _BLOCK_CELLS = 400_000
 _WORK = 15_000_000
 #: Fewest continuations a long forecast keeps (its Monte Carlo SE says the rest): ≈ 2 s for a million further items.
 _MIN_SIMS = 30
+#: Items per column chunk of a block: a continuation that has stopped is followed no further than its chunk.
+_CHUNK = 25
 #: Points of each drawn continuation (plus its stop).
 _FRAMES = 40
 
@@ -118,15 +120,32 @@ def forecast_betting(x, n_max, delta, target, alpha, bounds, n_sims, n_paths, rn
     threshold = math.log(1.0 / alpha) - math.log(0.5)  # ½K ≥ 1/α
     bet = 2.0 * math.log(2.0 / alpha)
 
-    def advance(y, t, s0, q0, var0, logk0, ever0):
-        """Items ``y`` (rows × items) at item counts ``t``: running sums, bets, capitals and the ever-left flags."""
-        s = s0[:, None] + np.cumsum(y, axis=1)
+    def cumsum(y, carry):
+        """Running sums along the items, continuing ``carry`` (the block's earlier items' sum; ``None`` at its start).
+
+        Adding the carry to the first item before summing gives exactly the floating-point sums of one pass over
+        the whole block, so a block advanced in column chunks (:func:`advance_block`) gives the same numbers."""
+        if carry is not None:
+            y = y.copy()
+            y[:, 0] += carry
+        return np.cumsum(y, axis=1)
+
+    def advance(y, t, s0, q0, var0, logk0, ever0, carry=(None, None, None)):
+        """Items ``y`` (rows × items) at item counts ``t``: running sums, bets, capitals and the ever-left flags.
+
+        ``var0`` is the variance estimate after the item before ``y``'s first; ``carry``: the sums of the block's
+        earlier items (of ``y``, of the squared deviations and of each candidate's log-capital terms) when ``y``
+        continues a block. Returns the last item's sums, variance and log-capitals, the flags, and the carries."""
+        cs = cumsum(y, carry[0])
+        s = s0[:, None] + cs
         mu = (0.5 + s) / (t + 1.0)
-        q = q0[:, None] + np.cumsum((y - mu) ** 2, axis=1)
+        cq = cumsum((y - mu) ** 2, carry[1])
+        q = q0[:, None] + cq
         var = (0.25 + q) / (t + 1.0)
         prev = np.concatenate([var0[:, None], var[:, :-1]], axis=1)
         lam = np.sqrt(bet / (prev * t * np.log1p(t)))
         logk_last = np.empty((y.shape[0], m.size))
+        ck = np.empty((y.shape[0], m.size))
         ever = np.empty(y.shape + (m.size,), dtype=bool)
         for j in range(m.size):
             # log K_t(m_j) = log K_{t0}(m_j) + Σ log(1 ± min(λ, cap)(y − m_j)), in place on one array (the bulk of
@@ -136,13 +155,16 @@ def forecast_betting(x, n_max, delta, target, alpha, bounds, n_sims, n_paths, rn
             if side[j] < 0:
                 np.negative(term, out=term)
             np.log1p(term, out=term)
+            if carry[2] is not None:
+                term[:, 0] += carry[2][:, j]
             np.cumsum(term, axis=1, out=term)
+            ck[:, j] = term[:, -1]
             term += logk0[:, j, None]
             logk_last[:, j] = term[:, -1]
             np.greater_equal(term, threshold, out=ever[..., j])
         np.logical_or.accumulate(ever, axis=1, out=ever)
         ever |= ever0[:, None, :]
-        return s[:, -1], q[:, -1], var[:, -1], logk_last, ever
+        return s[:, -1], q[:, -1], var[:, -1], logk_last, ever, (cs[:, -1], cq[:, -1], ck)
 
     def rules(ever):
         """Stop (and significant) per item from the ever-left flags, as :func:`core.sequential.monitor._verdict`."""
@@ -151,11 +173,48 @@ def forecast_betting(x, n_max, delta, target, alpha, bounds, n_sims, n_paths, rn
         significant = got[0] | got[1]
         return significant | (got[2] & got[3]), significant
 
+    def advance_block(y, t, s0, q0, var0, logk0, ever0, last):
+        """A block of items ``y`` (rows × items) for the continuations still running: where each stops.
+
+        The block is followed in column chunks of :data:`_CHUNK` items, and a continuation that has stopped is not
+        followed further (most stop well before a block's end, and every item costs the same). ``last``: the block
+        ends the planned items, where every continuation stops. Returns whether and where (item index) each row
+        stopped, whether it stopped significant, and the state after the block of the rows that did not stop
+        (sums, variance, log-capitals, ever-left flags)."""
+        rows, block = y.shape
+        hit = np.zeros(rows, dtype=bool)
+        at = np.zeros(rows, dtype=int)
+        sig = np.zeros(rows, dtype=bool)
+        alive = np.arange(rows)
+        carry = (None, None, None)
+        s, q, var, logk, ever = s0, q0, var0, logk0, ever0
+        for c0 in range(0, block, _CHUNK):
+            c1 = min(block, c0 + _CHUNK)
+            # the sums run from the block's start (s0, q0, logk0) plus the carries: the same floating-point sums
+            s, q, var, logk, flags, carry = advance(y[alive, c0:c1], t[c0:c1], s0[alive], q0[alive], var,
+                                                    logk0[alive], ever, carry)
+            stop, significant = rules(flags)
+            if last and c1 == block:
+                stop[:, -1] = True
+            now = stop.any(axis=1)
+            first = np.argmax(stop, axis=1)
+            done_rows = alive[now]
+            hit[done_rows] = True
+            at[done_rows] = c0 + first[now]
+            sig[done_rows] = significant[now, first[now]]
+            keep = ~now
+            alive = alive[keep]
+            s, q, var, logk, ever = s[keep], q[keep], var[keep], logk[keep], flags[keep, -1]
+            carry = tuple(c[keep] for c in carry)
+            if not alive.size:
+                break
+        return hit, at, sig, (s, q, var, logk, ever)
+
     # the items seen: the state every continuation starts from
     y_obs = (values - lo) / width
     t_obs = np.arange(1, n + 1, dtype=float)
-    s_n, q_n, var_n, logk_n, ever_n = advance(y_obs[None, :], t_obs, np.zeros(1), np.zeros(1), np.full(1, 0.25),
-                                              np.zeros((1, m.size)), np.zeros((1, m.size), bool))
+    s_n, q_n, var_n, logk_n, ever_n, _ = advance(y_obs[None, :], t_obs, np.zeros(1), np.zeros(1), np.full(1, 0.25),
+                                                 np.zeros((1, m.size)), np.zeros((1, m.size), bool))
     ever_n = ever_n[:, -1]
     used = np.full(n_sims, float(steps))
     effect = np.zeros(n_sims, dtype=bool)
@@ -175,12 +234,8 @@ def forecast_betting(x, n_max, delta, target, alpha, bounds, n_sims, n_paths, rn
         t = np.arange(n + done + 1, n + done + block + 1, dtype=float)
         y = values_u[rng.choice(values_u.size, size=(active.size, block), p=probs)]
         s_before = s
-        s, q, var, logk_last, flags = advance(y, t, s, q, var, logk, ever)
-        stop, significant = rules(flags)
-        if done + block == steps:
-            stop[:, -1] = True
-        hit = stop.any(axis=1)
-        at = np.argmax(stop, axis=1)
+        hit, at, significant, (s, q, var, logk, ever) = advance_block(y, t, s, q, var, logk, ever,
+                                                                      done + block == steps)
         # the drawn continuations: running estimate on the original scale at the frame items and at the stop
         if shown:
             for r in np.nonzero(active < shown)[0]:
@@ -191,10 +246,8 @@ def forecast_betting(x, n_max, delta, target, alpha, bounds, n_sims, n_paths, rn
                 est = lo + width * (s_before[r] + np.cumsum(y[r, :end + 1])[idx]) / t[idx]
                 drawn.append((np.full(idx.size, p), t[idx].astype(int), est, hit[r] & (idx == end)))
         used[active[hit]] = t[at[hit]] - n
-        effect[active[hit]] = significant[hit, at[hit]]
-        keep = ~hit
-        active, s, q, var = active[keep], s[keep], q[keep], var[keep]
-        logk, ever = logk_last[keep], flags[keep, -1]
+        effect[active[hit]] = significant[hit]
+        active = active[~hit]
         done += block
     drawn.sort(key=lambda piece: piece[0][0] if piece[0].size else -1)  # path by path, in item order (stable)
     paths = pd.DataFrame({name: (np.concatenate([piece[i] for piece in drawn]) if drawn else
