@@ -526,6 +526,22 @@ def test_fit_with_one_answer_per_question_does_not_invent_the_spread():
     assert math.isnan(fit.se["difficulty_sd"])
 
 
+def test_fit_notes_when_both_models_have_the_same_log():
+    # the same file uploaded for both models: a gain of exactly 0 with SE 0, which the fit must not pass off silently
+    log = llm.simulate_benchmark_log(200, 0.6, 0.7, difficulty_sd=0.2, correlation=0.5, samples=3, seed=4)
+    a = log[log.model == "A"]
+    twice = pd.concat([a, a.assign(model="B")], ignore_index=True)
+    fit = llm.fit_benchmark(twice, n_boot=0)
+    assert fit.delta == 0.0 and fit.delta_se == 0.0
+    assert any("the same on every one of the 200 questions" in note for note in fit.notes)
+    # one answer changed: two models, not one log twice
+    flipped = twice.copy()
+    last = flipped.index[-1]
+    flipped.loc[last, "score"] = 1 - flipped.loc[last, "score"]
+    assert not any("the same on every" in note for note in llm.fit_benchmark(flipped, n_boot=0).notes)
+    assert not any("the same on every" in note for note in llm.fit_benchmark(log, n_boot=0).notes)
+
+
 def test_fit_handles_unpaired_questions_baseline_choice_and_bad_frames():
     log = llm.simulate_benchmark_log(300, 0.6, 0.7, difficulty_sd=0.2, correlation=0.5, samples=2, seed=1)
     partial = log[~((log.question == "q00007") & (log.model == "B"))]

@@ -378,6 +378,10 @@ def fit_benchmark(
     x, y = mean[both, 0], mean[both, 1]
     kx, ky = count[both, 0].astype(float), count[both, 1].astype(float)
     vx, vy = var[both, 0], var[both, 1]
+    if n and np.array_equal(x, y) and np.array_equal(kx, ky) and np.array_equal(vx, vy, equal_nan=True):
+        # the same log uploaded for both models gives a gain of exactly 0 with a standard error of 0: say so
+        notes.append(f"The two models' scores are the same on every one of the {n:,} questions (the same means, "
+                     "answers and spreads): check that the same log was not given for both models.")
 
     if "cluster" in frame:
         ccodes, clabels = frame["cluster"], frame["cluster_labels"]

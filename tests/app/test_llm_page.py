@@ -543,6 +543,29 @@ def test_lighteval_details_fit_as_the_core_reads_them():
     assert any("hold no lighteval details" in e.value for e in page.error)
 
 
+def test_the_same_details_file_for_both_models_is_pointed_out():
+    """The same lighteval details file given for the baseline and the new model: a gain of exactly 0 with a standard
+    error of 0, which the page shows with a note saying to check the uploads."""
+    import numpy as np
+
+    from tests.lighteval_files import details_name, lighteval_details
+
+    values = (np.random.default_rng(2).random(40) < 0.6).astype(float)
+    data = lighteval_details(list(values), task="leaderboard|arc:challenge|25")
+    page = open_page("llm", {"view": "Estimate from your logs"})
+    page.radio(key="log_source").set_value("lighteval")
+    page.run()
+    for role in "ab":
+        page.file_uploader(key=f"lighteval_files_{role}").set_value(
+            [(details_name("leaderboard|arc:challenge|25"), data, "application/octet-stream")])
+    page.run()
+    assert not page.exception and not page.error, [e.value for e in page.error]
+    table = next(d.value for d in page.dataframe if "parameter" in d.value.columns)
+    assert dict(zip(table["parameter"], table["estimate"]))["gain B − A"] == 0.0
+    notes = [c.value.replace("\\", "") for c in page.caption]
+    assert any("the same on every one of the 40 questions" in c for c in notes), notes
+
+
 def test_helm_runs_of_different_scenarios_are_refused():
     """HELM numbers instances id0, id1, … in every scenario: two models' run folders of different MMLU subjects
     would pair unrelated questions, so the page refuses them, naming the scenarios."""
