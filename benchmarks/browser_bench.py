@@ -8,9 +8,10 @@ only the page's fragment; else its first sidebar slider) with the keyboard
 from run to run). For each move
 it records, from the key press:
 
-* **first change** — the first moment any chart's data differs;
-* **stable** — the moment after which no chart data changes for 0.3 s and the
-  script is idle.
+* **first change** — the first moment any shown chart's data differs (a hash
+  of all of it; hidden charts left out: :data:`_SIGNATURE`);
+* **stable** — the moment after which no shown chart's data changes for 0.3 s
+  and the script is idle.
 
 It prints the medians next to the targets (first change ≤ 0.5 s, stable ≤
 1.0 s, on every page at its defaults) and, for every page, the time from
