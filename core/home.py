@@ -74,8 +74,9 @@ UPLOAD_KINDS = {k.kind: k for k in (
     UploadKind("human_scores", "human judgments of several systems", "sequential",
                "Google WMT MQM files (`*.avg_seg_scores.tsv`, error annotations `mqm_*.tsv`, `psqm_*.tsv`), "
                "mt-metrics-eval `*.seg.score` and `*.seg.rating`, WMT's unified `*-humeval.jsonl`, an Appraise scores "
-               "export (CSV without header: DA, ESA or MQM), WMT DA `ad-seg-scores`/`good-stnd` tables, or a table "
-               "with columns system, item (segment), rater, score"),
+               "export (CSV without header: DA, ESA or MQM), WMT DA `ad-seg-scores`/`good-stnd` tables, the Hugging "
+               "Face copies of WMT's MQM and DA+SQM judgments (CSV or Parquet: `lp`, `src`, `score`, `system`, …), or "
+               "a table with columns system, item (segment), rater, score"),
     UploadKind("mt", "MT outputs", "mt",
                "TSV with three text columns: system A, system B, reference (one segment per line)"),
     UploadKind("mt_text", "one MT output or reference file", "mt",
@@ -95,6 +96,8 @@ def accepted_formats() -> str:
 _HARNESS_MARKS = frozenset({"resps", "filtered_resps", "arguments", "doc", "target", "doc_hash", "metrics"})
 _VOTE_COLUMNS = frozenset({"model_a", "model_b", "winner"})
 _PILOT_COLUMNS = frozenset({"worker", "item", "system", "rating"})
+#: The Hugging Face copies of WMT's judgments (RicardoRei/wmt-mqm-human-evaluation, …: lp, src, mt, ref, score, …).
+_HF_WMT_COLUMNS = frozenset({"lp", "src", "mt"})
 # the column names (and aliases) core.llm.read_benchmark_log accepts for its three required roles
 _LLM_ROLES = {role: llm._ALIASES[role] for role in ("question", "model", "score")}
 
@@ -239,10 +242,13 @@ def _recognise(label: str, data, name: str = "") -> str:
         columns = {c.strip().lower() for c in uploads.parquet_columns(data, name=label)}
         if _VOTE_COLUMNS <= columns or _ARENA_55K_COLUMNS <= columns or _ALPACA_EVAL_COLUMNS <= columns:
             return "votes"
+        if set(he.guess_roles(columns)) >= {"system", "item", "score"} or _HF_WMT_COLUMNS <= columns:
+            return "human_scores"  # judgments (Hugging Face copies of WMT's); one without systems is refused there
         raise ValueError(f"{label} is a Parquet file; the app reads votes from Parquet (columns model_a, model_b, "
-                         "winner, as chatbot_arena_conversations and mt_bench_human_judgments have them) and "
-                         "lighteval's details (columns doc and metric). Other "
-                         "kinds: save the file as CSV or JSONL.\n\nAccepted formats:\n" + accepted_formats())
+                         "winner, as chatbot_arena_conversations and mt_bench_human_judgments have them), "
+                         "lighteval's details (columns doc and metric) and human judgments (system, segment and "
+                         "score columns, as the Hugging Face copies of WMT's MQM and DA+SQM judgments have them). "
+                         "Other kinds: save the file as CSV or JSONL.\n\nAccepted formats:\n" + accepted_formats())
     text = uploads.decode_text(data, name=label)
     if uploads.looks_like_json(data):
         keys = {str(k).strip().lower() for k in _first_record(text, label)}
@@ -279,6 +285,8 @@ def _recognise(label: str, data, name: str = "") -> str:
     if _is_llm_log(columns):
         return "llm_log"
     if human is not None:  # a long table of judgments: system, item, score (and rater) columns
+        return "human_scores"
+    if _HF_WMT_COLUMNS <= columns:  # a Hugging Face copy of WMT's judgments without a system column: the reader says
         return "human_scores"
     sample = table.head(200)
     numeric = [_numeric_share(sample[c]) for c in sample.columns]

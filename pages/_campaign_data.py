@@ -30,7 +30,7 @@ from pages._uploads import opened, upload_types
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 PROCEDURES = ("fixed", "interim", "interim_futility")
 #: What the uploader takes: the reader's formats (:func:`core.humaneval.read_scores`).
-UPLOAD_TYPES = upload_types("score", "rating", "tsv", "csv", "txt", "jsonl")
+UPLOAD_TYPES = upload_types("score", "rating", "tsv", "csv", "txt", "jsonl", "parquet")
 #: Planned budgets of the resampled curve (at most 4,800 judgments: 1,000 campaigns stay within a second each).
 RESAMPLE_BUDGETS = (200, 400, 600, 800, 1200, 1800, 2400, 3600, 4800)
 RESAMPLE_SIMS = 1000
@@ -110,8 +110,9 @@ def sidebar(side) -> Loaded | None:
                               "charts.")
     upload = side.file_uploader("Upload last year's judgments", type=UPLOAD_TYPES, key="he_file",
                                 help="Google MQM files, mt-metrics-eval .seg.score and .seg.rating files, WMT's "
-                                "unified humeval.jsonl, Appraise exports (DA, ESA, MQM), WMT DA tables, or any long "
-                                "table with system, segment, rater and score columns. Nothing in the file is executed.")
+                                "unified humeval.jsonl, Appraise exports (DA, ESA, MQM), WMT DA tables, the Hugging "
+                                "Face copies of WMT's MQM and DA+SQM judgments (CSV or Parquet), or any long table "
+                                "with system, segment, rater and score columns. Nothing in the file is executed.")
     if upload is None and protocol not in (AUTO, "da", "scores"):
         defaults = he.PROTOCOL_DEFAULTS[protocol]
         values = _slider_values(sq.CampaignDesign("fixed", min(abs(defaults.delta) * abs(defaults.slope), 10.0),
@@ -275,8 +276,16 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
     fit, every = loaded.pair, loaded.every
     st.markdown(f"**{md_escape(loaded.a)}** vs **{md_escape(loaded.b)}** from {md_escape(loaded.name)} "
                 f"({md_escape(he.PROTOCOL_DEFAULTS[loaded.protocol].label)}). {md_escape(loaded.reason)}")
-    for note in loaded.notes[:3] + fit.notes[:2]:
+    notes = list(loaded.notes) + list(fit.notes)
+    if fit.shared_segments == 0:  # two systems of different language pairs or campaigns: said before anything else
+        st.warning(md_escape(fit.notes[0]))
+        notes.remove(fit.notes[0])
+    for note in notes[:4]:
         st.caption(md_escape(note))
+    if len(notes) > 4:
+        with st.expander(f"{len(notes) - 4} more note{'s' if len(notes) > 5 else ''} on this file and fit"):
+            for note in notes[4:]:
+                st.caption(md_escape(note))
     systems = loaded.table.assign(compared=loaded.table["system"].isin([loaded.a, loaded.b]))
     plotted["systems"] = systems
     st.dataframe(systems, hide_index=True, width="stretch", column_config={

@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from core import analysis as an
@@ -294,13 +295,38 @@ def test_tables_are_not_taken_for_sentences(data, kind):
 # ---------------------------------------------------------------------------
 HUMANEVAL = Path(__file__).resolve().parent / "data" / "humaneval"
 HUMAN_FILES = ["mqm_synthetic.avg_seg_scores.tsv", "mqm_synthetic.tsv", "psqm_synthetic.tsv", "en-de.mqm.seg.score",
-               "esa_campaign.scores.csv", "mqm_campaign.scores.csv", "ad-seg-scores-xx-yy.csv"]
+               "esa_campaign.scores.csv", "mqm_campaign.scores.csv", "ad-seg-scores-xx-yy.csv", "hf_wmt_mqm_train.csv"]
 
 
 @pytest.mark.parametrize("name", HUMAN_FILES)
 def test_human_judgment_files_are_recognised(name):
     assert home.recognise(name, (HUMANEVAL / name).read_bytes()) == "human_scores"
     assert home.UPLOAD_KINDS["human_scores"].page == "sequential"
+
+
+def _parquet_of(table: pd.DataFrame) -> bytes:
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(table, preserve_index=False), buffer)
+    return buffer.getvalue()
+
+
+def test_a_hugging_face_copy_of_wmt_judgments_goes_to_the_campaign_page_as_csv_or_parquet():
+    table = pd.read_csv(HUMANEVAL / "hf_wmt_mqm_train.csv")
+    upload = home.read_upload("0000.parquet", _parquet_of(table))
+    assert upload.kind == "human_scores" and upload.page == "sequential"
+    # the default pair is two systems of one language pair and year, judged on the same segments
+    query = dict(upload.link)
+    assert query["sys_a"].rsplit(" (", 1)[1] == query["sys_b"].rsplit(" (", 1)[1]
+    no_systems = table.drop(columns=["system"])
+    for name, data in (("train.csv", no_systems.to_csv(index=False).encode()),
+                       ("0000.parquet", _parquet_of(no_systems))):
+        with pytest.raises(ValueError, match="has no column naming the system that wrote each translation"):
+            home.read_upload(name, data)
 
 
 def test_the_newstest2020_mqm_shape_is_no_longer_predictions():

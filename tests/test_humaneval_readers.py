@@ -659,3 +659,111 @@ def test_appraise_pairwise_exports_read_each_systems_score():
         assert as_dict(s) == {("sysA", "doc1#1"): 70.0, ("sysB", "doc1#1"): 60.0, ("sysA", "doc2#1"): 80.0,
                               ("sysB", "doc2#1"): 50.0}, extra
         assert "1 whole-document judgment left out" in " ".join(s.attrs["notes"])
+
+
+# ---------------------------------------------------------------------------
+# the Hugging Face copies of WMT's judgments (RicardoRei/wmt-mqm-human-evaluation and its DA+SQM and DA siblings:
+# lp, src, mt, ref, score, system, annotators, domain, year; no segment id, every pair and year in one table)
+# ---------------------------------------------------------------------------
+#: tests/data/humaneval/hf_wmt_mqm_train.csv read by hand: (system, segment, score) per row, in file order.
+HF_ROWS = [
+    ("Online-A (en-de 2022)", "en-de 2022:news|Hello, world.", -0.1),
+    ("Online-B (en-de 2022)", "en-de 2022:news|Hello, world.", -1.0),
+    ("Online-A (en-de 2022)", 'en-de 2022:news|He said "no".', 0.0),
+    ("Online-B (en-de 2022)", 'en-de 2022:news|He said "no".', -5.333),
+    ("Online-A (en-de 2022)", "en-de 2022:ted|Hello, world.", -2.0),  # the same text in another domain
+    ("Online-B (en-de 2022)", "en-de 2022:ted|Hello, world.", -3.0),
+    ("Online-A (en-de 2021)", "en-de 2021:news|Hello, world.", -0.5),  # another year's test set
+    ("Online-B (en-de 2021)", "en-de 2021:news|Hello, world.", -25.0),
+    ("Online-A (zh-en 2022)", "zh-en 2022:news|你好。", 0.0),
+    ("Online-B (zh-en 2022)", "zh-en 2022:news|你好。", -1.1),
+    ("Online-A (zh-en 2022)", "zh-en 2022:news|你好。", -0.2),  # a repeated source text
+]
+
+
+def _rows(scores: pd.DataFrame) -> list:
+    return [(r.system, r.item, r.score) for r in scores.itertuples()]
+
+
+def _hf_parquet(table: pd.DataFrame) -> bytes:
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(table, preserve_index=False), buffer)
+    return buffer.getvalue()
+
+
+def test_hugging_face_copy_of_wmt_judgments_keeps_pairs_years_and_domains_apart():
+    scores = read("hf_wmt_mqm_train.csv")
+    check_shape(scores, "scores", "hf_wmt")
+    assert _rows(scores) == HF_ROWS
+    assert scores["rater"].isna().all()  # the copies name no rater
+    notes = scores.attrs["notes"]
+    assert notes[0].startswith("The file does not say its protocol")  # what the user must do comes first
+    assert any(n.startswith("3 language pairs and years (en-de 2021, en-de 2022, zh-en 2022): each system is named "
+                            "with its pair and year") for n in notes)
+    assert "Segments are told apart by their source text (column 'src'): the file has no segment id." in notes
+    assert any(n.startswith("1 judgment repeats a system's source text") for n in notes)
+    # annotators: 9 rows of 1 and 2 rows of 3 → 15 ratings, 15/11 = 1.36 per row
+    assert any("mean of the 15 ratings its column 'annotators' counts (1.36 per row on average, up to 3)" in n
+               for n in notes)
+
+
+def test_hugging_face_copy_takes_the_protocol_the_page_chooses():
+    scores = read("hf_wmt_mqm_train.csv", protocol="mqm")
+    check_shape(scores, "mqm", "hf_wmt")
+    assert _rows(scores) == HF_ROWS
+    assert not any("does not say its protocol" in n for n in scores.attrs["notes"])
+
+
+def test_hugging_face_copy_as_parquet_reads_as_the_csv():
+    csv_bytes = (DATA / "hf_wmt_mqm_train.csv").read_bytes()
+    table = pd.read_csv(DATA / "hf_wmt_mqm_train.csv")  # numbers and the year as numbers, as datasets writes them
+    data = _hf_parquet(table)
+    from_parquet = he.read_scores(data, "0000.parquet")
+    from_csv = he.read_scores(csv_bytes, "train.csv")
+    check_shape(from_parquet, "scores", "hf_wmt")
+    assert _rows(from_parquet) == HF_ROWS
+    assert from_parquet.attrs["notes"] == from_csv.attrs["notes"]
+    assert he.column_names(data, "0000.parquet") == list(table.columns)
+    # mapped by hand, a Parquet file reads the mapped columns only
+    mapped = he.read_scores(data, "0000.parquet", columns={"system": "system", "item": "src", "score": "score"})
+    assert mapped.attrs["format"] == "parquet"
+    assert mapped["score"].tolist() == [r[2] for r in HF_ROWS]
+
+
+@pytest.mark.parametrize("as_parquet", [False, True])
+def test_hugging_face_copy_without_systems_is_refused_saying_why(as_parquet):
+    table = pd.read_csv(DATA / "hf_wmt_mqm_train.csv").drop(columns=["system"]).assign(raw=70.0)
+    data = _hf_parquet(table) if as_parquet else table.to_csv(index=False).encode()
+    with pytest.raises(ValueError, match="has no column naming the system that wrote each translation") as err:
+        he.read_scores(data, "train.parquet" if as_parquet else "train.csv")
+    assert "cannot tell which column" not in str(err.value)  # no column mapping could help
+
+
+def test_default_pair_compares_only_systems_judged_on_common_segments():
+    # the closest neighbours in mean overall (A 91.0 and C 90.7) were judged in different language pairs
+    df = pd.DataFrame({
+        "system": ["A (x)"] * 3 + ["B (x)"] * 3 + ["C (y)"] * 3 + ["ref-A (y)"] * 3 + ["D (y)"] * 3,
+        "item": ["x:1", "x:2", "x:3"] * 2 + ["y:1", "y:2", "y:3"] * 3, "rater": pd.NA,
+        "score": [90.0, 91.0, 92.0, 70.0, 71.0, 72.0, 90.0, 90.5, 91.6, 99.0, 99.0, 99.0, 85.0, 85.0, 85.0]})
+    a, b, reason = he.default_pair(df)
+    assert (a, b) == ("C (y)", "D (y)")  # 90.7 vs 85: within y, nearer than A and B (91 vs 71) within x
+    assert "human references left out: ref-A (y)" in reason  # a reference named with its pair is still one
+    assert "2 sets of systems with no segment in common" in reason
+    one_set = df[df["system"].str.endswith("(y)")]
+    assert "sets of systems" not in he.default_pair(one_set)[2]
+
+
+def test_fit_says_when_two_systems_share_no_segment():
+    scores = read("hf_wmt_mqm_train.csv")
+    apart = he.fit_campaign(scores, ["Online-A (en-de 2022)", "Online-B (zh-en 2022)"])
+    assert apart.shared_segments == 0
+    assert apart.notes[0].startswith("Online-A (en-de 2022) and Online-B (zh-en 2022) were judged on no common segment")
+    together = he.fit_campaign(scores, ["Online-A (en-de 2022)", "Online-B (en-de 2022)"])
+    assert together.shared_segments == 3  # news "Hello, world.", news 'He said "no".', ted "Hello, world."
+    assert not any("no common segment" in n for n in together.notes)
+    assert he.fit_campaign(scores).shared_segments is None

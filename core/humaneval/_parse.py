@@ -130,14 +130,15 @@ def split_language_pairs(system, item, source, target, notes):
     return name_by_pair(system, item, pair, notes)
 
 
-def name_by_pair(system, item, pair, notes):
-    """:func:`split_language_pairs` for a file that gives each row's pair (``"en-de"``) as one field."""
+def name_by_pair(system, item, pair, notes, *, what="language pairs", whose="pair"):
+    """:func:`split_language_pairs` for a file that gives each row's pair (``"en-de"``) as one field; ``what`` and
+    ``whose`` word the note for other groups (``"language pairs and years"``, ``"pair and year"``)."""
     pair = np.asarray(pair, dtype=object)
     pairs = sorted(set(pair))
     if len(pairs) <= 1:
         return system, item
-    notes.append(f"{len(pairs)} language pairs ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): each system "
-                 "is named with its pair; compare two systems of the same pair.")
+    notes.append(f"{len(pairs)} {what} ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): each system "
+                 f"is named with its {whose}; compare two systems of the same {whose}.")
     return (np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object),
             np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object))
 

@@ -361,6 +361,10 @@ class CampaignFit:
     low, high : float
         Observed range (used to map plain scores onto 0–100).
     notes : tuple of str
+        When the two systems given share no segment, the first note says so.
+    shared_segments : int or None
+        Segments judged for both systems when two are given (0: another language pair, year or campaign); None
+        otherwise.
     """
 
     protocol: str
@@ -377,6 +381,7 @@ class CampaignFit:
     low: float
     high: float
     notes: tuple = field(default=())
+    shared_segments: int | None = None
 
     def to_campaign(self, x):
         """Values of this protocol on the campaign engine's 0–100 scale (:func:`to_campaign_scale`)."""
@@ -517,6 +522,12 @@ def fit_campaign(scores, systems=None, *, method="reml", seed=0) -> CampaignFit:
     order = means.sort_values("mean", ascending=False)  # best first (higher is better on every protocol)
     system_means = tuple((str(name), float(row["mean"]), int(row["size"])) for name, row in order.iterrows())
     notes = list(components.notes)
+    items = [set(data.loc[data["system"] == s, "item"]) for s in chosen] if len(chosen) == 2 else None
+    shared = len(items[0] & items[1]) if items else None
+    if shared == 0:  # first: the pair itself is in question (another language pair, year or campaign)
+        notes.insert(0, f"{chosen[0][:80]} and {chosen[1][:80]} were judged on no common segment (another language "
+                     "pair, year or campaign?): their difference mixes two test sets. Compare two systems judged on "
+                     "the same segments.")
     if protocol == "scores":
         notes.append("Plain scores: their observed range is mapped onto the 0–100 campaign scale.")
     low, high = float(values.min()), float(values.max())
@@ -525,4 +536,4 @@ def fit_campaign(scores, systems=None, *, method="reml", seed=0) -> CampaignFit:
     return CampaignFit(protocol=protocol, systems=tuple(chosen), n_judgments=int(len(values)),
                        mean=float(values.mean()), sd=sd, ceiling_share=ceiling, floor_share=floor,
                        components=components, system_means=system_means, differences=tuple(float(d) for d in diffs),
-                       delta=delta, low=low, high=high, notes=tuple(notes))
+                       delta=delta, low=low, high=high, notes=tuple(notes), shared_segments=shared)

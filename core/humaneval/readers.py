@@ -16,7 +16,7 @@ import pandas as pd
 
 from .. import uploads
 from ..validation import check_choice
-from ._parse import _labels, _scores, _text, split_language_pairs
+from ._parse import _cells, _labels, _scores, _text, name_by_pair, split_language_pairs
 from .google import (GOOGLE_AVG_HEADER, GOOGLE_COLUMNS, MAROT_COLUMNS, MTME_NAME, MTME_RATING_NAME, PSQM_COLUMNS,
                      google_annotations, google_psqm, google_seg_scores, looks_like_mtme_ratings, mtme_protocol,
                      read_mtme, read_mtme_ratings)
@@ -39,18 +39,35 @@ FORMATS = {
     "table": "long table (system, item, rater, score columns)",
     "jsonl": "JSON lines (system, item, rater, score fields)",
     "wmt_jsonl": "WMT unified human-evaluation JSON lines (wmt24-genmt-humeval.jsonl: scores per system per segment)",
+    "hf_wmt": "WMT judgments as copied to Hugging Face (lp, src, mt, ref, score, system, annotators, domain, year)",
+    "parquet": "Parquet table (system, item, rater, score columns)",
 }
 #: Roles of the long table and the column names that play them (compared ignoring case, spaces, dots, dashes and
 #: underscores; the first match wins). Raw DA scores are preferred to z-scores: the DA campaign page plans on the
 #: raw 0–100 scale.
 ROLES = {
     "system": ("system", "sys", "sys_id", "system_id", "systemid", "model"),
-    "item": ("item", "seg_id", "segid", "sid", "segment", "segment_id", "item_id", "itemid", "id"),
+    "item": ("item", "seg_id", "segid", "sid", "segment", "segment_id", "item_id", "itemid", "id", "src",
+             "source_text"),
     "rater": ("rater", "annotator", "worker", "workerid", "worker_id", "username", "user", "judge", "uid"),
     "score": ("raw.scr", "raw_score", "raw", "score", "mqm_avg_score", "mqm", "rating", "esa", "da", "z.scr",
               "z_score", "z", "value"),
 }
 _REQUIRED = ("system", "item", "score")
+#: Item columns that hold the segment's text, not an id (read only when a file has no id column).
+_TEXT_ITEMS = ("src", "sourcetext")
+#: Columns (as :func:`_key` reads them) of the Hugging Face copies of WMT's judgments
+#: (huggingface.co/datasets/RicardoRei/wmt-mqm-human-evaluation and its -sqm- and -da- siblings: lp, src, mt, ref,
+#: score, system, annotators, domain, year).
+_HF_KEYS = frozenset({"lp", "src", "mt"})
+#: A row's language pair as one field (``"en-de"``).
+_PAIR_KEYS = ("lp", "langpair", "languagepair")
+#: A row's count of the ratings it averages (WMT's ``N``; the Hugging Face copies' ``annotators``).
+_COUNT_KEYS = ("n", "annotators")
+#: Columns besides the roles' that the long table reads (groups, counts, quality control, language columns).
+_CONTEXT_KEYS = frozenset({*_PAIR_KEYS, *_COUNT_KEYS, "year", "domain", "type", "hitid", "workerid", "sid",
+                           "inputsrc", "inputtrg", "srclang", "trglang", "sourcelang", "targetlang", "zscr", "zscore",
+                           "z"})
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -128,6 +145,8 @@ def column_names(data, name: str = "", *, header: str = "auto") -> list[str]:
     """
     label = f"`{str(name)[:80]}`" if name else "The file"
     raw = bytes(data) if not isinstance(data, str) else data.encode("utf-8")
+    if uploads.is_parquet(raw):
+        return uploads.parquet_columns(raw, name=label)
     if uploads.looks_like_json(raw):
         records = uploads.read_jsonl(raw, name=label)
         keys = list(dict.fromkeys(str(k) for record in records[:1000] for k in record))
@@ -252,13 +271,7 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
         table = mapped
     else:
         roles = guess_roles(table.columns)
-        missing = [r for r in _REQUIRED if r not in roles]
-        if missing:
-            found = ", ".join(str(c) for c in list(table.columns)[:12])
-            raise ValueError(f"{label}: cannot tell which column is the {', '.join(missing)} (its columns are: "
-                             f"{found}). Name them with `columns={{'system': …, 'item': …, 'score': …}}` (and "
-                             "'rater' if there is one); a file without a header has columns 'column 1', 'column 2', "
-                             "….")
+        _check_roles(roles, list(table.columns), label)
         zs = [c for c in table.columns if _key(c) in _Z_KEYS and c != roles["score"]]
         if zs:
             notes.append(f"Scores from column {roles['score']!r} (raw); {zs[0]!r} (standardised per rater) is not "
@@ -289,11 +302,70 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
     if columns is None and len(sources) == 2:
         system, item = split_language_pairs(system, item, table[sources[0]].to_numpy(), table[sources[1]].to_numpy(),
                                             notes)
+    else:
+        text_items = columns is None and _key(roles["item"]) in _TEXT_ITEMS
+        if text_items and "domain" in keys:  # the same sentence in two domains' documents is two segments
+            item = _cells(table[keys["domain"]]).to_numpy(object) + "|" + np.asarray(item, dtype=object)
+        if columns is None:
+            system, item = _split_groups(table, keys, system, item, lines, label, notes)
+        if text_items:
+            _note_text_items(roles["item"], system, item, rater, notes)
     if _key(roles["score"] if columns is None else columns["score"]) in _Z_KEYS:
         notes.append(Z_NOTE)
     if columns is None:
         _note_averaged_rows(table, notes)
     return system, item, rater, score, protocol
+
+
+def _check_roles(roles: dict, names: list, label: str) -> None:
+    """A ValueError when the system, item or score column cannot be told from the column names."""
+    missing = [r for r in _REQUIRED if r not in roles]
+    if not missing:
+        return
+    found = ", ".join(str(c) for c in names[:12])
+    if "system" in missing and _HF_KEYS <= {_key(c) for c in names}:
+        # no mapping can help: the file does not say which system wrote each translation
+        raise ValueError(f"{label} has no column naming the system that wrote each translation (its columns are: "
+                         f"{found}), so two systems cannot be compared from it. Upload judgments that name the "
+                         "system: WMT's own DA files (ad-seg-scores, ad-latest), google/wmt-mqm-human-evaluation's "
+                         "MQM files, or a Hugging Face copy with a `system` column.")
+    raise ValueError(f"{label}: cannot tell which column is the {', '.join(missing)} (its columns are: "
+                     f"{found}). Name them with `columns={{'system': …, 'item': …, 'score': …}}` (and "
+                     "'rater' if there is one); a file without a header has columns 'column 1', 'column 2', "
+                     "….")
+
+
+def _split_groups(table: pd.DataFrame, keys: dict, system, item, lines, label: str, notes: list):
+    """Systems and segments kept apart by the row's language pair (``lp``) and, when a file spans several, its year:
+    the Hugging Face copies of WMT's judgments hold every pair of several campaigns in one table, and a system's
+    judgments in another pair (or another year's test set) are another population (:func:`name_by_pair`)."""
+    pair_column = next((keys[k] for k in _PAIR_KEYS if k in keys), None)
+    year_column = keys.get("year")
+    years = _cells(table[year_column]).to_numpy(object) if year_column is not None else None
+    several_years = years is not None and len(set(years)) > 1
+    if pair_column is None and not several_years:
+        return system, item
+    if pair_column is not None:
+        group = _labels(table[pair_column], lines, label, "language pair")
+        if several_years:
+            group = group + " " + years
+        what, whose = (("language pairs and years", "pair and year") if several_years else
+                       ("language pairs", "pair"))
+    else:
+        group, what, whose = years, "years", "year"
+    return name_by_pair(system, item, group, notes, what=what, whose=whose)
+
+
+def _note_text_items(column: str, system, item, rater, notes: list) -> None:
+    """Say that segments are told apart by their source text (a file with no segment id: the Hugging Face copies of
+    WMT's judgments), and how many judgments repeat a system's text."""
+    notes.append(f"Segments are told apart by their source text (column {column!r}): the file has no segment id.")
+    if rater is None:
+        repeats = int(pd.DataFrame({"system": system, "item": item}).duplicated().sum())
+        if repeats:
+            notes.append(f"{repeats:,} judgment{'s repeat' if repeats != 1 else ' repeats'} a system's source text "
+                         "already seen (the same sentence twice in a test set, or another rating of it): read as "
+                         "further ratings of that segment.")
 
 
 def _note_averaged_rows(table: pd.DataFrame, notes: list) -> None:
@@ -304,16 +376,18 @@ def _note_averaged_rows(table: pd.DataFrame, notes: list) -> None:
     is a segment mean of about that many ratings. The individual ratings are published in the same campaign's
     ``ad-good-raw-redup`` / ``ad-latest`` files.
     """
-    counts = [c for c in table.columns if _key(c) == "n"]
+    counts = [c for c in table.columns if _key(c) in _COUNT_KEYS]
     if not counts:
         return
     n = pd.to_numeric(table[counts[0]], errors="coerce")
     if not (n.notna().all() and (n >= 1).all() and (n > 1).any()):
         return
+    where = ("WMT's `ad-good-raw-redup` or `ad-latest` files" if _key(counts[0]) == "n" else
+             "WMT's `ad-latest` files for DA, google/wmt-mqm-human-evaluation's `mqm_*.tsv` for MQM")
     notes.append(f"Each row is the mean of the {n.sum():,.0f} ratings its column {counts[0]!r} counts ({n.mean():.2f} "
                  f"per row on average, up to {n.max():,.0f}): the spread read here is that of these means, smaller "
                  "than a single rating's, so a planned judgment is a segment mean of about that many ratings. Upload "
-                 "the individual ratings (WMT's `ad-good-raw-redup` or `ad-latest` files) to plan per rating.")
+                 f"the individual ratings ({where}) to plan per rating.")
 
 
 def _generic_table(text, data_bytes, label, notes, header):
@@ -430,9 +504,15 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
     if protocol is not None:
         protocol = check_choice("protocol", protocol, PROTOCOLS)
     header = check_choice("header", header, ("auto", "yes", "no"))
+    notes: list[str] = []
+    if uploads.is_parquet(data):  # Hugging Face datasets' files (their copies of WMT's judgments among them)
+        table, names = _parquet_table(data, label, columns)
+        system, item, rater, score, found = _long_table(table, np.arange(1, len(table) + 1), label, notes, columns)
+        fmt = "hf_wmt" if columns is None and _hf_layout(names) else "parquet"
+        return _finish(system, item, rater, score, fmt=fmt, protocol=protocol or _hf_protocol(found, fmt, notes),
+                       notes=notes, label=label)
     text = _text(data, label)
     raw = text.encode("utf-8")
-    notes: list[str] = []
     fmt = "table" if columns is not None else sniff_format(text, name)
     if fmt == "mtme_seg" and not _mtme_level(name) and '\t{"errors"' in text:
         fmt = "mtme_rating"  # ratings whose first 2,000 lines are all unrated (None) segments
@@ -481,7 +561,39 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
         system, item, rater, score, found = _long_table(table, lines, label, notes, columns)
         if columns is None:
             keys = {_key(c) for c in table.columns}
-            fmt = "wmt_da" if {"sys", "sid"} <= keys and keys & {"rawscr", "zscr"} else "table"
+            fmt = ("wmt_da" if {"sys", "sid"} <= keys and keys & {"rawscr", "zscr"} else
+                   "hf_wmt" if _hf_layout(table.columns) else "table")
         else:
             fmt = "table"
-    return _finish(system, item, rater, score, fmt=fmt, protocol=protocol or found, notes=notes, label=label)
+    return _finish(system, item, rater, score, fmt=fmt, protocol=protocol or _hf_protocol(found, fmt, notes),
+                   notes=notes, label=label)
+
+
+def _hf_layout(names) -> bool:
+    """Whether a table has the columns of the Hugging Face copies of WMT's judgments (lp, src, mt, …)."""
+    return _HF_KEYS <= {_key(c) for c in names}
+
+
+def _hf_protocol(found: str, fmt: str, notes: list) -> str:
+    """The protocol a table says (``found``); for the Hugging Face copies of WMT's judgments, whose MQM, DA+SQM and
+    DA files share their columns, a note that the page's Protocol choice says which."""
+    if fmt == "hf_wmt" and found == "scores":  # first: what the user has to do
+        notes.insert(0, "The file does not say its protocol (the Hugging Face copies of WMT's MQM, DA+SQM and DA "
+                     "judgments share these columns): its scores are read as plain scores, their observed range "
+                     "mapped onto the 0–100 scale. Choose the protocol (MQM, DA+SQM, DA) to plan on its own scale.")
+    return found
+
+
+def _parquet_table(data, label: str, columns) -> tuple[pd.DataFrame, list[str]]:
+    """The columns of a Parquet file that :func:`_long_table` reads (the roles' and the context's; a copy of WMT's
+    judgments is mostly source, translation and reference text, which are not needed), and all its column names."""
+    names = uploads.parquet_columns(data, name=label)
+    if columns is not None:
+        if not isinstance(columns, dict):
+            raise ValueError("`columns` must map roles (system, item, rater, score) to column names.")
+        wanted = [str(c) for c in columns.values()]
+    else:
+        roles = guess_roles(names)
+        _check_roles(roles, names, label)
+        wanted = list(roles.values()) + [c for c in names if _key(c) in _CONTEXT_KEYS]
+    return uploads.read_parquet(data, wanted, name=label), names

@@ -74,7 +74,9 @@ def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
 
     Among the :data:`TOP_SYSTEMS` systems with the highest means (systems with at least two judgments; human
     references, :data:`REFERENCE`, left out when two other systems remain), the neighbours in rank with the
-    smallest difference of means; ties go to the better-ranked pair.
+    smallest difference of means; ties go to the better-ranked pair. Systems are compared only with systems judged
+    on common segments: a file holding several language pairs, years or campaigns (sets of systems linked by no
+    segment) gives the closest neighbours among the top of each set.
 
     Returns
     -------
@@ -90,16 +92,58 @@ def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
     table = table[table["judgments"] >= 2].reset_index(drop=True)
     if len(table) < 2:
         raise ValueError("`scores` needs at least two systems with two judgments or more to choose a pair.")
-    refs = table["system"].str.strip().str.match(REFERENCE).to_numpy()
+    # a system named with its language pair or year by the readers ("ref-A (en-de)") is still a reference
+    refs = table["system"].str.strip().str.replace(_GROUP_SUFFIX, "", regex=True).str.match(REFERENCE).to_numpy()
     skipped = ""
     if refs.any() and (~refs).sum() >= 2:
         skipped = f" (human references left out: {', '.join(table['system'][refs].head(3))})"
         table = table[~refs].reset_index(drop=True)
-    top = table.head(TOP_SYSTEMS)
-    gaps = -np.diff(top["mean"].to_numpy(dtype=float))
-    k = int(np.argmin(gaps))
+    # only systems judged on common segments are compared (a file may hold several language pairs or campaigns)
+    table["set"] = table["system"].map(_segment_sets(scores))
+    sets = table["set"].nunique()
+    best = None
+    for _, group in table.groupby("set", sort=False):
+        top = group.head(TOP_SYSTEMS)
+        if len(top) < 2:
+            continue
+        gaps = -np.diff(top["mean"].to_numpy(dtype=float))
+        k = int(np.argmin(gaps))
+        rank = int(top.index[k])  # ties go to the better-ranked pair
+        if best is None or (gaps[k], rank) < (best[0], best[1]):
+            best = (float(gaps[k]), rank, top, k, len(group))
+    if best is None:
+        raise ValueError("`scores` has no two systems with two judgments or more judged on a common segment.")
+    _, _, top, k, size = best
     a, b = str(top["system"].iloc[k]), str(top["system"].iloc[k + 1])
     ma, mb = float(top["mean"].iloc[k]), float(top["mean"].iloc[k + 1])
-    reason = (f"{a} and {b} are the closest in mean among the top {len(top)} of {len(table)} systems"
-              f"{skipped} ({ma:.3g} vs {mb:.3g}, a difference of {ma - mb:.3g}): the hardest comparison to call.")
+    among = f"{size} systems" if sets == 1 else f"the {size} systems judged on their segments"
+    reason = (f"{a} and {b} are the closest in mean among the top {len(top)} of {among}{skipped} ({ma:.3g} vs "
+              f"{mb:.3g}, a difference of {ma - mb:.3g}): the hardest comparison to call.")
+    if sets > 1:
+        reason += (f" The file holds {sets} sets of systems with no segment in common (language pairs, years or "
+                   "campaigns): a pair is chosen within one.")
     return a, b, reason
+
+
+#: The readers' suffix naming a system's language pair or year (" (en-de)", " (en-de 2022)").
+_GROUP_SUFFIX = r"\s\([^()]*\)$"
+
+
+def _segment_sets(scores: pd.DataFrame) -> dict:
+    """System → the label of its set: systems linked, directly or through others, by a segment judged for both."""
+    pairs = scores.loc[pd.to_numeric(scores["score"], errors="coerce").notna(), ["system", "item"]].drop_duplicates()
+    first = pairs.groupby("item", sort=False)["system"].transform("first")
+    links = pd.DataFrame({"a": pairs["system"].to_numpy(), "b": first.to_numpy()}).drop_duplicates()
+    parent = {s: s for s in pairs["system"].unique()}
+
+    def root(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in links.itertuples(index=False):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[ra] = rb
+    return {s: root(s) for s in parent}

@@ -251,3 +251,51 @@ def test_an_archive_of_several_files_is_refused_with_their_names():
     assert not at.exception
     shown = [e.value.replace("\\", "") for e in at.error]  # markdown-escaped as user text
     assert any("holds 2 files (a.seg.score, b.seg.score); extract it" in m for m in shown), shown
+
+
+def _hf_copy(seed=0) -> pd.DataFrame:
+    """A table in the layout of the Hugging Face copies of WMT's judgments (RicardoRei/wmt-mqm-human-evaluation:
+    lp, src, mt, ref, score, system, annotators, domain, year): MQM-like scores of two language pairs."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for lp, systems in (("en-de", {"Online-A": -1.0, "Online-B": -1.6, "Online-W": -4.0}),
+                        ("zh-en", {"Online-A": -2.0, "Online-B": -2.2})):
+        for i in range(40):
+            src = f"Source sentence {i}, of {lp}."
+            for system, mean in systems.items():
+                score = float(np.clip(round(mean + rng.normal(0, 2), 1), -25, 0))
+                rows.append((lp, src, f"{system} output {i}", f"Reference {i}", score, system, 1, "news", 2022))
+    return pd.DataFrame(rows, columns=["lp", "src", "mt", "ref", "score", "system", "annotators", "domain", "year"])
+
+
+def test_a_hugging_face_copy_of_wmt_judgments_reads_as_parquet_per_language_pair():
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(_hf_copy(), preserve_index=False), buffer)
+    data = buffer.getvalue()
+    at = open_page("sequential", timeout=180)
+    at.file_uploader(key="he_file").set_value(("0000.parquet", data, "application/octet-stream"))
+    at.run(timeout=180)
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    a, b = at.selectbox(key="sys_a"), at.selectbox(key="sys_b")
+    assert set(a.options) == {"Online-A (en-de)", "Online-B (en-de)", "Online-W (en-de)", "Online-A (zh-en)",
+                              "Online-B (zh-en)"}
+    assert a.value.endswith("(en-de)") == b.value.endswith("(en-de)")  # a default pair of one language pair
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("The file does not say its protocol") for c in captions)
+    at.selectbox(key="protocol").set_value("mqm")
+    a.set_value("Online-A (en-de)")
+    b.set_value("Online-B (en-de)")
+    at.run(timeout=180)
+    assert not at.exception, at.exception
+    fit = he.fit_campaign(he.read_scores(data, "0000.parquet", protocol="mqm"),
+                          ["Online-A (en-de)", "Online-B (en-de)"])
+    assert fit.shared_segments == 40
+    assert metrics(at)["Difference A − B"] == f"{fit.delta:+.3g} MQM pts"
+    assert not any("no common segment" in w.value for w in at.warning)
+    at.selectbox(key="sys_b").set_value("Online-B (zh-en)")
+    at.run(timeout=180)
+    assert not at.exception, at.exception
+    assert any("were judged on no common segment" in w.value for w in at.warning)

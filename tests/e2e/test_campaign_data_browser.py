@@ -101,3 +101,37 @@ def test_a_published_tsv_tar_gz_is_read_as_it_is(page, server_url, tmp_path):
     assert not page.locator('[data-testid="stAlert"]', has_text="Cannot read").count()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "sequential-tar-gz-upload.png"), full_page=True)
+
+
+def test_a_hugging_face_copy_of_wmt_judgments_is_accepted_as_parquet(page, server_url, tmp_path):
+    # the Hugging Face copies of WMT's judgments (RicardoRei/wmt-mqm-human-evaluation: lp, src, mt, ref, score,
+    # system, annotators, domain, year) as the datasets library saves them: the browser's file chooser must take a
+    # .parquet file, and the systems come named with their language pair
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for lp, systems in (("en-de", {"Online-A": -1.0, "Online-B": -1.8}),
+                        ("zh-en", {"Online-A": -2.0, "Online-B": -2.5})):
+        for i in range(40):
+            for system, mean in systems.items():
+                rows.append({"lp": lp, "src": f"Sentence {i} ({lp}).", "mt": f"{system} {i}", "ref": f"Ref {i}",
+                             "score": float(np.clip(round(mean + rng.normal(0, 2), 1), -25, 0)), "system": system,
+                             "annotators": 1, "domain": "news", "year": 2022})
+    path = tmp_path / "wmt-mqm-human-evaluation.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), str(path))
+    page.goto(f"{server_url}/sequential?protocol=mqm", wait_until="domcontentloaded")
+    wait_idle(page, timeout=90_000)
+    page.locator(DROPZONE).first.set_input_files(str(path))
+    page.get_by_text("Best ratings per segment").first.wait_for(timeout=90_000)
+    wait_idle(page, timeout=60_000)
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot read").count()
+    scores = he.read_scores(path.read_bytes(), path.name, protocol="mqm")
+    a, b, _ = he.default_pair(scores)
+    assert a.rsplit(" (", 1)[1] == b.rsplit(" (", 1)[1]  # one language pair
+    fit = he.fit_campaign(scores, [a, b])
+    page.locator('[data-testid="stMetricValue"]', has_text=f"{fit.delta:+.3g} MQM pts").first.wait_for(timeout=30_000)
+    assert not page.errors, page.errors
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "sequential-hf-parquet-upload.png"), full_page=True)
