@@ -747,15 +747,42 @@ def test_hugging_face_copy_without_systems_is_refused_saying_why(as_parquet):
 def test_default_pair_compares_only_systems_judged_on_common_segments():
     # the closest neighbours in mean overall (A 91.0 and C 90.7) were judged in different language pairs
     df = pd.DataFrame({
-        "system": ["A (x)"] * 3 + ["B (x)"] * 3 + ["C (y)"] * 3 + ["ref-A (y)"] * 3 + ["D (y)"] * 3,
+        "system": ["A (en-de)"] * 3 + ["B (en-de)"] * 3 + ["C (zh-en)"] * 3 + ["ref-A (zh-en)"] * 3 + ["D (zh-en)"] * 3,
         "item": ["x:1", "x:2", "x:3"] * 2 + ["y:1", "y:2", "y:3"] * 3, "rater": pd.NA,
         "score": [90.0, 91.0, 92.0, 70.0, 71.0, 72.0, 90.0, 90.5, 91.6, 99.0, 99.0, 99.0, 85.0, 85.0, 85.0]})
     a, b, reason = he.default_pair(df)
-    assert (a, b) == ("C (y)", "D (y)")  # 90.7 vs 85: within y, nearer than A and B (91 vs 71) within x
-    assert "human references left out: ref-A (y)" in reason  # a reference named with its pair is still one
+    assert (a, b) == ("C (zh-en)", "D (zh-en)")  # 90.7 vs 85 within zh-en: nearer than A and B (91 vs 71)
+    assert "human references left out: ref-A (zh-en)" in reason  # a reference named with its pair is still one
     assert "2 sets of systems with no segment in common" in reason
-    one_set = df[df["system"].str.endswith("(y)")]
+    one_set = df[df["system"].str.endswith("(zh-en)")]
     assert "sets of systems" not in he.default_pair(one_set)[2]
+    # a system whose name ends in other words in brackets is no reference
+    crowd = df.replace({"ref-A (zh-en)": "Human (crowd)"})
+    assert "references left out" not in he.default_pair(crowd)[2]
+
+
+def test_default_pair_keeps_a_reference_when_it_leaves_a_set_one_system():
+    # each language pair: one MT system and its reference; no set has two MT systems
+    df = pd.DataFrame({"system": ["ref-A (en-de)", "S1 (en-de)", "ref-A (de-en)", "S2 (de-en)"] * 2,
+                       "item": ["en-de:1", "en-de:1", "de-en:1", "de-en:1", "en-de:2", "en-de:2", "de-en:2",
+                                "de-en:2"],
+                       "rater": pd.NA, "score": [90.0, 80.0, 88.0, 70.0, 92.0, 82.0, 86.0, 72.0]})
+    assert he.default_pair(df)[:2] == ("ref-A (en-de)", "S1 (en-de)")
+
+
+def test_default_pair_needs_a_segment_shared_by_the_two_not_by_a_third():
+    # A and C share no segment (each shares one with B): linked only through B, they are not neighbours
+    df = pd.DataFrame({"system": ["A", "A", "B", "B", "C", "C"], "item": ["s1", "s1b", "s1", "s2", "s2", "s3"],
+                       "rater": pd.NA, "score": [10.0, 10.0, 5.0, 5.0, 9.9, 9.9]})
+    a, b, _ = he.default_pair(df)
+    assert {a, b} != {"A", "C"} and he.fit_campaign(df, [a, b]).shared_segments > 0
+
+
+def test_default_pair_of_judgments_on_separate_segments_is_the_closest_pair_with_a_warning():
+    # an id that numbers judgments, not segments: no two systems share one (the file still opens)
+    scores = he.read_scores(b"system,id,score\nA,1,1\nA,2,2\nB,3,3\nB,4,1\nC,5,4\nC,6,2\n", "flat.csv")
+    a, b, reason = he.default_pair(scores)
+    assert (a, b) == ("B", "A") and "No two of them were judged on a common segment" in reason
 
 
 def test_fit_says_when_two_systems_share_no_segment():
@@ -767,3 +794,37 @@ def test_fit_says_when_two_systems_share_no_segment():
     assert together.shared_segments == 3  # news "Hello, world.", news 'He said "no".', ted "Hello, world."
     assert not any("no common segment" in n for n in together.notes)
     assert he.fit_campaign(scores).shared_segments is None
+
+
+def test_a_blank_language_pair_is_a_group_of_its_own_not_an_error():
+    scores = he.read_scores(b"system,seg_id,lp,score\nA,1,en-de,1\nA,2,,2\nB,1,en-de,3\nB,2,,4\n", "lp.csv")
+    assert sorted(set(scores["system"])) == ["A", "A (en-de)", "B", "B (en-de)"]
+    assert sorted(set(scores["item"])) == ["2", "en-de:1"]
+    assert any("1 language pairs (en-de): each system is named with its pair and rows without one are a group of "
+               "their own" in n for n in scores.attrs["notes"])
+
+
+def test_years_are_read_as_whole_numbers_and_a_missing_year_makes_no_year_group():
+    records = [{"system": s, "seg_id": i, "lp": "en-de", "year": y, "score": v}
+               for s, i, y, v in (("A", 1, 2022, 1.0), ("A", 2, 2022.0, 2.0), ("B", 1, 2022, 3.0), ("B", 2, None, 4.0))]
+    data = "\n".join(json.dumps(r) for r in records).encode()
+    scores = he.read_scores(data, "judgments.jsonl")
+    # 2022 and 2022.0 are one year, and one year is no reason to name systems by it
+    assert sorted(set(scores["system"])) == ["A", "B"]
+    two_years = he.read_scores(b"system,seg_id,year,score\nA,1,2021,1\nA,2,2022.0,2\nB,1,2021,3\nB,2,,4\n", "y.csv")
+    assert sorted(set(two_years["system"])) == ["A (2021)", "A (2022)", "B", "B (2021)"]
+
+
+def test_a_src_column_is_a_segment_only_in_the_hugging_face_layout():
+    # elsewhere a column named src may hold a language code: the page asks which column is the segment
+    with pytest.raises(ValueError, match="cannot tell which column is the item"):
+        he.read_scores(b"system,src,tgt,score\nA,en,de,1\nB,en,de,2\n", "codes.csv")
+    assert "item" not in he.guess_roles(["system", "src", "tgt", "score"])
+    assert he.guess_roles(["lp", "src", "mt", "score", "system"])["item"] == "src"
+
+
+def test_shared_segments_is_counted_only_for_two_systems_given():
+    scores = he.read_scores(b"system,seg_id,score\nA,1,1\nA,2,2\nB,3,3\nB,4,1\n", "two.csv")
+    every = he.fit_campaign(scores)
+    assert every.shared_segments is None and not any("no common segment" in n for n in every.notes)
+    assert he.fit_campaign(scores, ["A", "B"]).shared_segments == 0

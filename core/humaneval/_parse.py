@@ -137,10 +137,13 @@ def name_by_pair(system, item, pair, notes, *, what="language pairs", whose="pai
     pairs = sorted(set(pair))
     if len(pairs) <= 1:
         return system, item
-    notes.append(f"{len(pairs)} {what} ({', '.join(pairs[:6])}{', …' if len(pairs) > 6 else ''}): each system "
-                 f"is named with its {whose}; compare two systems of the same {whose}.")
-    return (np.array([f"{s} ({p})" for s, p in zip(system, pair)], dtype=object),
-            np.array([f"{p}:{i}" for p, i in zip(pair, item)], dtype=object))
+    named = [p for p in pairs if p != ""]
+    blank = " and rows without one are a group of their own" if "" in pairs else ""
+    notes.append(f"{len(named)} {what} ({', '.join(named[:6])}{', …' if len(named) > 6 else ''}): each system "
+                 f"is named with its {whose}{blank}; compare two systems of the same {whose}.")
+    # a row with no pair keeps its system's and segment's names (a group of its own)
+    return (np.array([f"{s} ({p})" if p != "" else s for s, p in zip(system, pair)], dtype=object),
+            np.array([f"{p}:{i}" if p != "" else i for p, i in zip(pair, item)], dtype=object))
 
 
 def json_number(value, where: str) -> float:

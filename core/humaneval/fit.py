@@ -522,7 +522,8 @@ def fit_campaign(scores, systems=None, *, method="reml", seed=0) -> CampaignFit:
     order = means.sort_values("mean", ascending=False)  # best first (higher is better on every protocol)
     system_means = tuple((str(name), float(row["mean"]), int(row["size"])) for name, row in order.iterrows())
     notes = list(components.notes)
-    items = [set(data.loc[data["system"] == s, "item"]) for s in chosen] if len(chosen) == 2 else None
+    items = [set(data.loc[data["system"] == s, "item"]) for s in chosen] if systems is not None and len(chosen) == 2 \
+        else None
     shared = len(items[0] & items[1]) if items else None
     if shared == 0:  # first: the pair itself is in question (another language pair, year or campaign)
         notes.insert(0, f"{chosen[0][:80]} and {chosen[1][:80]} were judged on no common segment (another language "

@@ -47,15 +47,12 @@ FORMATS = {
 #: raw 0–100 scale.
 ROLES = {
     "system": ("system", "sys", "sys_id", "system_id", "systemid", "model"),
-    "item": ("item", "seg_id", "segid", "sid", "segment", "segment_id", "item_id", "itemid", "id", "src",
-             "source_text"),
+    "item": ("item", "seg_id", "segid", "sid", "segment", "segment_id", "item_id", "itemid", "id"),
     "rater": ("rater", "annotator", "worker", "workerid", "worker_id", "username", "user", "judge", "uid"),
     "score": ("raw.scr", "raw_score", "raw", "score", "mqm_avg_score", "mqm", "rating", "esa", "da", "z.scr",
               "z_score", "z", "value"),
 }
 _REQUIRED = ("system", "item", "score")
-#: Item columns that hold the segment's text, not an id (read only when a file has no id column).
-_TEXT_ITEMS = ("src", "sourcetext")
 #: Columns (as :func:`_key` reads them) of the Hugging Face copies of WMT's judgments
 #: (huggingface.co/datasets/RicardoRei/wmt-mqm-human-evaluation and its -sqm- and -da- siblings: lp, src, mt, ref,
 #: score, system, annotators, domain, year).
@@ -130,6 +127,10 @@ def guess_roles(names) -> dict:
                 found[role] = col
                 used.add(col)
                 break
+    if "item" not in found and _HF_KEYS <= set(by_key):
+        # the Hugging Face copies of WMT's judgments have no segment id: a segment is its source text (only in that
+        # layout: elsewhere a column named src may hold a language code)
+        found["item"] = by_key["src"]
     return found
 
 
@@ -255,7 +256,9 @@ def _table_protocol(score_column: str) -> str:
     return "scores"
 
 
-def _long_table(table: pd.DataFrame, lines, label, notes, columns):
+def _long_table(table: pd.DataFrame, lines, label, notes, columns, names=None):
+    """``names``: all the file's column names, when ``table`` holds only those read (a Parquet file's)."""
+    names = list(table.columns) if names is None else list(names)
     if columns is not None:
         if not isinstance(columns, dict):
             raise ValueError("`columns` must map roles (system, item, rater, score) to column names.")
@@ -270,8 +273,8 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
         roles = {r: r for r in columns}
         table = mapped
     else:
-        roles = guess_roles(table.columns)
-        _check_roles(roles, list(table.columns), label)
+        roles = guess_roles(names)
+        _check_roles(roles, names, label)
         zs = [c for c in table.columns if _key(c) in _Z_KEYS and c != roles["score"]]
         if zs:
             notes.append(f"Scores from column {roles['score']!r} (raw); {zs[0]!r} (standardised per rater) is not "
@@ -303,7 +306,7 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
         system, item = split_language_pairs(system, item, table[sources[0]].to_numpy(), table[sources[1]].to_numpy(),
                                             notes)
     else:
-        text_items = columns is None and _key(roles["item"]) in _TEXT_ITEMS
+        text_items = columns is None and _key(roles["item"]) == "src" and _hf_layout(names)
         if text_items and "domain" in keys:  # the same sentence in two domains' documents is two segments
             item = _cells(table[keys["domain"]]).to_numpy(object) + "|" + np.asarray(item, dtype=object)
         if columns is None:
@@ -317,7 +320,7 @@ def _long_table(table: pd.DataFrame, lines, label, notes, columns):
     return system, item, rater, score, protocol
 
 
-def _check_roles(roles: dict, names: list, label: str) -> None:
+def _check_roles(roles: dict, names: list, label: str, *, headed: bool = False) -> None:
     """A ValueError when the system, item or score column cannot be told from the column names."""
     missing = [r for r in _REQUIRED if r not in roles]
     if not missing:
@@ -331,8 +334,8 @@ def _check_roles(roles: dict, names: list, label: str) -> None:
                          "MQM files, or a Hugging Face copy with a `system` column.")
     raise ValueError(f"{label}: cannot tell which column is the {', '.join(missing)} (its columns are: "
                      f"{found}). Name them with `columns={{'system': …, 'item': …, 'score': …}}` (and "
-                     "'rater' if there is one); a file without a header has columns 'column 1', 'column 2', "
-                     "….")
+                     "'rater' if there is one)" + ("." if headed else "; a file without a header has columns "
+                                                    "'column 1', 'column 2', …."))
 
 
 def _split_groups(table: pd.DataFrame, keys: dict, system, item, lines, label: str, notes: list):
@@ -341,19 +344,28 @@ def _split_groups(table: pd.DataFrame, keys: dict, system, item, lines, label: s
     judgments in another pair (or another year's test set) are another population (:func:`name_by_pair`)."""
     pair_column = next((keys[k] for k in _PAIR_KEYS if k in keys), None)
     year_column = keys.get("year")
-    years = _cells(table[year_column]).to_numpy(object) if year_column is not None else None
-    several_years = years is not None and len(set(years)) > 1
+    years = _years(table[year_column]) if year_column is not None else None
+    several_years = years is not None and len(set(years) - {""}) > 1
     if pair_column is None and not several_years:
         return system, item
     if pair_column is not None:
-        group = _labels(table[pair_column], lines, label, "language pair")
+        group = _cells(table[pair_column]).to_numpy(object)  # a blank pair is a group of its own, left unnamed
         if several_years:
-            group = group + " " + years
+            group = np.array([f"{p} {y}".strip() for p, y in zip(group, years)], dtype=object)
         what, whose = (("language pairs and years", "pair and year") if several_years else
                        ("language pairs", "pair"))
     else:
         group, what, whose = years, "years", "year"
     return name_by_pair(system, item, group, notes, what=what, whose=whose)
+
+
+def _years(cells: pd.Series) -> np.ndarray:
+    """A year column as text: ``2022.0`` (a JSON or pandas float) reads ``2022``; a missing year is ``""``."""
+    text = _cells(cells)
+    number = pd.to_numeric(text, errors="coerce")
+    whole = number.notna() & np.isfinite(number) & (number == number.round())
+    text = text.where(~whole, number.where(whole).astype("Int64").astype(str))
+    return text.replace({"nan": "", "NaN": "", "None": "", "<NA>": ""}).to_numpy(object)
 
 
 def _note_text_items(column: str, system, item, rater, notes: list) -> None:
@@ -507,7 +519,8 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
     notes: list[str] = []
     if uploads.is_parquet(data):  # Hugging Face datasets' files (their copies of WMT's judgments among them)
         table, names = _parquet_table(data, label, columns)
-        system, item, rater, score, found = _long_table(table, np.arange(1, len(table) + 1), label, notes, columns)
+        system, item, rater, score, found = _long_table(table, np.arange(1, len(table) + 1), label, notes, columns,
+                                                        names)
         fmt = "hf_wmt" if columns is None and _hf_layout(names) else "parquet"
         return _finish(system, item, rater, score, fmt=fmt, protocol=protocol or _hf_protocol(found, fmt, notes),
                        notes=notes, label=label)
@@ -594,6 +607,6 @@ def _parquet_table(data, label: str, columns) -> tuple[pd.DataFrame, list[str]]:
         wanted = [str(c) for c in columns.values()]
     else:
         roles = guess_roles(names)
-        _check_roles(roles, names, label)
+        _check_roles(roles, names, label, headed=True)  # a Parquet file's columns always have names
         wanted = list(roles.values()) + [c for c in names if _key(c) in _CONTEXT_KEYS]
     return uploads.read_parquet(data, wanted, name=label), names

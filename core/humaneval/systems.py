@@ -93,40 +93,61 @@ def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
     if len(table) < 2:
         raise ValueError("`scores` needs at least two systems with two judgments or more to choose a pair.")
     # a system named with its language pair or year by the readers ("ref-A (en-de)") is still a reference
-    refs = table["system"].str.strip().str.replace(_GROUP_SUFFIX, "", regex=True).str.match(REFERENCE).to_numpy()
-    skipped = ""
-    if refs.any() and (~refs).sum() >= 2:
-        skipped = f" (human references left out: {', '.join(table['system'][refs].head(3))})"
-        table = table[~refs].reset_index(drop=True)
-    # only systems judged on common segments are compared (a file may hold several language pairs or campaigns)
+    table["ref"] = table["system"].str.strip().str.replace(_GROUP_SUFFIX, "", regex=True).str.match(REFERENCE)
+    # only systems judged on a common segment are neighbours (a file may hold several language pairs or campaigns)
     table["set"] = table["system"].map(_segment_sets(scores))
     sets = table["set"].nunique()
-    best = None
+    items = _segments_of(scores, table["system"])
+    best, left_out = None, []
     for _, group in table.groupby("set", sort=False):
+        group, skipped = _without_references(group)
+        left_out += skipped
         top = group.head(TOP_SYSTEMS)
-        if len(top) < 2:
-            continue
-        gaps = -np.diff(top["mean"].to_numpy(dtype=float))
-        k = int(np.argmin(gaps))
-        rank = int(top.index[k])  # ties go to the better-ranked pair
-        if best is None or (gaps[k], rank) < (best[0], best[1]):
-            best = (float(gaps[k]), rank, top, k, len(group))
-    if best is None:
-        raise ValueError("`scores` has no two systems with two judgments or more judged on a common segment.")
-    _, _, top, k, size = best
+        names, means = top["system"].tolist(), top["mean"].to_numpy(dtype=float)
+        for k in range(len(top) - 1):
+            if not items[names[k]] & items[names[k + 1]]:
+                continue  # linked through other systems only (each judged on part of the segments)
+            key = (float(means[k] - means[k + 1]), int(top.index[k]))  # ties go to the better-ranked pair
+            if best is None or key < best[0]:
+                best = (key, top, k, len(group))
+    if best is None:  # no two of the best systems share a segment: the closest neighbours of the whole file
+        group, left_out = _without_references(table)
+        top = group.head(TOP_SYSTEMS)
+        k = int(np.argmin(-np.diff(top["mean"].to_numpy(dtype=float))))
+        best, apart = (None, top, k, len(group)), True
+    else:
+        apart = False
+    _, top, k, size = best
     a, b = str(top["system"].iloc[k]), str(top["system"].iloc[k + 1])
     ma, mb = float(top["mean"].iloc[k]), float(top["mean"].iloc[k + 1])
-    among = f"{size} systems" if sets == 1 else f"the {size} systems judged on their segments"
+    among = f"{size} systems" if sets == 1 or apart else f"the {size} systems judged on their segments"
+    skipped = f" (human references left out: {', '.join(left_out[:3])})" if left_out else ""
     reason = (f"{a} and {b} are the closest in mean among the top {len(top)} of {among}{skipped} ({ma:.3g} vs "
               f"{mb:.3g}, a difference of {ma - mb:.3g}): the hardest comparison to call.")
-    if sets > 1:
+    if apart:
+        reason += " No two of them were judged on a common segment: check which systems the file compares."
+    elif sets > 1:
         reason += (f" The file holds {sets} sets of systems with no segment in common (language pairs, years or "
                    "campaigns): a pair is chosen within one.")
     return a, b, reason
 
 
+def _without_references(group: pd.DataFrame) -> tuple[pd.DataFrame, list]:
+    """The systems without the human references when two other systems remain, and the references left out."""
+    refs = group["ref"].to_numpy(dtype=bool)
+    if refs.any() and (~refs).sum() >= 2:
+        return group[~refs], group["system"][refs].tolist()
+    return group, []
+
+
+def _segments_of(scores: pd.DataFrame, systems) -> dict:
+    """System → the set of segments with a score for it (for the systems asked)."""
+    rated = scores.loc[pd.to_numeric(scores["score"], errors="coerce").notna() & scores["system"].isin(set(systems))]
+    return {str(k): set(v) for k, v in rated.groupby("system", sort=False)["item"]}
+
+
 #: The readers' suffix naming a system's language pair or year (" (en-de)", " (en-de 2022)").
-_GROUP_SUFFIX = r"\s\([^()]*\)$"
+_GROUP_SUFFIX = r"\s\((?:[A-Za-z_]{2,12}-[A-Za-z_]{2,12}(?: \d{4})?|\d{4})\)$"
 
 
 def _segment_sets(scores: pd.DataFrame) -> dict:
