@@ -800,7 +800,7 @@ def test_a_blank_language_pair_is_a_group_of_its_own_not_an_error():
     scores = he.read_scores(b"system,seg_id,lp,score\nA,1,en-de,1\nA,2,,2\nB,1,en-de,3\nB,2,,4\n", "lp.csv")
     assert sorted(set(scores["system"])) == ["A", "A (en-de)", "B", "B (en-de)"]
     assert sorted(set(scores["item"])) == ["2", "en-de:1"]
-    assert any("1 language pairs (en-de): each system is named with its pair and rows without one are a group of "
+    assert any("1 language pair (en-de): each system is named with its pair and rows without one are a group of "
                "their own" in n for n in scores.attrs["notes"])
 
 

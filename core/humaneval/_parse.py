@@ -139,7 +139,8 @@ def name_by_pair(system, item, pair, notes, *, what="language pairs", whose="pai
         return system, item
     named = [p for p in pairs if p != ""]
     blank = " and rows without one are a group of their own" if "" in pairs else ""
-    notes.append(f"{len(named)} {what} ({', '.join(named[:6])}{', …' if len(named) > 6 else ''}): each system "
+    notes.append(f"{len(named)} {what if len(named) != 1 else what.replace('pairs', 'pair').replace('years', 'year')} "
+                 f"({', '.join(named[:6])}{', …' if len(named) > 6 else ''}): each system "
                  f"is named with its {whose}{blank}; compare two systems of the same {whose}.")
     # a row with no pair keeps its system's and segment's names (a group of its own)
     return (np.array([f"{s} ({p})" if p != "" else s for s, p in zip(system, pair)], dtype=object),
