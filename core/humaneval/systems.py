@@ -95,9 +95,10 @@ def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
     # a system named with its language pair or year by the readers ("ref-A (en-de)") is still a reference
     table["ref"] = table["system"].str.strip().str.replace(_GROUP_SUFFIX, "", regex=True).str.match(REFERENCE)
     # only systems judged on a common segment are neighbours (a file may hold several language pairs or campaigns)
-    table["set"] = table["system"].map(_segment_sets(scores))
+    rated = _rated_pairs(scores)
+    table["set"] = table["system"].map(_segment_sets(rated))
     sets = table["set"].nunique()
-    items = _segments_of(scores, table["system"])
+    items = {str(k): set(v) for k, v in rated.groupby("system", sort=False)["item"]}
     best, left_out = None, []
     for _, group in table.groupby("set", sort=False):
         group, skipped = _without_references(group)
@@ -110,13 +111,11 @@ def default_pair(scores: pd.DataFrame) -> tuple[str, str, str]:
             key = (float(means[k] - means[k + 1]), int(top.index[k]))  # ties go to the better-ranked pair
             if best is None or key < best[0]:
                 best = (key, top, k, len(group))
-    if best is None:  # no two of the best systems share a segment: the closest neighbours of the whole file
+    apart = best is None
+    if apart:  # no two of the best systems share a segment: the closest neighbours of the whole file
         group, left_out = _without_references(table)
         top = group.head(TOP_SYSTEMS)
-        k = int(np.argmin(-np.diff(top["mean"].to_numpy(dtype=float))))
-        best, apart = (None, top, k, len(group)), True
-    else:
-        apart = False
+        best = (None, top, int(np.argmin(-np.diff(top["mean"].to_numpy(dtype=float)))), len(group))
     _, top, k, size = best
     a, b = str(top["system"].iloc[k]), str(top["system"].iloc[k + 1])
     ma, mb = float(top["mean"].iloc[k]), float(top["mean"].iloc[k + 1])
@@ -140,19 +139,18 @@ def _without_references(group: pd.DataFrame) -> tuple[pd.DataFrame, list]:
     return group, []
 
 
-def _segments_of(scores: pd.DataFrame, systems) -> dict:
-    """System → the set of segments with a score for it (for the systems asked)."""
-    rated = scores.loc[pd.to_numeric(scores["score"], errors="coerce").notna() & scores["system"].isin(set(systems))]
-    return {str(k): set(v) for k, v in rated.groupby("system", sort=False)["item"]}
+def _rated_pairs(scores: pd.DataFrame) -> pd.DataFrame:
+    """The (system, item) pairs with a score, once each."""
+    return scores.loc[pd.to_numeric(scores["score"], errors="coerce").notna(), ["system", "item"]].drop_duplicates()
 
 
 #: The readers' suffix naming a system's language pair or year (" (en-de)", " (en-de 2022)").
 _GROUP_SUFFIX = r"\s\((?:[A-Za-z_]{2,12}-[A-Za-z_]{2,12}(?: \d{4})?|\d{4})\)$"
 
 
-def _segment_sets(scores: pd.DataFrame) -> dict:
-    """System → the label of its set: systems linked, directly or through others, by a segment judged for both."""
-    pairs = scores.loc[pd.to_numeric(scores["score"], errors="coerce").notna(), ["system", "item"]].drop_duplicates()
+def _segment_sets(pairs: pd.DataFrame) -> dict:
+    """System → the label of its set: systems linked, directly or through others, by a segment judged for both
+    (``pairs``: :func:`_rated_pairs`)."""
     first = pairs.groupby("item", sort=False)["system"].transform("first")
     links = pd.DataFrame({"a": pairs["system"].to_numpy(), "b": first.to_numpy()}).drop_duplicates()
     parent = {s: s for s in pairs["system"].unique()}
