@@ -19,6 +19,7 @@ from core import figures
 from core import humaneval as he
 from core import sequential as sq
 from core.sequential import plan as sequential_plan
+from core.uploads import MAX_BYTES
 from pages._campaign_columns import column_mapping
 from pages._campaign_raters import raters_block
 from pages._links import asked_late, report_late
@@ -112,7 +113,11 @@ def sidebar(side) -> Loaded | None:
                                 help="Google MQM files, mt-metrics-eval .seg.score and .seg.rating files, WMT's "
                                 "unified humeval.jsonl, Appraise exports (DA, ESA, MQM), WMT DA tables, the Hugging "
                                 "Face copies of WMT's MQM and DA+SQM judgments (CSV or Parquet), or any long table "
-                                "with system, segment, rater and score columns. Nothing in the file is executed.")
+                                "with system, segment, rater and score columns. Over "
+                                f"{MAX_BYTES // 2**20} MB (a Hugging Face copy whole)? Keep the year and language "
+                                "pair you plan for first, as the dataset cards suggest, e.g. in pandas "
+                                "`df[(df.year == 2022) & (df.lp == 'en-de')].to_csv('slice.csv', index=False)`. "
+                                "Nothing in the file is executed.")
     if upload is None and protocol not in (AUTO, "da", "scores"):
         defaults = he.PROTOCOL_DEFAULTS[protocol]
         values = _slider_values(sq.CampaignDesign("fixed", min(abs(defaults.delta) * abs(defaults.slope), 10.0),
