@@ -5,7 +5,8 @@ or evaluated: text is decoded as UTF-8, tables are split by the :mod:`csv`
 module, JSON lines by :func:`json.loads`. Every failure is a ``ValueError``
 whose message says what is wrong and where (line, column), so pages can show
 it verbatim. Cost is linear in the file size; the size is capped at
-:data:`MAX_BYTES` (the server's ``maxUploadSize``).
+:data:`MAX_BYTES`, and at :data:`MAX_JUDGMENT_BYTES` for human judgments (the
+only uploader that takes more).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pandas as pd
 
 __all__ = [
     "MAX_BYTES",
+    "MAX_JUDGMENT_BYTES",
     "MAX_ROWS",
     "MAX_PARQUET_CELLS_BYTES",
     "is_parquet",
@@ -38,14 +40,20 @@ __all__ = [
     "map_columns",
 ]
 
-#: Largest accepted upload (the ``server.maxUploadSize`` of ``.streamlit/config.toml``).
+#: Largest accepted upload (each uploader's ``max_upload_size``, but one: :data:`MAX_JUDGMENT_BYTES`).
 MAX_BYTES = 20 * 1024 * 1024
+#: Largest file of human judgments (the DA campaign page's uploader; ``server.maxUploadSize`` of
+#: ``.streamlit/config.toml``). Published judgments with every rating are larger than other uploads: Google's WMT 2023
+#: MQM files with three ratings per segment unpack to 31 MB (en-de) and 40 MB (zh-en)
+#: (google/wmt-mqm-human-evaluation, ``generalMT2023/*/sxs_mqm_generalMT2023_*.3ratingsPerSegment.tsv.tar.gz``).
+#: Read as text, a file of this size stays within ≈ 1 GB (JSON stays at :data:`MAX_BYTES`: its records cost more).
+MAX_JUDGMENT_BYTES = 64 * 1024 * 1024
 #: Largest number of data rows read from a table.
 MAX_ROWS = 1_000_000
 
 # A single CSV field may be as long as the whole upload (long segments in MT
 # files, long answers in LLM logs); the csv module's default is 128 KB.
-csv.field_size_limit(MAX_BYTES + 1)
+csv.field_size_limit(MAX_JUDGMENT_BYTES + 1)
 
 _MISSING = frozenset({"", "NA", "NaN", "nan", "N/A", "null", "None"})
 
@@ -281,11 +289,11 @@ def is_parquet(data) -> bool:
     return bytes(data[:4]) == b"PAR1" and bytes(data[-4:]) == b"PAR1"
 
 
-def _parquet_file(data, name, columns=()):
+def _parquet_file(data, name, columns=(), *, max_bytes: int = MAX_BYTES):
     import pyarrow.parquet as pq  # Streamlit's own dependency: imported only for a Parquet upload
 
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {MAX_BYTES / 2**20:g} MB is accepted.")
+    if len(data) > max_bytes:
+        raise ValueError(f"{name} is {len(data) / 2**20:.1f} MB; at most {max_bytes / 2**20:g} MB is accepted.")
     try:
         # text columns come as dictionaries where the file stores them so: a value repeated a million times is
         # decoded once (a plain read materialised every copy)
@@ -299,9 +307,9 @@ def _arrow_reason(err) -> str:
     return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
-def parquet_columns(data, *, name: str = "The file") -> list[str]:
+def parquet_columns(data, *, name: str = "The file", max_bytes: int = MAX_BYTES) -> list[str]:
     """The top-level column names of a Parquet file, from its schema (no data read)."""
-    return [str(c) for c in _parquet_file(data, name).schema_arrow.names]
+    return [str(c) for c in _parquet_file(data, name, max_bytes=max_bytes).schema_arrow.names]
 
 
 def _text_values(array, column, name):
@@ -331,12 +339,14 @@ def _text_values(array, column, name):
                          f"{type(err).__name__}).") from None
 
 
-def read_parquet(data, columns, *, name: str = "The file", max_rows: int = MAX_ROWS) -> pd.DataFrame:
+def read_parquet(data, columns, *, name: str = "The file", max_rows: int = MAX_ROWS,
+                 max_bytes: int = MAX_BYTES) -> pd.DataFrame:
     """The chosen columns of a Parquet file as a table of stripped strings, like :func:`read_table`'s.
 
     Only ``columns`` are decoded (a chat dataset's conversation columns are most of its bytes), a batch at a time,
     counting rows (at most ``max_rows``) and bytes in memory (at most :data:`MAX_PARQUET_CELLS_BYTES`) as they come:
-    the file's footer is not trusted for either. Dictionary-encoded text is converted once per distinct value.
+    the file's footer is not trusted for either. The file itself is at most ``max_bytes`` (:data:`MAX_BYTES`;
+    :data:`MAX_JUDGMENT_BYTES` for human judgments). Dictionary-encoded text is converted once per distinct value.
     Booleans read ``"1"``/``"0"``; nested values (lists, structs) are refused with the column's name; missing values
     read as ``""``.
 
@@ -349,7 +359,7 @@ def read_parquet(data, columns, *, name: str = "The file", max_rows: int = MAX_R
     import pyarrow as pa
 
     columns = list(dict.fromkeys(columns))
-    schema = _parquet_file(data, name).schema_arrow
+    schema = _parquet_file(data, name, max_bytes=max_bytes).schema_arrow
     names = [str(c) for c in schema.names]
     for c in columns:
         if c not in names:
@@ -361,7 +371,7 @@ def read_parquet(data, columns, *, name: str = "The file", max_rows: int = MAX_R
             raise ValueError(f"{name}: column {c!r} holds {kind} values, not text or numbers.")
     text = [c for c in columns if pa.types.is_string(kind := schema.field(names.index(c)).type)
             or pa.types.is_large_string(kind)]
-    handle = _parquet_file(data, name, text)
+    handle = _parquet_file(data, name, text, max_bytes=max_bytes)
     parts = {c: [] for c in columns}
     rows = held = 0
     try:

@@ -428,8 +428,8 @@ def test_unreadable_uploads_are_refused_as_everywhere():
         he.read_scores(b"", "e.tsv")
     with pytest.raises(ValueError, match="binary"):
         he.read_scores(b"a\x00b", "b.tsv")
-    with pytest.raises(ValueError, match="at most 20 MB"):
-        he.read_scores(b"a" * (uploads.MAX_BYTES + 1), "big.tsv")
+    with pytest.raises(ValueError, match="at most 64 MB"):
+        he.read_scores(b"a" * (uploads.MAX_JUDGMENT_BYTES + 1), "big.tsv")
     with pytest.raises(ValueError, match="`protocol` must be one of"):
         he.read_scores(b"a b\n", "x", protocol="bleu")
     with pytest.raises(ValueError, match="no scores"):
@@ -610,6 +610,65 @@ def test_google_mqm_annotations_in_the_marot_layout():
     # segments keyed by globalSegId, as WMT24's humeval/tools.py does
     assert as_dict(s, with_rater=True) == {("GPT4-5shot", "11", "rater3"): pytest.approx(-0.1),
                                            ("GPT4-5shot", "12", "rater3"): 0.0, ("ONLINE-A", "11", "rater1"): -6.0}
+
+
+def test_google_mqm_files_with_every_rating_are_read_past_the_plain_upload_limit():
+    """Google's WMT 2023 MQM files with three ratings per segment are 31 and 40 MB (tests/mqm_files.py): read up to
+    uploads.MAX_JUDGMENT_BYTES, as they are and as the published .tsv.tar.gz, to the judgments summed from the errors
+    written (Freitag et al. 2021, Table 2); JSON judgments keep the plain limit."""
+    import io
+    import tarfile
+
+    from core.packed import unpack
+    from tests.mqm_files import marot_tsv
+
+    content, expected = marot_tsv(uploads.MAX_BYTES + 4 * 2**20)
+    assert uploads.MAX_BYTES < len(content) < uploads.MAX_JUDGMENT_BYTES
+    s = he.read_scores(content, "sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv")
+    check_shape(s, "mqm", "mqm_annotations")
+    assert as_dict(s, with_rater=True) == expected
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as archive:
+        info = tarfile.TarInfo("generalMT2023/ende/sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv")
+        info.size = len(content)
+        archive.addfile(info, io.BytesIO(content))
+    with pytest.raises(ValueError, match="more than 20 MB"):
+        unpack(buf.getvalue(), "x.tsv.tar.gz")  # other uploads keep the plain limit
+    inner, name = unpack(buf.getvalue(), "x.tsv.tar.gz", max_bytes=uploads.MAX_JUDGMENT_BYTES)
+    assert inner == content and name.endswith("3ratingsPerSegment.tsv")
+    # a long table past the plain limit, read by the generic reader (the Hugging Face copies' CSV)
+    rows = [f"sys{k % 2},{k // 2},{k % 7},{(k * 37) % 101},{'x' * 2000}" for k in range(11_000)]
+    table = ("system,item,rater,score,text\n" + "\n".join(rows) + "\n").encode()
+    assert len(table) > uploads.MAX_BYTES
+    t = he.read_scores(table, "long.csv")
+    assert len(t) == 11_000 and t["score"].sum() == sum((k * 37) % 101 for k in range(11_000))
+    records = "\n".join(json.dumps({"system": "A", "item": k, "rater": "r", "score": 1, "text": "x" * 2000})
+                        for k in range(11_000)).encode()
+    assert len(records) > uploads.MAX_BYTES
+    with pytest.raises(ValueError, match="at most 20 MB"):
+        he.read_scores(records, "big.jsonl")
+
+
+def test_line_field_counts_match_a_line_by_line_count():
+    """The reader's field counts per line (vectorised over bytes, a mask per byte) against Python's own line
+    splitting, on random text of tabs, spaces, blank and space-only lines, with and without a last newline."""
+    import random
+
+    from core.humaneval._parse import _line_stats
+
+    rng = random.Random(11)
+    alphabet = ["a", "bc", " ", "\t", "\n", "\n", "é", "中", "  "]
+    for _ in range(3_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30)))
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines = lines[:-1]
+        filled = [i for i, line in enumerate(lines, start=1) if line.strip(" \t")]
+        for sep, count in (("\t", lambda line: line.count("\t") + 1), (r"\s+", lambda line: len(line.split()))):
+            numbers, counts, nonempty = _line_stats(text.encode("utf-8"), sep, 0)
+            assert numbers.tolist() == filled, (text, sep)
+            assert counts.tolist() == [count(lines[i - 1]) for i in filled], (text, sep)
+            assert nonempty == sum(1 for line in lines if line), (text, sep)
 
 
 def test_python_literal_spans_read_as_the_literal_parser_reads_them():

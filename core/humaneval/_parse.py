@@ -17,36 +17,44 @@ MISSING = ("", "None", "NA", "NaN", "nan", "N/A", "null")
 
 
 def _text(data, label: str) -> str:
+    """A judgments file's text: up to :data:`core.uploads.MAX_JUDGMENT_BYTES` (files with every rating are large)."""
     if isinstance(data, str):
         data = data.encode("utf-8", errors="surrogatepass")
-    return uploads.decode_text(data, name=label)
+    return uploads.decode_text(data, name=label, max_bytes=uploads.MAX_JUDGMENT_BYTES)
 
 
-def _line_stats(text: str, sep: str, quoting):
+def _line_stats(raw: bytes, sep: str, quoting):
     """(non-blank line numbers, fields on each of those lines, lines that are not empty), vectorised over bytes.
 
     Fields are counted from the positions of tabs (TSV) or of word starts (white space) between newlines; CSV
-    lines go through the csv module, which knows quotes.
+    lines go through the csv module, which knows quotes. Memory stays a few bytes per byte of the file (a mask
+    per byte, reduced per line), not an index per character: judgments files run to tens of megabytes.
     """
-    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    ends = np.flatnonzero(data == 10)
+    data = np.frombuffer(raw, dtype=np.uint8)
+    space = data == 10
+    ends = np.flatnonzero(space)
     if data.size and data[-1] != 10:
         ends = np.append(ends, data.size)
     starts = np.concatenate(([0], ends[:-1] + 1))
-    space = (data == 32) | (data == 9) | (data == 13) | (data == 10)
-    solid = np.flatnonzero(~space)
-    filled = np.searchsorted(solid, ends) > np.searchsorted(solid, starts)
-    nonempty = int(((ends - starts) > 0).sum())
+    for byte in (32, 9, 13):
+        space |= data == byte
+    solid = ~space
+    # a line's segment runs from its start to the next line's start (its newline, a space, included); an empty
+    # line's segment is its own newline: reduceat then gives that one byte, which is space
+    has_text = ends > starts
+    filled = np.zeros(len(starts), dtype=bool)
+    if has_text.any():
+        filled[has_text] = np.logical_or.reduceat(solid, starts)[has_text]
+    nonempty = int(has_text.sum())
     numbers = np.flatnonzero(filled) + 1
     starts, ends = starts[filled], ends[filled]
     if sep == "\t":
         tabs = np.flatnonzero(data == 9)
         counts = np.searchsorted(tabs, ends) - np.searchsorted(tabs, starts) + 1
     elif sep == r"\s+":
-        words = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
-        counts = np.searchsorted(words, ends) - np.searchsorted(words, starts)
+        solid[1:] &= space[:-1]  # word starts: a solid byte after a space (or the file's first byte)
+        counts = np.add.reduceat(solid, starts, dtype=np.int64) if len(starts) else np.zeros(0, dtype=np.int64)
     else:
-        raw = data.tobytes()
         lines = (raw[s:e].decode("utf-8") for s, e in zip(starts.tolist(), ends.tolist()))
         counts = np.fromiter((len(row) for row in csv.reader(lines, delimiter=sep, quoting=quoting)),
                              dtype=np.int64, count=len(starts))
@@ -54,16 +62,18 @@ def _line_stats(text: str, sep: str, quoting):
 
 
 def _read_frame(text: str, label: str, *, sep, width: int | None, header, quoting=csv.QUOTE_MINIMAL,
-                names=None) -> tuple[pd.DataFrame, np.ndarray]:
+                names=None, usecols=None) -> tuple[pd.DataFrame, np.ndarray]:
     """A table of strings read by pandas' C parser, and each row's line number (1-based).
 
     Blank lines are dropped. Every other line must have the header's number of fields (``width`` without a
     header; the first line's without either): a longer or shorter line is an error naming it, never a row padded
-    or cut by the parser.
+    or cut by the parser. ``usecols`` (pandas') keeps only the columns a reader needs: the others are checked for
+    their count but never become strings (a Marot file's metadata column is most of its bytes).
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     uploads.check_width(text, None if sep == r"\s+" else sep, name=label)
-    numbers, counts, nonempty = _line_stats(text, sep, quoting)
+    raw = text.encode("utf-8")  # the parser reads the bytes: a text buffer would hold 4 bytes per character
+    numbers, counts, nonempty = _line_stats(raw, sep, quoting)
     if len(numbers) < (2 if header == 0 else 1):
         raise ValueError(f"{label} has no data rows.")
     expected = int(counts[0]) if header == 0 or width is None else width
@@ -76,11 +86,13 @@ def _read_frame(text: str, label: str, *, sep, width: int | None, header, quotin
                          f"{expected} are expected" + (" (as in the header)." if header == 0 else "."))
     if len(numbers) != nonempty:  # lines of spaces only: leave them out for the parser
         lines = text.split("\n")
-        text = "\n".join(lines[i - 1] for i in numbers)
+        raw = "\n".join(lines[i - 1] for i in numbers).encode("utf-8")
+        del lines
+    del text
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=sep, header=header, names=names, dtype=str,
+        frame = pd.read_csv(io.BytesIO(raw), sep=sep, header=header, names=names, dtype=str, usecols=usecols,
                             keep_default_na=False, na_filter=False, skip_blank_lines=True, quoting=quoting,
-                            engine="c")
+                            engine="c", encoding="utf-8")
     except pd.errors.ParserError as err:
         raise ValueError(f"{label}: the table is malformed ({str(err)[:120]}).") from None
     except (pd.errors.EmptyDataError, UnicodeError):

@@ -48,6 +48,11 @@ def google_seg_scores(text, label, notes):
     return system, item, None, score
 
 
+#: The columns of Google's MQM annotations that give the judgments (the source, target and Marot's metadata, most of
+#: the bytes, are not read).
+_ANNOTATION_COLUMNS = frozenset({"system", "seg_id", "globalsegid", "rater", "category", "severity"})
+
+
 def google_annotations(text, label, notes):
     # TSV without quoting: a source or target sentence may hold quotes (csv.QUOTE_NONE, as mt-metrics-eval's
     # converters/score_mqm.py reads these files)
@@ -56,7 +61,8 @@ def google_annotations(text, label, notes):
     fields = header.rstrip("\r").split("\t")
     if fields and fields[-1].lstrip().startswith("#"):  # Marot's "# Documentation: <url>": a note, not a column
         text = "\t".join(fields[:-1]) + ("" if end < 0 else text[end:])
-    frame, lines = _read_frame(text, label, sep="\t", width=None, header=0, quoting=csv.QUOTE_NONE)
+    frame, lines = _read_frame(text, label, sep="\t", width=None, header=0, quoting=csv.QUOTE_NONE,
+                               usecols=lambda c: str(c).strip().lower() in _ANNOTATION_COLUMNS)
     frame.columns = [str(c).strip().lower() for c in frame.columns]
     if "seg_id" not in frame.columns and "globalsegid" in frame.columns:
         # the segment across the whole test set, as WMT24's humeval/tools.py (load_mqm) keys these files

@@ -147,12 +147,12 @@ def column_names(data, name: str = "", *, header: str = "auto") -> list[str]:
     label = f"`{str(name)[:80]}`" if name else "The file"
     raw = bytes(data) if not isinstance(data, str) else data.encode("utf-8")
     if uploads.is_parquet(raw):
-        return uploads.parquet_columns(raw, name=label)
+        return uploads.parquet_columns(raw, name=label, max_bytes=uploads.MAX_JUDGMENT_BYTES)
     if uploads.looks_like_json(raw):
         records = uploads.read_jsonl(raw, name=label)
         keys = list(dict.fromkeys(str(k) for record in records[:1000] for k in record))
         return keys[:_MAX_JSON_FIELDS]
-    text = uploads.decode_text(raw, name=label)
+    text = _text(raw, label)
     table, _ = _generic_table(text, raw, label, [], header)
     return [str(c) for c in table.columns]
 
@@ -405,7 +405,8 @@ def _note_averaged_rows(table: pd.DataFrame, notes: list) -> None:
 def _generic_table(text, data_bytes, label, notes, header):
     """A delimited table through :func:`core.uploads.read_table`; ``header="auto"``: the first row is data when
     one of its cells is a number."""
-    table = uploads.read_table(data_bytes, name=label, min_columns=2, header="no")
+    table = uploads.read_table(data_bytes, name=label, min_columns=2, header="no",
+                               max_bytes=uploads.MAX_JUDGMENT_BYTES)
     first = [str(c).strip() for c in table.iloc[0]]
     if header == "auto":  # a header never holds a number: Appraise-style exports start with data
         has_header = not any(_is_number(c) for c in first)
@@ -435,7 +436,8 @@ def read_scores(data, name: str = "", *, columns=None, protocol=None, header="au
     Parameters
     ----------
     data : bytes or str
-        The file's content (at most :data:`core.uploads.MAX_BYTES`, UTF-8).
+        The file's content (at most :data:`core.uploads.MAX_JUDGMENT_BYTES`, UTF-8; JSON at most
+        :data:`core.uploads.MAX_BYTES`).
     name : str, optional
         The file's name: used in messages, and to recognise mt-metrics-eval files (``<lp>.<protocol>.<level>.score``)
         and their protocol.
@@ -600,7 +602,7 @@ def _hf_protocol(found: str, fmt: str, notes: list) -> str:
 def _parquet_table(data, label: str, columns) -> tuple[pd.DataFrame, list[str]]:
     """The columns of a Parquet file that :func:`_long_table` reads (the roles' and the context's; a copy of WMT's
     judgments is mostly source, translation and reference text, which are not needed), and all its column names."""
-    names = uploads.parquet_columns(data, name=label)
+    names = uploads.parquet_columns(data, name=label, max_bytes=uploads.MAX_JUDGMENT_BYTES)
     if columns is not None:
         if not isinstance(columns, dict):
             raise ValueError("`columns` must map roles (system, item, rater, score) to column names.")
@@ -609,4 +611,4 @@ def _parquet_table(data, label: str, columns) -> tuple[pd.DataFrame, list[str]]:
         roles = guess_roles(names)
         _check_roles(roles, names, label, headed=True)  # a Parquet file's columns always have names
         wanted = list(roles.values()) + [c for c in names if _key(c) in _CONTEXT_KEYS]
-    return uploads.read_parquet(data, wanted, name=label), names
+    return uploads.read_parquet(data, wanted, name=label, max_bytes=uploads.MAX_JUDGMENT_BYTES), names
