@@ -15,7 +15,7 @@ import streamlit as st
 from core import analysis as an
 from core.analysis.design import AnalysisDesign
 from pages._scaffold import cached_upload, guard, list_of, safe_message
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 SAMPLES = Path(an.__file__).resolve().parents[1] / "data" / "analysis_sample"
 SAMPLE_FILES = {"scores": "scores.csv", "binary": "correctness.csv", "systems": "systems.csv"}
@@ -99,9 +99,9 @@ def load(design: AnalysisDesign):
         raw = (SAMPLES / SAMPLE_FILES[kind]).read_bytes()
         st.caption(f"Sample data: `{SAMPLE_FILES[kind]}` (synthetic, shipped with the app).")
     elif source == "upload":
-        uploaded = st.file_uploader("Results file (CSV or TSV)", type=upload_types("csv", "tsv", "txt"), key="file",
-                                    help="One row per test item; a header row is optional. At most 20 MB. Nothing in the "
-                                    "file is executed.")
+        uploaded = file_uploader(st, "Results file (CSV or TSV)", type=upload_types("csv", "tsv", "txt"), key="file",
+                                 help="One row per test item; a header row is optional. At most 20 MB. Nothing in the "
+                                 "file is executed.")
         with guard("Cannot read this file"):
             uploaded = opened(uploaded)
         raw = uploaded.getvalue() if uploaded is not None else None

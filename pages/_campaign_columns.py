@@ -8,8 +8,9 @@ from pages._scaffold import cached_upload
 
 
 @cached_upload
-def file_columns(data: bytes, name: str):
-    return he.column_names(data, name)
+def file_columns(_data: bytes, sha1: str, name: str):
+    """The file's column names, cached by its SHA-1 (``_data`` is not hashed: a file may run to tens of MB)."""
+    return he.column_names(_data, name)
 
 
 #: The column mapping's roles, as :func:`core.humaneval.read_scores` names them, with their labels.
@@ -17,10 +18,10 @@ MAPPED_ROLES = (("system", "System column"), ("item", "Segment column"), ("score
 NO_RATER = "(no rater column)"
 
 
-def column_mapping(side, data: bytes, name: str) -> tuple:
+def column_mapping(side, data: bytes, sha1: str, name: str) -> tuple:
     """Which columns hold the system, segment, score and rater, for a file whose roles cannot be told from its
-    column names; returns ``(role, column)`` pairs for :func:`read`."""
-    names = file_columns(data, name)
+    column names (``sha1``: the file's digest); returns ``(role, column)`` pairs for :func:`read`."""
+    names = file_columns(data, sha1, name)
     guessed = he.guess_roles(names)
     box = side.expander("Columns: which hold what", expanded=True)
     box.caption("The file's column names do not say which holds what: choose them (guesses preselected).")

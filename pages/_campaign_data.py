@@ -8,7 +8,6 @@ and :func:`snippet_extras`. Statistics live in :mod:`core.humaneval` and :mod:`c
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 
@@ -19,14 +18,14 @@ from core import figures
 from core import humaneval as he
 from core import sequential as sq
 from core.sequential import plan as sequential_plan
-from core.uploads import MAX_BYTES
+from core.uploads import MAX_BYTES, MAX_JUDGMENT_BYTES
 from pages._campaign_columns import column_mapping
 from pages._campaign_raters import raters_block
 from pages._links import asked_late, report_late
 from pages._sequential_tabs import savings
 from pages._scaffold import (Metric, apply_values, cached, cached_upload, chart, fmt_pct, guard, link_values,
                              md_escape, metrics_row, presentation, simulation, style)
-from pages._uploads import opened, upload_types
+from pages._uploads import digest, file_uploader, opened, upload_types
 
 DESIGN_LABELS = sequential_plan.DESIGN_LABELS
 PROCEDURES = ("fixed", "interim", "interim_futility")
@@ -52,6 +51,8 @@ class Loaded:
     pair: he.CampaignFit
     every: he.CampaignFit
     data: bytes
+    #: The file's SHA-1 (:func:`pages._uploads.digest`): the cached readers' key.
+    digest: str
     #: The column mapping the file was read with ((role, column) pairs; None: the roles were told from the names).
     columns: tuple | None = None
 
@@ -69,17 +70,18 @@ def _reader():
 
 
 @cached_upload
-def read(data: bytes, name: str, protocol: str | None, columns: tuple | None = None):
+def read(_data: bytes, sha1: str, name: str, protocol: str | None, columns: tuple | None = None):
+    """The judgments, their systems and the default pair; cached by the file's ``sha1`` (``_data`` unhashed)."""
     read_scores, system_table, default_pair = _reader()
-    scores = read_scores(data, name, protocol=protocol, columns=dict(columns) if columns else None)
+    scores = read_scores(_data, name, protocol=protocol, columns=dict(columns) if columns else None)
     table = system_table(scores)
     a, b, reason = default_pair(scores)
     return scores, table, (a, b, reason)
 
 
 @cached_upload
-def fits(data: bytes, name: str, protocol: str | None, a: str, b: str, columns: tuple | None = None):
-    scores = read(data, name, protocol, columns)[0]
+def fits(_data: bytes, sha1: str, name: str, protocol: str | None, a: str, b: str, columns: tuple | None = None):
+    scores = read(_data, sha1, name, protocol, columns)[0]
     return he.fit_campaign(scores, [a, b]), he.fit_campaign(scores)
 
 
@@ -109,15 +111,16 @@ def sidebar(side) -> Loaded | None:
                               "error-weighted) or other numeric scores. Each maps linearly onto the campaign model's "
                               "0–100 scale; its defaults and suggested test are in the protocol table below the "
                               "charts.")
-    upload = side.file_uploader("Upload last year's judgments", type=UPLOAD_TYPES, key="he_file",
-                                help="Google MQM files, mt-metrics-eval .seg.score and .seg.rating files, WMT's "
-                                "unified humeval.jsonl, Appraise exports (DA, ESA, MQM), WMT DA tables, the Hugging "
-                                "Face copies of WMT's MQM and DA+SQM judgments (CSV or Parquet), or any long table "
-                                "with system, segment, rater and score columns. Over "
-                                f"{MAX_BYTES // 2**20} MB (a Hugging Face copy whole)? Keep the year and language "
-                                "pair you plan for first, as the dataset cards suggest, e.g. in pandas "
-                                "`df[(df.year == 2022) & (df.lp == 'en-de')].to_csv('slice.csv', index=False)`. "
-                                "Nothing in the file is executed.")
+    upload = file_uploader(side, "Upload last year's judgments", type=UPLOAD_TYPES, key="he_file",
+                           max_bytes=MAX_JUDGMENT_BYTES,
+                           help="Google MQM files, mt-metrics-eval .seg.score and .seg.rating files, WMT's "
+                           "unified humeval.jsonl, Appraise exports (DA, ESA, MQM), WMT DA tables, the Hugging "
+                           "Face copies of WMT's MQM and DA+SQM judgments (CSV or Parquet), or any long table "
+                           f"with system, segment, rater and score columns; up to {MAX_JUDGMENT_BYTES // 2**20} MB "
+                           f"(JSON {MAX_BYTES // 2**20} MB), compressed or not. Larger (a Hugging Face copy whole)? "
+                           "Keep the year and language pair you plan for first, as the dataset cards suggest, e.g. "
+                           "in pandas `df[(df.year == 2022) & (df.lp == 'en-de')].to_csv('slice.csv', index=False)`. "
+                           "Nothing in the file is executed.")
     if upload is None and protocol not in (AUTO, "da", "scores"):
         defaults = he.PROTOCOL_DEFAULTS[protocol]
         values = _slider_values(sq.CampaignDesign("fixed", min(abs(defaults.delta) * abs(defaults.slope), 10.0),
@@ -133,17 +136,18 @@ def sidebar(side) -> Loaded | None:
                          "the pair or resample.")
         return None
     with guard(f"Cannot read {upload.name[:80]}", stop=False):
-        upload = opened(upload)
+        upload = opened(upload, max_bytes=MAX_JUDGMENT_BYTES)
         data = upload.getvalue()
+        key = digest(upload, data)  # the cached readers' key: the bytes are not hashed again on a rerun
         chosen = None if protocol == AUTO else protocol
         columns = None
         try:
-            scores, table, (a0, b0, reason) = read(data, upload.name, chosen)
+            scores, table, (a0, b0, reason) = read(data, key, upload.name, chosen)
         except ValueError as err:
             if "cannot tell which column" not in str(err):
                 raise
-            columns = column_mapping(side, data, upload.name)  # the roles are not in the names: the user says
-            scores, table, (a0, b0, reason) = read(data, upload.name, chosen, columns)
+            columns = column_mapping(side, data, key, upload.name)  # the roles are not in the names: the user says
+            scores, table, (a0, b0, reason) = read(data, key, upload.name, chosen, columns)
         names = table["system"].astype(str).tolist()
         # the systems are known once the file is read, after the link was checked: a system the link names that
         # the file lacks is said under the choice
@@ -156,10 +160,10 @@ def sidebar(side) -> Loaded | None:
         if a == b:
             side.warning("Choose two different systems.")
             return None
-        pair, every = fits(data, upload.name, chosen, a, b, columns)
+        pair, every = fits(data, key, upload.name, chosen, a, b, columns)
         loaded = Loaded(upload.name, scores.attrs.get("protocol", "scores"), a, b,
                         reason if (a, b) == (a0, b0) else "Chosen on the page.", table,
-                        tuple(scores.attrs.get("notes", ())), pair, every, data, columns)
+                        tuple(scores.attrs.get("notes", ())), pair, every, data, key, columns)
         values = _slider_values(pair.design("fixed"))
         side.button("Use the fitted values in the sliders", on_click=_use, key="he_use", type="primary",
                     args=(values, f"fitted from {loaded.label}", loaded.label),
@@ -323,13 +327,12 @@ def section(loaded: Loaded | None, campaign: sq.CampaignDesign, budget: int, tar
     model = model_curve(design, RESAMPLE_BUDGETS, procedures).assign(source="model (Gamma)")
     frame = model
     if run:
-        key = ("campaign_resampled", hashlib.sha1(loaded.data).hexdigest(), loaded.columns, loaded.a, loaded.b,
-               loaded.protocol,
+        key = ("campaign_resampled", loaded.digest, loaded.columns, loaded.a, loaded.b, loaded.protocol,
                procedures, design.options_only(), RESAMPLE_BUDGETS)
 
         def work(progress):
             parts = []
-            scores = read(loaded.data, loaded.name, loaded.protocol, loaded.columns)[0]
+            scores = read(loaded.data, loaded.digest, loaded.name, loaded.protocol, loaded.columns)[0]
             for i, procedure in enumerate(procedures):
                 parts.append(he.resampled_curves(scores, (loaded.a, loaded.b), RESAMPLE_BUDGETS,
                                                  procedures=(procedure,),

@@ -18,7 +18,7 @@ from core.teaser import Teaser
 from pages._registry import PAGES as REGISTRY, VIEW_CARDS, by_name, teaser_of
 from pages._scaffold import (cached, cached_upload, chart, guard, list_of, md_escape, presentation, safe_message,
                              start, style)
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 #: Raters per simulated study in the significance-filter chart (the lab-meeting demo's options), and its default.
 RATERS = [10, 15, 20, 25, 30, 40, 50, 75, 100]
@@ -189,15 +189,16 @@ def clear_files() -> None:
 def uploaded_files() -> list:
     """(name, bytes) of the files in use. A new upload replaces the one before (two harness files stay together):
     the uploader is emptied and the files kept are held here, so at most two files are in memory per session."""
-    ups = st.file_uploader(
-        "Upload an evaluation file: the app recognises its kind and opens the right page",
+    ups = file_uploader(
+        st, "Upload an evaluation file: the app recognises its kind and opens the right page",
         type=upload_types("csv", "tsv", "txt", "json", "jsonl", "score", "rating", "parquet", "eval"),
         key=_uploader_key(), accept_multiple_files=True,
         help="lm-evaluation-harness sample logs or Inspect AI logs (two files, baseline first, to fit them here), a "
         "per-answer LLM log, "
         "pairwise votes, per-item scores, pilot ratings, human judgments of a campaign (Google MQM, mt-metrics-eval "
         "`.seg.score`, an Appraise export, WMT DA) or MT outputs (TSV), also gzipped or in a zip or tar archive. At "
-        "most 20 MB a file; nothing in a file is executed. A new upload replaces the previous one.")
+        "most 20 MB a file (larger judgments, up to 64 MB: on the DA page); nothing in a file is executed. A new "
+        "upload replaces the previous one.")
     kept = list(st.session_state.get("home_kept", []))
     files = kept + [f for up in ups or [] for f in _opened(up)]
     chosen = in_use(files)

@@ -19,7 +19,7 @@ from pages import _judge_labels as judge_labels
 from pages._judge_labels import inp
 from pages._scaffold import (Metric, apply_values, cached, chart, code_view, current_link, guard, metrics_row,
                              plan_actions, safe_message, style)
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 D = JudgePageDesign
 
@@ -150,9 +150,9 @@ def fit_tab(tab, plotted: dict):
     cal, origin = None, None
     with guard("Cannot read the calibration file", stop=False):
         if src == "upload":
-            up = st.file_uploader("Calibration file (CSV/TSV)", type=upload_types("csv", "tsv", "txt"), key="cal_file",
-                                  help="Nothing in the file is executed. Also accepted: id, gold, label, prediction, "
-                                  "llm, system …")
+            up = file_uploader(st, "Calibration file (CSV/TSV)", type=upload_types("csv", "tsv", "txt"), key="cal_file",
+                               help="Nothing in the file is executed. Also accepted: id, gold, label, prediction, "
+                               "llm, system …")
             up = opened(up)
             if up is not None:
                 cal, origin = read_calibration(up.getvalue(), up.name), up.name

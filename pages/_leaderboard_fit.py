@@ -10,7 +10,7 @@ from core import pairwise as pw
 from core import uploads
 from pages._leaderboard_ratings import use_fitted
 from pages._scaffold import cached_upload, chart, guard, list_of, md_escape, style
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 
 @cached_upload
@@ -62,15 +62,15 @@ def tab_fit(tab, ties: str, plotted: dict) -> None:
         votes = origin = None
         with guard("Cannot read these votes", stop=False):
             if source == "upload":
-                up = st.file_uploader("Votes file", type=upload_types("csv", "tsv", "txt", "json", "jsonl", "parquet"),
-                                      key="votes_file",
-                                      help="Arena exports (model_a, model_b, winner; CSV, JSON or Hugging Face's "
-                                      "Parquet), AlpacaEval annotations.json (generator_1, generator_2, preference) "
-                                      "or MT-Bench judgments (gpt-4_pair.jsonl). Nothing in the file is executed.")
-                more = st.file_uploader("More vote files (optional; e.g. one AlpacaEval annotations.json per model)",
-                                        type=upload_types("csv", "tsv", "txt", "json", "jsonl", "parquet"),
-                                        key="more_votes",
-                                        accept_multiple_files=True, help="All files together make one vote table.")
+                up = file_uploader(st, "Votes file", type=upload_types("csv", "tsv", "txt", "json", "jsonl", "parquet"),
+                                   key="votes_file",
+                                   help="Arena exports (model_a, model_b, winner; CSV, JSON or Hugging Face's "
+                                   "Parquet), AlpacaEval annotations.json (generator_1, generator_2, preference) "
+                                   "or MT-Bench judgments (gpt-4_pair.jsonl). Nothing in the file is executed.")
+                more = file_uploader(st, "More vote files (optional; e.g. one AlpacaEval annotations.json per model)",
+                                     type=upload_types("csv", "tsv", "txt", "json", "jsonl", "parquet"),
+                                     key="more_votes",
+                                     accept_multiple_files=True, help="All files together make one vote table.")
                 up, more = opened(up), opened(more)
                 if up is not None and more:
                     files = ((up.name, up.getvalue()),) + tuple((f.name, f.getvalue()) for f in more)

@@ -12,7 +12,7 @@ import streamlit as st
 from core import llm, uploads
 from pages._llm_readers import read_helm_uploads, read_inspect_uploads
 from pages._scaffold import apply_values, cached_upload, guard, list_of, safe_message
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 
 @cached_upload
@@ -59,9 +59,9 @@ def fit_from_logs(*, sd_keys):
         log, origin = None, None
         with guard("Cannot read these logs", stop=False):
             if source == "tidy":
-                up = st.file_uploader("Per-answer log",
-                                      type=upload_types("csv", "tsv", "txt", "jsonl", "json"), key="fc_log",
-                                      help="Nothing in the file is executed.")
+                up = file_uploader(st, "Per-answer log",
+                                   type=upload_types("csv", "tsv", "txt", "jsonl", "json"), key="fc_log",
+                                   help="Nothing in the file is executed.")
                 up = opened(up)
                 if up is not None:
                     log, origin = _read_tidy(up.getvalue(), up.name), up.name
@@ -72,15 +72,15 @@ def fit_from_logs(*, sd_keys):
             else:
                 c1, c2 = st.columns(2)
                 name_a = c1.text_input("Baseline model name", "baseline", key="fc_name_a", max_chars=80)
-                files_a = c1.file_uploader("Its samples_*.jsonl files, one per template",
-                                           type=upload_types("jsonl", "json"),
-                                           accept_multiple_files=True, key="fc_files_a",
-                                           help="One run per prompt variant or few-shot seed, in the same order for "
-                                           "both models.")
+                files_a = file_uploader(c1, "Its samples_*.jsonl files, one per template",
+                                        type=upload_types("jsonl", "json"),
+                                        accept_multiple_files=True, key="fc_files_a",
+                                        help="One run per prompt variant or few-shot seed, in the same order for "
+                                        "both models.")
                 name_b = c2.text_input("New model name", "new", key="fc_name_b", max_chars=80)
-                files_b = c2.file_uploader("Its samples_*.jsonl files, one per template",
-                                           type=upload_types("jsonl", "json"),
-                                           accept_multiple_files=True, key="fc_files_b")
+                files_b = file_uploader(c2, "Its samples_*.jsonl files, one per template",
+                                        type=upload_types("jsonl", "json"),
+                                        accept_multiple_files=True, key="fc_files_b")
                 files_a, files_b = opened(files_a), opened(files_b)
                 if files_a and files_b:
                     if name_a.strip() == name_b.strip():

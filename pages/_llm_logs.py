@@ -16,7 +16,7 @@ from pages._fields import field_help, field_input
 from pages._links import asked_late, narrowed, report_late
 from pages._llm_readers import read_helm_uploads, read_inspect_uploads, read_lighteval_uploads
 from pages._scaffold import apply_values, cached, cached_upload, guard, list_of, safe_message
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 FIT_VIEW = "Estimate from your logs"
 K_OPTIONS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 32, 40, 50]
@@ -96,22 +96,22 @@ def read_logs():
                       "the details_<task>_<date>.parquet files of `--save-details`.")
     with guard("Cannot read these logs", stop=False):
         if source == "tidy":
-            up = st.file_uploader("Per-answer log",
-                                  type=upload_types("csv", "tsv", "txt", "jsonl", "json"), key="log_file",
-                                  help="Nothing in the file is executed.")
+            up = file_uploader(st, "Per-answer log",
+                               type=upload_types("csv", "tsv", "txt", "jsonl", "json"), key="log_file",
+                               help="Nothing in the file is executed.")
             up = opened(up)
             if up is not None:
                 log, origin = read_log(up.getvalue(), up.name, log_mapping(up.getvalue())), up.name
         elif source == "harness":
             c1, c2 = st.columns(2)
             name_a = c1.text_input("Baseline model name", "baseline", key="name_a", max_chars=80)
-            files_a = c1.file_uploader("Its samples_*.jsonl files",
-                                       type=upload_types("jsonl", "json"), accept_multiple_files=True,
-                                       key="files_a", help="One file per run; several runs give K > 1.")
+            files_a = file_uploader(c1, "Its samples_*.jsonl files",
+                                    type=upload_types("jsonl", "json"), accept_multiple_files=True,
+                                    key="files_a", help="One file per run; several runs give K > 1.")
             name_b = c2.text_input("New model name", "new", key="name_b", max_chars=80)
-            files_b = c2.file_uploader("Its samples_*.jsonl files",
-                                       type=upload_types("jsonl", "json"), accept_multiple_files=True,
-                                       key="files_b", help="The same task and documents as the baseline.")
+            files_b = file_uploader(c2, "Its samples_*.jsonl files",
+                                    type=upload_types("jsonl", "json"), accept_multiple_files=True,
+                                    key="files_b", help="The same task and documents as the baseline.")
             files_a, files_b = opened(files_a), opened(files_b)
             if files_a and files_b:
                 if name_a.strip() == name_b.strip():

@@ -8,7 +8,7 @@ import streamlit as st
 
 from core import llm
 from pages._scaffold import cached_upload, list_of, safe_message
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 
 @cached_upload
@@ -35,7 +35,7 @@ def read_inspect_uploads(*, prefix: str = "inspect", templates: bool = False):
     first = ("One .eval (or .json) log per prompt template, as `inspect eval` wrote them; a log's epochs are the "
              "answers per question and template." if templates else
              "The .eval (or .json) log that `inspect eval` wrote; its epochs are the answers per question (K).")
-    files = [c.file_uploader(label, type=upload_types("eval", "json"), accept_multiple_files=True, key=key, help=hint)
+    files = [file_uploader(c, label, type=upload_types("eval", "json"), accept_multiple_files=True, key=key, help=hint)
              for c, label, key, hint in (
                  (c1, "Baseline's Inspect logs", f"{prefix}_a", first + " Nothing in the file is executed."),
                  (c2, "New model's Inspect logs", f"{prefix}_b", "The same task and samples as the baseline's"
@@ -106,12 +106,12 @@ def read_helm_uploads(*, prefix: str = "helm", trials: str = "samples"):
                               key=f"{prefix}_name_{role}", max_chars=80,
                               help="Taken from the run's run_spec.json when it is uploaded too (a zipped run folder); "
                               "per_instance_stats.json does not name the model.")
-        ups = box.file_uploader("Its per_instance_stats.json", type=upload_types("json"), accept_multiple_files=True,
-                                key=f"{prefix}_files_{role}",
-                                help="From the HELM run's folder (benchmark_output/runs/<suite>/<run>/), or that "
-                                "folder zipped; several runs of one model are further "
-                                + ("runs (K)." if trials == "samples" else "samples.")
-                                + " Perturbed copies of instances are left out. Nothing in the file is executed.")
+        ups = file_uploader(box, "Its per_instance_stats.json", type=upload_types("json"), accept_multiple_files=True,
+                            key=f"{prefix}_files_{role}",
+                            help="From the HELM run's folder (benchmark_output/runs/<suite>/<run>/), or that "
+                            "folder zipped; several runs of one model are further "
+                            + ("runs (K)." if trials == "samples" else "samples.")
+                            + " Perturbed copies of instances are left out. Nothing in the file is executed.")
         stats, model, scenarios, others = _helm_group(opened(ups))
         if others:
             box.caption("Not per-instance statistics, left out: " + list_of(others, limit=6))
@@ -167,12 +167,12 @@ def read_lighteval_uploads(*, prefix: str = "lighteval"):
                               key=f"{prefix}_name_{role}", max_chars=80,
                               help="Taken from the run's results_<date>.json when it is uploaded too (the output "
                               "folder zipped); the Parquet file does not name the model.")
-        ups = box.file_uploader("Its details_*.parquet files", type=upload_types("parquet"),
-                                accept_multiple_files=True, key=f"{prefix}_files_{role}",
-                                help="What `lighteval … --save-details` writes to <output-dir>/details/<model>/<date>/"
-                                " (or the output folder zipped), one file per task (several tasks are one benchmark, each task a cluster; a task's "
-                                "further file is a further run, K). Only the ids and metrics are read; nothing in "
-                                "the file is executed.")
+        ups = file_uploader(box, "Its details_*.parquet files", type=upload_types("parquet"),
+                            accept_multiple_files=True, key=f"{prefix}_files_{role}",
+                            help="What `lighteval … --save-details` writes to <output-dir>/details/<model>/<date>/"
+                            " (or the output folder zipped), one file per task (several tasks are one benchmark, "
+                            "each task a cluster; a task's further file is a further run, K). Only the ids and "
+                            "metrics are read; nothing in the file is executed.")
         files, found, others = [], [], []
         for f in opened(ups):
             data = f.getvalue()

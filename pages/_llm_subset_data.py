@@ -7,7 +7,7 @@ import streamlit as st
 
 from core import llm
 from pages._scaffold import cached_upload, guard, safe_message
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 SOURCES = {"table": "a models × items table (CSV/TSV)",
            "runs": "one evaluation log per model (lm-evaluation-harness, Inspect AI, HELM)"}
@@ -48,25 +48,25 @@ def correctness_matrix():
                       "each model is predicted from the others' item means.")
     with guard("Cannot read the correctness file", stop=False):
         if source == "table":
-            up = st.file_uploader("Models × items correctness (CSV/TSV)",
-                                  type=upload_types("csv", "tsv", "txt"), key="sub_file",
-                                  help="One row per model (first column its name), one column per item, 0/1 or "
-                                  "scores in [0, 1]; or a long table model, item, score. Nothing in the file is "
-                                  "executed.")
+            up = file_uploader(st, "Models × items correctness (CSV/TSV)",
+                               type=upload_types("csv", "tsv", "txt"), key="sub_file",
+                               help="One row per model (first column its name), one column per item, 0/1 or "
+                               "scores in [0, 1]; or a long table model, item, score. Nothing in the file is "
+                               "executed.")
             up = opened(up)
             kept = _kept("sub_file_kept", (up.name, up.getvalue()) if up is not None else None, lambda k: k[0])
             if kept is None:
                 _hint()
                 return None, None
             return read_matrix(kept[1], kept[0]), kept[0]
-        ups = st.file_uploader("One run per file: harness samples_*.jsonl, Inspect .eval/.json logs, HELM "
-                               "per_instance_stats.json or lighteval details_*.parquet",
-                               type=upload_types("jsonl", "json", "eval", "parquet"),
-                               accept_multiple_files=True, key="sub_runs",
-                               help="Models are named by the harness output's model folder, the Inspect log's "
-                               "model, the HELM run folder (or its run_spec.json), or lighteval's results_<date>.json "
-                               "beside the details; a zipped folder of runs is read whole. Items are matched by "
-                               "doc_id, sample id, instance_id or doc.id. Nothing in the files is executed.")
+        ups = file_uploader(st, "One run per file: harness samples_*.jsonl, Inspect .eval/.json logs, HELM "
+                            "per_instance_stats.json or lighteval details_*.parquet",
+                            type=upload_types("jsonl", "json", "eval", "parquet"),
+                            accept_multiple_files=True, key="sub_runs",
+                            help="Models are named by the harness output's model folder, the Inspect log's "
+                            "model, the HELM run folder (or its run_spec.json), or lighteval's results_<date>.json "
+                            "beside the details; a zipped folder of runs is read whole. Items are matched by "
+                            "doc_id, sample id, instance_id or doc.id. Nothing in the files is executed.")
         files = tuple((f.name, f.getvalue()) for f in opened(ups))
         kept = _kept("sub_runs_kept", files, lambda k: f"{len(k)} files")
         if not kept:

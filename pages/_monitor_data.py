@@ -12,7 +12,7 @@ from core import pairwise as pw
 from core import sequential as sq
 from pages._llm_readers import inspect_options
 from pages._scaffold import cached, cached_upload, guard, md_escape, safe_message
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 SOURCES = {"sample": "built-in example", "scores": "per-item scores", "harness": "lm-evaluation-harness files",
            "inspect": "Inspect AI logs", "votes": "pairwise votes"}
@@ -51,11 +51,11 @@ def _inspect_data(side):
     model B's, the score)``."""
     groups = {}
     for role in ("a", "b"):
-        ups = side.file_uploader(f"Model {role.upper()}: Inspect logs", type=upload_types("eval", "json"),
-                                 accept_multiple_files=True, key=f"inspect_log_{role}",
-                                 help="The .eval (or .json) log that `inspect eval` writes, also while the run is "
-                                 "going (its journal is read); several logs of a model are further runs. Nothing in "
-                                 "the file is executed.")
+        ups = file_uploader(side, f"Model {role.upper()}: Inspect logs", type=upload_types("eval", "json"),
+                            accept_multiple_files=True, key=f"inspect_log_{role}",
+                            help="The .eval (or .json) log that `inspect eval` writes, also while the run is "
+                            "going (its journal is read); several logs of a model are further runs. Nothing in "
+                            "the file is executed.")
         groups[role] = tuple((f.name, f.getvalue()) for f in opened(ups))
     if not all(groups.values()):
         st.info("Upload the Inspect logs of both models in the sidebar, or switch to the built-in example.")
@@ -90,10 +90,10 @@ def load(side):
             files = {}
             for role, default in (("a", "baseline"), ("b", "new")):
                 name = side.text_input(f"Model {role.upper()} name", default, key=f"harness_name_{role}", max_chars=80)
-                ups = side.file_uploader(f"Model {role.upper()}: samples_*.jsonl files", type=upload_types("jsonl"),
-                                         accept_multiple_files=True, key=f"harness_{role}",
-                                         help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
-                                         "(first metric and filter). Nothing in the file is executed.")
+                ups = file_uploader(side, f"Model {role.upper()}: samples_*.jsonl files", type=upload_types("jsonl"),
+                                    accept_multiple_files=True, key=f"harness_{role}",
+                                    help="lm-evaluation-harness `--log_samples` output, read as on the LLM page "
+                                    "(first metric and filter). Nothing in the file is executed.")
                 files[name.strip() or default] = opened(ups)
             if not all(files.values()):
                 st.info("Upload the samples files of both models in the sidebar, or switch to the built-in example.")
@@ -106,13 +106,13 @@ def load(side):
             data, inspect = _inspect_data(side)
             origin = f"{len(inspect[0]) + len(inspect[1])} Inspect logs"
         else:
-            up = side.file_uploader("Upload the results", type=upload_types("csv", "tsv", "txt", "json", "jsonl"),
-                                    key=f"{source}_file",
-                                    help="Scores: a CSV with one column per system (one row per item), or the LLM page's "
-                                    "per-answer log (question, model, score). Votes: model_a, model_b, winner (Leaderboard "
-                                    "format). Nothing in the file is executed." if source == "scores" else
-                                    "model_a, model_b, winner per vote, in the order they came in; the pair of systems "
-                                    "with the most battles is monitored. Nothing in the file is executed.")
+            up = file_uploader(side, "Upload the results", type=upload_types("csv", "tsv", "txt", "json", "jsonl"),
+                               key=f"{source}_file",
+                               help="Scores: a CSV with one column per system (one row per item), or the LLM page's "
+                               "per-answer log (question, model, score). Votes: model_a, model_b, winner (Leaderboard "
+                               "format). Nothing in the file is executed." if source == "scores" else
+                               "model_a, model_b, winner per vote, in the order they came in; the pair of systems "
+                               "with the most battles is monitored. Nothing in the file is executed.")
             if up is None:
                 st.info("Upload a file in the sidebar, or switch to the built-in example.")
                 st.stop()

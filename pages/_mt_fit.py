@@ -13,7 +13,7 @@ import streamlit as st
 
 from core import figures, mt
 from pages._scaffold import Metric, apply_values, cached, cached_upload, chart, chart_row, guard, metrics_row, style
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 SAMPLE = Path(mt.__file__).resolve().parents[1] / "data" / "mt_sample" / "sample.tsv"
 
@@ -54,16 +54,16 @@ def fit_tab(tab, plotted: dict) -> None:
     with guard("Cannot read the upload", stop=False):
         if mode == "three":
             u1, u2, u3 = st.columns(3)
-            fa = u1.file_uploader("System A outputs",
-                                  type=upload_types("txt"), key="file_a", help="One segment per line.")
-            fb = u2.file_uploader("System B outputs", type=upload_types("txt"), key="file_b", help="Aligned with A.")
-            fr = u3.file_uploader("References", type=upload_types("txt"), key="file_ref", help="Aligned with A and B.")
+            fa = file_uploader(u1, "System A outputs",
+                               type=upload_types("txt"), key="file_a", help="One segment per line.")
+            fb = file_uploader(u2, "System B outputs", type=upload_types("txt"), key="file_b", help="Aligned with A.")
+            fr = file_uploader(u3, "References", type=upload_types("txt"), key="file_ref", help="Aligned with A and B.")
             fa, fb, fr = opened(fa), opened(fb), opened(fr)
             if fa and fb and fr:
                 texts = read_three(fa.getvalue(), fb.getvalue(), fr.getvalue())
         else:
-            ft = st.file_uploader("TSV file", type=upload_types("tsv", "txt"), key="file_tsv",
-                                  help="Three tab-separated columns: system A, system B, reference.")
+            ft = file_uploader(st, "TSV file", type=upload_types("tsv", "txt"), key="file_tsv",
+                               help="Three tab-separated columns: system A, system B, reference.")
             ft = opened(ft)
             if ft:
                 texts = read_tsv(ft.getvalue())

@@ -10,7 +10,7 @@ from core import humaneval as he
 from core import ratings as rt
 from core import uploads
 from pages._scaffold import Metric, apply_values, cached, cached_upload, guard, md_escape, metrics_row
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 
 @cached_upload
@@ -111,9 +111,9 @@ def pilot_tab(tab) -> None:
                 "[0, 1]), or last year's judgments with raters (an Appraise export, Google MQM error annotations, a "
                 "WMT DA table). The model's variance components are estimated from the file; with more than two "
                 "systems, choose the two to compare.")
-    pilot = st.file_uploader("Pilot ratings (CSV/TSV)",
-                             type=upload_types("csv", "tsv", "txt", "score", "jsonl"), key="pilot",
-                             help="One rating per row. Nothing in the file is executed.")
+    pilot = file_uploader(st, "Pilot ratings (CSV/TSV)",
+                          type=upload_types("csv", "tsv", "txt", "score", "jsonl"), key="pilot",
+                          help="One rating per row. Nothing in the file is executed.")
     if pilot is not None and tab.open("pilot"):
         fitted = None
         no_header = st.checkbox("First row is data (no header)", key="pilot_no_header",

@@ -50,7 +50,7 @@ from pages._scaffold import (
     start,
     views,
 )
-from pages._uploads import opened, upload_types
+from pages._uploads import file_uploader, opened, upload_types
 
 Design = sq.CampaignDesign
 #: The widget keys that define a pinned design: the design's URL keys.
@@ -172,10 +172,10 @@ def population_input(side) -> tuple:
                                 value="0.4, 0.8, 1.1, 1.5, 2.0, 3.2, 5.5, 0.2, 0.9, 1.3", key="pop_values",
                                 help="Numbers separated by commas (followed by a space), semicolons, spaces or new "
                                 "lines; use a point for decimals. Signs are ignored. Up to 10,000.")
-        uploaded = side.file_uploader("…or upload them (text or one-column CSV)",
-                                      type=upload_types("txt", "csv", "tsv"),
-                                      key="pop_file", help="Replaces the pasted list. Plain UTF-8 text; a header "
-                                      "line is skipped if it is not a number.")
+        uploaded = file_uploader(side, "…or upload them (text or one-column CSV)",
+                                 type=upload_types("txt", "csv", "tsv"),
+                                 key="pop_file", help="Replaces the pasted list. Plain UTF-8 text; a header "
+                                 "line is skipped if it is not a number.")
         with guard("Cannot read the differences"):
             uploaded = opened(uploaded)
             pop = read_uploaded(uploaded.getvalue()) if uploaded is not None else parse_pasted(pasted)

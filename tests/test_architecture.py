@@ -168,6 +168,18 @@ def test_pages_hold_no_statistics(path):
         assert not any(n.split(".")[0] in ("scipy", "statsmodels") for n in names), path.name
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"], ids=lambda p: p.name)
+def test_every_uploader_is_drawn_with_its_limit(path):
+    """The server takes the largest upload any page does (last year's judgments): every uploader is drawn through
+    pages._uploads.file_uploader, which tells the browser its own limit, never by Streamlit's directly."""
+    if path.name == "_uploads.py":
+        return
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    direct = [node.lineno for node in ast.walk(tree)
+              if isinstance(node, ast.Attribute) and node.attr == "file_uploader"]
+    assert not direct, f"{path.name}, line {direct[0]}: use pages._uploads.file_uploader"
+
+
 # ---------------------------------------------------------------------------
 # a scenario in one place: core/<scenario>/ holds its plan item, snippet and teaser
 # ---------------------------------------------------------------------------

@@ -122,7 +122,8 @@ def test_pages_hand_their_readers_the_file_inside(monkeypatch):
     import pages._uploads
     from pages._uploads import Opened, opened, upload_types
 
-    monkeypatch.setattr(pages._uploads, "_unpacked", unpack)  # its session cache needs a running app
+    # its session cache needs a running app
+    monkeypatch.setattr(pages._uploads, "_unpacked", lambda data, name, limit: unpack(data, name, max_bytes=limit))
 
     class Upload:  # what Streamlit's UploadedFile offers the readers
         def __init__(self, name, data):
@@ -137,6 +138,43 @@ def test_pages_hand_their_readers_the_file_inside(monkeypatch):
     assert packed == Opened("votes.csv", b"a,b\n", "id-1") and packed.getvalue() == b"a,b\n"
     assert opened([plain]) == [plain]
     assert upload_types("csv") == ["csv", "gz", "tgz", "tar", "zip"]
+
+
+def test_each_uploader_has_its_limit_in_the_browser_and_on_the_server(monkeypatch):
+    """An uploader's limit (pages._uploads.file_uploader) is what the browser is told (max_upload_size, MB) and what
+    opened() holds the upload to on the server: 20 MB, or 64 MB for last year's judgments, plain or unpacked."""
+    import pages._uploads
+    from core.uploads import MAX_BYTES, MAX_JUDGMENT_BYTES
+    from pages._uploads import file_uploader, opened
+
+    monkeypatch.setattr(pages._uploads, "_unpacked", lambda data, name, limit: unpack(data, name, max_bytes=limit))
+
+    class Box:  # st, the sidebar or a column
+        def file_uploader(self, label, **options):
+            return label, options
+
+    assert file_uploader(Box(), "Votes", key="v") == ("Votes", {"max_upload_size": 20, "key": "v"})
+    assert file_uploader(Box(), "Judgments", max_bytes=MAX_JUDGMENT_BYTES)[1]["max_upload_size"] == 64
+
+    class Upload:
+        def __init__(self, name, data):
+            self.name, self._data, self.file_id = name, data, "id-2"
+
+        def getvalue(self):
+            return self._data
+
+    big = Upload("mqm.tsv", b"x" * (MAX_BYTES + 1))
+    with pytest.raises(ValueError, match=r"mqm.tsv is 20.0 MB; this uploader takes files of at most 20 MB"):
+        opened(big)
+    with pytest.raises(ValueError, match="at most 20 MB"):
+        opened([big])
+    assert opened(big, max_bytes=MAX_JUDGMENT_BYTES) is big
+    with pytest.raises(ValueError, match="at most 64 MB"):
+        opened(Upload("mqm.tsv", b"x" * (MAX_JUDGMENT_BYTES + 1)), max_bytes=MAX_JUDGMENT_BYTES)
+    packed = Upload("mqm.tsv.gz", gzip.compress(b"x" * (MAX_BYTES + 1)))
+    with pytest.raises(ValueError, match="more than 20 MB"):
+        opened(packed)
+    assert len(opened(packed, max_bytes=MAX_JUDGMENT_BYTES).getvalue()) == MAX_BYTES + 1
 
 
 def test_a_file_of_many_gzip_members_is_refused_early():
@@ -321,8 +359,9 @@ def test_multi_file_uploaders_get_every_file_of_an_archive(monkeypatch):
     import pages._uploads
     from pages._uploads import Opened, opened
 
-    monkeypatch.setattr(pages._uploads, "_unpacked", unpack)
-    monkeypatch.setattr(pages._uploads, "_unpacked_all", unpack_all)
+    monkeypatch.setattr(pages._uploads, "_unpacked", lambda data, name, limit: unpack(data, name, max_bytes=limit))
+    monkeypatch.setattr(pages._uploads, "_unpacked_all",
+                        lambda data, name, limit: unpack_all(data, name, max_bytes=limit))
 
     class Upload:
         def __init__(self, name, data, file_id):
@@ -337,3 +376,27 @@ def test_multi_file_uploaders_get_every_file_of_an_archive(monkeypatch):
                                        Opened("samples_arc_seed2.jsonl", b"2\n", "z/1")]
     with pytest.raises(ValueError, match="holds 2 files"):
         opened(packed)  # an uploader of one file
+
+
+def test_an_uploads_digest_is_worked_out_once_per_upload(monkeypatch):
+    """pages._uploads.digest: the SHA-1 of the bytes (hashlib's), kept per Streamlit file_id for the session, so
+    the campaign page's cached readers do not hash tens of MB on every rerun; the latest 8 uploads are kept."""
+    import hashlib
+    import types
+
+    import pages._uploads
+
+    monkeypatch.setattr(pages._uploads, "st", types.SimpleNamespace(session_state={}))
+
+    class Upload:
+        def __init__(self, file_id):
+            self.file_id = file_id
+
+    data = b"system\titem\n" * 1000
+    assert pages._uploads.digest(Upload("f1"), data) == hashlib.sha1(data).hexdigest()
+    assert pages._uploads.digest(Upload("f1"), b"not read again") == hashlib.sha1(data).hexdigest()
+    assert pages._uploads.digest(Upload(""), b"x") == hashlib.sha1(b"x").hexdigest()  # no id: not kept
+    for k in range(2, 11):
+        pages._uploads.digest(Upload(f"f{k}"), bytes([k]))
+    assert list(pages._uploads.st.session_state["upload_digests"]) == [f"f{k}" for k in range(3, 11)]
+

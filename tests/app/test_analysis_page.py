@@ -82,6 +82,20 @@ def test_broken_uploads_get_messages(page, content, message):
     assert any(message in e.value for e in page.error)
 
 
+def test_a_file_past_the_uploaders_limit_is_refused_by_the_server_too(page):
+    """The server takes uploads up to the judgments' limit (the DA page's); every other uploader holds its files to
+    the plain limit on the server as well as in the browser (pages._uploads.opened), with a message."""
+    from core import uploads
+
+    page.radio(key="data").set_value("upload")
+    page.run()
+    big = b"a,b\n" + b"0.5,0.4\n" * (uploads.MAX_BYTES // 8 + 1)
+    page.file_uploader(key="file").set_value(("results.csv", big, "text/csv"))
+    page.run()
+    assert not page.exception
+    assert any("results.csv is 20.0 MB; this uploader takes files of at most 20 MB" in e.value for e in page.error)
+
+
 def test_missing_values_reported_with_rows_used(page):
     page.radio(key="data").set_value("upload")
     page.run()

@@ -243,6 +243,24 @@ def test_a_compressed_upload_fits_exactly_as_the_file_inside(packing):
     assert unpacked == plain and "Difference A − B" in plain
 
 
+def test_a_google_mqm_file_with_every_rating_past_the_plain_limit_is_fitted():
+    """Google's WMT 2023 MQM files with three ratings per segment run to 40 MB (tests/mqm_files.py): the DA page's
+    uploader takes them (up to core.uploads.MAX_JUDGMENT_BYTES), and the fit is core.humaneval's on the same bytes."""
+    from core import uploads
+    from tests.mqm_files import marot_tsv
+
+    content, _ = marot_tsv(uploads.MAX_BYTES + 2 * 2**20)
+    name = "sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv"
+    at = open_page("sequential", timeout=180)
+    at.file_uploader(key="he_file").set_value((name, content, "text/tab-separated-values"))
+    at.run(timeout=180)
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    fit = he.fit_campaign(he.read_scores(content, name), ["sysA", "sysB"])
+    shown = metrics(at)
+    assert shown["Difference A − B"] == f"{fit.delta:+.3g} MQM pts"
+    assert at.selectbox(key="sys_a").value == "sysA" and at.selectbox(key="sys_b").value == "sysB"
+
+
 def test_an_archive_of_several_files_is_refused_with_their_names():
     at = open_page("sequential", timeout=180)
     packed = _tar_gz({"a.seg.score": b"sysA 1\n", "b.seg.score": b"sysB 2\n"})

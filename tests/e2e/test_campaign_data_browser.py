@@ -135,3 +135,28 @@ def test_a_hugging_face_copy_of_wmt_judgments_is_accepted_as_parquet(page, serve
     assert not page.errors, page.errors
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "sequential-hf-parquet-upload.png"), full_page=True)
+
+
+def test_a_google_mqm_file_with_every_rating_is_uploaded_past_the_plain_limit(page, server_url, tmp_path):
+    """Google's WMT 2023 MQM files with three ratings per segment run to 40 MB (tests/mqm_files.py). The DA page's
+    uploader says 64 MB and the browser sends such a file; the past-differences uploader beside it keeps 20 MB."""
+    from core import uploads
+    from tests.mqm_files import marot_tsv
+
+    content, _ = marot_tsv(uploads.MAX_BYTES + 3 * 2**20)
+    name = "sxs_mqm_generalMT2023_ende.3ratingsPerSegment.tsv"
+    path = tmp_path / name
+    path.write_bytes(content)
+    page.goto(f"{server_url}/sequential?pop=my+past+differences", wait_until="domcontentloaded")
+    wait_idle(page, timeout=90_000)
+    judgments = page.locator('[data-testid="stFileUploader"]').filter(has_text="Upload last year's judgments")
+    judgments.filter(has_text="64MB per file").wait_for(timeout=60_000)
+    others = page.locator('[data-testid="stFileUploader"]').filter(has_text="or upload them")
+    others.filter(has_text="20MB per file").wait_for(timeout=60_000)
+    judgments.locator(DROPZONE).set_input_files(str(path))
+    page.get_by_text("Best ratings per segment").first.wait_for(timeout=120_000)
+    wait_idle(page, timeout=60_000)
+    fit = he.fit_campaign(he.read_scores(content, name), ["sysA", "sysB"])
+    page.locator('[data-testid="stMetricValue"]', has_text=f"{fit.delta:+.3g}").first.wait_for(timeout=30_000)
+    assert not page.locator('[data-testid="stAlert"]', has_text="Cannot read").count()
+    assert not page.get_by_text("must be 64.0MB or smaller").count()
